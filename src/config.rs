@@ -1,0 +1,553 @@
+//! `crawler.toml` → [`Config`].
+//!
+//! In: the bytes of a TOML file (and the directory it lives in, for seed files).
+//! Out: a validated [`Config`], or a [`ConfigError`] naming the file, the field
+//! and what is wrong (`crawler.toml: sites[2].rate: must be > 0`).
+//!
+//! Parsing is split from opening the file so the parser is tested on strings.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use regex::Regex;
+use serde::Deserialize;
+use url::Url;
+
+use crate::extract::Algorithm;
+
+/// Why a configuration was rejected. Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("{path}: cannot read: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: {message}")]
+    Syntax { path: PathBuf, message: String },
+    #[error("{path}: {field}: {message}")]
+    Invalid {
+        path: PathBuf,
+        field: String,
+        message: String,
+    },
+}
+
+/// The validated configuration the crawler runs on.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// The file this came from (for messages); `<inline>` for strings.
+    pub source: PathBuf,
+    pub crawler: CrawlerConfig,
+    pub politeness: PolitenessConfig,
+    pub fetch: FetchConfig,
+    pub extract: ExtractConfig,
+    pub boilerplate: BoilerplateConfig,
+    pub sites: Vec<SiteConfig>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CrawlerConfig {
+    /// Sent with every request; must name the project and a contact URL.
+    pub user_agent: String,
+    /// Pages fetched at once, over all hosts.
+    pub concurrency: usize,
+    /// SQLite database file, relative to the working directory.
+    pub database: PathBuf,
+    /// Stop after this many pages fetched in one run (0 = no limit).
+    pub max_pages: u64,
+    /// Links further than this many hops from a seed are not followed.
+    pub max_depth: u32,
+    /// Per-site page budget over the life of the database (0 = no limit).
+    pub max_pages_per_site: u64,
+}
+
+impl Default for CrawlerConfig {
+    fn default() -> Self {
+        Self {
+            user_agent: "newshound/0.1 (+https://github.com/newshound/newshound)".into(),
+            concurrency: 16,
+            database: PathBuf::from("newshound.db"),
+            max_pages: 0,
+            max_depth: 5,
+            max_pages_per_site: 0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct PolitenessConfig {
+    /// Requests per second to one host (a site's `rate` overrides it).
+    pub rate_per_host: f64,
+    /// Pages fetched at once from one host.
+    pub per_host_concurrency: usize,
+    /// Obey robots.txt (disallow rules and Crawl-delay).
+    pub respect_robots: bool,
+    /// Longest Crawl-delay honoured, in seconds; longer ones are capped.
+    pub max_crawl_delay_secs: f64,
+}
+
+impl Default for PolitenessConfig {
+    fn default() -> Self {
+        Self {
+            rate_per_host: 1.0,
+            per_host_concurrency: 2,
+            respect_robots: true,
+            max_crawl_delay_secs: 30.0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct FetchConfig {
+    pub connect_timeout_secs: f64,
+    /// Longest pause between two chunks of a body.
+    pub read_timeout_secs: f64,
+    /// Longest time for one whole request, body included.
+    pub timeout_secs: f64,
+    /// Bodies larger than this are cut off and counted as `too_large`.
+    pub max_body_bytes: u64,
+    pub max_redirects: usize,
+    /// Attempts after the first for timeouts, resets and 5xx.
+    pub retries: u32,
+    /// First retry delay; doubles on each attempt.
+    pub backoff_base_secs: f64,
+    /// Longest retry delay.
+    pub backoff_max_secs: f64,
+    /// Fetch private, loopback and link-local addresses. Off by default; the
+    /// simulated web (demo, tests) turns it on.
+    pub allow_private_addresses: bool,
+}
+
+impl Default for FetchConfig {
+    fn default() -> Self {
+        Self {
+            connect_timeout_secs: 10.0,
+            read_timeout_secs: 20.0,
+            timeout_secs: 60.0,
+            max_body_bytes: 10 * 1024 * 1024,
+            max_redirects: 5,
+            retries: 2,
+            backoff_base_secs: 2.0,
+            backoff_max_secs: 600.0,
+            allow_private_addresses: false,
+        }
+    }
+}
+
+impl FetchConfig {
+    pub fn connect_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.connect_timeout_secs)
+    }
+    pub fn read_timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.read_timeout_secs)
+    }
+    pub fn timeout(&self) -> Duration {
+        Duration::from_secs_f64(self.timeout_secs)
+    }
+}
+
+#[derive(Debug, Clone, Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+pub struct ExtractConfig {
+    /// `td`, `ctd` or `auto` (the default: the best-scoring combination).
+    pub algorithm: Algorithm,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct BoilerplateConfig {
+    /// Learn and remove per-site recurring lines.
+    pub enabled: bool,
+    /// L of the Li & Jiang rule: a line is kept while LC ≤ int(1 + RC / L).
+    pub line_window: u64,
+    /// Records with LC ≤ RC × prune_ratio are deleted when the table is pruned.
+    pub prune_ratio: f64,
+    /// Prune a site's table every this many articles.
+    pub prune_every: u64,
+}
+
+impl Default for BoilerplateConfig {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            line_window: 50,
+            prune_ratio: 0.01,
+            prune_every: 100,
+        }
+    }
+}
+
+/// One configured news site, validated: URLs parsed, patterns compiled.
+#[derive(Debug, Clone)]
+pub struct SiteConfig {
+    pub name: String,
+    /// Start pages (from `start` and the `seeds` file).
+    pub start_urls: Vec<Url>,
+    pub feeds: Vec<Url>,
+    pub sitemaps: Vec<Url>,
+    /// A URL matching one of these is an article page.
+    pub article_patterns: Vec<Regex>,
+    /// A URL matching one of these is an index page: followed, never stored.
+    pub index_patterns: Vec<Regex>,
+    /// Hosts (`host` or `host:port`) that belong to the site.
+    pub hosts: Vec<String>,
+    /// Requests per second to this site's hosts (overrides `rate_per_host`).
+    pub rate: Option<f64>,
+    /// Per-site switch for boilerplate learning (overrides `[boilerplate] enabled`).
+    pub boilerplate: Option<bool>,
+}
+
+impl SiteConfig {
+    /// Whether a URL is on one of the site's hosts.
+    pub fn owns(&self, url: &Url) -> bool {
+        let authority = host_key(url);
+        let host = url.host_str().unwrap_or("");
+        self.hosts.iter().any(|h| *h == authority || h == host)
+    }
+    pub fn is_article(&self, url: &Url) -> bool {
+        self.article_patterns
+            .iter()
+            .any(|p| p.is_match(url.as_str()))
+    }
+    pub fn is_index(&self, url: &Url) -> bool {
+        self.index_patterns.iter().any(|p| p.is_match(url.as_str()))
+    }
+    /// Rate for this site's hosts, requests per second.
+    pub fn rate_or(&self, default: f64) -> f64 {
+        self.rate.unwrap_or(default)
+    }
+    pub fn boilerplate_enabled(&self, global: &BoilerplateConfig) -> bool {
+        self.boilerplate.unwrap_or(global.enabled)
+    }
+}
+
+/// `host` or `host:port` when the port is not the scheme's default: the key for
+/// per-host politeness (the simulated web runs sites on distinct ports).
+pub fn host_key(url: &Url) -> String {
+    match (url.host_str(), url.port()) {
+        (Some(h), Some(p)) => format!("{h}:{p}"),
+        (Some(h), None) => h.to_string(),
+        _ => String::new(),
+    }
+}
+
+#[derive(Debug, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    #[serde(default)]
+    crawler: CrawlerConfig,
+    #[serde(default)]
+    politeness: PolitenessConfig,
+    #[serde(default)]
+    fetch: FetchConfig,
+    #[serde(default)]
+    extract: ExtractConfig,
+    #[serde(default)]
+    boilerplate: BoilerplateConfig,
+    #[serde(default)]
+    sites: Vec<RawSite>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSite {
+    name: String,
+    /// File under the config's directory with one URL per line (`#` comments).
+    seeds: Option<PathBuf>,
+    #[serde(default)]
+    start: Vec<String>,
+    #[serde(default)]
+    feeds: Vec<String>,
+    #[serde(default)]
+    sitemaps: Vec<String>,
+    #[serde(default)]
+    article_patterns: Vec<String>,
+    #[serde(default)]
+    index_patterns: Vec<String>,
+    /// Extra hosts beyond those of the seed URLs (e.g. `www.` and bare domain).
+    #[serde(default)]
+    hosts: Vec<String>,
+    rate: Option<f64>,
+    boilerplate: Option<bool>,
+}
+
+impl Config {
+    /// Read and validate a config file. Seed files are resolved relative to
+    /// the file's directory.
+    pub fn load(path: &Path) -> Result<Config, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        Self::parse(&text, path, base)
+    }
+
+    /// Parse and validate config text. `origin` is used in messages only;
+    /// `base_dir` resolves `seeds` files.
+    pub fn parse(text: &str, origin: &Path, base_dir: &Path) -> Result<Config, ConfigError> {
+        let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError::Syntax {
+            path: origin.to_path_buf(),
+            message: one_line(&e.to_string()),
+        })?;
+        let invalid = |field: String, message: String| ConfigError::Invalid {
+            path: origin.to_path_buf(),
+            field,
+            message,
+        };
+        validate_sections(&raw).map_err(|(f, m)| invalid(f.to_string(), m))?;
+        let mut sites = Vec::with_capacity(raw.sites.len());
+        let mut names = std::collections::HashSet::new();
+        for (i, site) in raw.sites.into_iter().enumerate() {
+            if !names.insert(site.name.clone()) {
+                return Err(invalid(
+                    format!("sites[{i}].name"),
+                    format!("duplicate site name {:?}", site.name),
+                ));
+            }
+            sites.push(validate_site(i, site, base_dir).map_err(|(f, m)| invalid(f, m))?);
+        }
+        Ok(Config {
+            source: origin.to_path_buf(),
+            crawler: raw.crawler,
+            politeness: raw.politeness,
+            fetch: raw.fetch,
+            extract: raw.extract,
+            boilerplate: raw.boilerplate,
+            sites,
+        })
+    }
+
+    pub fn site(&self, name: &str) -> Option<&SiteConfig> {
+        self.sites.iter().find(|s| s.name == name)
+    }
+
+    /// The site that owns a URL's host, if any.
+    pub fn site_for(&self, url: &Url) -> Option<&SiteConfig> {
+        self.sites.iter().find(|s| s.owns(url))
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+fn validate_sections(raw: &RawConfig) -> Result<(), (&'static str, String)> {
+    let c = &raw.crawler;
+    if c.user_agent.trim().is_empty() {
+        return Err(("crawler.user_agent", "must not be empty".into()));
+    }
+    if c.concurrency == 0 {
+        return Err(("crawler.concurrency", "must be > 0".into()));
+    }
+    if c.database.as_os_str().is_empty() {
+        return Err(("crawler.database", "must not be empty".into()));
+    }
+    let p = &raw.politeness;
+    positive("politeness.rate_per_host", p.rate_per_host)?;
+    if p.per_host_concurrency == 0 {
+        return Err(("politeness.per_host_concurrency", "must be > 0".into()));
+    }
+    non_negative("politeness.max_crawl_delay_secs", p.max_crawl_delay_secs)?;
+    let f = &raw.fetch;
+    positive("fetch.connect_timeout_secs", f.connect_timeout_secs)?;
+    positive("fetch.read_timeout_secs", f.read_timeout_secs)?;
+    positive("fetch.timeout_secs", f.timeout_secs)?;
+    if f.max_body_bytes == 0 {
+        return Err(("fetch.max_body_bytes", "must be > 0".into()));
+    }
+    non_negative("fetch.backoff_base_secs", f.backoff_base_secs)?;
+    non_negative("fetch.backoff_max_secs", f.backoff_max_secs)?;
+    let b = &raw.boilerplate;
+    if b.line_window == 0 {
+        return Err(("boilerplate.line_window", "must be > 0".into()));
+    }
+    if !(0.0..1.0).contains(&b.prune_ratio) {
+        return Err(("boilerplate.prune_ratio", "must be in [0, 1)".into()));
+    }
+    if b.prune_every == 0 {
+        return Err(("boilerplate.prune_every", "must be > 0".into()));
+    }
+    Ok(())
+}
+
+fn positive(field: &'static str, v: f64) -> Result<(), (&'static str, String)> {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err((field, format!("must be > 0 (got {v})")))
+    }
+}
+
+fn non_negative(field: &'static str, v: f64) -> Result<(), (&'static str, String)> {
+    if v.is_finite() && v >= 0.0 {
+        Ok(())
+    } else {
+        Err((field, format!("must be >= 0 (got {v})")))
+    }
+}
+
+fn parse_urls(field: &str, items: &[String]) -> Result<Vec<Url>, (String, String)> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(j, s)| {
+            let url = Url::parse(s.trim())
+                .map_err(|e| (format!("{field}[{j}]"), format!("invalid URL {s:?}: {e}")))?;
+            if !matches!(url.scheme(), "http" | "https") {
+                return Err((
+                    format!("{field}[{j}]"),
+                    format!("URL {s:?} must be http or https"),
+                ));
+            }
+            Ok(url)
+        })
+        .collect()
+}
+
+fn compile(field: &str, items: &[String]) -> Result<Vec<Regex>, (String, String)> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(j, s)| {
+            Regex::new(s).map_err(|e| {
+                (
+                    format!("{field}[{j}]"),
+                    format!("invalid regex {s:?}: {}", one_line(&e.to_string())),
+                )
+            })
+        })
+        .collect()
+}
+
+fn validate_site(i: usize, raw: RawSite, base_dir: &Path) -> Result<SiteConfig, (String, String)> {
+    let at = |f: &str| format!("sites[{i}].{f}");
+    if raw.name.trim().is_empty() {
+        return Err((at("name"), "must not be empty".into()));
+    }
+    let mut start = raw.start.clone();
+    if let Some(seeds) = &raw.seeds {
+        let path = base_dir.join(seeds);
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            (
+                at("seeds"),
+                format!("cannot read seed file {}: {e}", path.display()),
+            )
+        })?;
+        start.extend(
+            text.lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .map(String::from),
+        );
+    }
+    let start_urls = parse_urls(&at("start"), &start)?;
+    let feeds = parse_urls(&at("feeds"), &raw.feeds)?;
+    let sitemaps = parse_urls(&at("sitemaps"), &raw.sitemaps)?;
+    if start_urls.is_empty() && feeds.is_empty() && sitemaps.is_empty() {
+        return Err((
+            at("seeds"),
+            "site has no start URLs, feeds or sitemaps".into(),
+        ));
+    }
+    if let Some(rate) = raw.rate {
+        if !(rate.is_finite() && rate > 0.0) {
+            return Err((at("rate"), format!("must be > 0 (got {rate})")));
+        }
+    }
+    let mut hosts: Vec<String> = raw.hosts.clone();
+    for url in start_urls.iter().chain(&feeds).chain(&sitemaps) {
+        let key = host_key(url);
+        if !hosts.contains(&key) {
+            hosts.push(key);
+        }
+    }
+    Ok(SiteConfig {
+        name: raw.name,
+        article_patterns: compile(&at("article_patterns"), &raw.article_patterns)?,
+        index_patterns: compile(&at("index_patterns"), &raw.index_patterns)?,
+        start_urls,
+        feeds,
+        sitemaps,
+        hosts,
+        rate: raw.rate,
+        boilerplate: raw.boilerplate,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Config, ConfigError> {
+        Config::parse(text, Path::new("crawler.toml"), Path::new("."))
+    }
+
+    const SITE: &str = r#"
+[[sites]]
+name = "example"
+start = ["https://example.com/"]
+article_patterns = ['/news/\d+']
+"#;
+
+    #[test]
+    fn defaults_apply_to_missing_sections() {
+        let cfg = parse(SITE).unwrap();
+        assert_eq!(cfg.boilerplate.line_window, 50);
+        assert_eq!(cfg.crawler.database, PathBuf::from("newshound.db"));
+        assert_eq!(cfg.sites[0].hosts, vec!["example.com".to_string()]);
+        assert!(cfg.sites[0].is_article(&Url::parse("https://example.com/news/12").unwrap()));
+    }
+
+    #[test]
+    fn invalid_rate_names_the_field() {
+        let text = format!("{SITE}rate = 0\n");
+        let err = parse(&text).unwrap_err().to_string();
+        assert_eq!(err, "crawler.toml: sites[0].rate: must be > 0 (got 0)");
+    }
+
+    #[test]
+    fn unknown_field_is_a_syntax_error_naming_it() {
+        let err = parse("[crawler]\nconcurency = 3\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("crawler.toml:"), "{err}");
+        assert!(err.contains("concurency"), "{err}");
+    }
+
+    #[test]
+    fn bad_regex_and_bad_url_are_rejected() {
+        let text = SITE.replace(r"/news/\d+", "(");
+        let err = parse(&text).unwrap_err().to_string();
+        assert!(err.contains("sites[0].article_patterns[0]"), "{err}");
+        let text = SITE.replace("https://example.com/", "ftp://x");
+        let err = parse(&text).unwrap_err().to_string();
+        assert!(err.contains("sites[0].start[0]"), "{err}");
+    }
+
+    #[test]
+    fn missing_seed_file_is_named() {
+        let text = "[[sites]]\nname = \"a\"\nseeds = \"seeds/nope.txt\"\n";
+        let err = parse(text).unwrap_err().to_string();
+        assert!(err.contains("sites[0].seeds"), "{err}");
+        assert!(err.contains("nope.txt"), "{err}");
+    }
+
+    #[test]
+    fn duplicate_site_names_are_rejected() {
+        let err = parse(&format!("{SITE}{SITE}")).unwrap_err().to_string();
+        assert!(err.contains("sites[1].name: duplicate"), "{err}");
+    }
+
+    #[test]
+    fn host_key_keeps_non_default_ports() {
+        let u = Url::parse("http://127.0.0.1:8080/a").unwrap();
+        assert_eq!(host_key(&u), "127.0.0.1:8080");
+        let u = Url::parse("https://example.com:443/a").unwrap();
+        assert_eq!(host_key(&u), "example.com");
+    }
+}

@@ -1,0 +1,1 @@
+//! Stored articles → JSONL (one JSON object per line).

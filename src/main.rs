@@ -1,0 +1,2 @@
+//! The `newshound` command line.
+fn main() {}

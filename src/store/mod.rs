@@ -1,0 +1,205 @@
+//! SQLite storage: the frontier, the fetch log, articles with FTS5 search, and
+//! the per-site boilerplate line table.
+//!
+//! In: write operations from the crawl's single writer ([`Store::write_batch`],
+//! one transaction per batch) and queries from the CLI. Out: rows.
+//! The database is opened in WAL mode and migrated on open (numbered files in
+//! `migrations/`, tracked with `PRAGMA user_version`).
+
+pub mod lines;
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::extract::Article;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("{path}: not a newshound database (file is not SQLite or is corrupt)")]
+    NotADatabase { path: PathBuf },
+    #[error("{path}: cannot open database: {source}")]
+    Open {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
+    #[error("{path}: database schema version {found} is newer than this newshound supports ({supported})")]
+    TooNew {
+        path: PathBuf,
+        found: i64,
+        supported: i64,
+    },
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+}
+
+/// What kind of page a frontier URL is expected to be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UrlKind {
+    /// A configured start page.
+    Seed,
+    Feed,
+    Sitemap,
+    /// Matches the site's index patterns: followed, never stored as an article.
+    Index,
+    /// Matches the site's article patterns: extracted and stored.
+    Article,
+    /// Anything else on the site.
+    Page,
+}
+
+/// A URL to add to the frontier (ignored if already known).
+#[derive(Debug, Clone)]
+pub struct NewUrl {
+    pub url: String,
+    pub site: String,
+    pub kind: UrlKind,
+    pub depth: u32,
+    /// Higher is fetched first.
+    pub priority: i32,
+}
+
+/// A URL claimed from the frontier for fetching.
+#[derive(Debug, Clone)]
+pub struct QueuedUrl {
+    pub id: i64,
+    pub url: String,
+    pub site: String,
+    pub kind: UrlKind,
+    pub depth: u32,
+    pub attempts: u32,
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+}
+
+/// Whether an article should be reached by id or by URL (`show ID|URL`).
+#[derive(Debug, Clone)]
+pub enum ArticleRef {
+    Id(i64),
+    Url(String),
+}
+
+/// An article as stored.
+#[derive(Debug, Clone, Serialize)]
+pub struct StoredArticle {
+    pub id: i64,
+    pub url: String,
+    pub site: String,
+    pub fetched_at: i64,
+    pub word_count: u64,
+    #[serde(flatten)]
+    pub article: Article,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchHit {
+    pub id: i64,
+    pub url: String,
+    pub site: String,
+    pub title: Option<String>,
+    /// Matched text with the hits marked `[…]`.
+    pub snippet: String,
+    pub rank: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SiteStats {
+    pub site: String,
+    pub urls_known: u64,
+    pub pages_fetched: u64,
+    pub articles: u64,
+    /// RC: articles processed by the line filter.
+    pub articles_processed: u64,
+    /// Rows in the line table for the site.
+    pub lines_tracked: u64,
+    /// Lines currently judged boilerplate.
+    pub boilerplate_lines: u64,
+    /// Failed fetches by error kind.
+    pub errors: Vec<(String, u64)>,
+}
+
+/// The SQLite store. One writer at a time; readers open their own.
+pub struct Store {
+    conn: rusqlite::Connection,
+    path: PathBuf,
+}
+
+impl Store {
+    /// Open (creating if needed) and migrate.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        let _ = path;
+        todo!()
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// The next state of a fetched frontier URL.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NextState {
+    /// Fetched for good (articles, pages).
+    Done,
+    /// Fetch again at this time (unix ms): retry after an error, or the next
+    /// scheduled visit of a feed/index page.
+    At(i64),
+    /// Given up (attempts exhausted, 4xx, disallowed by robots...).
+    Failed,
+}
+
+/// The result of one fetch, for the frontier and the fetch log.
+#[derive(Debug, Clone)]
+pub struct FetchRecord {
+    pub url_id: i64,
+    pub started_at: i64,
+    pub status: Option<u16>,
+    /// `None` on success; otherwise a short machine-readable kind such as
+    /// `timeout`, `connect`, `http_5xx`, `too_large`, `robots`, `redirect_loop`.
+    pub error_kind: Option<String>,
+    pub bytes: u64,
+    pub elapsed_ms: u64,
+    pub final_url: Option<String>,
+    pub content_type: Option<String>,
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+    pub next: NextState,
+}
+
+/// An extracted article to store, with the URL it was fetched from.
+#[derive(Debug, Clone)]
+pub struct NewArticle {
+    pub url: String,
+    pub url_id: Option<i64>,
+    pub site: String,
+    pub fetched_at: i64,
+    pub article: Article,
+    /// Boilerplate settings for this site.
+    pub lines: lines::LineSettings,
+}
+
+/// One write in a batch; a batch is one transaction.
+#[derive(Debug, Clone)]
+pub enum WriteOp {
+    AddUrls(Vec<NewUrl>),
+    Fetched(FetchRecord),
+    Article(NewArticle),
+}
+
+/// What a write did.
+#[derive(Debug, Clone, PartialEq)]
+pub enum WriteOutcome {
+    UrlsAdded(usize),
+    FetchRecorded,
+    ArticleStored {
+        id: i64,
+        lines_dropped: usize,
+    },
+    /// Same body (content hash) already stored: the URL is recorded against it.
+    ArticleDuplicate {
+        id: i64,
+    },
+    /// Nothing left after boilerplate removal / extraction found no text.
+    ArticleEmpty,
+}
