@@ -14,6 +14,7 @@ pub mod batch;
 pub mod charset;
 pub mod density;
 pub mod dom;
+pub mod heuristics;
 pub mod metadata;
 pub mod select;
 pub mod strip;

@@ -14,11 +14,28 @@ enum Break {
     Para,
 }
 
+/// Statistics of one output paragraph (a run of text between block breaks).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Para {
+    /// Byte offset of the paragraph in the output.
+    pub start: usize,
+    /// Byte offset one past its end.
+    pub end: usize,
+    /// Non-whitespace characters.
+    pub chars: u32,
+    pub link_chars: u32,
+    pub punct: u32,
+    /// Arena index of its first text node.
+    pub node: u32,
+}
+
 /// Accumulates text with pending breaks, so that no line starts or ends with
-/// whitespace and no more than one blank line separates paragraphs.
+/// whitespace and no more than one blank line separates paragraphs; records
+/// per-paragraph statistics for edge trimming.
 pub struct TextSink {
     out: String,
     pending: Break,
+    paras: Vec<Para>,
 }
 
 impl Default for TextSink {
@@ -26,6 +43,7 @@ impl Default for TextSink {
         TextSink {
             out: String::new(),
             pending: Break::None,
+            paras: Vec::new(),
         }
     }
 }
@@ -45,26 +63,72 @@ impl TextSink {
         self.want(Break::Line);
     }
 
-    pub fn push_text(&mut self, text: &str) {
+    /// Append the text of arena node `node`.
+    pub fn push_text(&mut self, text: &str, in_link: bool, node: u32) {
         for c in text.chars() {
             if c.is_whitespace() {
                 self.want(Break::Space);
                 continue;
             }
-            if !self.out.is_empty() {
+            // Control characters (other than whitespace) are never text.
+            if c.is_control() {
+                continue;
+            }
+            if self.paras.is_empty() || self.pending == Break::Para {
+                if let Some(last) = self.paras.last_mut() {
+                    last.end = self.out.len();
+                    self.out.push_str("\n\n");
+                }
+                self.paras.push(Para {
+                    start: self.out.len(),
+                    node,
+                    ..Para::default()
+                });
+            } else {
                 match self.pending {
-                    Break::None => {}
                     Break::Space => self.out.push(' '),
                     Break::Line => self.out.push('\n'),
-                    Break::Para => self.out.push_str("\n\n"),
+                    Break::None | Break::Para => {}
                 }
             }
             self.pending = Break::None;
-            // Control characters (other than whitespace) are never text.
-            if !c.is_control() {
-                self.out.push(c);
+            self.out.push(c);
+            if let Some(p) = self.paras.last_mut() {
+                p.chars += 1;
+                if in_link {
+                    p.link_chars += 1;
+                }
+                if super::dom::is_punct(c) {
+                    p.punct += 1;
+                }
             }
         }
+    }
+
+    /// The paragraphs so far (the last one's `end` is set by [`Self::finish`]
+    /// and [`Self::paras`]).
+    pub fn paras(&mut self) -> &[Para] {
+        let len = self.out.len();
+        if let Some(last) = self.paras.last_mut() {
+            last.end = len;
+        }
+        &self.paras
+    }
+
+    /// The paragraphs `range` joined by blank lines.
+    pub fn text_of(&self, range: std::ops::Range<usize>) -> String {
+        let (Some(first), Some(last)) = (
+            self.paras.get(range.start),
+            self.paras.get(range.end.wrapping_sub(1)),
+        ) else {
+            return String::new();
+        };
+        let end = if range.end == self.paras.len() {
+            self.out.len()
+        } else {
+            last.end
+        };
+        self.out[first.start..end].to_string()
     }
 
     pub fn finish(self) -> String {
@@ -104,7 +168,7 @@ pub fn assemble_kept(
         }
         match n.tag {
             Tag::Text if keep.is_none_or(|k| k.get(i).copied().unwrap_or(false)) => {
-                sink.push_text(n.text)
+                sink.push_text(n.text, n.in_link, i as u32)
             }
             Tag::Text => {}
             Tag::Br => sink.line(),
