@@ -323,6 +323,30 @@ impl<'a> Dom<'a> {
     }
 }
 
+/// Text of the document's `<title>` (in `<head>`), whitespace collapsed.
+pub fn doc_title(doc: &Html) -> Option<String> {
+    let html = doc.root_element();
+    let head = html
+        .children()
+        .find(|c| c.value().as_element().is_some_and(|e| e.name() == "head"))?;
+    let title = head
+        .children()
+        .find(|c| c.value().as_element().is_some_and(|e| e.name() == "title"))?;
+    let mut out = String::new();
+    for t in title
+        .children()
+        .filter_map(|c| c.value().as_text().map(|t| &**t))
+    {
+        for w in t.split_whitespace() {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(w);
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 /// Iterator over the direct children of a node.
 pub struct Children<'d, 'a> {
     dom: &'d Dom<'a>,

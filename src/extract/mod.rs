@@ -14,6 +14,7 @@ pub mod batch;
 pub mod charset;
 pub mod density;
 pub mod dom;
+pub mod headline;
 pub mod heuristics;
 pub mod metadata;
 pub mod select;
@@ -105,7 +106,7 @@ pub fn text_of_document(doc: &scraper::Html, algorithm: Algorithm) -> String {
     match algorithm {
         Algorithm::Td => select::cetd_text(&dom, density::Density::Text),
         Algorithm::Ctd => select::cetd_text(&dom, density::Density::Composite),
-        Algorithm::Auto => select::auto_text(&dom),
+        Algorithm::Auto => select::auto_text(&dom, dom::doc_title(doc).as_deref()),
     }
 }
 

@@ -18,6 +18,7 @@ use super::density::{
     cetd, densities, density_sums, mark_content, max_density_sum, threshold, Density,
 };
 use super::dom::{Dom, Stats, Tag};
+use super::headline;
 use super::heuristics::{removal_mask, Flags};
 use super::text::{assemble_kept, Para, TextSink};
 
@@ -60,7 +61,7 @@ fn non_link(s: &Stats) -> u32 {
 }
 
 /// The default: CETD plus heuristics (steps 1–5 of the module doc).
-pub fn auto_text(dom: &Dom<'_>) -> String {
+pub fn auto_text(dom: &Dom<'_>, title: Option<&str>) -> String {
     let n = dom.len();
     // 1.
     let stats0 = dom.stats(&vec![false; n]);
@@ -74,26 +75,80 @@ pub fn auto_text(dom: &Dom<'_>) -> String {
             *d *= tune::POSITIVE_BOOST;
         }
     }
-    let ds = density_sums(dom, &dens, &removed);
-    let best = max_density_sum(dom, &ds, &removed);
+    // Link-heavy containers hold the text nodes between links (" | " menus,
+    // tag clouds): their DensitySum is discounted by their link density.
+    let mut ds = density_sums(dom, &dens, &removed);
+    for (d, s) in ds.iter_mut().zip(&stats) {
+        *d *= 1.0 - link_density(s);
+    }
+    let mut best = max_density_sum(dom, &ds, &removed);
+    // A single long paragraph can outscore its container (its text children
+    // carry no tag or link penalty): select the container.
+    while best != 0 && !is_container(dom.nodes[best].tag) {
+        best = dom.nodes[best].parent as usize;
+    }
     // 3.
     let t = threshold(dom, &dens, best);
     let keep_cetd = mark_content(dom, &dens, &ds, t, &removed);
     let keep_sib = best_with_siblings(dom, &stats, best, &removed);
     let chars_cetd = kept_chars(dom, &keep_cetd, &removed);
     let chars_sib = kept_chars(dom, &keep_sib, &removed);
+    // @@DEBUG@@
     let keep = if (chars_sib as f64) < tune::SIBLING_MIN_SHARE * chars_cetd as f64 {
         keep_cetd
     } else {
         keep_sib
     };
+    let mut keep = keep;
     // 4.
-    let skip = prune_link_dense(dom, &stats, &removed);
+    let mut skip = prune_link_dense(dom, &stats, &removed);
+    dom.close_removed(&mut skip);
     // 5.
+    let start = (0..n)
+        .find(|&i| dom.nodes[i].tag == Tag::Text && keep[i] && !skip[i] && dom.nodes[i].chars > 0)
+        .unwrap_or(n);
+    let headline = headline::find(dom, title, start, &skip);
+    if let Some(h) = headline {
+        for k in keep.iter_mut().take(start).skip(h) {
+            *k = true;
+        }
+    }
     let mut sink = TextSink::default();
     assemble_kept(dom, 0, &skip, Some(&keep), &mut sink);
-    let range = trim_edges(sink.paras());
-    sink.text_of(range)
+    let paras = sink.paras().to_vec();
+    let head_range = headline.map_or(0..0, |h| h..dom.nodes[h].end as usize);
+    let first_content = paras
+        .iter()
+        .position(|p| p.node as usize >= start)
+        .unwrap_or(paras.len());
+    let body = trim_edges(&paras[first_content..]);
+    let prefix = (0..first_content)
+        .filter(|&i| head_range.contains(&(paras[i].node as usize)) || !linky(&paras[i]));
+    let chosen: Vec<usize> = prefix
+        .chain((body.start + first_content)..(body.end + first_content))
+        .collect();
+    sink.join(chosen)
+}
+
+fn is_container(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::Div
+            | Tag::Article
+            | Tag::Main
+            | Tag::Section
+            | Tag::Cell
+            | Tag::Body
+            | Tag::Form
+            | Tag::Blockquote
+            | Tag::Table
+            | Tag::OtherBlock
+            | Tag::List
+    )
+}
+
+fn linky(p: &Para) -> bool {
+    p.link_chars * 2 > p.chars
 }
 
 /// Non-whitespace characters of kept, non-removed text nodes.
@@ -158,7 +213,6 @@ fn prune_link_dense(dom: &Dom<'_>, stats: &[Stats], removed: &[bool]) -> Vec<boo
 /// Drop paragraphs at the edges that are mostly link text, or short and
 /// without sentence punctuation at the end.
 fn trim_edges(paras: &[Para]) -> std::ops::Range<usize> {
-    let linky = |p: &Para| p.link_chars * 2 > p.chars;
     let mut a = 0;
     let mut b = paras.len();
     while a < b && linky(&paras[a]) {

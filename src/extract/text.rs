@@ -131,6 +131,20 @@ impl TextSink {
         self.out[first.start..end].to_string()
     }
 
+    /// The paragraphs at `indices` (ascending) joined by blank lines.
+    pub fn join(&mut self, indices: impl IntoIterator<Item = usize>) -> String {
+        self.paras();
+        let mut out = String::with_capacity(self.out.len());
+        for i in indices {
+            let Some(p) = self.paras.get(i) else { continue };
+            if !out.is_empty() {
+                out.push_str("\n\n");
+            }
+            out.push_str(&self.out[p.start..p.end]);
+        }
+        out
+    }
+
     pub fn finish(self) -> String {
         self.out
     }
