@@ -2,7 +2,8 @@
 //!
 //! In: a request path on the `faults` site (and the shutdown signal). Out: a
 //! misbehaving response — a body that drips slower than any read timeout, a
-//! connection cut mid-body, a path that always answers 500 or 503, a redirect
+//! connection closed mid-body (8 KiB of a declared 200,000 bytes, then the
+//! server drops the connection), a path that always answers 500 or 503, a redirect
 //! loop, a 30 MiB page, a gzip bomb (≈1 MiB on the wire, > 1 GiB inflated,
 //! streamed from one precomputed segment, never allocated), wrong
 //! Content-Types, GBK bytes declared UTF-8, a PDF, and endless link traps.
@@ -193,10 +194,15 @@ pub fn respond(
             while head.len() < 8 * 1024 {
                 head.push_str("<p>This response will be cut off before it ends.</p>\n");
             }
-            let parts = stream::iter([
-                Ok(Bytes::from(head)),
-                Err(io::Error::new(io::ErrorKind::ConnectionReset, "simweb: reset mid-body")),
-            ]);
+            // The pause lets hyper flush the first chunk before the error
+            // makes it drop the connection.
+            let parts = stream::iter([Ok(Bytes::from(head))]).chain(stream::once(async {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                Err(io::Error::new(
+                    io::ErrorKind::ConnectionReset,
+                    "simweb: reset mid-body",
+                ))
+            }));
             let mut r = html(StatusCode::OK, Body::from_stream(parts));
             set(&mut r, header::CONTENT_LENGTH, "200000");
             r

@@ -80,10 +80,11 @@ pub struct SimSite {
     /// Disallowed by robots.txt (`/private/`); pages link there anyway and the
     /// config's index patterns match it, so only robots.txt keeps a crawler out.
     pub disallowed_prefix: String,
-    /// Exact boilerplate lines (copyright, newsletter pitch, share texts,
-    /// headings of the related/most-read/comments blocks, comment policy),
-    /// each rendered as its own block on every article page; none occurs in
-    /// any true body.
+    /// Exact boilerplate lines, each rendered as its own block on every
+    /// article page; none occurs in any true body. In this order: [0]
+    /// copyright, [1] newsletter pitch, [2..5] the three share texts, [5]
+    /// "related stories" heading, [6] "most read" heading, [7] comments
+    /// heading, [8] comment policy.
     pub template_lines: Vec<String>,
     /// `en`, `fr` or `zh`.
     pub language: String,
