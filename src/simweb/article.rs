@@ -75,7 +75,7 @@ fn planet(ctx: &Ctx, a: &Article, url: &Url) -> String {
         s2 = t[3],
         s3 = t[4],
     );
-    for p in &a.paragraphs {
+    for p in a.paragraphs() {
         let _ = writeln!(h, "<p>{}</p>", esc(p));
     }
     let _ = write!(
@@ -139,7 +139,7 @@ fn globe(ctx: &Ctx, a: &Article, url: &Url) -> String {
         s2 = t[3],
         s3 = t[4],
     );
-    for p in &a.paragraphs {
+    for p in a.paragraphs() {
         let _ = writeln!(h, "<p class=\"article__paragraph\">{}</p>", esc(p));
     }
     let _ = write!(
@@ -200,7 +200,7 @@ fn huaxia(ctx: &Ctx, a: &Article, url: &Url) -> String {
         s2 = t[3],
         s3 = t[4],
     );
-    for p in &a.paragraphs {
+    for p in a.paragraphs() {
         let _ = writeln!(h, "<p>\u{3000}\u{3000}{}</p>", esc(p));
     }
     let _ = write!(
@@ -259,7 +259,7 @@ fn gazette(ctx: &Ctx, a: &Article, url: &Url) -> String {
         s2 = t[3],
         s3 = t[4],
     );
-    for p in &a.paragraphs {
+    for p in a.paragraphs() {
         let _ = writeln!(h, "<p>{}</p>", esc(p));
     }
     let _ = write!(

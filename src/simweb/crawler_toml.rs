@@ -43,7 +43,7 @@ fn patterns(template: Template, b: &str) -> (Vec<String>, Vec<String>) {
                 format!(r"^{b}/fault/[a-z0-9-]+\.(html|pdf)$"),
             ],
             vec![format!(
-                r"^{b}/(section/[a-z]+(\?page=\d+)?|private/[a-z]+|trap/\d+|calendar\?date=\d{{4}}-\d{{2}}-\d{{2}})?$"
+                r"^{b}/(section/[a-z]+(\?page=\d+)?|private/[a-z]+|trap/\d+|farm/\d+|calendar\?date=\d{{4}}-\d{{2}}-\d{{2}})?$"
             )],
         ),
         Template::RobotsFail => (

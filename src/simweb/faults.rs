@@ -37,7 +37,12 @@ pub const FAULTS: &[(&str, &str)] = &[
     ("binary", "/fault/report.pdf"),
     ("link-trap", "/trap/1"),
     ("calendar-trap", "/calendar?date=2026-11-25"),
+    ("link-farm", "/farm/0"),
 ];
+
+/// Children linked from each link-farm page: discovered URLs grow 20× faster
+/// than pages fetched (for frontier memory tests: 200,000 URLs from ~10,000 pages).
+pub const FARM_FANOUT: u64 = 20;
 
 pub const LYING_CHARSET_PATH: &str = "/fault/gbk-as-utf8.html";
 
@@ -266,8 +271,23 @@ pub fn respond(
 }
 
 /// Endless link spaces: `/trap/N` links to N+1 and N+2; the calendar links to
-/// the previous and next day and month of any date.
+/// the previous and next day and month of any date; `/farm/N` links to its
+/// [`FARM_FANOUT`] children `/farm/N·20+1 ..= N·20+20`.
 fn trap(path: &str, query: Option<&str>) -> Option<Response> {
+    if let Some(n) = path.strip_prefix("/farm/") {
+        let n: u64 = n.parse().ok()?;
+        let mut body = format!(
+            "<!DOCTYPE html><html><head><title>Directory {n}</title></head><body><h1>Directory {n}</h1><ul>"
+        );
+        for k in 1..=FARM_FANOUT {
+            let child = n.saturating_mul(FARM_FANOUT).saturating_add(k);
+            body.push_str(&format!(
+                "<li><a href=\"/farm/{child}\">Entry {child}</a></li>"
+            ));
+        }
+        body.push_str("</ul></body></html>");
+        return Some(html(StatusCode::OK, body));
+    }
     if let Some(n) = path.strip_prefix("/trap/") {
         let n: u64 = n.parse().ok()?;
         let body = format!(

@@ -22,7 +22,7 @@ use super::article::article_page;
 use super::faults::{self, FaultAssets};
 use super::feeds;
 use super::pages::{index_page, not_found_page, private_page, Ctx};
-use super::site::{SiteContent, Template};
+use super::site::{fnv1a, SiteContent, Template};
 use super::RequestRecord;
 
 /// Shared request log of the whole web.
@@ -211,11 +211,4 @@ fn text(status: StatusCode, content_type: &str, body: String, headers: &HeaderMa
         }
     }
     r
-}
-
-/// FNV-1a: a stable content hash for ETags (std's hasher is randomised).
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
 }

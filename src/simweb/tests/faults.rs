@@ -221,6 +221,13 @@ async fn link_and_calendar_traps_never_end() {
     assert!(page.contains("href=\"/calendar?date=2026-12-25\""));
     let far = cal.join("/calendar?date=3999-12-31").unwrap();
     assert!(get(&far).await.text().contains("date=4000-01-01"));
+    let farm = get(&fault(&web, "link-farm").join("/farm/3").unwrap())
+        .await
+        .text();
+    let children = (61..=80)
+        .filter(|c| farm.contains(&format!("href=\"/farm/{c}\"")))
+        .count();
+    assert_eq!(children, 20);
     web.shutdown().await;
 }
 
