@@ -47,6 +47,20 @@ fn links(ctx: &Ctx, items: &[usize], absolute: bool) -> String {
     out
 }
 
+/// `p` escaped, with its first `n` words wrapped in a link to `href`.
+fn linked_words(p: &str, n: usize, href: &str) -> String {
+    let cut = p
+        .match_indices(' ')
+        .nth(n.saturating_sub(1))
+        .map_or(p.len(), |(i, _)| i);
+    format!(
+        "<a href=\"{}\">{}</a>{}",
+        esc(href),
+        esc(&p[..cut]),
+        esc(&p[cut..])
+    )
+}
+
 fn lines(site: &SiteContent) -> Vec<String> {
     site.template_lines().iter().map(|l| esc(l)).collect()
 }
@@ -75,8 +89,18 @@ fn planet(ctx: &Ctx, a: &Article, url: &Url) -> String {
         s2 = t[3],
         s3 = t[4],
     );
-    for p in a.paragraphs() {
-        let _ = writeln!(h, "<p>{}</p>", esc(p));
+    for (k, p) in a.paragraphs().enumerate() {
+        // The second paragraph links its opening words to a related story,
+        // as newsrooms do: body text inside a link must survive extraction.
+        match a.related.first().and_then(|&j| site.articles.get(j)) {
+            Some(r) if k == 1 => {
+                let href = ctx.url(&r.path);
+                let _ = writeln!(h, "<p>{}</p>", linked_words(p, 4, href.as_str()));
+            }
+            _ => {
+                let _ = writeln!(h, "<p>{}</p>", esc(p));
+            }
+        }
     }
     let _ = write!(
         h,
@@ -139,8 +163,19 @@ fn globe(ctx: &Ctx, a: &Article, url: &Url) -> String {
         s2 = t[3],
         s3 = t[4],
     );
-    for p in a.paragraphs() {
+    for (k, p) in a.paragraphs().enumerate() {
         let _ = writeln!(h, "<p class=\"article__paragraph\">{}</p>", esc(p));
+        // An in-body teaser for another story, not part of the article.
+        if k == 2 {
+            if let Some(r) = a.related.first().and_then(|&j| site.articles.get(j)) {
+                let _ = writeln!(
+                    h,
+                    "<p class=\"article__mention\">Lire aussi : <a href=\"{}\">{}</a></p>",
+                    esc(&r.path),
+                    esc(&r.title)
+                );
+            }
+        }
     }
     let _ = write!(
         h,
@@ -259,8 +294,18 @@ fn gazette(ctx: &Ctx, a: &Article, url: &Url) -> String {
         s2 = t[3],
         s3 = t[4],
     );
-    for p in a.paragraphs() {
-        let _ = writeln!(h, "<p>{}</p>", esc(p));
+    for (k, p) in a.paragraphs().enumerate() {
+        // The second paragraph links its opening words to a related story,
+        // as newsrooms do: body text inside a link must survive extraction.
+        match a.related.first().and_then(|&j| site.articles.get(j)) {
+            Some(r) if k == 1 => {
+                let href = ctx.url(&r.path);
+                let _ = writeln!(h, "<p>{}</p>", linked_words(p, 4, href.as_str()));
+            }
+            _ => {
+                let _ = writeln!(h, "<p>{}</p>", esc(p));
+            }
+        }
     }
     let _ = write!(
         h,

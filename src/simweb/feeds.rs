@@ -22,7 +22,10 @@ const NEWS_COUNT: usize = 10;
 
 pub fn robots(site: &SiteContent, base: &Url) -> String {
     format!(
-        "# robots.txt for {name}\nUser-agent: *\nDisallow: /private/\nDisallow: /share/\n\nSitemap: {sitemap}\n",
+        "# robots.txt for {name}\n\
+         User-agent: BadBot\nDisallow: /\n\n\
+         User-agent: *\nDisallow: /private/\nDisallow: /share/\nAllow: /\n\n\
+         Sitemap: {sitemap}\n",
         name = site.display,
         sitemap = join(base, SITEMAP),
     )

@@ -2,9 +2,10 @@
 //!
 //! In: requests. Out: responses rendered from the site's [`SiteContent`]
 //! (pages, feeds, sitemaps, robots.txt, fault pages), and one
-//! [`RequestRecord`] per request appended to the web's shared log. Text
-//! responses carry an `ETag` and honour `If-None-Match` with 304, so
-//! conditional recrawls can be tested.
+//! [`RequestRecord`] per request appended to the web's shared log. Pages
+//! carry an `ETag` (articles and feeds also `Last-Modified`) and answer 304 to
+//! a matching `If-None-Match` / `If-Modified-Since`, so conditional recrawls
+//! can be tested; the French site gzips when the client accepts it.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -12,9 +13,10 @@ use std::time::Instant;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::Response;
 use axum::Router;
+use chrono::NaiveDateTime;
 use tokio::sync::watch;
 use url::Url;
 
@@ -107,108 +109,154 @@ async fn handle(State(s): State<Arc<SiteServer>>, req: Request) -> Response {
     response
 }
 
+/// A rendered document before HTTP details (ETag, 304, gzip) are applied.
+struct Doc {
+    status: StatusCode,
+    content_type: &'static str,
+    body: String,
+    /// For `Last-Modified` / `If-Modified-Since`.
+    modified: Option<NaiveDateTime>,
+}
+
+const HTML: &str = "text/html; charset=utf-8";
+const XML: &str = "application/xml; charset=utf-8";
+
+fn doc(content_type: &'static str, body: String, modified: Option<NaiveDateTime>) -> Doc {
+    Doc {
+        status: StatusCode::OK,
+        content_type,
+        body,
+        modified,
+    }
+}
+
 fn route(s: &SiteServer, path: &str, query: Option<&str>, headers: &HeaderMap) -> Response {
-    let site = &s.content;
-    let ctx = s.ctx();
-    let full = match query {
-        Some(q) => format!("{path}?{q}"),
-        None => path.to_string(),
-    };
-    const HTML: &str = "text/html; charset=utf-8";
-    const XML: &str = "application/xml; charset=utf-8";
-    match path {
-        "/robots.txt" if site.template == Template::RobotsFail => {
-            return text(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                HTML,
-                "<h1>500 Internal Server Error</h1>".into(),
-                headers,
-            );
-        }
-        "/robots.txt" => {
-            return text(
-                StatusCode::OK,
-                "text/plain; charset=utf-8",
-                feeds::robots(site, &s.base),
-                headers,
-            )
-        }
-        "/rss.xml" => {
-            return text(
-                StatusCode::OK,
-                "application/rss+xml; charset=utf-8",
-                feeds::rss(site, &s.base),
-                headers,
-            )
-        }
-        feeds::SITEMAP => return text(StatusCode::OK, XML, feeds::sitemap(site, &s.base), headers),
-        feeds::NEWS_SITEMAP if site.template == Template::Huaxia => {
-            return text(
-                StatusCode::OK,
-                XML,
-                feeds::news_sitemap(site, &s.base),
-                headers,
-            )
-        }
-        feeds::ARCHIVE_SITEMAP if site.template == Template::Huaxia => {
-            return text(
-                StatusCode::OK,
-                XML,
-                feeds::archive_sitemap(site, &s.base),
-                headers,
-            )
-        }
-        "/" if query.is_none() => {
-            return text(StatusCode::OK, HTML, index_page(&ctx, None, 1), headers)
-        }
-        _ => {}
-    }
-    if path.starts_with("/private/") {
-        return text(StatusCode::OK, HTML, private_page(&ctx), headers);
-    }
-    if let Some((section, page)) = site.parse_section_path(&full) {
-        return text(
-            StatusCode::OK,
-            HTML,
-            index_page(&ctx, Some(section), page),
-            headers,
-        );
-    }
-    if let Some(&i) = s.article_index.get(path) {
-        return text(StatusCode::OK, HTML, article_page(&ctx, i), headers);
-    }
     if let Some(assets) = &s.faults {
         if let Some(r) = faults::respond(assets, path, query, &s.shutdown) {
             return r;
         }
     }
-    text(StatusCode::NOT_FOUND, HTML, not_found_page(&ctx), headers)
+    // Only the French site compresses, so crawls see both kinds of server.
+    let gzip = s.content.template == Template::Globe;
+    finish(render(s, path, query), headers, gzip)
 }
 
-/// A complete text response with an ETag; 304 when the client already has it.
-fn text(status: StatusCode, content_type: &str, body: String, headers: &HeaderMap) -> Response {
-    let etag = format!("\"{:016x}\"", fnv1a(body.as_bytes()));
-    let fresh = status == StatusCode::OK
-        && headers
-            .get(header::IF_NONE_MATCH)
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
-    let mut r = if fresh {
+fn render(s: &SiteServer, path: &str, query: Option<&str>) -> Doc {
+    let site = &s.content;
+    let ctx = s.ctx();
+    let newest = site.articles.first().map(|a| a.published.0);
+    match path {
+        "/robots.txt" if site.template == Template::RobotsFail => {
+            return Doc {
+                status: StatusCode::INTERNAL_SERVER_ERROR,
+                ..doc(HTML, "<h1>500 Internal Server Error</h1>".into(), None)
+            };
+        }
+        "/robots.txt" => {
+            return doc(
+                "text/plain; charset=utf-8",
+                feeds::robots(site, &s.base),
+                None,
+            )
+        }
+        "/rss.xml" => {
+            let rss = feeds::rss(site, &s.base);
+            return doc("application/rss+xml; charset=utf-8", rss, newest);
+        }
+        feeds::SITEMAP => return doc(XML, feeds::sitemap(site, &s.base), newest),
+        feeds::NEWS_SITEMAP if site.template == Template::Huaxia => {
+            return doc(XML, feeds::news_sitemap(site, &s.base), newest)
+        }
+        feeds::ARCHIVE_SITEMAP if site.template == Template::Huaxia => {
+            return doc(XML, feeds::archive_sitemap(site, &s.base), newest)
+        }
+        "/" if query.is_none() => return doc(HTML, index_page(&ctx, None, 1), None),
+        _ => {}
+    }
+    if path.starts_with("/private/") {
+        return doc(HTML, private_page(&ctx), None);
+    }
+    let full = match query {
+        Some(q) => format!("{path}?{q}"),
+        None => path.to_string(),
+    };
+    if let Some((section, page)) = site.parse_section_path(&full) {
+        return doc(HTML, index_page(&ctx, Some(section), page), None);
+    }
+    if let Some(&i) = s.article_index.get(path) {
+        let modified = site.articles.get(i).map(|a| a.published.0);
+        return doc(HTML, article_page(&ctx, i), modified);
+    }
+    Doc {
+        status: StatusCode::NOT_FOUND,
+        ..doc(HTML, not_found_page(&ctx), None)
+    }
+}
+
+/// HTTP date format (RFC 9110 IMF-fixdate).
+const HTTP_DATE: &str = "%a, %d %b %Y %H:%M:%S GMT";
+
+/// The response for a document: `ETag` and `Last-Modified` on 200s, 304 when
+/// `If-None-Match` or `If-Modified-Since` shows the client has it, gzip when
+/// `gzip` and the client accepts it.
+fn finish(d: Doc, headers: &HeaderMap, gzip: bool) -> Response {
+    let ok = d.status == StatusCode::OK;
+    let etag = format!("\"{:016x}\"", fnv1a(d.body.as_bytes()));
+    let header = |name| {
+        headers
+            .get(name)
+            .and_then(|v: &HeaderValue| v.to_str().ok())
+    };
+    let etag_match = header(header::IF_NONE_MATCH)
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
+    let not_modified_since = match (d.modified, header(header::IF_MODIFIED_SINCE)) {
+        (Some(m), Some(since)) if header(header::IF_NONE_MATCH).is_none() => {
+            NaiveDateTime::parse_from_str(since, HTTP_DATE).is_ok_and(|since| m <= since)
+        }
+        _ => false,
+    };
+    let mut r = if ok && (etag_match || not_modified_since) {
         let mut r = Response::new(Body::empty());
         *r.status_mut() = StatusCode::NOT_MODIFIED;
         r
     } else {
-        let mut r = Response::new(Body::from(body));
-        *r.status_mut() = status;
-        if let Ok(v) = content_type.parse() {
-            r.headers_mut().insert(header::CONTENT_TYPE, v);
-        }
+        let accepts_gzip = header(header::ACCEPT_ENCODING).is_some_and(|v| v.contains("gzip"));
+        let mut r = match gzip_bytes(&d.body).filter(|_| gzip && accepts_gzip) {
+            Some(bytes) => {
+                let mut r = Response::new(Body::from(bytes));
+                r.headers_mut()
+                    .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+                r
+            }
+            None => Response::new(Body::from(d.body)),
+        };
+        *r.status_mut() = d.status;
+        r.headers_mut().insert(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(d.content_type),
+        );
         r
     };
-    if status == StatusCode::OK {
-        if let Ok(v) = etag.parse() {
+    if gzip {
+        r.headers_mut()
+            .insert(header::VARY, HeaderValue::from_static("Accept-Encoding"));
+    }
+    if ok {
+        if let Ok(v) = HeaderValue::from_str(&etag) {
             r.headers_mut().insert(header::ETAG, v);
+        }
+        if let Some(m) = d.modified {
+            if let Ok(v) = HeaderValue::from_str(&m.format(HTTP_DATE).to_string()) {
+                r.headers_mut().insert(header::LAST_MODIFIED, v);
+            }
         }
     }
     r
+}
+
+fn gzip_bytes(text: &str) -> Option<Vec<u8>> {
+    use std::io::Write;
+    let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    enc.write_all(text.as_bytes()).ok()?;
+    enc.finish().ok()
 }

@@ -21,6 +21,14 @@ fn html_escape(s: &str) -> String {
     pages::esc(s)
 }
 
+/// The page with `<a>` tags removed (their text kept): body paragraphs may
+/// hold inline links.
+fn unlinked(html: &str) -> String {
+    static A: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"</?a\b[^>]*>").expect("valid regex"));
+    A.replace_all(html, "").into_owned()
+}
+
 fn spec(faults: bool) -> SimWebSpec {
     SimWebSpec {
         sites: 3,
@@ -52,17 +60,25 @@ async fn every_site_serves_home_article_rss_sitemap_and_robots() {
         let page = get(first).await;
         assert_eq!(page.status, 200);
         let html = page.text();
+        let text = unlinked(&html);
         let body = web.true_body(first.as_str()).expect("true body known");
         let paragraphs: Vec<&str> = body.split("\n\n").collect();
         assert!((4..=10).contains(&paragraphs.len()));
         for p in &paragraphs {
             assert!(
-                html.contains(&html_escape(p)),
+                text.contains(&format!("{}</p>", html_escape(p))),
                 "{}: paragraph missing: {p}",
                 site.name
             );
         }
         assert!(html.contains("<h1"));
+        if site.name == "dailyplanet" {
+            // Body text inside an inline link.
+            assert!(
+                html.contains("<p><a href=\"http://127.0.0.1:"),
+                "no inline link"
+            );
+        }
         assert!(html.contains("<time datetime=\"2026-"));
         assert!(html.contains(&format!("<link rel=\"canonical\" href=\"{first}\">")));
         assert!(html.contains("property=\"og:title\""));
@@ -267,7 +283,7 @@ async fn config_toml_parses_and_patterns_split_articles_from_indexes() {
 }
 
 #[tokio::test]
-async fn conditional_get_answers_304_for_a_known_etag() {
+async fn conditional_get_answers_304_for_a_known_etag_or_date() {
     let web = SimWeb::start(spec(false)).await.unwrap();
     let feed = web.sites()[0].base_url.join("/rss.xml").unwrap();
     let first = get(&feed).await;
@@ -277,6 +293,87 @@ async fn conditional_get_answers_304_for_a_known_etag() {
         .unwrap();
     assert_eq!(again.status, 304);
     assert!(again.body.is_empty());
+    let other = get_limited(&feed, "If-None-Match: \"nope\"\r\n", 1 << 20)
+        .await
+        .unwrap();
+    assert_eq!(other.status, 200);
+
+    let article = &web.sites()[0].article_urls[2];
+    let page = get(article).await;
+    let modified = page
+        .header("last-modified")
+        .expect("last-modified")
+        .to_string();
+    assert!(
+        modified.ends_with(" GMT") && modified.contains("2026"),
+        "{modified}"
+    );
+    let since = |date: &str| format!("If-Modified-Since: {date}\r\n");
+    let same = get_limited(article, &since(&modified), 1 << 20)
+        .await
+        .unwrap();
+    assert_eq!(same.status, 304);
+    let older = get_limited(article, &since("Mon, 01 Jan 2024 00:00:00 GMT"), 1 << 20)
+        .await
+        .unwrap();
+    assert_eq!(older.status, 200);
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_french_site_gzips_for_clients_that_accept_it() {
+    use std::io::Read;
+    let web = SimWeb::start(spec(false)).await.unwrap();
+    let globe = web.sites().iter().find(|s| s.name == "globe").unwrap();
+    let url = &globe.article_urls[0];
+    let plain = get(url).await;
+    assert_eq!(plain.header("content-encoding"), None);
+    let packed = get_limited(url, "Accept-Encoding: gzip, br\r\n", 1 << 20)
+        .await
+        .unwrap();
+    assert_eq!(packed.header("content-encoding"), Some("gzip"));
+    assert!(packed.body.len() < plain.body.len());
+    let mut unpacked = Vec::new();
+    flate2::read::GzDecoder::new(&packed.body[..])
+        .read_to_end(&mut unpacked)
+        .unwrap();
+    assert_eq!(unpacked, plain.body);
+    // The other sites never compress.
+    let planet = &web.sites()[0].article_urls[0];
+    let r = get_limited(planet, "Accept-Encoding: gzip\r\n", 1 << 20)
+        .await
+        .unwrap();
+    assert_eq!(r.header("content-encoding"), None);
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn more_than_three_sites_get_distinct_names_and_configs() {
+    let web = SimWeb::start(SimWebSpec {
+        sites: 5,
+        articles_per_site: 3,
+        ..spec(false)
+    })
+    .await
+    .unwrap();
+    let names: Vec<&str> = web.sites().iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "dailyplanet",
+            "globe",
+            "huaxia-news",
+            "dailyplanet-2",
+            "globe-2"
+        ]
+    );
+    assert_ne!(
+        web.sites()[0].template_lines[0],
+        web.sites()[3].template_lines[0]
+    );
+    let toml = web.config_toml();
+    let cfg = Config::parse(&toml, Path::new("simweb.toml"), Path::new(".")).unwrap();
+    assert_eq!(cfg.sites.len(), 5);
     web.shutdown().await;
 }
 
