@@ -46,6 +46,15 @@ pub const FARM_FANOUT: u64 = 20;
 
 pub const LYING_CHARSET_PATH: &str = "/fault/gbk-as-utf8.html";
 
+/// Serves the site's first article again, byte for byte (canonical link
+/// included): duplicate content under a second article-pattern URL. Listed
+/// with kind `duplicate-content` in `SimSite::fault_urls`.
+pub const DUPLICATE_PATH: &str = "/fault/copy-of-story.html";
+
+/// Appended to the first article's URL, kind `tracking-params`: the same page
+/// behind tracking parameters a crawler should normalise away.
+pub const TRACKING_QUERY: &str = "utm_source=newsletter&utm_medium=email&fbclid=IwAR0simweb";
+
 /// Pause between two chunks of the slow drip: longer than the read timeout
 /// of [`super::SimWeb::config_toml`] (1 s) so a correct client gives up.
 pub const DRIP_INTERVAL: Duration = Duration::from_secs(3);

@@ -46,7 +46,12 @@ pub fn rss(site: &SiteContent, base: &Url) -> String {
         lang = site.lang.code(),
     );
     for a in &site.articles {
-        let url = join(base, &a.path);
+        let mut url = join(base, &a.path);
+        // Le Globe tags its feed links, as many publishers do; the server
+        // ignores the query and the crawler should normalise it away.
+        if site.template == Template::Globe {
+            url.push_str("?utm_source=rss&utm_medium=feed");
+        }
         let _ = write!(
             x,
             "<item>\n<title>{title}</title>\n<link>{url}</link>\n<guid isPermaLink=\"true\">{url}</guid>\n\

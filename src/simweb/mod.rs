@@ -179,6 +179,11 @@ impl SimWeb {
             if let Some(body) = fault_body {
                 let url = join(&base, faults::LYING_CHARSET_PATH);
                 web.bodies.insert(url.to_string(), BodyRef::Text(body));
+                if !site.article_urls.is_empty() {
+                    let url = join(&base, faults::DUPLICATE_PATH);
+                    let at = BodyRef::Article(web.servers.len(), 0);
+                    web.bodies.insert(url.to_string(), at);
+                }
             }
             let app = server::router(server.clone());
             let mut signal = stop_rx.clone();
@@ -211,11 +216,14 @@ impl SimWeb {
     }
 
     /// The true body of the article at `url` (paragraphs separated by a blank
-    /// line; no headline, byline or date), or None for any other URL. Also
-    /// knows the lying-charset fault page.
+    /// line; no headline, byline or date), or None for any other URL. A query
+    /// or fragment is ignored (article paths have none, and the server ignores
+    /// them too). Also knows the lying-charset and duplicate fault pages.
     pub fn true_body(&self, url: &str) -> Option<&str> {
         let found = self.bodies.get(url).or_else(|| {
-            let normalised = Url::parse(url).ok()?;
+            let mut normalised = Url::parse(url).ok()?;
+            normalised.set_query(None);
+            normalised.set_fragment(None);
             self.bodies.get(normalised.as_str())
         })?;
         match found {

@@ -67,6 +67,21 @@ pub fn head(ctx: &Ctx, title: &str, article: Option<(&Article, &Url)>) -> String
             dt = a.published.rfc3339(),
             teaser = esc(&a.teaser),
         );
+        if matches!(site.template, Template::Planet | Template::Globe) {
+            let ld = serde_json::json!({
+                "@context": "https://schema.org",
+                "@type": "NewsArticle",
+                "headline": a.title,
+                "datePublished": a.published.rfc3339(),
+                "author": {"@type": "Person", "name": a.author},
+                "publisher": {"@type": "Organization", "name": site.display},
+                "mainEntityOfPage": url.as_str(),
+                "inLanguage": site.lang.code(),
+            });
+            // `</` inside a script would end it early; JSON allows `<\/`.
+            let ld = ld.to_string().replace("</", "<\\/");
+            let _ = writeln!(h, "<script type=\"application/ld+json\">{ld}</script>");
+        }
     }
     h.push_str(
         "<style>body{margin:0 auto;max-width:70em}.nav li,.share-bar li{display:inline;margin-right:1em}</style>\n\

@@ -57,14 +57,19 @@ impl SiteServer {
             .enumerate()
             .map(|(i, a)| (a.path.clone(), i))
             .collect();
-        let fault_links = if faults.is_some() {
-            faults::FAULTS
-                .iter()
-                .map(|(k, p)| (k.to_string(), p.to_string()))
-                .collect()
-        } else {
-            Vec::new()
-        };
+        let mut fault_links: Vec<(String, String)> = Vec::new();
+        if faults.is_some() {
+            fault_links.extend(
+                faults::FAULTS
+                    .iter()
+                    .map(|(k, p)| (k.to_string(), p.to_string())),
+            );
+            if let Some(first) = content.articles.first() {
+                fault_links.push(("duplicate-content".into(), faults::DUPLICATE_PATH.into()));
+                let tracked = format!("{}?{}", first.path, faults::TRACKING_QUERY);
+                fault_links.push(("tracking-params".into(), tracked));
+            }
+        }
         SiteServer {
             content,
             base,
@@ -183,6 +188,13 @@ fn render(s: &SiteServer, path: &str, query: Option<&str>) -> Doc {
     if let Some((section, page)) = site.parse_section_path(&full) {
         return doc(HTML, index_page(&ctx, Some(section), page), None);
     }
+    // The duplicate fault: article 0 again under another URL (same canonical).
+    let path = match path {
+        faults::DUPLICATE_PATH if s.faults.is_some() => {
+            site.articles.first().map_or(path, |a| &a.path)
+        }
+        p => p,
+    };
     if let Some(&i) = s.article_index.get(path) {
         let modified = site.articles.get(i).map(|a| a.published.0);
         return doc(HTML, article_page(&ctx, i), modified);

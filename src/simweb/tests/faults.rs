@@ -49,10 +49,11 @@ async fn every_fault_page_is_linked_from_the_faults_home_page_and_articles() {
     let home = get(&faults.base_url).await.text();
     let article = get(&faults.article_urls[0]).await.text();
     for (kind, url) in &faults.fault_urls {
-        let href = match url.query() {
-            Some(q) => format!("href=\"{}?{q}\"", url.path()),
-            None => format!("href=\"{}\"", url.path()),
+        let target = match url.query() {
+            Some(q) => format!("{}?{q}", url.path()),
+            None => url.path().to_string(),
         };
+        let href = format!("href=\"{}\"", crate::simweb::pages::esc(&target));
         assert!(home.contains(&href), "{kind} not linked from home");
         assert!(article.contains(&href), "{kind} not linked from articles");
     }
@@ -243,5 +244,28 @@ async fn robots_txt_of_the_robots_site_answers_500() {
     // The faults site's own robots.txt is fine.
     let ok = site(&web, "faults").base_url.join("/robots.txt").unwrap();
     assert_eq!(get(&ok).await.status, 200);
+    web.shutdown().await;
+}
+
+#[tokio::test]
+async fn duplicate_and_tracked_urls_serve_the_first_article_again() {
+    let web = web().await;
+    let faults = site(&web, "faults");
+    let original = &faults.article_urls[0];
+    let page = get(original).await.body;
+    let dup = fault(&web, "duplicate-content");
+    assert_eq!(get(&dup).await.body, page);
+    assert_eq!(
+        web.true_body(dup.as_str()),
+        web.true_body(original.as_str())
+    );
+    let tracked = fault(&web, "tracking-params");
+    assert!(tracked.query().unwrap().contains("utm_source="));
+    assert_eq!(tracked.path(), original.path());
+    assert_eq!(get(&tracked).await.body, page);
+    assert_eq!(
+        web.true_body(tracked.as_str()),
+        web.true_body(original.as_str())
+    );
     web.shutdown().await;
 }
