@@ -11,8 +11,9 @@
 //! Sites (cycled when more than three are asked for): `dailyplanet` (English,
 //! nested divs), `globe` (French, HTML5 semantic tags), `huaxia-news`
 //! (Chinese portal, sitemap index + Google News sitemap). With `faults`, two
-//! more: `faults` (every fault mode of [`faults::FAULTS`], linked from each of
-//! its pages) and `faults-robots` (robots.txt answers 500).
+//! more: `faults` (every fault mode of [`faults::FAULTS`] plus
+//! `duplicate-content` and `tracking-params`, linked from each of its pages)
+//! and `faults-robots` (robots.txt answers 500).
 //!
 //! Content depends only on the seed, never on ports or time: two webs with the
 //! same seed serve the same bytes apart from the port numbers.
@@ -88,8 +89,10 @@ pub struct SimSite {
     pub template_lines: Vec<String>,
     /// `en`, `fr` or `zh`.
     pub language: String,
-    /// (kind, URL) of each fault page: see [`faults::FAULTS`]; on
-    /// `faults-robots`, `("robots-500", …/robots.txt)`. Empty elsewhere.
+    /// (kind, URL) of each fault page: see [`faults::FAULTS`], plus
+    /// `duplicate-content` ([`faults::DUPLICATE_PATH`]) and `tracking-params`
+    /// (the first article with [`faults::TRACKING_QUERY`]); on `faults-robots`,
+    /// `("robots-500", …/robots.txt)`. Empty on ordinary sites.
     pub fault_urls: Vec<(String, Url)>,
 }
 
@@ -244,6 +247,27 @@ impl SimWeb {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
             .clone()
+    }
+
+    /// The most requests `site` received within any `window` (sliding, by
+    /// arrival time): for asserting that a crawl kept its per-host rate
+    /// (at `r` req/s with burst 1, a 1 s window holds at most ⌈r⌉ + 1).
+    pub fn max_requests_in_window(&self, site: &str, window: Duration) -> usize {
+        let times: Vec<Instant> = self
+            .requests()
+            .into_iter()
+            .filter(|r| r.site == site)
+            .map(|r| r.at)
+            .collect();
+        let mut best = 0;
+        let mut start = 0;
+        for end in 0..times.len() {
+            while start <= end && times[end].duration_since(times[start]) >= window {
+                start += 1;
+            }
+            best = best.max(end + 1 - start);
+        }
+        best
     }
 
     /// A complete `crawler.toml` that crawls this web (see [`crawler_toml`]).

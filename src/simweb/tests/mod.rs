@@ -138,6 +138,18 @@ async fn every_site_serves_home_article_rss_sitemap_and_robots() {
     assert_eq!(log[0].path, "/");
     assert_eq!(log[0].status, 200);
     assert!(log.windows(2).all(|w| w[0].at <= w[1].at));
+    // Requests here were sequential; a window as long as the whole test holds all.
+    let planet = log.iter().filter(|r| r.site == "dailyplanet").count();
+    assert_eq!(planet, 5);
+    assert_eq!(
+        web.max_requests_in_window("dailyplanet", Duration::from_secs(3600)),
+        5
+    );
+    assert_eq!(web.max_requests_in_window("dailyplanet", Duration::ZERO), 0);
+    assert_eq!(
+        web.max_requests_in_window("nosuchsite", Duration::from_secs(1)),
+        0
+    );
     web.shutdown().await;
 }
 
@@ -409,4 +421,29 @@ async fn shutdown_returns_even_with_a_drip_in_flight() {
     tokio::time::timeout(Duration::from_secs(30), web.shutdown())
         .await
         .expect("shutdown finishes");
+}
+
+#[tokio::test]
+async fn tiny_webs_start_and_serve_without_panicking() {
+    for articles in [0, 1] {
+        let web = SimWeb::start(SimWebSpec {
+            sites: 3,
+            articles_per_site: articles,
+            seed: 1,
+            faults: true,
+        })
+        .await
+        .unwrap();
+        for site in web.sites() {
+            assert_eq!(site.article_urls.len(), articles.min(5));
+            for url in site.index_urls.iter().chain(&site.article_urls) {
+                assert_eq!(get(url).await.status, 200, "{url}");
+            }
+            let rss = site.base_url.join("/rss.xml").unwrap();
+            assert_eq!(get(&rss).await.status, 200);
+        }
+        let toml = web.config_toml();
+        Config::parse(&toml, Path::new("simweb.toml"), Path::new(".")).unwrap();
+        web.shutdown().await;
+    }
 }
