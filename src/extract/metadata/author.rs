@@ -13,9 +13,18 @@ static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^(?:(?:written|posted|published|reported|text|story|words)\s+)?by\s*:?\s+|^(?:authors?|author\(s\)|reporter|writer)\s*[:：]\s*|^(?:作者|记者|文|撰文|来源作者)\s*[:：/／]?\s*")
         .expect("valid regex")
 });
+/// "By" inside a byline that starts with something else (a date).
+static INNER_BY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(?:By|BY)\s+").expect("valid regex"));
 /// Where a byline stops being the name: separators, dates, roles.
 static TAIL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\s*(?:[|•·/(\[\n]|\s[-–—]\s|,?\s+(?:updated|published|posted|on)\b|,?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d|责任编辑|编辑|来源)")
+    Regex::new(r"(?i)\s*(?:[|•·/(\[\n<]|\s[-–—]\s|,?\s+(?:updated|published|posted|on)\b|,?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d|责任编辑|编辑|来源)")
+        .expect("valid regex")
+});
+
+/// A trailing job title: "AP Sports Writer", ", Staff Writer".
+static ROLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:,\s*|\s+)(?:(?:ap|associated\s+press|reuters|afp|staff|sports|entertainment|business|political|politics|senior|chief|special|national|security|foreign|environment|health|science|technology|tech)\s+)+(?:writer|reporter|correspondent|columnist|editor)s?\b|,\s*(?:writer|reporter|correspondent|columnist|editor)s?\b")
         .expect("valid regex")
 });
 
@@ -33,20 +42,30 @@ pub(super) fn clean_author(raw: &str) -> Option<String> {
     if lower.contains("http") || lower.contains("www.") || collapsed.contains('@') {
         return None;
     }
-    let body = PREFIX.replace(&collapsed, "");
-    let cut = TAIL.find(&body).map_or(body.len(), |m| m.start());
+    let body = match PREFIX.find(&collapsed) {
+        Some(m) => &collapsed[m.end()..],
+        None => INNER_BY
+            .find(&collapsed)
+            .map_or(&collapsed[..], |m| &collapsed[m.end()..]),
+    };
+    let cut = TAIL.find(body).map_or(body.len(), |m| m.start());
+    let cut = ROLE.find(&body[..cut]).map_or(cut, |m| m.start());
     let name = body[..cut].trim_matches(|c: char| c.is_whitespace() || ",;:-–—".contains(c));
     let words = name.split_whitespace().count();
-    let ok = name.chars().any(char::is_alphabetic)
+    let letters = name.chars().filter(|c| c.is_alphabetic()).count();
+    // Two letters name nobody in Latin script ("vv"), but do in Chinese.
+    let min_letters = if name.is_ascii() { 3 } else { 2 };
+    let ok = letters >= min_letters
         && name.chars().count() <= MAX_CHARS
+        && !lower.contains("photo")
         && words <= MAX_WORDS
         && !is_placeholder(name);
     ok.then(|| name.to_string())
 }
 
-/// CMS defaults that name nobody.
+/// CMS defaults and byline fragments that name nobody.
 fn is_placeholder(name: &str) -> bool {
-    [
+    const WORDS: &[&str] = &[
         "admin",
         "administrator",
         "author",
@@ -54,9 +73,75 @@ fn is_placeholder(name: &str) -> bool {
         "unknown",
         "null",
         "none",
-    ]
-    .iter()
-    .any(|p| name.eq_ignore_ascii_case(p))
+        "posted",
+        "published",
+        "updated",
+        "staff",
+        "editor",
+        "reporter",
+        "share",
+        "email",
+        "print",
+    ];
+    const DAYS: &[&str] = &[
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ];
+    const MONTHS: &[&str] = &[
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "may",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "january",
+        "february",
+        "march",
+        "april",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let n = name.trim_end_matches('.');
+    WORDS
+        .iter()
+        .chain(MONTHS)
+        .chain(DAYS)
+        .any(|p| n.eq_ignore_ascii_case(p))
+}
+
+/// Whether a cleaned byline from a weak source (a class name, a link) is
+/// written like a name: in Latin script every word is capitalised except
+/// particles ("Jane van Roe", not "Fighting back").
+pub(super) fn looks_like_name(name: &str) -> bool {
+    const PARTICLES: &[&str] = &[
+        "and", "de", "da", "di", "van", "von", "der", "den", "del", "la", "le", "bin", "al", "y",
+        "&",
+    ];
+    name.split_whitespace().all(|w| {
+        let first = w.chars().find(|c| c.is_alphabetic());
+        match first {
+            None => true,
+            Some(c) if !c.is_ascii() && !c.is_uppercase() && !c.is_lowercase() => true,
+            Some(c) => c.is_uppercase() || PARTICLES.contains(&w),
+        }
+    })
 }
 
 /// Join several names, dropping duplicates.
@@ -98,6 +183,24 @@ mod tests {
         assert_eq!(c("Author: Jane Roe (Reuters)").as_deref(), Some("Jane Roe"));
         assert_eq!(c("作者：张三 2019-09-05").as_deref(), Some("张三"));
         assert_eq!(c("记者 李四 责任编辑：王五").as_deref(), Some("李四"));
+        assert_eq!(
+            c("Jeff Latzke AP Sports Writer").as_deref(),
+            Some("Jeff Latzke")
+        );
+        assert_eq!(
+            c("TARIQ PANJA Associated Press Writer").as_deref(),
+            Some("TARIQ PANJA")
+        );
+        assert_eq!(
+            c("Michelle Solomon, Entertainment Writer").as_deref(),
+            Some("Michelle Solomon")
+        );
+        assert_eq!(c("Jane Roe, Reporter").as_deref(), Some("Jane Roe"));
+        // Role words inside a name are not cut.
+        assert_eq!(
+            c("Washington Post editors").as_deref(),
+            Some("Washington Post editors")
+        );
     }
 
     #[test]
@@ -114,9 +217,39 @@ mod tests {
             "By",
             "2019-09-05",
             bio,
+            "January",
+            "Dec.",
+            "Published",
+            "vv",
+            "STAFF PHOTO BY KATHY ANDERSON",
+            "Photo: Jane Roe",
         ] {
             assert_eq!(c(s), None, "{s:?}");
         }
+    }
+
+    #[test]
+    fn dated_bylines_and_markup() {
+        assert_eq!(
+            c("Friday, January 11, 2008 By Jalilur Rehman, AFP").as_deref(),
+            Some("Jalilur Rehman, AFP")
+        );
+        assert_eq!(
+            c("AL ALEXANDER<BR>The Patriot Ledger").as_deref(),
+            Some("AL ALEXANDER")
+        );
+        assert_eq!(c("Friday"), None);
+    }
+
+    #[test]
+    fn name_shape() {
+        assert!(looks_like_name("Jane van Roe"));
+        assert!(looks_like_name("JANE ROE and JOHN DOE"));
+        assert!(looks_like_name("张三"));
+        assert!(looks_like_name("Łukasz Żak"));
+        assert!(!looks_like_name("Fighting back"));
+        assert!(!looks_like_name("Authorizing... Thanks for your patience"));
+        assert!(!looks_like_name("more from this author"));
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //!
 //! One pass over the elements ([`Page::collect`]) gathers every source; then
 //! each field takes the first usable value in this order:
-//! - title: og:title, twitter:title, JSON-LD headline, `<title>` — each
+//! - title: og:title, twitter:title, JSON-LD headline, `meta name=headline`
+//!   (and rnews:/DC variants), `<title>` — each
 //!   without its site suffix — arbitrated by `<h1>` ([`title`]);
 //! - published: JSON-LD `datePublished`, `article:published_time` and other
 //!   date metas, `itemprop=datePublished`, `<time pubdate>`; then the weaker
@@ -64,6 +65,7 @@ const PUBLISHED_METAS: &[&str] = &[
     "citation_publication_date",
     "citation_date",
     "originalpublicationdate",
+    "rnews:datepublished",
     "date",
 ];
 const MODIFIED_METAS: &[&str] = &[
@@ -88,6 +90,7 @@ const AUTHOR_METAS: &[&str] = &[
     "dc.creator",
     "dcterms.creator",
     "citation_author",
+    "rnews:creator",
 ];
 const SITE_METAS: &[&str] = &["application-name", "apple-mobile-web-app-title"];
 
@@ -121,6 +124,9 @@ pub fn extract_metadata(doc: &scraper::Html, url: Option<&Url>) -> Metadata {
         page.meta("og:title"),
         page.meta("twitter:title"),
         ld.headline.clone(),
+        page.meta("headline"),
+        page.meta("rnews:headline"),
+        page.meta("dc.title"),
         page.title.clone(),
     ]
     .into_iter()
@@ -201,15 +207,19 @@ fn find_author(page: &Page, ld: &jsonld::JsonLd, site_name: Option<&str>) -> Opt
     if let Some(joined) = author::join_names(&from_ld) {
         return Some(joined);
     }
-    AUTHOR_METAS
+    let strong = AUTHOR_METAS
         .iter()
         .flat_map(|k| page.metas_for(k))
         .filter(|v| !jsonld::looks_like_url(v))
         .chain(page.itemprop_authors.iter().map(String::as_str))
-        .chain(page.rel_authors.iter().map(String::as_str))
-        .chain(page.byline_hints.iter().map(String::as_str))
-        .filter_map(author::clean_author)
-        .find(not_site)
+        .filter_map(author::clean_author);
+    let weak = page
+        .rel_authors
+        .iter()
+        .chain(&page.byline_hints)
+        .filter_map(|a| author::clean_author(a))
+        .filter(|a| author::looks_like_name(a));
+    strong.chain(weak).find(not_site)
 }
 
 /// Resolve `href` against the page URL; only http(s) results count.

@@ -30,8 +30,9 @@ pub(super) fn choose_title(
     h1s: &[String],
     site_names: &[String],
 ) -> Option<String> {
+    let candidates: Vec<&String> = candidates.iter().filter(|c| !looks_like_code(c)).collect();
     let mut variants: Vec<String> = Vec::new();
-    for c in candidates {
+    for c in &candidates {
         for v in [strip_site(c, site_names), collapse(c)] {
             if v.chars().any(char::is_alphanumeric) && !variants.contains(&v) {
                 variants.push(v);
@@ -43,6 +44,17 @@ pub(super) fn choose_title(
         .map(|h| collapse(h))
         .filter(|h| !h.is_empty())
         .collect();
+    // An h1 found verbatim inside a candidate, making up most of it, is the
+    // headline with the site's decorations cut off exactly.
+    for h in &h1s {
+        let lower = h.to_lowercase();
+        let inside = candidates.iter().any(|c| {
+            collapse(c).to_lowercase().contains(&lower) && 2 * tokens(h).len() >= tokens(c).len()
+        });
+        if inside && !variants.contains(h) {
+            variants.push(h.clone());
+        }
+    }
     let mut best: Option<(&String, f64)> = None;
     for v in &variants {
         for h in &h1s {
@@ -62,6 +74,11 @@ pub(super) fn choose_title(
     }
     // No metadata title at all: a lone, sensible <h1> is the headline.
     h1s.into_iter().find(|h| h.chars().count() <= 300)
+}
+
+/// Markup or script leaked into a title by broken HTML, or no title at all.
+fn looks_like_code(s: &str) -> bool {
+    s.len() > 1000 || ["<", "-->", "{", "}"].iter().any(|m| s.contains(m))
 }
 
 /// Remove a site name (or a short label) separated from the headline.
@@ -94,7 +111,7 @@ pub(super) fn strip_site(raw: &str, site_names: &[String]) -> String {
         !s.is_empty()
             && sites.iter().any(|site| {
                 s == *site
-                    || (tokens(text(p)).len() <= SHORT_PART
+                    || (tokens(text(p)).len() <= SHORT_PART + 2
                         && (s.contains(site.as_str()) || site.contains(&s)))
             })
     };
@@ -107,17 +124,27 @@ pub(super) fn strip_site(raw: &str, site_names: &[String]) -> String {
     }
     let len_of =
         |a: usize, b: usize| -> usize { parts[a..b].iter().map(|&p| tokens(text(p)).len()).sum() };
-    if hi - lo > 1 {
-        let last = tokens(text(parts[hi - 1])).len();
-        if last <= SHORT_PART && len_of(lo, hi - 1) > 2 * last {
-            hi -= 1;
-        }
+    // Section and site labels stack up: "Title - Soccer - Sport - News".
+    // With three or more parts, short end parts go as long as they are not
+    // the longest part; with two, the rest must be at least twice as long.
+    let count = |p: (usize, usize)| tokens(text(p)).len();
+    let longest = (lo..hi)
+        .max_by_key(|&i| (count(parts[i]), usize::MAX - i))
+        .unwrap_or(lo);
+    let removable = |i: usize, lo: usize, hi: usize| {
+        let n = count(parts[i]);
+        let rest = if i == lo {
+            len_of(lo + 1, hi)
+        } else {
+            len_of(lo, hi - 1)
+        };
+        n <= SHORT_PART && i != longest && (hi - lo >= 3 || rest >= 2 * n)
+    };
+    while hi - lo > 1 && removable(hi - 1, lo, hi) {
+        hi -= 1;
     }
-    if hi - lo > 1 {
-        let first = tokens(text(parts[lo])).len();
-        if first <= SHORT_PART && len_of(lo + 1, hi) > 2 * first {
-            lo += 1;
-        }
+    while hi - lo > 1 && removable(lo, lo, hi) {
+        lo += 1;
     }
     raw[parts[lo].0..parts[hi - 1].1].trim().to_string()
 }
@@ -149,7 +176,7 @@ pub(super) fn tokens(s: &str) -> Vec<String> {
                 out.push(std::mem::take(&mut word));
             }
             out.push(c.to_string());
-        } else if c.is_alphanumeric() {
+        } else if c.is_alphanumeric() || (!word.is_empty() && (c == '\'' || c == '’')) {
             word.extend(c.to_lowercase());
         } else if !word.is_empty() {
             out.push(std::mem::take(&mut word));
@@ -215,6 +242,20 @@ mod tests {
             ),
             "Storm hits the coast after a long summer"
         );
+        assert_eq!(
+            strip_site(
+                "Chelsea hoping to sign Anelka before weekend - Soccer - Sport - Breaking News",
+                &[]
+            ),
+            "Chelsea hoping to sign Anelka before weekend"
+        );
+        assert_eq!(
+            strip_site(
+                "Philippine president orders evacuations owing to typhoon_English_Xinhua",
+                &[]
+            ),
+            "Philippine president orders evacuations owing to typhoon"
+        );
         // Both halves are headline-sized: keep everything.
         assert_eq!(
             strip_site(
@@ -248,6 +289,26 @@ mod tests {
         assert_eq!(
             choose_title(&c, &h1, &[]).as_deref(),
             Some("Rates rise again as inflation bites hard - Analysis")
+        );
+    }
+
+    #[test]
+    fn h1_inside_title_and_code_titles() {
+        let c = names(&[
+            "Britain's fastest supercomputer unveiled long | Technology news | Reuters UK edition",
+        ]);
+        let h1 = names(&["Britain's fastest supercomputer unveiled long"]);
+        assert_eq!(choose_title(&c, &h1, &[]), Some(h1[0].clone()));
+        // A logo h1 inside the title is not the headline.
+        let c = names(&["Storm hits the coast tonight - BBC News"]);
+        assert_eq!(
+            choose_title(&c, &names(&["BBC News"]), &[]).as_deref(),
+            Some("Storm hits the coast tonight")
+        );
+        let c = names(&["BBC SPORTi library--> <script src=\"x.js\"></script>"]);
+        assert_eq!(
+            choose_title(&c, &names(&["Covic turns up heat"]), &[]).as_deref(),
+            Some("Covic turns up heat")
         );
     }
 
