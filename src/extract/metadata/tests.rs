@@ -165,6 +165,33 @@ fn published_from_url_and_url_overrules_date_widget() {
 }
 
 #[test]
+fn published_from_labelled_text_and_date_elements() {
+    let m = body(
+        "<div>Tuesday, January 15, 2008</div><p><b>Published:</b> January 09, 2008</p><p>Updated: Jan 10, 2008 10:00</p>",
+        None,
+    );
+    assert_eq!(m.published_at.as_deref(), Some("2008-01-09T00:00:00Z"));
+    assert_eq!(m.modified_at.as_deref(), Some("2008-01-10T10:00:00Z"));
+    let m = body(
+        "<div class='date'>17 January 2008</div><ul><li><strong>Published Date: </strong> 31 December 2007</li></ul>\
+         <div>Last Updated: 31 December 2007 10:36 AM</div>",
+        None,
+    );
+    assert_eq!(m.published_at.as_deref(), Some("2007-12-31T00:00:00Z"));
+    assert_eq!(m.modified_at.as_deref(), Some("2007-12-31T10:36:00Z"));
+    // A weak date after the modification date is not the publication date.
+    let m = body(
+        "<div class='date'>17 January 2008</div><p>Updated: 3 January 2008</p>",
+        None,
+    );
+    assert_eq!(m.published_at, None);
+    let m = body("<p>发布时间：2019-09-05 11:10</p>", None);
+    assert_eq!(m.published_at.as_deref(), Some("2019-09-05T11:10:00Z"));
+    let m = body("<DATE>January 18, 2008</DATE>", None);
+    assert_eq!(m.published_at.as_deref(), Some("2008-01-18T00:00:00Z"));
+}
+
+#[test]
 fn date_in_site_header_is_not_the_article_date() {
     let m = body(
         r#"<header><span class="date">Nov 23, 2026</span></header><p>x</p>"#,
