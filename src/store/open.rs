@@ -29,6 +29,8 @@ pub(super) const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].0;
 /// a checkpoint, `stats` run while crawling) before failing with BUSY.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
+const STATEMENT_CACHE: usize = 64;
+
 impl Store {
     /// Open (creating the file if needed) and migrate.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
@@ -55,6 +57,16 @@ impl Store {
         Ok(self
             .conn
             .pragma_query_value(None, "user_version", |r| r.get(0))?)
+    }
+
+    /// `PRAGMA integrity_check`: `"ok"` for a sound database, otherwise
+    /// SQLite's list of problems (one per line).
+    pub fn integrity_check(&self) -> Result<String, StoreError> {
+        let mut stmt = self.conn.prepare("PRAGMA integrity_check")?;
+        let lines = stmt
+            .query_map([], |r| r.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(lines.join("\n"))
     }
 
     fn migrate(&mut self) -> Result<(), StoreError> {
@@ -84,6 +96,9 @@ impl Store {
 }
 
 fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    // The writer cycles through ~30 distinct statements (frontier, fetch log,
+    // articles, line table); the default cache of 16 would re-prepare them.
+    conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
     conn.busy_timeout(BUSY_TIMEOUT)?;
     // The first statement reads the header: a non-SQLite file fails here.
     let _mode: String = conn.pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))?;

@@ -116,6 +116,7 @@ fn open_creates_the_file_and_reopen_keeps_data_without_remigrating() {
         .pragma_query_value(None, "journal_mode", |r| r.get(0))
         .unwrap();
     assert_eq!(mode, "wal");
+    assert_eq!(s.integrity_check().unwrap(), "ok");
     assert_eq!(
         s.add_urls(&[url("https://a.test/1", "a", UrlKind::Article, 1)])
             .unwrap(),
@@ -487,4 +488,57 @@ fn site_stats_reports_articles_per_site() {
         .map(|x| (x.site.as_str(), x.articles))
         .collect();
     assert_eq!(names, [("a", 3), ("xinhua", 2)]);
+}
+
+/// Scale check, run by hand: `cargo test --lib frontier_scale -- --ignored --nocapture`.
+/// Prints timings; asserts only correctness (timings are not asserted).
+#[test]
+#[ignore]
+fn frontier_scale_200k() {
+    use std::time::Instant;
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Store::open(&dir.path().join("scale.db")).unwrap();
+    let t = Instant::now();
+    for batch in 0..200 {
+        let urls: Vec<NewUrl> = (0..1000)
+            .map(|i| {
+                let n = batch * 1000 + i;
+                url(
+                    &format!("https://site{}.test/2026/11/{n}.html", n % 7),
+                    &format!("site{}", n % 7),
+                    if n % 5 == 0 {
+                        UrlKind::Index
+                    } else {
+                        UrlKind::Article
+                    },
+                    n % 13,
+                )
+            })
+            .collect();
+        s.write_batch(vec![WriteOp::AddUrls(urls)]).unwrap();
+    }
+    println!("add 200k urls in 200 batches: {:?}", t.elapsed());
+    let t = Instant::now();
+    let mut claimed = 0;
+    for _ in 0..200 {
+        let q = s.claim_due(1, 64).unwrap();
+        claimed += q.len();
+        let ops = q
+            .iter()
+            .map(|u| WriteOp::Fetched(fetched(u.id, NextState::Done, None)))
+            .collect();
+        s.write_batch(ops).unwrap();
+    }
+    println!("200 × (claim 64 + record 64 fetches): {:?}", t.elapsed());
+    assert_eq!(claimed, 200 * 64);
+    let t = Instant::now();
+    let c = s.counts().unwrap();
+    println!("counts {:?}: {:?}", c, t.elapsed());
+    assert_eq!(c.done, 200 * 64);
+    let t = Instant::now();
+    let _ = s.next_due_at().unwrap();
+    println!("next_due_at: {:?}", t.elapsed());
+    let t = Instant::now();
+    let _ = s.site_stats(50).unwrap();
+    println!("site_stats: {:?}", t.elapsed());
 }
