@@ -1,5 +1,5 @@
--- newshound schema, version 2: claiming due URLs in priority order.
--- `claim_due` reads queued URLs by (priority DESC, id); without this index it
--- sorts every queued row on each claim, which is slow with a large frontier.
--- Partial: only queued rows, so done/failed URLs cost nothing here.
-CREATE INDEX urls_claim ON urls(priority DESC, id) WHERE state = 'queued';
+-- newshound schema, version 2: claiming due URLs per site in priority order.
+-- `claim_due` reads each site's queued URLs by (priority DESC, id) and
+-- interleaves the sites; without this index every claim would sort all
+-- queued rows. Partial: only queued rows, so done/failed URLs cost nothing.
+CREATE INDEX urls_claim ON urls(site_id, priority DESC, id) WHERE state = 'queued';

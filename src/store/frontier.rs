@@ -108,34 +108,76 @@ impl Store {
         Ok(n)
     }
 
-    /// Claim up to `limit` queued URLs due at `now_ms` (highest priority
-    /// first, then oldest), marking them `fetching`. Their outcome comes back
-    /// as [`super::WriteOp::Fetched`].
+    /// Claim up to `limit` queued URLs due at `now_ms`, marking them
+    /// `fetching`; their outcome comes back as [`super::WriteOp::Fetched`].
+    ///
+    /// Within a site: highest priority first, then oldest. Across sites the
+    /// claim is interleaved round-robin (the site with the best head first),
+    /// so one site with a huge backlog cannot fill every claim while the
+    /// per-host rate limit lets other hosts sit idle.
     pub fn claim_due(&mut self, now_ms: i64, limit: usize) -> Result<Vec<QueuedUrl>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
         let tx = self.conn.transaction()?;
-        let claimed = {
+        // (best priority, its id, the site's due URLs in order) per site.
+        let mut by_site: Vec<(i64, i64, Vec<QueuedUrl>)> = Vec::new();
+        {
+            let sites: Vec<(i64, String)> = tx
+                .prepare_cached("SELECT id, name FROM sites ORDER BY id")?
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<rusqlite::Result<_>>()?;
             let mut select = tx.prepare_cached(
-                "SELECT u.id, u.url, s.name, u.kind, u.depth, u.attempts, u.etag, u.last_modified
-                 FROM urls u INDEXED BY urls_claim JOIN sites s ON s.id = u.site_id
-                 WHERE u.state = 'queued' AND u.next_fetch_at <= ?1
-                 ORDER BY u.priority DESC, u.id
-                 LIMIT ?2",
+                "SELECT id, url, kind, depth, attempts, etag, last_modified, priority
+                 FROM urls INDEXED BY urls_claim
+                 WHERE site_id = ?1 AND state = 'queued' AND next_fetch_at <= ?2
+                 ORDER BY priority DESC, id
+                 LIMIT ?3",
             )?;
-            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-            let rows = select.query_map(params![now_ms, limit], |r| {
-                Ok(QueuedUrl {
-                    id: r.get(0)?,
-                    url: r.get(1)?,
-                    site: r.get(2)?,
-                    kind: UrlKind::parse(&r.get::<_, String>(3)?),
-                    depth: r.get(4)?,
-                    attempts: r.get(5)?,
-                    etag: r.get(6)?,
-                    last_modified: r.get(7)?,
-                })
-            })?;
-            rows.collect::<rusqlite::Result<Vec<_>>>()?
-        };
+            let sql_limit = i64::try_from(limit).unwrap_or(i64::MAX);
+            for (site_id, site) in &sites {
+                let mut best = None;
+                let due = select
+                    .query_map(params![site_id, now_ms, sql_limit], |r| {
+                        if best.is_none() {
+                            best = Some((r.get::<_, i64>(7)?, r.get::<_, i64>(0)?));
+                        }
+                        Ok(QueuedUrl {
+                            id: r.get(0)?,
+                            url: r.get(1)?,
+                            site: site.clone(),
+                            kind: UrlKind::parse(&r.get::<_, String>(2)?),
+                            depth: r.get(3)?,
+                            attempts: r.get(4)?,
+                            etag: r.get(5)?,
+                            last_modified: r.get(6)?,
+                        })
+                    })?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                if let Some((priority, id)) = best {
+                    by_site.push((priority, id, due));
+                }
+            }
+        }
+        // Rounds visit the sites in the order of their best URL.
+        by_site.sort_unstable_by_key(|&(priority, id, _)| (std::cmp::Reverse(priority), id));
+        let mut per_site: Vec<_> = by_site.into_iter().map(|(_, _, v)| v.into_iter()).collect();
+        let mut claimed = Vec::with_capacity(limit);
+        'rounds: loop {
+            let mut any = false;
+            for it in per_site.iter_mut() {
+                if let Some(q) = it.next() {
+                    claimed.push(q);
+                    any = true;
+                    if claimed.len() == limit {
+                        break 'rounds;
+                    }
+                }
+            }
+            if !any {
+                break;
+            }
+        }
         {
             let mut mark = tx.prepare_cached("UPDATE urls SET state = 'fetching' WHERE id = ?1")?;
             for q in &claimed {

@@ -196,6 +196,53 @@ fn claim_due_takes_priority_then_age_and_marks_fetching() {
 }
 
 #[test]
+fn claim_due_interleaves_sites_so_a_backlog_cannot_starve_others() {
+    let mut s = Store::open_in_memory().unwrap();
+    let mut urls: Vec<NewUrl> = (0..50)
+        .map(|i| url(&format!("https://big.test/{i}"), "big", UrlKind::Article, 5))
+        .collect();
+    urls.push(url("https://small.test/feed", "small", UrlKind::Feed, 9));
+    urls.push(url("https://small.test/a", "small", UrlKind::Article, 5));
+    urls.push(url("https://small.test/b", "small", UrlKind::Article, 5));
+    urls.push(url(
+        "https://other.test/later",
+        "other",
+        UrlKind::Article,
+        99,
+    ));
+    s.add_urls(&urls).unwrap();
+    // "other" is not due yet.
+    let id_later = s.claim_due(0, 100).unwrap();
+    s.reset_in_flight().unwrap();
+    assert_eq!(id_later.len(), 54);
+    let later = id_later.iter().find(|q| q.site == "other").unwrap().id;
+    s.write_batch(vec![WriteOp::Fetched(fetched(
+        later,
+        NextState::At(10),
+        None,
+    ))])
+    .unwrap();
+    let got: Vec<String> = s
+        .claim_due(5, 6)
+        .unwrap()
+        .into_iter()
+        .map(|q| q.url)
+        .collect();
+    // Small's feed has the best priority, so small leads every round.
+    assert_eq!(
+        got,
+        [
+            "https://small.test/feed",
+            "https://big.test/0",
+            "https://small.test/a",
+            "https://big.test/1",
+            "https://small.test/b",
+            "https://big.test/2",
+        ]
+    );
+}
+
+#[test]
 fn reset_in_flight_requeues_claimed_urls() {
     let mut s = Store::open_in_memory().unwrap();
     s.add_urls(&[
