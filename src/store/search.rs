@@ -42,10 +42,12 @@ impl Store {
         if !terms.iter().any(|t| t.chars().any(is_cjk)) {
             return self.fts_search("articles_fts", &fts_query(&terms, true), limit);
         }
-        if terms
-            .iter()
-            .all(|t| t.trim_end_matches('*').chars().count() >= 3)
-        {
+        // Substring matching: punctuation (，。、「」 or ASCII) only separates terms.
+        let terms: Vec<&str> = query
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|t| !t.is_empty())
+            .collect();
+        if terms.iter().all(|t| t.chars().count() >= 3) {
             return self.fts_search("articles_fts_cjk", &fts_query(&terms, false), limit);
         }
         self.like_search(&terms, limit)

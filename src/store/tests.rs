@@ -501,8 +501,10 @@ fn search_finds_chinese_words() {
     assert_eq!(hits.len(), 2);
     assert!(hits[0].snippet.contains("[北京]"), "{}", hits[0].snippet);
     assert!(s.search("上海", 10).unwrap().is_empty());
-    // Mixed short terms: all must occur.
+    // Mixed short terms: all must occur; punctuation separates terms.
     assert_eq!(s.search("北京 雨", 10).unwrap().len(), 1);
+    assert_eq!(s.search("北京，雨。", 10).unwrap().len(), 1);
+    assert_eq!(s.search("「国务院」", 10).unwrap().len(), 1);
 }
 
 #[test]
