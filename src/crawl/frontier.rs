@@ -96,6 +96,24 @@ pub fn priority(kind: UrlKind, depth: u32) -> i32 {
 /// Depth beyond which the priority no longer drops (keeps kinds apart).
 const MAX_DEPTH_PENALTY: u32 = 50;
 
+/// [`priority`] plus a bonus for a fresh feed or sitemap entry (published
+/// within two days: +50, within a week: +25), so today's news is fetched
+/// before a sitemap's years-old backlog. The bonus never lifts an article
+/// above a feed or lowers it below an index page.
+pub fn entry_priority(kind: UrlKind, depth: u32, published: Option<&str>, now_ms: i64) -> i32 {
+    const DAY_MS: i64 = 24 * 3600 * 1000;
+    let age_ms = published
+        .and_then(|p| chrono::DateTime::parse_from_rfc3339(p).ok())
+        .map(|d| now_ms.saturating_sub(d.timestamp_millis()));
+    let bonus = match age_ms {
+        // Slightly in the future (clock skew, time zones) counts as fresh.
+        Some(a) if a < 2 * DAY_MS => 50,
+        Some(a) if a < 7 * DAY_MS => 25,
+        _ => 0,
+    };
+    priority(kind, depth) + bonus
+}
+
 /// A segment repeated this often in one path is a relative-link loop
 /// (`/a/b/a/b/a/b/`).
 const MAX_SEGMENT_REPEATS: usize = 3;
@@ -242,6 +260,22 @@ mod tests {
         assert!(priority(UrlKind::Index, 1000) > priority(UrlKind::Page, 0));
         assert!(priority(UrlKind::Article, 1) > priority(UrlKind::Article, 2));
         assert_eq!(priority(UrlKind::Sitemap, 3), priority(UrlKind::Feed, 3));
+    }
+
+    #[test]
+    fn fresh_entries_come_first() {
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-26T12:00:00Z")
+            .unwrap()
+            .timestamp_millis();
+        let p = |d: Option<&str>| entry_priority(UrlKind::Article, 1, d, now);
+        let today = p(Some("2026-11-26T08:00:00+01:00"));
+        let last_week = p(Some("2026-11-21T08:00:00Z"));
+        let old = p(Some("2019-01-01T00:00:00Z"));
+        assert!(today > last_week && last_week > old);
+        assert_eq!(old, priority(UrlKind::Article, 1));
+        assert_eq!(p(None), old);
+        assert_eq!(p(Some("not a date")), old);
+        assert!(today < priority(UrlKind::Seed, 0));
     }
 
     #[test]
