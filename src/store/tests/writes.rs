@@ -109,3 +109,35 @@ fn content_hash_is_md5_hex() {
         "5d41402abc4b2a76b9719d911017c592"
     );
 }
+
+/// Throughput check, run by hand:
+/// `cargo test --lib article_write_scale -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn article_write_scale() {
+    use std::time::Instant;
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Store::open(&dir.path().join("articles.db")).unwrap();
+    let para = "The council met on Tuesday to discuss the harbour budget and the new tram line. ";
+    let t = Instant::now();
+    let n = 5000;
+    for batch in 0..n / 100 {
+        let ops = (0..100)
+            .map(|i| {
+                let k = batch * 100 + i;
+                let text = format!("Story {k}.\n{}", para.repeat(40));
+                WriteOp::Article(article(&format!("https://a.test/{k}"), "a", "T", &text))
+            })
+            .collect();
+        s.write_batch(ops).unwrap();
+    }
+    let el = t.elapsed();
+    println!(
+        "{n} articles of ~3.3 kB in batches of 100: {el:?} ({:.0}/s)",
+        n as f64 / el.as_secs_f64()
+    );
+    let t = Instant::now();
+    let hits = s.search("harbour tram", 20).unwrap();
+    println!("search over {n}: {:?}", t.elapsed());
+    assert_eq!(hits.len(), 20);
+}
