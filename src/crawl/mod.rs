@@ -2,7 +2,11 @@
 //! → store, with discovery feeding the frontier. Workers, shutdown, progress
 //! and the run summary live here.
 
+pub mod addr;
 pub mod discover;
 pub mod fetch;
 pub mod frontier;
 pub mod politeness;
+
+#[cfg(test)]
+mod test_server;
