@@ -7,6 +7,7 @@ pub mod discover;
 pub mod fetch;
 pub mod frontier;
 pub mod politeness;
+pub mod robots;
 
 #[cfg(test)]
 mod test_server;
