@@ -8,6 +8,8 @@ pub mod fetch;
 pub mod frontier;
 pub mod politeness;
 pub mod robots;
+pub mod summary;
+pub mod writer;
 
 #[cfg(test)]
 mod test_server;

@@ -242,7 +242,7 @@ fn evict_idle(hosts: &mut HashMap<String, HostState>, n: usize) {
             Arc::strong_count(&s.permits) == 1
                 && s.permits.available_permits() > 0
                 && Arc::strong_count(&s.limiter) == 1
-                && !s.blocked_until.is_some_and(|t| t > now)
+                && s.blocked_until.is_none_or(|t| t <= now)
         })
         .map(|(k, s)| (s.last_used, k.clone()))
         .collect();
