@@ -44,6 +44,8 @@ pub trait CrawlStore: Send + 'static {
     fn claim_due(&mut self, now_ms: i64, limit: usize) -> Result<Vec<QueuedUrl>, StoreError>;
     fn next_due_at(&mut self) -> Result<Option<i64>, StoreError>;
     fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError>;
+    /// Pages fetched so far per site (database lifetime, for budgets).
+    fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError>;
 }
 
 impl CrawlStore for Store {
@@ -60,6 +62,9 @@ impl CrawlStore for Store {
     fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
         let _ = ops;
         todo!("delegate to Store::write_batch once merged")
+    }
+    fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError> {
+        todo!("delegate to Store::pages_by_site once merged")
     }
 }
 

@@ -32,6 +32,9 @@ impl CrawlStore for Fake {
     fn next_due_at(&mut self) -> Result<Option<i64>, StoreError> {
         Ok(Some(42))
     }
+    fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError> {
+        Ok(Default::default())
+    }
     fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
         let urls: Vec<String> = ops
             .iter()
