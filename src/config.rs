@@ -555,4 +555,19 @@ article_patterns = ['/news/\d+']
         let u = Url::parse("https://example.com:443/a").unwrap();
         assert_eq!(host_key(&u), "example.com");
     }
+
+    #[test]
+    fn shipped_crawler_toml_is_valid() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("crawler.toml");
+        let cfg = Config::load(&path).unwrap();
+        assert_eq!(cfg.sites.len(), 10);
+        for site in &cfg.sites {
+            assert!(!site.article_patterns.is_empty(), "{}", site.name);
+            assert!(!site.start_urls.is_empty(), "{}", site.name);
+        }
+        let bbc = cfg.site("bbc").unwrap();
+        let article = Url::parse("https://www.bbc.com/news/articles/c0k3v1n2x8do").unwrap();
+        assert!(bbc.owns(&article) && bbc.is_article(&article));
+        assert!(!bbc.is_article(&Url::parse("https://www.bbc.com/news/world").unwrap()));
+    }
 }
