@@ -24,10 +24,8 @@ use super::politeness::{HostPermit, Politeness};
 use super::robots::{RobotsCache, RobotsFetch, Verdict};
 use super::summary::Counters;
 use super::writer::Writer;
-use crate::boilerplate::LineRule;
 use crate::config::{Config, SiteConfig};
 use crate::extract::ExtractOptions;
-use crate::store::lines::LineSettings;
 use crate::store::{FetchRecord, NewArticle, NewUrl, NextState, QueuedUrl, UrlKind, WriteOp};
 
 /// Everything the workers of one run share.
@@ -296,14 +294,7 @@ async fn succeeded(
                 site: site.name.clone(),
                 fetched_at: now_ms(),
                 article,
-                lines: LineSettings {
-                    rule: LineRule {
-                        window: cfg.boilerplate.line_window,
-                    },
-                    prune_ratio: cfg.boilerplate.prune_ratio,
-                    prune_every: cfg.boilerplate.prune_every,
-                    enabled: site.boilerplate_enabled(&cfg.boilerplate),
-                },
+                lines: super::line_settings(cfg, Some(site)),
             }));
         }
     }
