@@ -26,7 +26,7 @@ use std::collections::HashMap;
 
 use md5::{Digest, Md5};
 use serde::Serialize;
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 
 /// MD5 of a normalised line.
 pub type LineHash = [u8; 16];
@@ -53,10 +53,21 @@ pub fn normalize_line(line: &str) -> String {
 
 /// [`normalize_line`] with digit masking switchable, for measuring it.
 pub fn normalize_with(line: &str, mask_digits: bool) -> String {
-    let mut out = String::with_capacity(line.len());
+    // Most lines are NFC already (every ASCII line is): skip the composing
+    // iterator for them, it is most of the cost of normalising.
+    if line.is_ascii() || is_nfc_quick(line.chars()) == IsNormalized::Yes {
+        collapse(line.chars(), line.len(), mask_digits)
+    } else {
+        collapse(line.nfc(), line.len(), mask_digits)
+    }
+}
+
+/// Trim, collapse whitespace, drop invisible characters, mask digits.
+fn collapse(chars: impl Iterator<Item = char>, len: usize, mask_digits: bool) -> String {
+    let mut out = String::with_capacity(len);
     let mut pending_space = false;
     let mut in_digits = false;
-    for c in line.nfc() {
+    for c in chars {
         if c.is_whitespace() {
             pending_space = !out.is_empty();
             in_digits = false;
