@@ -17,6 +17,7 @@ pub(super) fn off() -> LineSettings {
         prune_ratio: 0.01,
         prune_every: 100,
         enabled: false,
+        variant: Default::default(),
     }
 }
 
