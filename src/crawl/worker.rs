@@ -24,7 +24,6 @@ use super::politeness::{HostPermit, Politeness};
 use super::robots::{RobotsCache, RobotsFetch, Verdict};
 use super::summary::Counters;
 use super::writer::Writer;
-use crate::boilerplate::LineRule;
 use crate::config::{Config, SiteConfig};
 use crate::extract::ExtractOptions;
 use crate::store::lines::LineSettings;
@@ -221,8 +220,9 @@ fn failed(
     ctx.counters.error(e.kind());
     tracing::debug!(url = %q.url, "fetch failed: {e}");
     if let Some(after) = e.retry_after() {
-        let cap = Duration::from_secs_f64(cfg.fetch.backoff_max_secs);
-        ctx.politeness.pause(host, after.min(cap));
+        // The whole host asked for a pause, not just this URL.
+        ctx.politeness
+            .pause(host, after.min(super::fetch::MAX_RETRY_AFTER));
     }
     if e.is_host_failure() {
         if let Some(park) = ctx.politeness.record_failure(host) {
@@ -296,14 +296,10 @@ async fn succeeded(
                 site: site.name.clone(),
                 fetched_at: now_ms(),
                 article,
-                lines: LineSettings {
-                    rule: LineRule {
-                        window: cfg.boilerplate.line_window,
-                    },
-                    prune_ratio: cfg.boilerplate.prune_ratio,
-                    prune_every: cfg.boilerplate.prune_every,
-                    enabled: site.boilerplate_enabled(&cfg.boilerplate),
-                },
+                lines: LineSettings::from_config(
+                    &cfg.boilerplate,
+                    site.boilerplate_enabled(&cfg.boilerplate),
+                ),
             }));
         }
     }
@@ -355,6 +351,7 @@ async fn process_blocking(
             content_type: content_type.as_deref(),
             body: &body,
             extract: &extract,
+            now_ms: now_ms(),
         })
     })
     .await;
