@@ -27,7 +27,6 @@ use super::summary::Counters;
 use super::writer::Writer;
 use crate::config::{Config, SiteConfig};
 use crate::extract::ExtractOptions;
-use crate::store::lines::LineSettings;
 use crate::store::{FetchRecord, NewArticle, NewUrl, NextState, QueuedUrl, UrlKind, WriteOp};
 
 /// Everything the workers of one run share.
@@ -352,10 +351,7 @@ async fn succeeded(
                 site: site.name.clone(),
                 fetched_at: now_ms(),
                 article,
-                lines: LineSettings::from_config(
-                    &cfg.boilerplate,
-                    site.boilerplate_enabled(&cfg.boilerplate),
-                ),
+                lines: super::line_settings(cfg, Some(site)),
             }));
         }
     }

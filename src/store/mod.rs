@@ -9,6 +9,7 @@
 mod articles;
 mod frontier;
 pub mod lines;
+mod maintenance;
 mod open;
 mod search;
 mod stats;

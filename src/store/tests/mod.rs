@@ -9,16 +9,9 @@ mod writes;
 
 use super::lines::LineSettings;
 use super::*;
-use crate::boilerplate::LineRule;
 
 pub(super) fn off() -> LineSettings {
-    LineSettings {
-        rule: LineRule { window: 50 },
-        prune_ratio: 0.01,
-        prune_every: 100,
-        enabled: false,
-        variant: Default::default(),
-    }
+    LineSettings::from_config(&crate::config::BoilerplateConfig::default(), false)
 }
 
 pub(super) fn url(u: &str, site: &str, kind: UrlKind, priority: i32) -> NewUrl {
