@@ -389,6 +389,9 @@ pub fn content_type_ok(content_type: &str, expect: Expect) -> bool {
                 || mime.contains("rss")
                 || mime.contains("atom")
                 || mime == "text/plain"
+                // Gzipped sitemaps (`sitemap.xml.gz`) come as these.
+                || mime.contains("gzip")
+                || mime == "application/octet-stream"
         }
         Expect::Text => mime.starts_with("text/"),
     }

@@ -295,5 +295,6 @@ fn content_type_filter_matches_expectation() {
     assert!(content_type_ok("application/rss+xml", Expect::Feed));
     assert!(content_type_ok("text/xml", Expect::Feed));
     assert!(!content_type_ok("text/html", Expect::Feed));
+    assert!(content_type_ok("application/x-gzip", Expect::Feed));
     assert!(content_type_ok("", Expect::Html));
 }
