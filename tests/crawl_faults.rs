@@ -34,14 +34,14 @@ async fn every_fault_is_counted_and_none_wedges_the_crawl() {
     println!("{summary}");
 
     for kind in [
-        "timeout",            // slow drip
-        "reset",              // connection cut mid-body
-        "http_5xx",           // 500 storm, 503 with Retry-After
-        "redirect_loop",      // loop-a ↔ loop-b
-        "too_large",          // 30 MiB page, gzip bomb
-        "bad_content_type",   // HTML labelled image/png, a PDF
-        "binary",             // PNG labelled text/html
-        "robots_unavailable", // robots.txt 500
+        "timeout",          // slow drip
+        "reset",            // connection cut mid-body
+        "http_5xx",         // 500 storm, 503 with Retry-After
+        "redirect_loop",    // loop-a ↔ loop-b
+        "too_large",        // 30 MiB page, gzip bomb
+        "bad_content_type", // HTML labelled image/png, a PDF
+        "binary",           // PNG labelled text/html
+        "robots_fetch",     // robots.txt 500
     ] {
         assert!(
             summary.errors.get(kind).copied().unwrap_or(0) > 0,
@@ -50,6 +50,15 @@ async fn every_fault_is_counted_and_none_wedges_the_crawl() {
         );
     }
 
+    assert!(
+        summary
+            .skipped
+            .get("robots_unavailable")
+            .copied()
+            .unwrap_or(0)
+            > 0,
+        "{summary}"
+    );
     let requests = web.requests();
     let mut per_path: HashMap<(&str, &str), usize> = HashMap::new();
     for r in &requests {

@@ -94,7 +94,7 @@ async fn the_per_site_budget_holds_over_runs() {
     println!("{first}");
     assert!(first.pages_fetched <= 6, "{first}");
     assert!(
-        first.errors.get("site_budget").copied().unwrap_or(0) > 0,
+        first.skipped.get("site_budget").copied().unwrap_or(0) > 0,
         "{first}"
     );
     // The budget is over the life of the database: a second run fetches nothing.

@@ -273,7 +273,7 @@ impl Scheduler {
             }
             idle_hosts = 0;
             if self.over_budget(&w.site) {
-                self.ctx.counters.error("site_budget");
+                self.ctx.counters.skip("site_budget");
                 let next = NextState::At(now_ms() + worker::revisit_ms(&self.ctx.cfg));
                 let op = worker::skipped(&w.q, "site_budget", next);
                 self.ctx.writer.write(vec![op]).await?;
@@ -317,7 +317,7 @@ impl Scheduler {
         let ops: Vec<_> = waiting
             .iter()
             .map(|w| {
-                self.ctx.counters.error("host_parked");
+                self.ctx.counters.skip("host_parked");
                 worker::skipped(&w.q, "host_parked", NextState::At(at))
             })
             .collect();

@@ -154,14 +154,14 @@ pub async fn work(ctx: Arc<Ctx>, job: Job, stop: watch::Receiver<bool>) -> Done 
     let slot = match prepared {
         Some(Prepared::Go(slot)) => slot,
         Some(Prepared::Skip(Verdict::Unknown)) => {
-            ctx.counters.error("robots_unavailable");
+            ctx.counters.skip("robots_unavailable");
             let retry = now_ms() + ms(super::robots::UNAVAILABLE_RETRY);
             ops.push(skipped(&q, "robots_unavailable", NextState::At(retry)));
             finish(&ctx, ops, permit).await;
             return done;
         }
         Some(Prepared::Skip(_)) => {
-            ctx.counters.error("robots_disallowed");
+            ctx.counters.skip("robots_disallowed");
             ops.push(skipped(&q, "robots_disallowed", NextState::Failed));
             finish(&ctx, ops, permit).await;
             return done;
