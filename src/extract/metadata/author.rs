@@ -1,0 +1,265 @@
+//! Byline strings → an author name.
+//!
+//! In: raw author text from meta tags, `itemprop=author`, `rel=author` links
+//! or byline elements ("By Jane Roe | Sep 5, 2019", "作者：张三"). Out: the
+//! name ("Jane Roe"), or `None` when the text does not look like a name (a
+//! URL, a handle, an e-mail address, a paragraph of biography).
+
+use regex::Regex;
+use std::sync::LazyLock;
+
+/// Byline lead-ins to drop.
+static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^(?:(?:written|posted|published|reported|text|story|words)\s+)?by\s*:?\s+|^(?:authors?|author\(s\)|reporter|writer)\s*[:：]\s*|^(?:作者|记者|文|撰文|来源作者)\s*[:：/／]?\s*")
+        .expect("valid regex")
+});
+/// "By" inside a byline that starts with something else (a date).
+static INNER_BY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"\b(?:By|BY)\s+").expect("valid regex"));
+/// Where a byline stops being the name: separators, dates, roles.
+static TAIL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\s*(?:[|•·/(\[\n<]|\s[-–—]\s|,?\s+(?:updated|published|posted|on)\b|,?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d|责任编辑|编辑|来源)")
+        .expect("valid regex")
+});
+
+/// A trailing job title: "AP Sports Writer", ", Staff Writer".
+static ROLE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:,\s*|\s+)(?:(?:ap|associated\s+press|reuters|afp|staff|sports|entertainment|business|political|politics|senior|chief|special|national|security|foreign|environment|health|science|technology|tech)\s+)+(?:writer|reporter|correspondent|columnist|editor)s?\b|,\s*(?:writer|reporter|correspondent|columnist|editor)s?\b")
+        .expect("valid regex")
+});
+
+/// Longest plausible author string (several co-authors included).
+const MAX_CHARS: usize = 100;
+const MAX_WORDS: usize = 12;
+
+/// Clean one author string; `None` when it is not a plausible name.
+pub(super) fn clean_author(raw: &str) -> Option<String> {
+    let collapsed = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    if collapsed.chars().count() > 4 * MAX_CHARS {
+        return None;
+    }
+    let lower = collapsed.to_ascii_lowercase();
+    if lower.contains("http") || lower.contains("www.") || collapsed.contains('@') {
+        return None;
+    }
+    let body = match PREFIX.find(&collapsed) {
+        Some(m) => &collapsed[m.end()..],
+        None => INNER_BY
+            .find(&collapsed)
+            .map_or(&collapsed[..], |m| &collapsed[m.end()..]),
+    };
+    let cut = TAIL.find(body).map_or(body.len(), |m| m.start());
+    let cut = ROLE.find(&body[..cut]).map_or(cut, |m| m.start());
+    let name = body[..cut].trim_matches(|c: char| c.is_whitespace() || ",;:-–—".contains(c));
+    let words = name.split_whitespace().count();
+    let letters = name.chars().filter(|c| c.is_alphabetic()).count();
+    // Two letters name nobody in Latin script ("vv"), but do in Chinese.
+    let min_letters = if name.is_ascii() { 3 } else { 2 };
+    let ok = letters >= min_letters
+        && name.chars().count() <= MAX_CHARS
+        && !lower.contains("photo")
+        && words <= MAX_WORDS
+        && !is_placeholder(name);
+    ok.then(|| name.to_string())
+}
+
+/// CMS defaults and byline fragments that name nobody.
+fn is_placeholder(name: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "admin",
+        "administrator",
+        "author",
+        "by",
+        "unknown",
+        "null",
+        "none",
+        "posted",
+        "published",
+        "updated",
+        "staff",
+        "editor",
+        "reporter",
+        "share",
+        "email",
+        "print",
+    ];
+    const DAYS: &[&str] = &[
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ];
+    const MONTHS: &[&str] = &[
+        "jan",
+        "feb",
+        "mar",
+        "apr",
+        "may",
+        "jun",
+        "jul",
+        "aug",
+        "sep",
+        "sept",
+        "oct",
+        "nov",
+        "dec",
+        "january",
+        "february",
+        "march",
+        "april",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    let n = name.trim_end_matches('.');
+    WORDS
+        .iter()
+        .chain(MONTHS)
+        .chain(DAYS)
+        .any(|p| n.eq_ignore_ascii_case(p))
+}
+
+/// Whether a cleaned byline from a weak source (a class name, a link) is
+/// written like a name: in Latin script every word is capitalised except
+/// particles ("Jane van Roe", not "Fighting back").
+pub(super) fn looks_like_name(name: &str) -> bool {
+    const PARTICLES: &[&str] = &[
+        "and", "de", "da", "di", "van", "von", "der", "den", "del", "la", "le", "bin", "al", "y",
+        "&",
+    ];
+    name.split_whitespace().all(|w| {
+        let first = w.chars().find(|c| c.is_alphabetic());
+        match first {
+            None => true,
+            Some(c) if !c.is_ascii() && !c.is_uppercase() && !c.is_lowercase() => true,
+            Some(c) => c.is_uppercase() || PARTICLES.contains(&w),
+        }
+    })
+}
+
+/// Join several names, dropping duplicates.
+pub(super) fn join_names(names: &[String]) -> Option<String> {
+    let mut seen: Vec<&str> = Vec::new();
+    for n in names {
+        if !seen.iter().any(|s| s.eq_ignore_ascii_case(n)) {
+            seen.push(n);
+        }
+    }
+    (!seen.is_empty()).then(|| seen.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(s: &str) -> Option<String> {
+        clean_author(s)
+    }
+
+    #[test]
+    fn bylines_are_cleaned() {
+        assert_eq!(c("By Jane Roe").as_deref(), Some("Jane Roe"));
+        assert_eq!(
+            c("  by   JANE ROE | Sep 5, 2019").as_deref(),
+            Some("JANE ROE")
+        );
+        assert_eq!(
+            c("Written by Jane Roe, Sep 5, 2019").as_deref(),
+            Some("Jane Roe")
+        );
+        assert_eq!(
+            c("Jane Roe and John Doe, Updated 11:10").as_deref(),
+            Some("Jane Roe and John Doe")
+        );
+        assert_eq!(c("Jane Roe - Staff Writer").as_deref(), Some("Jane Roe"));
+        assert_eq!(c("Author: Jane Roe (@jroe)").as_deref(), None);
+        assert_eq!(c("Author: Jane Roe (Reuters)").as_deref(), Some("Jane Roe"));
+        assert_eq!(c("作者：张三 2019-09-05").as_deref(), Some("张三"));
+        assert_eq!(c("记者 李四 责任编辑：王五").as_deref(), Some("李四"));
+        assert_eq!(
+            c("Jeff Latzke AP Sports Writer").as_deref(),
+            Some("Jeff Latzke")
+        );
+        assert_eq!(
+            c("TARIQ PANJA Associated Press Writer").as_deref(),
+            Some("TARIQ PANJA")
+        );
+        assert_eq!(
+            c("Michelle Solomon, Entertainment Writer").as_deref(),
+            Some("Michelle Solomon")
+        );
+        assert_eq!(c("Jane Roe, Reporter").as_deref(), Some("Jane Roe"));
+        // Role words inside a name are not cut.
+        assert_eq!(
+            c("Washington Post editors").as_deref(),
+            Some("Washington Post editors")
+        );
+    }
+
+    #[test]
+    fn non_names_are_rejected() {
+        let bio = "Jane Roe is a reporter who has covered politics and the economy for twenty years in three countries";
+        for s in [
+            "",
+            "  ",
+            "https://x.org/jane",
+            "www.x.org",
+            "jane@x.org",
+            "@jroe",
+            "admin",
+            "By",
+            "2019-09-05",
+            bio,
+            "January",
+            "Dec.",
+            "Published",
+            "vv",
+            "STAFF PHOTO BY KATHY ANDERSON",
+            "Photo: Jane Roe",
+        ] {
+            assert_eq!(c(s), None, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn dated_bylines_and_markup() {
+        assert_eq!(
+            c("Friday, January 11, 2008 By Jalilur Rehman, AFP").as_deref(),
+            Some("Jalilur Rehman, AFP")
+        );
+        assert_eq!(
+            c("AL ALEXANDER<BR>The Patriot Ledger").as_deref(),
+            Some("AL ALEXANDER")
+        );
+        assert_eq!(c("Friday"), None);
+    }
+
+    #[test]
+    fn name_shape() {
+        assert!(looks_like_name("Jane van Roe"));
+        assert!(looks_like_name("JANE ROE and JOHN DOE"));
+        assert!(looks_like_name("张三"));
+        assert!(looks_like_name("Łukasz Żak"));
+        assert!(!looks_like_name("Fighting back"));
+        assert!(!looks_like_name("Authorizing... Thanks for your patience"));
+        assert!(!looks_like_name("more from this author"));
+    }
+
+    #[test]
+    fn joining_dedupes() {
+        let v = vec![
+            "Jane Roe".to_string(),
+            "jane roe".to_string(),
+            "John Doe".to_string(),
+        ];
+        assert_eq!(join_names(&v).as_deref(), Some("Jane Roe, John Doe"));
+        assert_eq!(join_names(&[]), None);
+    }
+}

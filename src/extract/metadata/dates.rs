@@ -1,0 +1,385 @@
+//! Date strings and URLs → RFC 3339 timestamps.
+//!
+//! In: a date as pages write it (ISO 8601 with or without offset, RFC 2822,
+//! "2019-09-05 11:10", "Sep 5, 2019", "5 September 2019", "05.09.2019",
+//! Chinese "2019年09月05日 11:10", possibly surrounded by other text such as
+//! "2019-09-05 11:10:00 来源: 新华网"), or a URL path with /2019/09/05/ or
+//! 20190905 in it. Out: `Some("2019-09-05T11:10:00+08:00")`, or `None`.
+//!
+//! Every accepted shape is an explicit pattern; the numbers go through chrono's
+//! checked constructors, so 2019-02-30 or 25:61 are rejected rather than
+//! rolled over. A time without an offset is written as UTC (`Z`): RFC 3339
+//! needs an offset and the page did not give one. Years outside 1900–2100 and
+//! the Unix epoch (a placeholder of broken CMSs) are rejected as absurd.
+
+use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime};
+use regex::{Captures, Regex};
+use std::sync::LazyLock;
+use url::Url;
+
+const MONTH: &str = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+/// Optional clock time and zone after a written-out date.
+const TIME: &str = r"(?:,?\s*(?:at\s+|-\s*)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?)?)?(?:\s*(z|utc|gmt|[+-]\d{2}:?\d{2}|[ecmp][sd]t|bst|cet|cest)\b)?";
+
+/// 2019-09-05, 2019/09/05, 2019.09.05 with optional time and offset.
+static ISO: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(?:^|[^\d])(\d{4})([-/.])(\d{1,2})([-/.])(\d{1,2})(?:(?:t|\s+|\s*t\s*)(\d{1,2})[:：](\d{2})(?:[:：](\d{2})(?:[.,]\d+)?)?\s*(z|utc|gmt|[+-]\d{2}(?::?\d{2})?)?)?(?:[^\d]|$)",
+    )
+    .expect("valid regex")
+});
+/// 2019年09月05日 11:10(:00), 2019年9月5日 11时10分.
+static CJK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日(?:\s*(\d{1,2})\s*[:：时]\s*(\d{1,2})(?:\s*[:：分]\s*(\d{1,2}))?)?")
+        .expect("valid regex")
+});
+/// Sep 5, 2019 / September 5th, 2019 11:10 AM EST.
+static MONTH_FIRST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b{MONTH}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b{TIME}"
+    ))
+    .expect("valid regex")
+});
+/// 5 September 2019 / 05 Sep 2019 11:10:00 GMT (RFC 2822 too).
+static DAY_FIRST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(
+        r"(?i)\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\.?,?\s+(\d{{4}})\b{TIME}"
+    ))
+    .expect("valid regex")
+});
+/// 05.09.2019 (day first, as the dotted form is written in Europe).
+static DOTTED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|[^\d.])(\d{1,2})\.(\d{1,2})\.(\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?(?:[^\d]|$)")
+        .expect("valid regex")
+});
+/// Dates in URL paths: /2019/09/05/, /2019-09-05-, /2019-09/05/, /20190905.
+static URL_DATE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?:^|[^\d])((?:19|20)\d{2})[-/_]?(0[1-9]|1[0-2])[-/_]?(0[1-9]|[12]\d|3[01])(?:[^\d]|$)",
+    )
+    .expect("valid regex")
+});
+
+/// A parsed date that carried its own offset, or a local time without one.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Stamp {
+    Zoned(DateTime<FixedOffset>),
+    Naive(NaiveDateTime),
+}
+
+impl Stamp {
+    pub(super) fn date(&self) -> NaiveDate {
+        match self {
+            Stamp::Zoned(d) => d.date_naive(),
+            Stamp::Naive(d) => d.date(),
+        }
+    }
+
+    pub(super) fn to_rfc3339(self) -> String {
+        match self {
+            Stamp::Zoned(d) => d.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true),
+            Stamp::Naive(d) => d
+                .and_utc()
+                .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true),
+        }
+    }
+}
+
+/// Parse a date written by a page into RFC 3339.
+pub fn parse_date(s: &str) -> Option<String> {
+    parse_stamp(s).map(Stamp::to_rfc3339)
+}
+
+pub(super) fn parse_stamp(s: &str) -> Option<Stamp> {
+    let s = s.trim();
+    if s.is_empty() || s.len() > 400 {
+        return None;
+    }
+    let stamp = DateTime::parse_from_rfc3339(s)
+        .or_else(|_| DateTime::parse_from_rfc2822(s))
+        .map(Stamp::Zoned)
+        .ok()
+        .or_else(|| ISO.captures(s).and_then(|c| from_iso(&c)))
+        .or_else(|| CJK.captures(s).and_then(|c| from_numeric(&c, [1, 2, 3])))
+        .or_else(|| {
+            MONTH_FIRST
+                .captures(s)
+                .and_then(|c| from_named(&c, 2, 1, 3))
+        })
+        .or_else(|| DAY_FIRST.captures(s).and_then(|c| from_named(&c, 1, 2, 3)))
+        .or_else(|| DOTTED.captures(s).and_then(|c| from_numeric(&c, [3, 2, 1])))?;
+    plausible(&stamp).then_some(stamp)
+}
+
+/// A date in the URL path (day precision), e.g. `/2019/09/05/slug`.
+pub fn date_from_url(url: &Url) -> Option<String> {
+    url_stamp(url).map(Stamp::to_rfc3339)
+}
+
+pub(super) fn url_stamp(url: &Url) -> Option<Stamp> {
+    let caps = URL_DATE.captures(url.path())?;
+    let date = ymd(num(&caps, 1)?, num(&caps, 2)?, num(&caps, 3)?)?;
+    let stamp = Stamp::Naive(date.and_time(NaiveTime::MIN));
+    plausible(&stamp).then_some(stamp)
+}
+
+fn num(c: &Captures, i: usize) -> Option<u32> {
+    c.get(i)?.as_str().parse().ok()
+}
+
+fn ymd(y: u32, m: u32, d: u32) -> Option<NaiveDate> {
+    NaiveDate::from_ymd_opt(i32::try_from(y).ok()?, m, d)
+}
+
+fn from_iso(c: &Captures) -> Option<Stamp> {
+    // The two separators must agree: 2019-09/05 is more likely a path.
+    if c.get(2)?.as_str() != c.get(4)?.as_str() {
+        return None;
+    }
+    let date = ymd(num(c, 1)?, num(c, 3)?, num(c, 5)?)?;
+    let time = clock(c, 6, 7, 8, None)?;
+    let zone = c.get(9).map(|m| m.as_str());
+    finish(date.and_time(time), zone)
+}
+
+/// Year, month, day at the given groups, then optional hour, minute, second
+/// in groups 4–6.
+fn from_numeric(c: &Captures, ymd_at: [usize; 3]) -> Option<Stamp> {
+    let date = ymd(num(c, ymd_at[0])?, num(c, ymd_at[1])?, num(c, ymd_at[2])?)?;
+    let time = clock(c, 4, 5, 6, None)?;
+    Some(Stamp::Naive(date.and_time(time)))
+}
+
+/// A written-out month: groups for day, month name and year, then [`TIME`]'s
+/// five groups 4–8 (hour, minute, second, am/pm, zone).
+fn from_named(c: &Captures, day: usize, month: usize, year: usize) -> Option<Stamp> {
+    let month = month_number(c.get(month)?.as_str())?;
+    let date = ymd(num(c, year)?, month, num(c, day)?)?;
+    let time = clock(c, 4, 5, 6, c.get(7).map(|m| m.as_str()))?;
+    finish(date.and_time(time), c.get(8).map(|m| m.as_str()))
+}
+
+fn month_number(name: &str) -> Option<u32> {
+    let key = name.get(..3)?.to_ascii_lowercase();
+    let months = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ];
+    let i = months.iter().position(|&m| m == key)?;
+    u32::try_from(i + 1).ok()
+}
+
+/// The clock time at the given groups (midnight when absent); `None` only when
+/// present but impossible.
+fn clock(c: &Captures, h: usize, m: usize, s: usize, meridiem: Option<&str>) -> Option<NaiveTime> {
+    let Some(hour) = num(c, h) else {
+        return Some(NaiveTime::MIN);
+    };
+    let minute = num(c, m).unwrap_or(0);
+    let second = num(c, s).unwrap_or(0);
+    let hour = match meridiem.map(|p| p.starts_with(['p', 'P'])) {
+        Some(_) if !(1..=12).contains(&hour) => return None,
+        Some(true) => hour % 12 + 12,
+        Some(false) => hour % 12,
+        None => hour,
+    };
+    NaiveTime::from_hms_opt(hour, minute, second)
+}
+
+fn finish(local: NaiveDateTime, zone: Option<&str>) -> Option<Stamp> {
+    let Some(zone) = zone else {
+        return Some(Stamp::Naive(local));
+    };
+    let offset = FixedOffset::east_opt(zone_seconds(zone)?)?;
+    local.and_local_timezone(offset).single().map(Stamp::Zoned)
+}
+
+/// Seconds east of UTC for `Z`, `UTC`, `+08`, `+0800`, `-05:00`, `EST`…
+fn zone_seconds(zone: &str) -> Option<i32> {
+    let z = zone.to_ascii_lowercase();
+    let hours = match z.as_str() {
+        "z" | "utc" | "gmt" => 0,
+        "est" => -5,
+        "edt" => -4,
+        "cst" => -6,
+        "cdt" => -5,
+        "mst" => -7,
+        "mdt" => -6,
+        "pst" => -8,
+        "pdt" => -7,
+        "bst" | "cet" => 1,
+        "cest" => 2,
+        _ => {
+            let sign = if z.starts_with('-') { -1 } else { 1 };
+            let digits: String = z.chars().filter(char::is_ascii_digit).collect();
+            let (h, m) = match digits.len() {
+                2 => (digits.parse::<i32>().ok()?, 0),
+                4 => (
+                    digits[..2].parse::<i32>().ok()?,
+                    digits[2..].parse::<i32>().ok()?,
+                ),
+                _ => return None,
+            };
+            if h > 14 || m > 59 {
+                return None;
+            }
+            return Some(sign * (h * 3600 + m * 60));
+        }
+    };
+    Some(hours * 3600)
+}
+
+fn plausible(stamp: &Stamp) -> bool {
+    let date = stamp.date();
+    let epoch = date.year() == 1970 && date.ordinal() == 1;
+    (1900..=2100).contains(&date.year()) && !epoch
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Option<String> {
+        parse_date(s)
+    }
+
+    #[test]
+    fn iso_forms() {
+        assert_eq!(
+            p("2019-09-05T11:10:00Z").as_deref(),
+            Some("2019-09-05T11:10:00Z")
+        );
+        assert_eq!(
+            p("2019-09-05T11:10:00+02:00").as_deref(),
+            Some("2019-09-05T11:10:00+02:00")
+        );
+        assert_eq!(
+            p("2019-09-05T11:10:00.123-0400").as_deref(),
+            Some("2019-09-05T11:10:00-04:00")
+        );
+        assert_eq!(
+            p("2019-09-05T11:10:00").as_deref(),
+            Some("2019-09-05T11:10:00Z")
+        );
+        assert_eq!(
+            p("2019-09-05T11:10").as_deref(),
+            Some("2019-09-05T11:10:00Z")
+        );
+        assert_eq!(
+            p("2019-09-05 11:10").as_deref(),
+            Some("2019-09-05T11:10:00Z")
+        );
+        assert_eq!(p("2019-09-05").as_deref(), Some("2019-09-05T00:00:00Z"));
+        assert_eq!(
+            p("2019/9/5 08:01:02 +08").as_deref(),
+            Some("2019-09-05T08:01:02+08:00")
+        );
+        assert_eq!(
+            p(" Updated: 2019-09-05 ").as_deref(),
+            Some("2019-09-05T00:00:00Z")
+        );
+    }
+
+    #[test]
+    fn rfc2822_and_written_months() {
+        assert_eq!(
+            p("Thu, 05 Sep 2019 11:10:00 GMT").as_deref(),
+            Some("2019-09-05T11:10:00Z")
+        );
+        assert_eq!(
+            p("Thu, 05 Sep 2019 11:10:00 +0100").as_deref(),
+            Some("2019-09-05T11:10:00+01:00")
+        );
+        assert_eq!(p("Sep 5, 2019").as_deref(), Some("2019-09-05T00:00:00Z"));
+        assert_eq!(
+            p("Sept. 5th, 2019 at 3:04 PM EDT").as_deref(),
+            Some("2019-09-05T15:04:00-04:00")
+        );
+        assert_eq!(
+            p("Thursday, September 5, 2019 12:30 am").as_deref(),
+            Some("2019-09-05T00:30:00Z")
+        );
+        assert_eq!(
+            p("5 September 2019").as_deref(),
+            Some("2019-09-05T00:00:00Z")
+        );
+        assert_eq!(
+            p("Published 05 Sep 2019 11:10 BST").as_deref(),
+            Some("2019-09-05T11:10:00+01:00")
+        );
+        assert_eq!(
+            p("05.09.2019, 11:10").as_deref(),
+            Some("2019-09-05T11:10:00Z")
+        );
+    }
+
+    #[test]
+    fn chinese_forms() {
+        assert_eq!(
+            p("2019年09月05日 11:10").as_deref(),
+            Some("2019-09-05T11:10:00Z")
+        );
+        assert_eq!(p("2019年9月5日").as_deref(), Some("2019-09-05T00:00:00Z"));
+        assert_eq!(
+            p("发布时间：2019年9月5日 11时10分").as_deref(),
+            Some("2019-09-05T11:10:00Z")
+        );
+        assert_eq!(
+            p("2019-09-05 11:10:00 来源: 新华网").as_deref(),
+            Some("2019-09-05T11:10:00Z")
+        );
+        assert_eq!(
+            p("2019-09-05 11：10：00").as_deref(),
+            Some("2019-09-05T11:10:00Z")
+        );
+    }
+
+    #[test]
+    fn garbage_and_absurd_dates() {
+        for s in [
+            "",
+            "   ",
+            "yesterday",
+            "2019-02-30",
+            "2019-13-01",
+            "2019-09-05 25:10",
+            "0001-01-01T00:00:00Z",
+            "9999-12-31",
+            "1970-01-01T00:00:00Z",
+            "12345678",
+            "Sep 35, 2019",
+            "13:00 PM Sep 5 2019x",
+            "Sep 5, 2019 13:00 pm",
+            "2019-09/05",
+            "٢٠١٩-٠٩-٠٥",
+            "2019-09-05T11:10:00+99:00",
+        ] {
+            assert_eq!(p(s), None, "{s:?}");
+        }
+        // Long junk is refused quickly rather than scanned.
+        assert_eq!(p(&"2019-09-05 ".repeat(100)), None);
+    }
+
+    #[test]
+    fn url_dates() {
+        let u = |s: &str| date_from_url(&Url::parse(s).expect("url"));
+        assert_eq!(
+            u("https://x.com/2019/09/05/slug.html").as_deref(),
+            Some("2019-09-05T00:00:00Z")
+        );
+        assert_eq!(
+            u("http://news.cn/2019-09/05/c_1124966743.htm").as_deref(),
+            Some("2019-09-05T00:00:00Z")
+        );
+        assert_eq!(
+            u("https://x.com/news/20190905/abc").as_deref(),
+            Some("2019-09-05T00:00:00Z")
+        );
+        assert_eq!(
+            u("https://x.com/a-2019-09-05-b").as_deref(),
+            Some("2019-09-05T00:00:00Z")
+        );
+        assert_eq!(u("https://x.com/article/1234567890"), None);
+        assert_eq!(u("https://x.com/2019/09/slug"), None);
+        assert_eq!(u("https://x.com/?d=2019/09/05"), None);
+    }
+}

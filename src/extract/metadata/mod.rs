@@ -1,0 +1,267 @@
+//! DOM → [`Metadata`]: title, dates, author, canonical URL, site name; plus
+//! language detection on the article text.
+//!
+//! In: a parsed page and its URL. Out: [`Metadata`], every field `None` when
+//! the page does not say (never a guess from nothing, never a panic).
+//!
+//! One pass over the elements ([`Page::collect`]) gathers every source; then
+//! each field takes the first usable value in this order:
+//! - title: og:title, twitter:title, JSON-LD headline, `meta name=headline`
+//!   (and rnews:/DC variants), `<title>` — each
+//!   without its site suffix — arbitrated by `<h1>` ([`title`]);
+//! - published: JSON-LD `datePublished`, `article:published_time` and other
+//!   date metas, `itemprop=datePublished`, `<time pubdate>`; then the weaker
+//!   `<time datetime>`, "Published: …" texts and date-classed elements
+//!   (overruled by a URL date on another day), then the URL (/2019/09/05/,
+//!   20190905) ([`dates`]);
+//! - modified: JSON-LD `dateModified`, `article:modified_time` and kin,
+//!   `itemprop=dateModified`, "Updated: …" texts;
+//! - author: JSON-LD author names, `meta name=author`, `article:author` (not a
+//!   URL), other author metas, `itemprop=author`, `rel=author`, byline classes;
+//! - canonical: `link rel=canonical` resolved against the URL, else og:url;
+//! - site name: og:site_name, JSON-LD publisher / WebSite name,
+//!   application-name.
+
+mod author;
+mod dates;
+mod jsonld;
+mod page;
+#[cfg(test)]
+mod tests;
+mod title;
+
+pub use dates::{date_from_url, parse_date};
+
+use dates::Stamp;
+use page::Page;
+use url::Url;
+
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Metadata {
+    pub title: Option<String>,
+    pub author: Option<String>,
+    pub published_at: Option<String>,
+    pub modified_at: Option<String>,
+    pub canonical_url: Option<String>,
+    pub site_name: Option<String>,
+}
+
+const PUBLISHED_METAS: &[&str] = &[
+    "article:published_time",
+    "og:article:published_time",
+    "article:published",
+    "og:published_time",
+    "published_time",
+    "datepublished",
+    "pubdate",
+    "publishdate",
+    "publish-date",
+    "publish_date",
+    "publication_date",
+    "sailthru.date",
+    "parsely-pub-date",
+    "dc.date.issued",
+    "dcterms.issued",
+    "dc.date",
+    "dcterms.date",
+    "dcterms.created",
+    "citation_publication_date",
+    "citation_date",
+    "originalpublicationdate",
+    "rnews:datepublished",
+    "date",
+];
+const MODIFIED_METAS: &[&str] = &[
+    "article:modified_time",
+    "og:article:modified_time",
+    "og:updated_time",
+    "article:modified",
+    "modified_time",
+    "datemodified",
+    "dcterms.modified",
+    "dc.date.modified",
+    "lastmod",
+    "last-modified",
+];
+const AUTHOR_METAS: &[&str] = &[
+    "author",
+    "article:author",
+    "og:article:author",
+    "byl",
+    "sailthru.author",
+    "parsely-author",
+    "dc.creator",
+    "dcterms.creator",
+    "citation_author",
+    "rnews:creator",
+];
+const SITE_METAS: &[&str] = &["application-name", "apple-mobile-web-app-title"];
+
+/// Read metadata from a parsed page (JSON-LD, OpenGraph, meta tags, `<time>`,
+/// `<h1>`, `<title>`, URL date patterns).
+pub fn extract_metadata(doc: &scraper::Html, url: Option<&Url>) -> Metadata {
+    let page = Page::collect(doc);
+    let ld = jsonld::read(&page.ld_json);
+
+    let site_name = page
+        .meta("og:site_name")
+        .or_else(|| ld.publisher.clone())
+        .or_else(|| ld.website.clone())
+        .or_else(|| SITE_METAS.iter().find_map(|k| page.meta(k)))
+        .filter(|s| s.chars().count() <= 100);
+
+    let mut site_names: Vec<String> = [&site_name, &ld.publisher, &ld.website]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect();
+    site_names.extend(SITE_METAS.iter().filter_map(|k| page.meta(k)));
+    site_names.extend(url.map(host_names).unwrap_or_default());
+
+    let title_candidates: Vec<String> = [
+        page.meta("og:title"),
+        page.meta("twitter:title"),
+        ld.headline.clone(),
+        page.meta("headline"),
+        page.meta("rnews:headline"),
+        page.meta("dc.title"),
+        page.title.clone(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let title = title::choose_title(&title_candidates, &page.h1s, &site_names);
+
+    let modified = find_modified(&page, &ld);
+    let published = find_published(&page, &ld, url, modified);
+
+    Metadata {
+        title,
+        author: find_author(&page, &ld, site_name.as_deref()),
+        published_at: published.map(Stamp::to_rfc3339),
+        modified_at: modified.map(Stamp::to_rfc3339),
+        canonical_url: page
+            .canonical
+            .as_deref()
+            .and_then(|h| resolve(h, url))
+            .or_else(|| page.meta("og:url").and_then(|h| resolve(&h, url))),
+        site_name,
+    }
+}
+
+/// Language of the article text (ISO 639-3), if whatlang is reliable on it.
+/// Looks at the first few kilobytes only: enough for a verdict, and bounded.
+pub fn detect_language(text: &str) -> Option<String> {
+    const SAMPLE: usize = 4096;
+    let mut end = text.len().min(SAMPLE);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let sample = &text[..end];
+    if sample.chars().filter(|c| c.is_alphabetic()).count() < 20 {
+        return None;
+    }
+    let info = whatlang::detect(sample)?;
+    info.is_reliable().then(|| info.lang().code().to_string())
+}
+
+/// `modified` vets the weak sources: a page is not modified before it is
+/// published, so a weak date after the modification date is a date widget
+/// or another story's date.
+fn find_published(
+    page: &Page,
+    ld: &jsonld::JsonLd,
+    url: Option<&Url>,
+    modified: Option<Stamp>,
+) -> Option<Stamp> {
+    let strong = ld
+        .date_published
+        .as_deref()
+        .and_then(dates::parse_stamp)
+        .or_else(|| first_stamp(PUBLISHED_METAS.iter().flat_map(|k| page.metas_for(k))))
+        .or_else(|| first_stamp(page.itemprop_published.iter().map(String::as_str)))
+        .or_else(|| first_stamp(page.pubdate_times.iter().map(String::as_str)));
+    if strong.is_some() {
+        return strong;
+    }
+    let weak = first_stamp(page.times.iter().map(String::as_str))
+        .or_else(|| first_stamp(page.labelled_published.iter().map(String::as_str)))
+        .or_else(|| first_stamp(page.date_hints.iter().map(String::as_str)))
+        .filter(|w| modified.is_none_or(|m| w.date() <= m.date()));
+    let from_url = url.and_then(dates::url_stamp);
+    match (weak, from_url) {
+        // A date widget or a related-story date on another day than the URL's.
+        (Some(w), Some(u)) if w.date() != u.date() => Some(u),
+        (w, u) => w.or(u),
+    }
+}
+
+fn find_modified(page: &Page, ld: &jsonld::JsonLd) -> Option<Stamp> {
+    ld.date_modified
+        .as_deref()
+        .and_then(dates::parse_stamp)
+        .or_else(|| first_stamp(MODIFIED_METAS.iter().flat_map(|k| page.metas_for(k))))
+        .or_else(|| first_stamp(page.itemprop_modified.iter().map(String::as_str)))
+        .or_else(|| first_stamp(page.labelled_modified.iter().map(String::as_str)))
+}
+
+fn first_stamp<'a>(mut values: impl Iterator<Item = &'a str>) -> Option<Stamp> {
+    values.find_map(dates::parse_stamp)
+}
+
+fn find_author(page: &Page, ld: &jsonld::JsonLd, site_name: Option<&str>) -> Option<String> {
+    let not_site = |n: &String| site_name.is_none_or(|s| !s.eq_ignore_ascii_case(n));
+    let from_ld: Vec<String> = ld
+        .authors
+        .iter()
+        .filter_map(|a| author::clean_author(a))
+        .collect();
+    if let Some(joined) = author::join_names(&from_ld) {
+        return Some(joined);
+    }
+    let strong = AUTHOR_METAS
+        .iter()
+        .flat_map(|k| page.metas_for(k))
+        .filter(|v| !jsonld::looks_like_url(v))
+        .chain(page.itemprop_authors.iter().map(String::as_str))
+        .filter_map(author::clean_author);
+    let weak = page
+        .rel_authors
+        .iter()
+        .chain(&page.byline_hints)
+        .filter_map(|a| author::clean_author(a))
+        .filter(|a| author::looks_like_name(a));
+    strong.chain(weak).find(not_site)
+}
+
+/// Resolve `href` against the page URL; only http(s) results count.
+fn resolve(href: &str, base: Option<&Url>) -> Option<String> {
+    let href = href.trim();
+    if href.is_empty() {
+        return None;
+    }
+    let u = match base {
+        Some(b) => b.join(href).ok()?,
+        None => Url::parse(href).ok()?,
+    };
+    matches!(u.scheme(), "http" | "https").then(|| u.to_string())
+}
+
+/// Names a host suggests for its site ("theguardian" for www.theguardian.com),
+/// without the TLD and generic labels.
+fn host_names(url: &Url) -> Vec<String> {
+    const GENERIC: &[&str] = &[
+        "www", "m", "mobile", "news", "blog", "blogs", "edition", "en", "com", "net", "org", "gov",
+        "edu", "co", "ac",
+    ];
+    let Some(host) = url.host_str() else {
+        return Vec::new();
+    };
+    let labels: Vec<&str> = host.split('.').collect();
+    let n = labels.len().saturating_sub(1);
+    labels[..n]
+        .iter()
+        .filter(|l| l.len() >= 3 && !GENERIC.contains(l))
+        .map(|l| l.to_string())
+        .collect()
+}

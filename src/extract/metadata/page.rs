@@ -1,0 +1,315 @@
+//! One pass over a parsed page → every raw metadata source ([`Page`]).
+//!
+//! In: the DOM. Out: meta tags by key, `<title>`, `<h1>`s, canonical link,
+//! JSON-LD texts, `itemprop` values, `<time>` values, and short texts of
+//! elements whose class or id says byline or date, or that carry a
+//! "Published:"-style label. Nothing is interpreted here; the field logic in
+//! the parent module decides what each source is worth.
+
+use regex::Regex;
+use scraper::ElementRef;
+use std::sync::LazyLock;
+
+/// Byline-ish texts longer than this are paragraphs, not bylines.
+const HINT_TEXT_LIMIT: usize = 300;
+/// How many hint elements of each kind to keep.
+const MAX_HINTS: usize = 20;
+/// A labelled date lives in a short text node.
+const LABEL_TEXT_LIMIT: usize = 160;
+
+/// "Published: …", "Posted on …", "发布时间：…" at the start of a text node.
+static PUBLISHED_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(?:(?:(?:first\s+)?(?:published|posted|created)(?:\s+(?:date|time|on|at))?|date)\b|发布时间|发表时间|发布日期|时间|日期)\s*[:：]?")
+        .expect("valid regex")
+});
+/// "Updated: …", "Last modified …".
+static MODIFIED_LABEL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)^\s*(?:last\s+)?(?:(?:updated|modified)(?:\s+(?:date|time|on|at))?\b|更新时间)\s*[:：]?")
+        .expect("valid regex")
+});
+
+/// Every metadata source on the page, gathered in one pass.
+#[derive(Default)]
+pub(super) struct Page {
+    /// (lower-cased property/name/itemprop/http-equiv, content), in page order.
+    pub(super) metas: Vec<(String, String)>,
+    pub(super) title: Option<String>,
+    pub(super) h1s: Vec<String>,
+    pub(super) canonical: Option<String>,
+    pub(super) ld_json: Vec<String>,
+    pub(super) itemprop_published: Vec<String>,
+    pub(super) itemprop_modified: Vec<String>,
+    pub(super) itemprop_authors: Vec<String>,
+    pub(super) pubdate_times: Vec<String>,
+    pub(super) times: Vec<String>,
+    pub(super) rel_authors: Vec<String>,
+    pub(super) byline_hints: Vec<String>,
+    pub(super) date_hints: Vec<String>,
+    pub(super) labelled_published: Vec<String>,
+    pub(super) labelled_modified: Vec<String>,
+}
+
+impl Page {
+    pub(super) fn collect(doc: &scraper::Html) -> Page {
+        let mut page = Page::default();
+        for node in doc.root_element().descendants() {
+            if let Some(el) = ElementRef::wrap(node) {
+                page.visit(el);
+            } else if let Some(text) = node.value().as_text() {
+                page.visit_text(node, text);
+            }
+        }
+        page
+    }
+
+    /// A short text node that starts with a date label.
+    fn visit_text(&mut self, node: ego_tree::NodeRef<scraper::Node>, text: &str) {
+        if text.len() > LABEL_TEXT_LIMIT || self.labelled_published.len() >= MAX_HINTS {
+            return;
+        }
+        let (list, label) = if let Some(m) = PUBLISHED_LABEL.find(text) {
+            (&mut self.labelled_published, m)
+        } else if let Some(m) = MODIFIED_LABEL.find(text) {
+            (&mut self.labelled_modified, m)
+        } else {
+            return;
+        };
+        let rest = &text[label.end()..];
+        let Some(parent) = node.parent().and_then(ElementRef::wrap) else {
+            return;
+        };
+        if in_chrome(parent) || in_comments(parent) {
+            return;
+        }
+        if !rest.trim().is_empty() {
+            list.push(rest.to_string());
+            return;
+        }
+        // The date sits in a sibling: "<b>Posted:</b> <span>…</span>", so
+        // read the enclosing element (or the one above it).
+        let up = std::iter::successors(Some(parent), |e| e.parent().and_then(ElementRef::wrap));
+        if let Some(t) = up
+            .take(3)
+            .filter_map(|e| bounded_text(e, HINT_TEXT_LIMIT, true))
+            .find(|t| t.len() > text.trim().len() + 4)
+        {
+            list.push(t);
+        }
+    }
+
+    fn visit(&mut self, el: ElementRef) {
+        let v = el.value();
+        let in_html_ns = &*v.name.ns == "http://www.w3.org/1999/xhtml";
+        match v.name() {
+            "meta" => {
+                let content = v.attr("content").unwrap_or("").trim();
+                if !content.is_empty() {
+                    for key in ["property", "name", "itemprop", "http-equiv"] {
+                        if let Some(k) = v.attr(key) {
+                            self.metas
+                                .push((k.trim().to_ascii_lowercase(), content.to_string()));
+                        }
+                    }
+                }
+            }
+            "link" if self.canonical.is_none() && has_token(v.attr("rel"), "canonical") => {
+                self.canonical = v.attr("href").map(str::to_string);
+            }
+            "title" if in_html_ns && self.title.is_none() => {
+                self.title = Some(el.text().collect::<String>()).filter(|t| !t.trim().is_empty());
+            }
+            "h1" if self.h1s.len() < 5 => {
+                if let Some(t) = bounded_text(el, 1000, false) {
+                    self.h1s.push(t);
+                }
+            }
+            "script" => {
+                let ty = v.attr("type").unwrap_or("").trim();
+                if ty.eq_ignore_ascii_case("application/ld+json") && self.ld_json.len() < 50 {
+                    self.ld_json.push(el.text().collect());
+                }
+            }
+            "time" if self.times.len() < MAX_HINTS && !in_chrome(el) => {
+                let value = v
+                    .attr("datetime")
+                    .map(str::to_string)
+                    .or_else(|| bounded_text(el, HINT_TEXT_LIMIT, true));
+                if let Some(value) = value {
+                    if v.attr("pubdate").is_some() {
+                        self.pubdate_times.push(value.clone());
+                    }
+                    self.times.push(value);
+                }
+            }
+            // XML islands of old CMSs: <DATE>, <PublicationDate>.
+            "date" | "publicationdate" | "pubdate" if self.date_hints.len() < MAX_HINTS => {
+                if let Some(t) = bounded_text(el, HINT_TEXT_LIMIT, true) {
+                    self.date_hints.push(t);
+                }
+            }
+            "a" if has_token(v.attr("rel"), "author") && self.rel_authors.len() < MAX_HINTS => {
+                if let Some(t) = bounded_text(el, HINT_TEXT_LIMIT, true) {
+                    self.rel_authors.push(t);
+                }
+            }
+            _ => {}
+        }
+        if let Some(prop) = v.attr("itemprop") {
+            self.visit_itemprop(el, prop);
+        }
+        if v.attr("class").is_some() || v.id().is_some() {
+            self.visit_hints(el);
+        }
+    }
+
+    fn visit_itemprop(&mut self, el: ElementRef, prop: &str) {
+        let v = el.value();
+        let value = || {
+            v.attr("datetime")
+                .or_else(|| v.attr("content"))
+                .map(str::to_string)
+                .or_else(|| bounded_text(el, HINT_TEXT_LIMIT, true))
+        };
+        for p in prop.split_ascii_whitespace() {
+            let list = if p.eq_ignore_ascii_case("datePublished") {
+                &mut self.itemprop_published
+            } else if p.eq_ignore_ascii_case("dateModified") {
+                &mut self.itemprop_modified
+            } else if p.eq_ignore_ascii_case("author") || p.eq_ignore_ascii_case("creator") {
+                // The name is often a nested itemprop=name.
+                let nested = el
+                    .descendent_elements()
+                    .find(|d| has_token(d.value().attr("itemprop"), "name"))
+                    .and_then(|d| {
+                        d.value()
+                            .attr("content")
+                            .map(str::to_string)
+                            .or_else(|| bounded_text(d, HINT_TEXT_LIMIT, true))
+                    });
+                if let Some(name) = nested.or_else(value) {
+                    if self.itemprop_authors.len() < MAX_HINTS {
+                        self.itemprop_authors.push(name);
+                    }
+                }
+                continue;
+            } else {
+                continue;
+            };
+            if list.len() < MAX_HINTS {
+                if let Some(x) = value() {
+                    list.push(x);
+                }
+            }
+        }
+    }
+
+    /// Elements whose class or id says "byline" or "date": short texts only,
+    /// not in comments, and not in the page header/nav/footer (where the
+    /// "today's date" widget lives).
+    fn visit_hints(&mut self, el: ElementRef) {
+        let v = el.value();
+        let attrs = [v.attr("class").unwrap_or(""), v.id().unwrap_or("")];
+        let any = |needles: &[&str]| {
+            attrs
+                .iter()
+                .any(|a| needles.iter().any(|n| contains_ci(a, n)))
+        };
+        if any(&["comment", "related"]) {
+            return;
+        }
+        // Cheap tests first; the ancestor walk only for real candidates.
+        let byline =
+            self.byline_hints.len() < MAX_HINTS && any(&["byline", "author", "writer", "reporter"]);
+        let date = self.date_hints.len() < MAX_HINTS
+            && any(&[
+                "date", "time", "publish", "posted", "dateline", "meta", "info",
+            ]);
+        if !(byline || date) || in_chrome(el) || in_comments(el) {
+            return;
+        }
+        if let Some(t) = bounded_text(el, HINT_TEXT_LIMIT, true) {
+            if byline {
+                self.byline_hints.push(t.clone());
+            }
+            if date {
+                self.date_hints.push(t);
+            }
+        }
+    }
+
+    /// First non-empty content for a meta key.
+    pub(super) fn meta(&self, key: &str) -> Option<String> {
+        self.metas_for(key)
+            .next()
+            .map(|s| s.split_whitespace().collect::<Vec<_>>().join(" "))
+    }
+
+    pub(super) fn metas_for<'s>(&'s self, key: &'s str) -> impl Iterator<Item = &'s str> + 's {
+        self.metas
+            .iter()
+            .filter(move |(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// Collapsed text of an element, `None` if empty or longer than `limit`
+/// bytes (checked while reading, so a huge container costs little).
+/// `spaced` puts a space between text nodes (`<span>By</span><a>Jo</a>`).
+fn bounded_text(el: ElementRef, limit: usize, spaced: bool) -> Option<String> {
+    let mut s = String::new();
+    for t in el.text() {
+        s.push_str(t);
+        if spaced {
+            s.push(' ');
+        }
+        if s.len() > limit {
+            return None;
+        }
+    }
+    let collapsed = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!collapsed.is_empty()).then_some(collapsed)
+}
+
+/// Inside the page's header, nav or footer — but an `<article>`'s own
+/// `<header>` (headline, byline, date) is content, so an `<article>` or
+/// `<main>` ancestor clears it.
+fn in_chrome(el: ElementRef) -> bool {
+    let mut chrome = false;
+    for a in el.ancestors().filter_map(ElementRef::wrap) {
+        let v = a.value();
+        match v.name() {
+            "article" | "main" => return false,
+            "header" | "nav" | "footer" => chrome = true,
+            _ => {
+                let role = v.attr("role").unwrap_or("");
+                chrome |= ["banner", "navigation", "contentinfo"]
+                    .iter()
+                    .any(|r| role.eq_ignore_ascii_case(r));
+            }
+        }
+    }
+    chrome
+}
+
+/// Inside a comment thread or a related-stories block.
+fn in_comments(el: ElementRef) -> bool {
+    el.ancestors().filter_map(ElementRef::wrap).any(|a| {
+        let v = a.value();
+        [v.attr("class").unwrap_or(""), v.id().unwrap_or("")]
+            .iter()
+            .any(|s| contains_ci(s, "comment") || contains_ci(s, "related"))
+    })
+}
+
+fn has_token(attr: Option<&str>, token: &str) -> bool {
+    attr.is_some_and(|a| {
+        a.split_ascii_whitespace()
+            .any(|t| t.eq_ignore_ascii_case(token))
+    })
+}
+
+fn contains_ci(hay: &str, needle: &str) -> bool {
+    hay.as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}

@@ -1,0 +1,413 @@
+//! Small page fixtures, one per source of each field, plus garbage pages and
+//! a no-panic sweep over ../shared/corpus.
+
+use super::*;
+
+fn meta_of(html: &str, url: Option<&str>) -> Metadata {
+    let doc = scraper::Html::parse_document(html);
+    let url = url.map(|u| Url::parse(u).expect("test url"));
+    extract_metadata(&doc, url.as_ref())
+}
+
+fn head(h: &str) -> Metadata {
+    meta_of(
+        &format!("<html><head>{h}</head><body><p>x</p></body></html>"),
+        None,
+    )
+}
+
+fn body(b: &str, url: Option<&str>) -> Metadata {
+    meta_of(&format!("<html><head></head><body>{b}</body></html>"), url)
+}
+
+// ---- title ----
+
+#[test]
+fn title_from_og_title() {
+    let m = head(
+        r#"<meta property="og:title" content=" Storm  hits coast "><title>Other - Site</title>"#,
+    );
+    assert_eq!(m.title.as_deref(), Some("Storm hits coast"));
+}
+
+#[test]
+fn title_from_twitter_title() {
+    let m = head(r#"<meta name="twitter:title" content="Storm hits coast">"#);
+    assert_eq!(m.title.as_deref(), Some("Storm hits coast"));
+}
+
+#[test]
+fn title_from_jsonld_headline() {
+    let m = head(
+        r#"<script type="application/ld+json">{"@type":"NewsArticle","headline":"Storm hits coast"}</script>"#,
+    );
+    assert_eq!(m.title.as_deref(), Some("Storm hits coast"));
+}
+
+#[test]
+fn title_tag_minus_site_suffix() {
+    let m = head(
+        r#"<meta property="og:site_name" content="The Guardian"><title>Storm hits coast | The Guardian</title>"#,
+    );
+    assert_eq!(m.title.as_deref(), Some("Storm hits coast"));
+    assert_eq!(m.site_name.as_deref(), Some("The Guardian"));
+    // The host names the site when nothing else does.
+    let m = meta_of(
+        "<title>Storm hits coast - BBC News</title>",
+        Some("https://www.bbc.co.uk/news/1"),
+    );
+    assert_eq!(m.title.as_deref(), Some("Storm hits coast"));
+}
+
+#[test]
+fn title_prefers_candidate_matching_h1() {
+    let m = meta_of(
+        r#"<head><meta property="og:title" content="You won't believe this bridge">
+        <title>Council approves new bridge over the river - City Paper</title></head>
+        <body><header><h1>City Paper</h1></header><h1>Council approves new bridge over the river</h1></body>"#,
+        None,
+    );
+    assert_eq!(
+        m.title.as_deref(),
+        Some("Council approves new bridge over the river")
+    );
+}
+
+#[test]
+fn title_from_lone_h1_and_svg_title_ignored() {
+    let m = body(
+        "<svg><title>icon</title></svg><h1>Only <em>headline</em> here</h1>",
+        None,
+    );
+    assert_eq!(m.title.as_deref(), Some("Only headline here"));
+}
+
+// ---- published ----
+
+#[test]
+fn published_from_jsonld() {
+    let m = head(
+        r#"<script type="application/ld+json">{"@graph":[{"@type":"NewsArticle","datePublished":"2019-09-05T11:10:00+08:00"}]}</script>
+        <meta property="article:published_time" content="2001-01-01">"#,
+    );
+    assert_eq!(m.published_at.as_deref(), Some("2019-09-05T11:10:00+08:00"));
+}
+
+#[test]
+fn published_from_article_meta() {
+    let m = head(r#"<meta property="article:published_time" content="2019-09-05T11:10:00Z">"#);
+    assert_eq!(m.published_at.as_deref(), Some("2019-09-05T11:10:00Z"));
+}
+
+#[test]
+fn published_from_other_metas() {
+    for (key, attr) in [
+        ("pubdate", "name"),
+        ("publishdate", "name"),
+        ("date", "name"),
+        ("DC.date", "name"),
+        ("datePublished", "itemprop"),
+    ] {
+        let m = head(&format!(r#"<meta {attr}="{key}" content="Sep 5, 2019">"#));
+        assert_eq!(
+            m.published_at.as_deref(),
+            Some("2019-09-05T00:00:00Z"),
+            "{key}"
+        );
+    }
+}
+
+#[test]
+fn published_from_itemprop_and_time() {
+    let m = body(
+        r#"<span itemprop="datePublished" content="2019-09-05T11:10">5 Sep</span>"#,
+        None,
+    );
+    assert_eq!(m.published_at.as_deref(), Some("2019-09-05T11:10:00Z"));
+    let m = body(
+        r#"<article><time datetime="2019-09-05T11:10:00-04:00">Sept 5</time></article>"#,
+        None,
+    );
+    assert_eq!(m.published_at.as_deref(), Some("2019-09-05T11:10:00-04:00"));
+    let m = body(r#"<time>5 September 2019</time>"#, None);
+    assert_eq!(m.published_at.as_deref(), Some("2019-09-05T00:00:00Z"));
+}
+
+#[test]
+fn published_from_chinese_byline_text() {
+    let m = body(
+        r#"<div class="info">2019-09-05 11:10:00 来源: 新华网</div>"#,
+        None,
+    );
+    assert_eq!(m.published_at.as_deref(), Some("2019-09-05T11:10:00Z"));
+    let m = body(r#"<span class="pubtime">2019年09月05日 11:10</span>"#, None);
+    assert_eq!(m.published_at.as_deref(), Some("2019-09-05T11:10:00Z"));
+}
+
+#[test]
+fn published_from_url_and_url_overrules_date_widget() {
+    let m = body(
+        "<p>no dates</p>",
+        Some("https://x.com/2019/09/05/story.html"),
+    );
+    assert_eq!(m.published_at.as_deref(), Some("2019-09-05T00:00:00Z"));
+    let m = body(
+        r#"<div class="date">Monday, Nov 23, 2026</div>"#,
+        Some("https://x.com/20190905/story.html"),
+    );
+    assert_eq!(m.published_at.as_deref(), Some("2019-09-05T00:00:00Z"));
+    // Same day: the byline adds the time.
+    let m = body(
+        r#"<div class="date">Sep 5, 2019 3:04 pm</div>"#,
+        Some("https://x.com/2019/09/05/s"),
+    );
+    assert_eq!(m.published_at.as_deref(), Some("2019-09-05T15:04:00Z"));
+}
+
+#[test]
+fn published_from_labelled_text_and_date_elements() {
+    let m = body(
+        "<div>Tuesday, January 15, 2008</div><p><b>Published:</b> January 09, 2008</p><p>Updated: Jan 10, 2008 10:00</p>",
+        None,
+    );
+    assert_eq!(m.published_at.as_deref(), Some("2008-01-09T00:00:00Z"));
+    assert_eq!(m.modified_at.as_deref(), Some("2008-01-10T10:00:00Z"));
+    let m = body(
+        "<div class='date'>17 January 2008</div><ul><li><strong>Published Date: </strong> 31 December 2007</li></ul>\
+         <div>Last Updated: 31 December 2007 10:36 AM</div>",
+        None,
+    );
+    assert_eq!(m.published_at.as_deref(), Some("2007-12-31T00:00:00Z"));
+    assert_eq!(m.modified_at.as_deref(), Some("2007-12-31T10:36:00Z"));
+    // A weak date after the modification date is not the publication date.
+    let m = body(
+        "<div class='date'>17 January 2008</div><p>Updated: 3 January 2008</p>",
+        None,
+    );
+    assert_eq!(m.published_at, None);
+    let m = body("<p>发布时间：2019-09-05 11:10</p>", None);
+    assert_eq!(m.published_at.as_deref(), Some("2019-09-05T11:10:00Z"));
+    let m = body("<DATE>January 18, 2008</DATE>", None);
+    assert_eq!(m.published_at.as_deref(), Some("2008-01-18T00:00:00Z"));
+}
+
+#[test]
+fn date_in_site_header_is_not_the_article_date() {
+    let m = body(
+        r#"<header><span class="date">Nov 23, 2026</span></header><p>x</p>"#,
+        None,
+    );
+    assert_eq!(m.published_at, None);
+}
+
+// ---- modified ----
+
+#[test]
+fn modified_sources() {
+    let m = head(
+        r#"<script type="application/ld+json">{"@type":"Article","dateModified":"2019-09-06"}</script>"#,
+    );
+    assert_eq!(m.modified_at.as_deref(), Some("2019-09-06T00:00:00Z"));
+    let m = head(r#"<meta property="article:modified_time" content="2019-09-06T01:02:03+01:00">"#);
+    assert_eq!(m.modified_at.as_deref(), Some("2019-09-06T01:02:03+01:00"));
+    let m = head(r#"<meta property="og:updated_time" content="2019-09-06 01:02">"#);
+    assert_eq!(m.modified_at.as_deref(), Some("2019-09-06T01:02:00Z"));
+    let m = body(
+        r#"<time itemprop="dateModified" datetime="2019-09-06">x</time>"#,
+        None,
+    );
+    assert_eq!(m.modified_at.as_deref(), Some("2019-09-06T00:00:00Z"));
+    assert_eq!(
+        m.published_at.as_deref(),
+        Some("2019-09-06T00:00:00Z"),
+        "a lone <time> is also the best publication date"
+    );
+}
+
+// ---- author ----
+
+#[test]
+fn author_from_jsonld() {
+    let m = head(
+        r#"<script type="application/ld+json">{"@type":"NewsArticle","author":[{"name":"Jane Roe"},{"name":"John Doe"}]}</script>
+        <meta name="author" content="Someone Else">"#,
+    );
+    assert_eq!(m.author.as_deref(), Some("Jane Roe, John Doe"));
+}
+
+#[test]
+fn author_from_metas() {
+    assert_eq!(
+        head(r#"<meta name="author" content="Jane Roe">"#)
+            .author
+            .as_deref(),
+        Some("Jane Roe")
+    );
+    let m = head(
+        r#"<meta property="article:author" content="https://facebook.com/jane"><meta property="article:author" content="Jane Roe">"#,
+    );
+    assert_eq!(m.author.as_deref(), Some("Jane Roe"));
+    assert_eq!(
+        head(r#"<meta name="byl" content="By JANE ROE">"#)
+            .author
+            .as_deref(),
+        Some("JANE ROE")
+    );
+}
+
+#[test]
+fn author_equal_to_site_name_is_skipped() {
+    let m = head(
+        r#"<meta property="og:site_name" content="Daily Planet"><meta name="author" content="Daily Planet"><meta name="dc.creator" content="Jane Roe">"#,
+    );
+    assert_eq!(m.author.as_deref(), Some("Jane Roe"));
+}
+
+#[test]
+fn author_from_itemprop_rel_and_byline() {
+    let m = body(
+        r#"<span itemprop="author" itemscope><span itemprop="name">Jane Roe</span></span>"#,
+        None,
+    );
+    assert_eq!(m.author.as_deref(), Some("Jane Roe"));
+    let m = body(r#"<a rel="author" href="/jane">Jane Roe</a>"#, None);
+    assert_eq!(m.author.as_deref(), Some("Jane Roe"));
+    let m = body(
+        r#"<div class="article-byline"><span>By</span><a href="/j">Jane Roe</a> | Sep 5, 2019</div>"#,
+        None,
+    );
+    assert_eq!(m.author.as_deref(), Some("Jane Roe"));
+    let m = body(
+        r#"<ol class="comments"><li><span class="author">troll99</span></li></ol>"#,
+        None,
+    );
+    assert_eq!(m.author, None);
+}
+
+// ---- canonical ----
+
+#[test]
+fn canonical_sources() {
+    let m = meta_of(
+        r#"<link rel="canonical" href="/a/b?x=1"><meta property="og:url" content="https://other/">"#,
+        Some("https://x.com/a/b?utm=2"),
+    );
+    assert_eq!(m.canonical_url.as_deref(), Some("https://x.com/a/b?x=1"));
+    let m = meta_of(
+        r#"<meta property="og:url" content="https://x.com/story">"#,
+        None,
+    );
+    assert_eq!(m.canonical_url.as_deref(), Some("https://x.com/story"));
+    // Relative without a base, or not http(s): nothing.
+    assert_eq!(
+        meta_of(r#"<link rel="canonical" href="/a">"#, None).canonical_url,
+        None
+    );
+    assert_eq!(
+        meta_of(
+            r#"<link rel="canonical" href="javascript:void(0)">"#,
+            Some("https://x.com/")
+        )
+        .canonical_url,
+        None
+    );
+}
+
+// ---- site name ----
+
+#[test]
+fn site_name_sources() {
+    assert_eq!(
+        head(r#"<meta property="og:site_name" content="BBC News">"#)
+            .site_name
+            .as_deref(),
+        Some("BBC News")
+    );
+    let m = head(
+        r#"<script type="application/ld+json">{"@type":"NewsArticle","publisher":{"@type":"Organization","name":"Daily Planet"}}</script>"#,
+    );
+    assert_eq!(m.site_name.as_deref(), Some("Daily Planet"));
+    assert_eq!(
+        head(r#"<meta name="application-name" content="City Paper">"#)
+            .site_name
+            .as_deref(),
+        Some("City Paper")
+    );
+}
+
+// ---- garbage ----
+
+#[test]
+fn empty_and_garbage_pages_yield_none() {
+    let deep = "<div>".repeat(20_000);
+    for html in [
+        "",
+        "\u{0}\u{FFFD}\u{FFFD}",
+        "<html><head><script type='application/ld+json'>{broken</script></head></html>",
+        "<script type='application/ld+json'>{\"@type\":\"NewsArticle\",\"datePublished\":\"0000-00-00\",\"author\":{\"name\":\"\"}}</script>",
+        "<meta property='article:published_time' content='9999-99-99T99:99'><meta name='author' content='http://x'>",
+        "<time datetime='soon'>later</time><link rel=canonical href='::::'>",
+        &deep,
+    ] {
+        let m = meta_of(html, None);
+        assert_eq!(m, Metadata::default(), "{:.60}", html);
+    }
+}
+
+// ---- language ----
+
+#[test]
+fn language_detection() {
+    let en = "The council approved the new bridge on Thursday after a long debate about its cost and the traffic it would bring.";
+    assert_eq!(detect_language(en).as_deref(), Some("eng"));
+    let zh = "国务院总理李克强主持召开国务院常务会议，部署进一步做好稳就业工作，确定加快地方政府专项债券发行使用的措施。";
+    assert_eq!(detect_language(zh).as_deref(), Some("cmn"));
+    assert_eq!(detect_language("ok"), None);
+    assert_eq!(detect_language(""), None);
+    // A long text is sampled, and the cut may fall inside a character.
+    let long = format!("é{}", en.repeat(100));
+    assert_eq!(detect_language(&long).as_deref(), Some("eng"));
+}
+
+// ---- corpus ----
+
+/// Every page of ../shared/corpus goes through decode, metadata and language
+/// without panicking, and the corpus (English news) yields titles.
+#[test]
+fn corpus_pages_never_panic() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    assert!(
+        root.is_dir(),
+        "corpus missing: expected it at {}",
+        root.display()
+    );
+    let mut pages = 0;
+    let mut with_title = 0;
+    let sets = std::fs::read_dir(&root).expect("read corpus dir");
+    for set in sets.flatten() {
+        let Ok(files) = std::fs::read_dir(set.path().join("html")) else {
+            continue;
+        };
+        for f in files.flatten() {
+            let bytes = std::fs::read(f.path()).expect("read page");
+            let decoded = crate::extract::charset::decode(&bytes, None, None);
+            let doc = scraper::Html::parse_document(&decoded.text);
+            let m = extract_metadata(
+                &doc,
+                Some(&Url::parse("https://example.com/2019/09/05/a").expect("url")),
+            );
+            let _ = detect_language(&decoded.text);
+            pages += 1;
+            with_title += usize::from(m.title.is_some());
+        }
+    }
+    assert!(
+        pages >= 400,
+        "only {pages} corpus pages found under {}",
+        root.display()
+    );
+    assert!(
+        with_title * 10 >= pages * 9,
+        "titles on only {with_title}/{pages} pages"
+    );
+}

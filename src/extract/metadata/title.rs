@@ -1,0 +1,329 @@
+//! Title candidates → the article headline.
+//!
+//! In: candidate titles in priority order (og:title, twitter:title, JSON-LD
+//! headline, `<title>`), the page's `<h1>` texts, and names the site goes by
+//! (site name, publisher, host). Out: one title.
+//!
+//! Titles often carry the site: "Storm hits coast - BBC News", "Opinion |
+//! The Guardian", "标题_新华网". [`strip_site`] removes an end part separated
+//! by `|`, `-`, `–`, `—`, `::`, `»`, `·`, `_` when it names the site or is
+//! short next to the rest. When the page has an `<h1>`, the candidate (full
+//! or stripped) that matches it best wins, so a stripped-too-much or an SEO
+//! variant loses to the one the reader sees.
+
+use regex::Regex;
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+/// Separators between a headline and the site name.
+static SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"\s+[-–—|·»•]\s+|\s*(?:::|\||｜|_|»)\s*|\s+[-–—]\s*$").expect("valid regex")
+});
+
+/// At least this share of tokens shared with an `<h1>` makes it an arbiter.
+const H1_MATCH: f64 = 0.5;
+/// An end part with at most this many tokens counts as a "short" label.
+const SHORT_PART: usize = 4;
+
+pub(super) fn choose_title(
+    candidates: &[String],
+    h1s: &[String],
+    site_names: &[String],
+) -> Option<String> {
+    let candidates: Vec<&String> = candidates.iter().filter(|c| !looks_like_code(c)).collect();
+    let mut variants: Vec<String> = Vec::new();
+    for c in &candidates {
+        for v in [strip_site(c, site_names), collapse(c)] {
+            if v.chars().any(char::is_alphanumeric) && !variants.contains(&v) {
+                variants.push(v);
+            }
+        }
+    }
+    let h1s: Vec<String> = h1s
+        .iter()
+        .map(|h| collapse(h))
+        .filter(|h| !h.is_empty())
+        .collect();
+    // An h1 found verbatim inside a candidate, making up most of it, is the
+    // headline with the site's decorations cut off exactly.
+    for h in &h1s {
+        let lower = h.to_lowercase();
+        let inside = candidates.iter().any(|c| {
+            collapse(c).to_lowercase().contains(&lower) && 2 * tokens(h).len() >= tokens(c).len()
+        });
+        if inside && !variants.contains(h) {
+            variants.push(h.clone());
+        }
+    }
+    let mut best: Option<(&String, f64)> = None;
+    for v in &variants {
+        for h in &h1s {
+            let s = similarity(v, h);
+            if best.is_none_or(|(_, b)| s > b) {
+                best = Some((v, s));
+            }
+        }
+    }
+    if let Some((v, s)) = best {
+        if s >= H1_MATCH {
+            return Some(v.clone());
+        }
+    }
+    if let Some(first) = variants.into_iter().next() {
+        return Some(first);
+    }
+    // No metadata title at all: a lone, sensible <h1> is the headline.
+    h1s.into_iter().find(|h| h.chars().count() <= 300)
+}
+
+/// Markup or script leaked into a title by broken HTML, or no title at all.
+fn looks_like_code(s: &str) -> bool {
+    s.len() > 1000 || ["<", "-->", "{", "}"].iter().any(|m| s.contains(m))
+}
+
+/// Remove a site name (or a short label) separated from the headline.
+pub(super) fn strip_site(raw: &str, site_names: &[String]) -> String {
+    let raw = collapse(raw);
+    let mut parts: Vec<(usize, usize)> = Vec::new();
+    let mut start = 0;
+    for m in SEPARATOR.find_iter(&raw) {
+        if m.start() > start {
+            parts.push((start, m.start()));
+        }
+        start = m.end();
+    }
+    if start < raw.len() {
+        parts.push((start, raw.len()));
+    }
+    match parts.len() {
+        0 => return String::new(),
+        1 => return raw[parts[0].0..parts[0].1].trim().to_string(),
+        _ => {}
+    }
+    let text = |p: (usize, usize)| &raw[p.0..p.1];
+    let sites: Vec<String> = site_names
+        .iter()
+        .map(|s| squash(s))
+        .filter(|s| s.chars().count() >= 3)
+        .collect();
+    let is_site = |p: (usize, usize)| {
+        let s = squash(text(p));
+        !s.is_empty()
+            && sites.iter().any(|site| {
+                s == *site
+                    || (tokens(text(p)).len() <= SHORT_PART + 2
+                        && (s.contains(site.as_str()) || site.contains(&s)))
+            })
+    };
+    let (mut lo, mut hi) = (0, parts.len());
+    while hi - lo > 1 && is_site(parts[hi - 1]) {
+        hi -= 1;
+    }
+    while hi - lo > 1 && is_site(parts[lo]) {
+        lo += 1;
+    }
+    let len_of =
+        |a: usize, b: usize| -> usize { parts[a..b].iter().map(|&p| tokens(text(p)).len()).sum() };
+    // Section and site labels stack up: "Title - Soccer - Sport - News".
+    // With three or more parts, short end parts go as long as they are not
+    // the longest part; with two, the rest must be at least twice as long.
+    let count = |p: (usize, usize)| tokens(text(p)).len();
+    let longest = (lo..hi)
+        .max_by_key(|&i| (count(parts[i]), usize::MAX - i))
+        .unwrap_or(lo);
+    let removable = |i: usize, lo: usize, hi: usize| {
+        let n = count(parts[i]);
+        let rest = if i == lo {
+            len_of(lo + 1, hi)
+        } else {
+            len_of(lo, hi - 1)
+        };
+        n <= SHORT_PART && i != longest && (hi - lo >= 3 || rest >= 2 * n)
+    };
+    while hi - lo > 1 && removable(hi - 1, lo, hi) {
+        hi -= 1;
+    }
+    while hi - lo > 1 && removable(lo, lo, hi) {
+        lo += 1;
+    }
+    raw[parts[lo].0..parts[hi - 1].1].trim().to_string()
+}
+
+fn collapse(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Lower-case letters and digits only, for comparing names ("The Guardian"
+/// vs "theguardian").
+fn squash(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
+}
+
+/// Lower-cased words; each CJK character is its own token.
+pub(super) fn tokens(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for c in s.chars() {
+        if is_cjk(c) {
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            out.push(c.to_string());
+        } else if c.is_alphanumeric() || (!word.is_empty() && (c == '\'' || c == '’')) {
+            word.extend(c.to_lowercase());
+        } else if !word.is_empty() {
+            out.push(std::mem::take(&mut word));
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+/// Shared distinct tokens over the larger token set.
+fn similarity(a: &str, b: &str) -> f64 {
+    let a: HashSet<String> = tokens(a).into_iter().collect();
+    let b: HashSet<String> = tokens(b).into_iter().collect();
+    let max = a.len().max(b.len());
+    if max == 0 {
+        return 0.0;
+    }
+    a.intersection(&b).count() as f64 / max as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn strips_named_site_suffix_and_prefix() {
+        let s = names(&["BBC News"]);
+        assert_eq!(
+            strip_site("Storm hits the coast - BBC News", &s),
+            "Storm hits the coast"
+        );
+        assert_eq!(
+            strip_site("BBC News | Storm hits the coast", &s),
+            "Storm hits the coast"
+        );
+        let g = names(&["The Guardian", "theguardian"]);
+        assert_eq!(
+            strip_site("Brexit: what happens next | Politics | The Guardian", &g),
+            "Brexit: what happens next"
+        );
+        assert_eq!(
+            strip_site("国务院常务会议部署稳就业_新华网", &names(&["新华网"])),
+            "国务院常务会议部署稳就业"
+        );
+        assert_eq!(
+            strip_site("Title here :: Example Site", &names(&["example"])),
+            "Title here"
+        );
+    }
+
+    #[test]
+    fn strips_short_unnamed_suffix_only_when_the_rest_is_long() {
+        assert_eq!(
+            strip_site(
+                "Storm hits the coast after a long summer — Daily Planet",
+                &[]
+            ),
+            "Storm hits the coast after a long summer"
+        );
+        assert_eq!(
+            strip_site(
+                "Chelsea hoping to sign Anelka before weekend - Soccer - Sport - Breaking News",
+                &[]
+            ),
+            "Chelsea hoping to sign Anelka before weekend"
+        );
+        assert_eq!(
+            strip_site(
+                "Philippine president orders evacuations owing to typhoon_English_Xinhua",
+                &[]
+            ),
+            "Philippine president orders evacuations owing to typhoon"
+        );
+        // Both halves are headline-sized: keep everything.
+        assert_eq!(
+            strip_site(
+                "Storm hits the coast - thousands without power tonight",
+                &[]
+            ),
+            "Storm hits the coast - thousands without power tonight"
+        );
+        // Hyphens inside words and a single colon are not separators.
+        assert_eq!(
+            strip_site("Well-known actor: a profile", &[]),
+            "Well-known actor: a profile"
+        );
+    }
+
+    #[test]
+    fn h1_picks_the_matching_candidate() {
+        // og:title is an SEO variant; <title> (stripped) matches the h1.
+        let c = names(&[
+            "Ten things you must know today",
+            "Council approves new bridge over the river | City Paper",
+        ]);
+        let h1 = names(&["Council approves new bridge over the river"]);
+        assert_eq!(
+            choose_title(&c, &h1, &[]).as_deref(),
+            Some("Council approves new bridge over the river")
+        );
+        // The h1 keeps a part the short-suffix rule would have dropped.
+        let c = names(&["Rates rise again as inflation bites hard - Analysis"]);
+        let h1 = names(&["Rates rise again as inflation bites hard - Analysis"]);
+        assert_eq!(
+            choose_title(&c, &h1, &[]).as_deref(),
+            Some("Rates rise again as inflation bites hard - Analysis")
+        );
+    }
+
+    #[test]
+    fn h1_inside_title_and_code_titles() {
+        let c = names(&[
+            "Britain's fastest supercomputer unveiled long | Technology news | Reuters UK edition",
+        ]);
+        let h1 = names(&["Britain's fastest supercomputer unveiled long"]);
+        assert_eq!(choose_title(&c, &h1, &[]), Some(h1[0].clone()));
+        // A logo h1 inside the title is not the headline.
+        let c = names(&["Storm hits the coast tonight - BBC News"]);
+        assert_eq!(
+            choose_title(&c, &names(&["BBC News"]), &[]).as_deref(),
+            Some("Storm hits the coast tonight")
+        );
+        let c = names(&["BBC SPORTi library--> <script src=\"x.js\"></script>"]);
+        assert_eq!(
+            choose_title(&c, &names(&["Covic turns up heat"]), &[]).as_deref(),
+            Some("Covic turns up heat")
+        );
+    }
+
+    #[test]
+    fn unrelated_h1_is_ignored_and_lone_h1_is_used() {
+        let c = names(&["Council approves new bridge - City Paper"]);
+        assert_eq!(
+            choose_title(&c, &names(&["City Paper"]), &names(&["City Paper"])).as_deref(),
+            Some("Council approves new bridge")
+        );
+        assert_eq!(
+            choose_title(&[], &names(&["  Lone   headline "]), &[]).as_deref(),
+            Some("Lone headline")
+        );
+        assert_eq!(choose_title(&[], &[], &[]), None);
+        assert_eq!(choose_title(&names(&["  ", "|"]), &[], &[]), None);
+    }
+}
