@@ -121,7 +121,12 @@ pub fn auto_text(dom: &Dom<'_>, title: Option<&str>) -> String {
         .iter()
         .position(|p| p.node as usize >= start)
         .unwrap_or(paras.len());
-    let body = trim_edges(&paras[first_content..]);
+    let mut body = trim_edges(&paras[first_content..]);
+    if body.is_empty() {
+        // Trimming is for the edges of a real article; when it would leave
+        // nothing, the short text is all there is.
+        body = 0..paras.len() - first_content;
+    }
     let prefix = (0..first_content)
         .filter(|&i| head_range.contains(&(paras[i].node as usize)) || !linky(&paras[i]));
     let chosen: Vec<usize> = prefix
