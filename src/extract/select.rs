@@ -9,7 +9,8 @@
 //! 2. CTD densities, positive class/id ×1.25, DensitySum → best node.
 //! 3. Two candidates: CETD marking from the threshold, and the best node plus
 //!    its qualifying siblings; the sibling text wins unless it is < 40 % of
-//!    the CETD text.
+//!    the CETD text. CETD regions before the best node that read like
+//!    article text (little link text, punctuated) join the sibling text.
 //! 4. Link-density pruning inside the chosen content.
 //! 5. Text assembly, trimming link-heavy / punctuation-free paragraphs at the
 //!    edges.
@@ -42,6 +43,13 @@ mod tune {
     pub const SIBLING_MAX_LINK_DENSITY: f64 = 0.25;
     /// … and at least this many non-link characters (or sentence punctuation).
     pub const SIBLING_MIN_TEXT: u32 = 80;
+    /// Step 3: a CETD region before the best node is added with at least
+    /// this much non-link text …
+    pub const REGION_MIN_TEXT: u32 = 80;
+    /// … link density below this …
+    pub const REGION_MAX_LINK_DENSITY: f64 = 0.25;
+    /// … and at least this many punctuation marks per 100 characters.
+    pub const REGION_MIN_PUNCT_PERCENT: u32 = 1;
     /// Step 4: blocks with link density above this are pruned …
     pub const PRUNE_LINK_DENSITY: f64 = 0.5;
     /// … unless they hold at least this many non-link characters.
@@ -93,13 +101,13 @@ pub fn auto_text(dom: &Dom<'_>, title: Option<&str>) -> String {
     let keep_sib = best_with_siblings(dom, &stats, best, &removed);
     let chars_cetd = kept_chars(dom, &keep_cetd, &removed);
     let chars_sib = kept_chars(dom, &keep_sib, &removed);
-    // @@DEBUG@@
-    let keep = if (chars_sib as f64) < tune::SIBLING_MIN_SHARE * chars_cetd as f64 {
+    let mut keep = if (chars_sib as f64) < tune::SIBLING_MIN_SHARE * chars_cetd as f64 {
         keep_cetd
     } else {
-        keep_sib
+        let mut keep = keep_sib;
+        add_good_regions_before(dom, &stats, &keep_cetd, &mut keep, best);
+        keep
     };
-    let mut keep = keep;
     // 4.
     let mut skip = prune_link_dense(dom, &stats, &removed);
     dom.close_removed(&mut skip);
@@ -154,6 +162,41 @@ fn is_container(tag: Tag) -> bool {
 
 fn linky(p: &Para) -> bool {
     p.link_chars * 2 > p.chars
+}
+
+/// Add the CETD regions (top nodes of the CETD keep mask) before `best` and
+/// outside `keep` that read like article text: enough non-link text, few
+/// links, sentences. Only before: after the article, such regions were
+/// promotions, teasers and copyright notes (page-signal-dev lost 0.011 F1
+/// with them), while before it they were the first part of a split text
+/// (cleaneval-dev gained 0.011).
+fn add_good_regions_before(
+    dom: &Dom<'_>,
+    stats: &[Stats],
+    keep_cetd: &[bool],
+    keep: &mut [bool],
+    best: usize,
+) {
+    let n = best;
+    let mut i = 1;
+    while i < n {
+        let nd = &dom.nodes[i];
+        let end = nd.end as usize;
+        if keep_cetd[i] && !keep_cetd[nd.parent as usize] && !keep[i] {
+            let st = &stats[i];
+            let good = non_link(st) >= tune::REGION_MIN_TEXT
+                && link_density(st) < tune::REGION_MAX_LINK_DENSITY
+                && st.punct * 100 >= tune::REGION_MIN_PUNCT_PERCENT * st.chars;
+            if good {
+                for k in keep.iter_mut().take(end).skip(i) {
+                    *k = true;
+                }
+            }
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
 }
 
 /// Non-whitespace characters of kept, non-removed text nodes.
