@@ -46,6 +46,20 @@ const FEED_TYPES: &[&str] = &[
 ];
 
 pub(super) fn page_links(html: &str, page: &Url) -> PageLinks {
+    let mut raw = scan(html);
+    if raw.links.is_empty() {
+        // An unclosed <title> makes the rest of the page title text (as the
+        // HTML spec says, and as lol_html does): old pages do this, and their
+        // links are still wanted. Rename the tag and scan again.
+        if let Some(fixed) = neutralise_unclosed_title(html) {
+            raw = scan(&fixed);
+        }
+    }
+    resolve_all(raw, page)
+}
+
+/// One lol_html pass collecting raw attribute values.
+fn scan(html: &str) -> Raw {
     let raw = RefCell::new(Raw::default());
     {
         let settings = Settings::new()
@@ -98,7 +112,10 @@ pub(super) fn page_links(html: &str, page: &Url) -> PageLinks {
             let _ = rewriter.end();
         }
     }
-    let raw = raw.into_inner();
+    raw.into_inner()
+}
+
+fn resolve_all(raw: Raw, page: &Url) -> PageLinks {
     let base = raw
         .base
         .as_deref()
@@ -115,6 +132,24 @@ pub(super) fn page_links(html: &str, page: &Url) -> PageLinks {
             .or_else(|| raw.og_url.as_deref().and_then(resolve)),
         feeds: dedup(raw.feeds.iter().filter_map(|h| resolve(h))),
     }
+}
+
+/// The page with `<title` renamed when a title is opened but never closed.
+fn neutralise_unclosed_title(html: &str) -> Option<String> {
+    let lower = html.to_ascii_lowercase();
+    if !lower.contains("<title") || lower.contains("</title") {
+        return None;
+    }
+    // ASCII lowercasing keeps byte offsets, so positions carry over.
+    let mut out = String::with_capacity(html.len());
+    let mut last = 0;
+    for (at, _) in lower.match_indices("<title") {
+        out.push_str(&html[last..at]);
+        out.push_str("<x-title");
+        last = at + "<title".len();
+    }
+    out.push_str(&html[last..]);
+    Some(out)
 }
 
 fn resolve(base: &Url, href: &str) -> Option<Url> {
@@ -285,6 +320,25 @@ mod tests {
         }
         let got = page_links("<base href='javascript:x'><a href='/y'>", &page());
         assert_eq!(strs(&got.links), ["https://news.example.com/y"]);
+    }
+
+    #[test]
+    fn links_survive_an_unclosed_title() {
+        // Regression: a BBC page of page-signal-dev ("<title>BBC SPORTi library-->").
+        let html = "<html><head><title>Sport library-->\n<script src=x.js></script></head>\n\
+                    <body><a href=\"/sport/1.stm\">one</a><A HREF='/sport/2.stm'>two</A></body>";
+        let got = page_links(html, &page());
+        assert_eq!(
+            strs(&got.links),
+            [
+                "https://news.example.com/sport/1.stm",
+                "https://news.example.com/sport/2.stm"
+            ]
+        );
+        assert_eq!(
+            neutralise_unclosed_title("<title>ok</title><a href=x>"),
+            None
+        );
     }
 
     #[test]
