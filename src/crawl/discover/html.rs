@@ -1,7 +1,7 @@
 //! Links of an HTML page, from one lol_html streaming pass (no DOM).
 //!
 //! In: decoded HTML and the page URL. Out: [`PageLinks`]: followable links
-//! (`a[href]`, `area[href]`), the canonical URL (`link[rel=canonical]`, else
+//! (`a[href]`, `area[href]`, meta refresh targets), the canonical URL (`link[rel=canonical]`, else
 //! `og:url`) and feed links (`link[rel=alternate]` with an RSS/Atom/JSON feed
 //! type), all resolved against `<base href>` (or the page URL), normalised
 //! and de-duplicated in document order.
@@ -104,6 +104,18 @@ fn scan(html: &str) -> Raw {
                     r.og_url = el.get_attribute("content");
                 }
                 Ok(())
+            }))
+            .append_element_content_handler(element!("meta[http-equiv][content]", |el| {
+                // <meta http-equiv="refresh" content="0; url=/moved.html">: a
+                // redirect some sites use instead of HTTP 3xx.
+                let equiv = el.get_attribute("http-equiv").unwrap_or_default();
+                if equiv.eq_ignore_ascii_case("refresh") {
+                    let content = el.get_attribute("content").unwrap_or_default();
+                    if let Some(target) = refresh_target(&content) {
+                        raw.borrow_mut().links.push(target.to_string());
+                    }
+                }
+                Ok(())
             }));
         let mut rewriter = HtmlRewriter::new(settings, |_: &[u8]| {});
         // A rewriting error (memory limit on a pathological page) ends the
@@ -132,6 +144,20 @@ fn resolve_all(raw: Raw, page: &Url) -> PageLinks {
             .or_else(|| raw.og_url.as_deref().and_then(resolve)),
         feeds: dedup(raw.feeds.iter().filter_map(|h| resolve(h))),
     }
+}
+
+/// The URL of a meta refresh `content` (`5;URL='x'`, `0; url=x`).
+fn refresh_target(content: &str) -> Option<&str> {
+    let (_, rest) = content.split_once([';', ','])?;
+    let rest = rest.trim_start();
+    let value = rest
+        .get(..3)
+        .filter(|k| k.eq_ignore_ascii_case("url"))
+        .map(|_| rest[3..].trim_start())?
+        .strip_prefix('=')?
+        .trim();
+    let value = value.trim_matches(|c| c == '\'' || c == '"').trim();
+    (!value.is_empty()).then_some(value)
 }
 
 /// The page with `<title` renamed when a title is opened but never closed.
@@ -339,6 +365,20 @@ mod tests {
             neutralise_unclosed_title("<title>ok</title><a href=x>"),
             None
         );
+    }
+
+    #[test]
+    fn meta_refresh_is_a_link() {
+        let html = r#"<meta http-equiv="Refresh" content="0; URL='/moved/story.html'">
+            <meta http-equiv="refresh" content="300">"#;
+        let got = page_links(html, &page());
+        assert_eq!(
+            strs(&got.links),
+            ["https://news.example.com/moved/story.html"]
+        );
+        assert_eq!(refresh_target("5;url=x.html"), Some("x.html"));
+        assert_eq!(refresh_target("5"), None);
+        assert_eq!(refresh_target("5; url="), None);
     }
 
     #[test]
