@@ -1,10 +1,11 @@
 //! Links of an HTML page, from one lol_html streaming pass (no DOM).
 //!
 //! In: decoded HTML and the page URL. Out: [`PageLinks`]: followable links
-//! (`a[href]`, `area[href]`, meta refresh targets), the canonical URL (`link[rel=canonical]`, else
-//! `og:url`) and feed links (`link[rel=alternate]` with an RSS/Atom/JSON feed
-//! type), all resolved against `<base href>` (or the page URL), normalised
-//! and de-duplicated in document order.
+//! (`a[href]`, `area[href]`, meta refresh targets), the canonical URL
+//! (`link[rel=canonical]`, else `og:url`) and feed links
+//! (`link[rel=alternate]` with an RSS/Atom/JSON feed type), all resolved
+//! against `<base href>` (or the page URL), normalised and de-duplicated in
+//! document order.
 
 use std::cell::RefCell;
 
