@@ -4,7 +4,8 @@
 //! Search never passes user text to FTS5 as syntax: every term is quoted, so
 //! `AND`, `"`, `*`, `(` or `-` in a query are just text. Alphabetic queries
 //! use `articles_fts` (unicode61, bm25 with the title weighted up). Queries
-//! containing CJK use the trigram table `articles_fts_cjk` when every term has
+//! containing CJK use the trigram table `articles_fts_cjk` (which indexes
+//! only articles with CJK text, migration 0003) when every term has
 //! ≥ 3 characters (a trigram index cannot match shorter strings); shorter CJK
 //! queries fall back to a LIKE scan ranked by occurrence count.
 
