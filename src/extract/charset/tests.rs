@@ -241,6 +241,28 @@ fn lying_latin1_label_on_gbk_page() {
 }
 
 #[test]
+fn utf8_page_labelled_big5_with_two_curly_quotes() {
+    let html = page(
+        "<meta charset=big5>",
+        "Musharraf\u{2019}s grip \u{2013} 2008",
+    );
+    assert_decodes(
+        html.as_bytes(),
+        None,
+        None,
+        UTF_8,
+        "Musharraf\u{2019}s grip \u{2013} 2008",
+    );
+}
+
+#[test]
+fn double_byte_shape() {
+    assert!(looks_double_byte(&encode(GBK, ZH_HANS)));
+    assert!(!looks_double_byte(&encode(WINDOWS_1252, FR)));
+    assert!(!looks_double_byte(b"plain ascii"));
+}
+
+#[test]
 fn lying_multibyte_label() {
     // Declared Shift_JIS, really EUC-KR.
     let bytes = encode(EUC_KR, &page("<meta charset=shift_jis>", KO));

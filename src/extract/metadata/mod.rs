@@ -152,7 +152,7 @@ pub fn extract_metadata(doc: &scraper::Html, url: Option<&Url>) -> Metadata {
 /// Language of the article text (ISO 639-3), if whatlang is reliable on it.
 /// Looks at the first few kilobytes only: enough for a verdict, and bounded.
 pub fn detect_language(text: &str) -> Option<String> {
-    const SAMPLE: usize = 4096;
+    const SAMPLE: usize = 2048;
     let mut end = text.len().min(SAMPLE);
     while !text.is_char_boundary(end) {
         end -= 1;

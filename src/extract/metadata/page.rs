@@ -14,6 +14,8 @@ use std::sync::LazyLock;
 const HINT_TEXT_LIMIT: usize = 300;
 /// How many hint elements of each kind to keep.
 const MAX_HINTS: usize = 20;
+/// How many hint-classed elements to read at most.
+const MAX_HINT_ATTEMPTS: usize = 200;
 /// A labelled date lives in a short text node.
 const LABEL_TEXT_LIMIT: usize = 160;
 
@@ -47,6 +49,10 @@ pub(super) struct Page {
     pub(super) date_hints: Vec<String>,
     pub(super) labelled_published: Vec<String>,
     pub(super) labelled_modified: Vec<String>,
+    /// Reused buffer for lower-cased class/id values.
+    scratch: String,
+    /// Hint elements looked at so far (bounds the work on huge pages).
+    hint_attempts: usize,
 }
 
 impl Page {
@@ -67,6 +73,26 @@ impl Page {
         if text.len() > LABEL_TEXT_LIMIT || self.labelled_published.len() >= MAX_HINTS {
             return;
         }
+        // Most text nodes do not start with a label word; skip the regexes.
+        let lead = text.trim_start();
+        let word_end = lead
+            .find(|c: char| !c.is_alphabetic() || !c.is_ascii())
+            .unwrap_or(lead.len());
+        let word = &lead[..word_end];
+        const LABEL_WORDS: &[&str] = &[
+            "published",
+            "posted",
+            "created",
+            "date",
+            "first",
+            "updated",
+            "modified",
+            "last",
+        ];
+        let cjk_label = word.is_empty() && lead.starts_with(['发', '时', '日', '更']);
+        if !cjk_label && !LABEL_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word)) {
+            return;
+        }
         let (list, label) = if let Some(m) = PUBLISHED_LABEL.find(text) {
             (&mut self.labelled_published, m)
         } else if let Some(m) = MODIFIED_LABEL.find(text) {
@@ -78,7 +104,7 @@ impl Page {
         let Some(parent) = node.parent().and_then(ElementRef::wrap) else {
             return;
         };
-        if in_chrome(parent) || in_comments(parent) {
+        if in_chrome_or_comments(parent) {
             return;
         }
         if !rest.trim().is_empty() {
@@ -129,7 +155,7 @@ impl Page {
                     self.ld_json.push(el.text().collect());
                 }
             }
-            "time" if self.times.len() < MAX_HINTS && !in_chrome(el) => {
+            "time" if self.times.len() < MAX_HINTS && !in_chrome_or_comments(el) => {
                 let value = v
                     .attr("datetime")
                     .map(str::to_string)
@@ -154,11 +180,22 @@ impl Page {
             }
             _ => {}
         }
-        if let Some(prop) = v.attr("itemprop") {
+        // One scan of the attributes: `attr()` interns its argument on every
+        // call, which is the main cost of this pass on large pages.
+        let (mut class, mut id, mut itemprop) = (None, None, None);
+        for (name, value) in v.attrs() {
+            match name {
+                "class" => class = Some(value),
+                "id" => id = Some(value),
+                "itemprop" => itemprop = Some(value),
+                _ => {}
+            }
+        }
+        if let Some(prop) = itemprop {
             self.visit_itemprop(el, prop);
         }
-        if v.attr("class").is_some() || v.id().is_some() {
-            self.visit_hints(el);
+        if class.is_some() || id.is_some() {
+            self.visit_hints(el, class.unwrap_or(""), id.unwrap_or(""));
         }
     }
 
@@ -206,34 +243,43 @@ impl Page {
     /// Elements whose class or id says "byline" or "date": short texts only,
     /// not in comments, and not in the page header/nav/footer (where the
     /// "today's date" widget lives).
-    fn visit_hints(&mut self, el: ElementRef) {
-        let v = el.value();
-        let attrs = [v.attr("class").unwrap_or(""), v.id().unwrap_or("")];
-        let any = |needles: &[&str]| {
-            attrs
-                .iter()
-                .any(|a| needles.iter().any(|n| contains_ci(a, n)))
-        };
+    fn visit_hints(&mut self, el: ElementRef, class: &str, id: &str) {
+        // One lower-cased copy of class + id, reused across elements: this
+        // runs for most elements of a page, so it must be cheap.
+        let key = &mut self.scratch;
+        key.clear();
+        key.push_str(class);
+        key.push(' ');
+        key.push_str(id);
+        key.make_ascii_lowercase();
+        let any = |needles: &[&str]| needles.iter().any(|n| key.contains(n));
         if any(&["comment", "related"]) {
             return;
         }
-        // Cheap tests first; the ancestor walk only for real candidates.
         let byline =
             self.byline_hints.len() < MAX_HINTS && any(&["byline", "author", "writer", "reporter"]);
         let date = self.date_hints.len() < MAX_HINTS
-            && any(&[
-                "date", "time", "publish", "posted", "dateline", "meta", "info",
-            ]);
-        if !(byline || date) || in_chrome(el) || in_comments(el) {
+            && any(&["date", "time", "publish", "posted", "meta", "info"]);
+        if !(byline || date) {
             return;
         }
-        if let Some(t) = bounded_text(el, HINT_TEXT_LIMIT, true) {
-            if byline {
-                self.byline_hints.push(t.clone());
-            }
-            if date {
-                self.date_hints.push(t);
-            }
+        self.hint_attempts += 1;
+        if self.hint_attempts > MAX_HINT_ATTEMPTS {
+            return;
+        }
+        let Some(t) = bounded_text(el, HINT_TEXT_LIMIT, true) else {
+            return;
+        };
+        let date = date && t.bytes().any(|b| b.is_ascii_digit());
+        // The ancestor walk only for texts worth keeping.
+        if !(byline || date) || in_chrome_or_comments(el) {
+            return;
+        }
+        if byline {
+            self.byline_hints.push(t.clone());
+        }
+        if date {
+            self.date_hints.push(t);
         }
     }
 
@@ -270,15 +316,18 @@ fn bounded_text(el: ElementRef, limit: usize, spaced: bool) -> Option<String> {
     (!collapsed.is_empty()).then_some(collapsed)
 }
 
-/// Inside the page's header, nav or footer — but an `<article>`'s own
-/// `<header>` (headline, byline, date) is content, so an `<article>` or
-/// `<main>` ancestor clears it.
-fn in_chrome(el: ElementRef) -> bool {
+/// Inside the page's header, nav or footer, or inside a comment thread or
+/// a related-stories block. An `<article>`'s own `<header>` (headline,
+/// byline, date) is content, so an `<article>` or `<main>` ancestor anywhere
+/// clears the header/nav/footer verdict (but not the comments one).
+fn in_chrome_or_comments(el: ElementRef) -> bool {
     let mut chrome = false;
+    let mut content = false;
+    let mut key = String::new();
     for a in el.ancestors().filter_map(ElementRef::wrap) {
         let v = a.value();
         match v.name() {
-            "article" | "main" => return false,
+            "article" | "main" => content = true,
             "header" | "nav" | "footer" => chrome = true,
             _ => {
                 let role = v.attr("role").unwrap_or("");
@@ -287,18 +336,16 @@ fn in_chrome(el: ElementRef) -> bool {
                     .any(|r| role.eq_ignore_ascii_case(r));
             }
         }
+        key.clear();
+        key.push_str(v.attr("class").unwrap_or(""));
+        key.push(' ');
+        key.push_str(v.id().unwrap_or(""));
+        key.make_ascii_lowercase();
+        if key.contains("comment") || key.contains("related") {
+            return true;
+        }
     }
-    chrome
-}
-
-/// Inside a comment thread or a related-stories block.
-fn in_comments(el: ElementRef) -> bool {
-    el.ancestors().filter_map(ElementRef::wrap).any(|a| {
-        let v = a.value();
-        [v.attr("class").unwrap_or(""), v.id().unwrap_or("")]
-            .iter()
-            .any(|s| contains_ci(s, "comment") || contains_ci(s, "related"))
-    })
+    chrome && !content
 }
 
 fn has_token(attr: Option<&str>, token: &str) -> bool {
@@ -306,10 +353,4 @@ fn has_token(attr: Option<&str>, token: &str) -> bool {
         a.split_ascii_whitespace()
             .any(|t| t.eq_ignore_ascii_case(token))
     })
-}
-
-fn contains_ci(hay: &str, needle: &str) -> bool {
-    hay.as_bytes()
-        .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }
