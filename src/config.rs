@@ -61,6 +61,9 @@ pub struct CrawlerConfig {
     pub max_depth: u32,
     /// Per-site page budget over the life of the database (0 = no limit).
     pub max_pages_per_site: u64,
+    /// Seconds between two visits of a feed, sitemap, start or index page
+    /// (`crawl --continuous` revisits them on this schedule).
+    pub revisit_secs: f64,
 }
 
 impl Default for CrawlerConfig {
@@ -72,6 +75,7 @@ impl Default for CrawlerConfig {
             max_pages: 0,
             max_depth: 5,
             max_pages_per_site: 0,
+            revisit_secs: 3600.0,
         }
     }
 }
@@ -347,6 +351,7 @@ fn validate_sections(raw: &RawConfig) -> Result<(), (&'static str, String)> {
     if c.database.as_os_str().is_empty() {
         return Err(("crawler.database", "must not be empty".into()));
     }
+    positive("crawler.revisit_secs", c.revisit_secs)?;
     let p = &raw.politeness;
     positive("politeness.rate_per_host", p.rate_per_host)?;
     if p.per_host_concurrency == 0 {

@@ -1,1 +1,30 @@
-//! Stored articles → JSONL (one JSON object per line).
+//! Stored articles → JSONL: one JSON object per line (id, url, site,
+//! fetched_at, word_count, title, author, published_at, modified_at, language,
+//! canonical_url, site_name, text).
+
+use std::io::Write;
+
+use crate::store::{Store, StoreError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("cannot write export: {0}")]
+    Write(#[from] std::io::Error),
+}
+
+/// Stream every stored article (of one site, or all) as JSONL into `out`.
+/// Returns the number of articles written.
+pub fn write_jsonl(
+    store: &Store,
+    site: Option<&str>,
+    out: &mut dyn Write,
+) -> Result<u64, ExportError> {
+    let n = store.export(site, |article| {
+        serde_json::to_writer(&mut *out, article).map_err(std::io::Error::other)?;
+        out.write_all(b"\n")
+    })?;
+    out.flush()?;
+    Ok(n)
+}

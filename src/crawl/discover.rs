@@ -2,9 +2,17 @@
 //!
 //! In: HTML (links via a lol_html pass), RSS/Atom/JSON feeds (feed-rs),
 //! sitemaps and sitemap indexes incl. Google News (quick-xml), robots.txt
-//! `Sitemap:` lines. Out: absolute URLs with what is known about them.
+//! `Sitemap:` lines. Out: absolute, normalised URLs with what is known about
+//! them. Every function here is pure and total: bad input gives an error or
+//! nothing, never a panic.
+
+mod feeds;
+mod html;
+mod sitemap;
 
 use url::Url;
+
+pub use html::PageLinks;
 
 use crate::config::SiteConfig;
 use crate::store::UrlKind;
@@ -37,25 +45,144 @@ pub enum Sitemap {
 
 /// Links of an HTML page (`a[href]`, `link[rel=canonical]`...), resolved
 /// against `base` (and `<base href>`), http(s) only.
+///
+/// Everything a page points at, flattened: anchors, then the canonical URL,
+/// then announced feeds. Use [`page_links`] to tell them apart.
 pub fn html_links(html: &str, base: &Url) -> Vec<Url> {
-    let _ = (html, base);
-    todo!()
+    let p = html::page_links(html, base);
+    let mut out = p.links;
+    for u in p.canonical.into_iter().chain(p.feeds) {
+        if !out.contains(&u) {
+            out.push(u);
+        }
+    }
+    out
+}
+
+/// Links of an HTML page, with the canonical URL (`link[rel=canonical]`,
+/// else `og:url`) and alternate feeds kept apart from the anchors.
+pub fn page_links(html: &str, base: &Url) -> PageLinks {
+    html::page_links(html, base)
 }
 
 /// Entries of an RSS/Atom/JSON feed.
 pub fn feed_entries(bytes: &[u8], base: &Url) -> Result<Vec<Entry>, DiscoverError> {
-    let _ = (bytes, base);
-    todo!()
+    feeds::feed_entries(bytes, base)
 }
 
-/// Parse a sitemap or sitemap index.
+/// Parse a sitemap or sitemap index (plain or gzip-compressed).
 pub fn sitemap(bytes: &[u8], base: &Url) -> Result<Sitemap, DiscoverError> {
-    let _ = (bytes, base);
-    todo!()
+    sitemap::sitemap(bytes, base)
 }
 
 /// How a site's URL should be treated: `Article`, `Index` or `Page`.
+/// Article patterns win over index patterns when both match.
 pub fn classify(site: &SiteConfig, url: &Url) -> UrlKind {
-    let _ = (site, url);
-    todo!()
+    if site.is_article(url) {
+        UrlKind::Article
+    } else if site.is_index(url) {
+        UrlKind::Index
+    } else {
+        UrlKind::Page
+    }
+}
+
+/// The `Sitemap:` lines of a robots.txt (absolute http(s) URLs only, as the
+/// protocol requires; the field name is case-insensitive and applies
+/// outside any user-agent group).
+pub fn robots_sitemaps(robots_txt: &str) -> Vec<Url> {
+    let mut out: Vec<Url> = Vec::new();
+    for line in robots_txt.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
+        if !key.trim().eq_ignore_ascii_case("sitemap") {
+            continue;
+        }
+        let url = Url::parse(value.trim())
+            .ok()
+            .and_then(|u| crate::crawl::frontier::normalize(&u));
+        if let Some(u) = url {
+            if !out.contains(&u) {
+                out.push(u);
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use regex::Regex;
+
+    use super::*;
+
+    fn site() -> SiteConfig {
+        SiteConfig {
+            name: "ex".into(),
+            start_urls: vec![],
+            feeds: vec![],
+            sitemaps: vec![],
+            article_patterns: vec![Regex::new(r"/\d{4}/\d{2}/\d{2}/[^/]+\.html$").unwrap()],
+            index_patterns: vec![Regex::new(r"/(section|world)/?$").unwrap()],
+            hosts: vec!["news.example.com".into()],
+            rate: None,
+            boilerplate: None,
+        }
+    }
+
+    #[test]
+    fn classify_by_patterns() {
+        let u = |s: &str| Url::parse(s).unwrap();
+        let s = site();
+        assert_eq!(
+            classify(&s, &u("https://news.example.com/2026/11/26/budget.html")),
+            UrlKind::Article
+        );
+        assert_eq!(
+            classify(&s, &u("https://news.example.com/world/")),
+            UrlKind::Index
+        );
+        assert_eq!(
+            classify(&s, &u("https://news.example.com/about")),
+            UrlKind::Page
+        );
+    }
+
+    #[test]
+    fn html_links_flattens_canonical_and_feeds() {
+        let base = Url::parse("https://news.example.com/x.html").unwrap();
+        let html = r#"<link rel="canonical" href="/x.html"><link rel="alternate"
+            type="application/rss+xml" href="/rss"><a href="/y.html">y</a><a href="/x.html">x</a>"#;
+        let got: Vec<String> = html_links(html, &base)
+            .into_iter()
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "https://news.example.com/y.html",
+                "https://news.example.com/x.html",
+                "https://news.example.com/rss"
+            ]
+        );
+    }
+
+    #[test]
+    fn robots_sitemap_lines() {
+        let txt =
+            "User-agent: *\nDisallow: /private\nSitemap: https://news.example.com/sitemap.xml\n\
+                   sitemap:https://news.example.com/news.xml # news\nSITEMAP: /relative.xml\n\
+                   Sitemap: ftp://x/y\nSitemap: https://news.example.com/sitemap.xml\n";
+        let got: Vec<String> = robots_sitemaps(txt).into_iter().map(String::from).collect();
+        assert_eq!(
+            got,
+            [
+                "https://news.example.com/sitemap.xml",
+                "https://news.example.com/news.xml"
+            ]
+        );
+        assert!(robots_sitemaps("").is_empty());
+    }
 }

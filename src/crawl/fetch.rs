@@ -1,1 +1,488 @@
-//! fetch
+//! HTTP fetching with limits.
+//!
+//! In: a URL, the validators of an earlier fetch (conditional GET) and what
+//! kind of document is expected. Out: [`Fetched`] (final URL, status, headers
+//! that matter, the raw body, the redirect chain) or a [`FetchError`] whose
+//! [`FetchError::kind`] is counted in the crawl summary and whose
+//! [`FetchError::retry_delay`] tells the caller whether and when to try again.
+//!
+//! Limits enforced here: connect/read/total timeouts, at most `max_redirects`
+//! hops (followed by hand so every hop is checked: loop detection and the
+//! private-address guard of [`super::addr`]), the body size cap while the body
+//! streams in (so a 30 MB page or a gzip bomb stops at the cap, counted after
+//! decompression), and the content-type filter (HTML for pages, XML/JSON for
+//! feeds and sitemaps) checked on the headers before any body is read.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use reqwest::header::{self, HeaderMap};
+use reqwest::StatusCode;
+use url::Url;
+
+use super::addr::{self, AddressRefused, GuardedResolver};
+use crate::config::FetchConfig;
+
+/// Why a fetch failed. [`FetchError::kind`] is the short name counted in the
+/// summary and the fetch log.
+#[derive(Debug, thiserror::Error)]
+pub enum FetchError {
+    #[error("cannot build the HTTP client: {0}")]
+    Client(String),
+    #[error("unsupported URL {0}")]
+    BadUrl(String),
+    #[error("timed out")]
+    Timeout,
+    #[error("cannot connect: {0}")]
+    Connect(String),
+    #[error("connection reset or closed early")]
+    Reset,
+    #[error("HTTP status {status}")]
+    Http {
+        status: u16,
+        /// From a `Retry-After` header (429, 503).
+        retry_after: Option<Duration>,
+    },
+    #[error("body larger than {limit} bytes")]
+    TooLarge { limit: u64 },
+    #[error("redirect loop back to {0}")]
+    RedirectLoop(String),
+    #[error("more than {0} redirects")]
+    TooManyRedirects(usize),
+    #[error("redirect without a usable Location header")]
+    BadRedirect,
+    #[error("refused address: {0}")]
+    BlockedAddress(String),
+    #[error("unexpected content type {0:?}")]
+    BadContentType(String),
+    #[error("binary content where text was expected")]
+    Binary,
+    #[error("reading the body failed: {0}")]
+    Body(String),
+    #[error("request failed: {0}")]
+    Request(String),
+}
+
+impl FetchError {
+    /// Short machine-readable kind (`timeout`, `http_5xx`, `too_large`...).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            FetchError::Client(_) => "client",
+            FetchError::BadUrl(_) => "bad_url",
+            FetchError::Timeout => "timeout",
+            FetchError::Connect(_) => "connect",
+            FetchError::Reset => "reset",
+            FetchError::Http { status: 429, .. } => "http_429",
+            FetchError::Http { status, .. } if *status >= 500 => "http_5xx",
+            FetchError::Http { status, .. } if *status >= 400 => "http_4xx",
+            FetchError::Http { .. } => "http_other",
+            FetchError::TooLarge { .. } => "too_large",
+            FetchError::RedirectLoop(_) => "redirect_loop",
+            FetchError::TooManyRedirects(_) => "too_many_redirects",
+            FetchError::BadRedirect => "bad_redirect",
+            FetchError::BlockedAddress(_) => "blocked_address",
+            FetchError::BadContentType(_) => "bad_content_type",
+            FetchError::Binary => "binary",
+            FetchError::Body(_) => "body",
+            FetchError::Request(_) => "request",
+        }
+    }
+
+    /// Whether the failure is the host's trouble (timeouts, resets, 5xx,
+    /// connection failures): these count towards parking the host.
+    pub fn is_host_failure(&self) -> bool {
+        matches!(
+            self,
+            FetchError::Timeout | FetchError::Connect(_) | FetchError::Reset
+        ) || matches!(self, FetchError::Http { status, .. } if *status >= 500)
+    }
+
+    /// `Retry-After` of a 429/503 answer.
+    pub fn retry_after(&self) -> Option<Duration> {
+        match self {
+            FetchError::Http { retry_after, .. } => *retry_after,
+            _ => None,
+        }
+    }
+
+    /// When to try again after attempt number `attempt` (0 = the first) failed
+    /// this way: `None` if the failure is permanent. Timeouts, resets,
+    /// connection failures, truncated bodies, 429 and 5xx are retried with
+    /// exponential backoff capped at `backoff_max_secs`; a `Retry-After` is
+    /// obeyed even beyond that cap (up to [`MAX_RETRY_AFTER`]): the server
+    /// said when it can take us again. The caller decides how many attempts.
+    pub fn retry_delay(&self, attempt: u32, cfg: &FetchConfig) -> Option<Duration> {
+        let retryable = match self {
+            FetchError::Timeout
+            | FetchError::Connect(_)
+            | FetchError::Reset
+            | FetchError::Body(_) => true,
+            FetchError::Http { status, .. } => *status == 429 || *status >= 500,
+            _ => false,
+        };
+        if !retryable {
+            return None;
+        }
+        let backoff = backoff(attempt, cfg);
+        Some(match self.retry_after() {
+            Some(after) => after.min(MAX_RETRY_AFTER).max(backoff),
+            None => backoff,
+        })
+    }
+}
+
+/// Longest `Retry-After` honoured; a server asking for more is retried then.
+pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(24 * 3600);
+
+/// `backoff_base_secs × 2^attempt`, capped at `backoff_max_secs`.
+pub fn backoff(attempt: u32, cfg: &FetchConfig) -> Duration {
+    let secs = cfg.backoff_base_secs * 2f64.powi(attempt.min(30) as i32);
+    Duration::from_secs_f64(secs.min(cfg.backoff_max_secs).max(0.0))
+}
+
+/// What kind of document a URL is expected to be: decides the content-type
+/// filter and the `Accept` header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expect {
+    Html,
+    /// RSS/Atom/JSON feeds, sitemaps.
+    Feed,
+    /// robots.txt.
+    Text,
+}
+
+/// Validators of an earlier fetch, sent as `If-None-Match` /
+/// `If-Modified-Since`.
+#[derive(Debug, Clone, Default)]
+pub struct Validators {
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+}
+
+/// A successful fetch (2xx, or 304 for a conditional GET).
+#[derive(Debug, Clone)]
+pub struct Fetched {
+    pub final_url: Url,
+    pub status: u16,
+    pub content_type: Option<String>,
+    pub etag: Option<String>,
+    pub last_modified: Option<String>,
+    /// Decompressed body, at most `max_body_bytes`; empty for 304.
+    pub body: Vec<u8>,
+    /// URLs redirected from, in order (the requested URL first).
+    pub redirects: Vec<Url>,
+    pub elapsed: Duration,
+}
+
+impl Fetched {
+    /// 304: the document did not change since the validators were issued.
+    pub fn not_modified(&self) -> bool {
+        self.status == 304
+    }
+}
+
+/// The HTTP client with the configured limits. Cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Fetcher {
+    client: reqwest::Client,
+    max_body: u64,
+    max_redirects: usize,
+    total_timeout: Duration,
+    allow_private: bool,
+}
+
+impl Fetcher {
+    pub fn new(cfg: &FetchConfig, user_agent: &str) -> Result<Fetcher, FetchError> {
+        // reqwest is built without a bundled crypto provider (rustls-no-provider);
+        // installing ring is idempotent and fails only if one is installed already.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let client = reqwest::Client::builder()
+            .user_agent(user_agent)
+            .connect_timeout(cfg.connect_timeout())
+            .read_timeout(cfg.read_timeout())
+            .timeout(cfg.timeout())
+            // Followed by hand, so that every hop is checked.
+            .redirect(reqwest::redirect::Policy::none())
+            // A system proxy would bypass the address guard (and the tests'
+            // loopback-only rule).
+            .no_proxy()
+            .dns_resolver(GuardedResolver {
+                allow_private: cfg.allow_private_addresses,
+            })
+            .build()
+            .map_err(|e| FetchError::Client(e.to_string()))?;
+        Ok(Fetcher {
+            client,
+            max_body: cfg.max_body_bytes,
+            max_redirects: cfg.max_redirects,
+            total_timeout: cfg.timeout(),
+            allow_private: cfg.allow_private_addresses,
+        })
+    }
+
+    /// GET `url`, following redirects, within all limits.
+    pub async fn fetch(
+        &self,
+        url: &Url,
+        validators: &Validators,
+        expect: Expect,
+    ) -> Result<Fetched, FetchError> {
+        let started = Instant::now();
+        // reqwest's timeout is per request; this bounds the whole redirect chain.
+        match tokio::time::timeout(
+            self.total_timeout,
+            self.fetch_chain(url, validators, expect),
+        )
+        .await
+        {
+            Ok(Ok(mut fetched)) => {
+                fetched.elapsed = started.elapsed();
+                Ok(fetched)
+            }
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err(FetchError::Timeout),
+        }
+    }
+
+    async fn fetch_chain(
+        &self,
+        url: &Url,
+        validators: &Validators,
+        expect: Expect,
+    ) -> Result<Fetched, FetchError> {
+        let mut current = url.clone();
+        let mut redirects: Vec<Url> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
+        loop {
+            if !matches!(current.scheme(), "http" | "https") {
+                return Err(FetchError::BadUrl(current.to_string()));
+            }
+            if let Some(host) = addr::url_host_refused(&current, self.allow_private) {
+                return Err(FetchError::BlockedAddress(host));
+            }
+            seen.insert(current.as_str().to_string());
+            let mut req = self
+                .client
+                .get(current.clone())
+                .header(header::ACCEPT, accept(expect));
+            if let Some(etag) = &validators.etag {
+                req = req.header(header::IF_NONE_MATCH, etag);
+            }
+            if let Some(lm) = &validators.last_modified {
+                req = req.header(header::IF_MODIFIED_SINCE, lm);
+            }
+            let resp = req.send().await.map_err(classify)?;
+            let status = resp.status();
+            if status.is_redirection() && status != StatusCode::NOT_MODIFIED {
+                let next = resp
+                    .headers()
+                    .get(header::LOCATION)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|loc| current.join(loc.trim()).ok())
+                    .ok_or(FetchError::BadRedirect)?;
+                if seen.contains(next.as_str()) {
+                    return Err(FetchError::RedirectLoop(next.to_string()));
+                }
+                if redirects.len() >= self.max_redirects {
+                    return Err(FetchError::TooManyRedirects(self.max_redirects));
+                }
+                redirects.push(std::mem::replace(&mut current, next));
+                continue;
+            }
+            if !status.is_success() && status != StatusCode::NOT_MODIFIED {
+                return Err(FetchError::Http {
+                    status: status.as_u16(),
+                    retry_after: retry_after(resp.headers()),
+                });
+            }
+            return self.read(resp, current, status, redirects, expect).await;
+        }
+    }
+
+    async fn read(
+        &self,
+        mut resp: reqwest::Response,
+        final_url: Url,
+        status: StatusCode,
+        redirects: Vec<Url>,
+        expect: Expect,
+    ) -> Result<Fetched, FetchError> {
+        let headers = resp.headers();
+        let text = |name: header::HeaderName| {
+            headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let content_type = text(header::CONTENT_TYPE);
+        let etag = text(header::ETAG);
+        let last_modified = text(header::LAST_MODIFIED);
+        let mut body = Vec::new();
+        if status != StatusCode::NOT_MODIFIED {
+            if let Some(ct) = &content_type {
+                if !content_type_ok(ct, expect) {
+                    return Err(FetchError::BadContentType(ct.clone()));
+                }
+            }
+            // Content-Length is of the compressed body when encoded; the
+            // streaming check below is the real limit.
+            let encoded = headers.contains_key(header::CONTENT_ENCODING);
+            if let (false, Some(len)) = (encoded, resp.content_length()) {
+                if len > self.max_body {
+                    return Err(FetchError::TooLarge {
+                        limit: self.max_body,
+                    });
+                }
+            }
+            while let Some(chunk) = resp.chunk().await.map_err(classify)? {
+                if (body.len() + chunk.len()) as u64 > self.max_body {
+                    return Err(FetchError::TooLarge {
+                        limit: self.max_body,
+                    });
+                }
+                body.extend_from_slice(&chunk);
+            }
+            if expect != Expect::Feed && looks_binary(&body) {
+                return Err(FetchError::Binary);
+            }
+        }
+        Ok(Fetched {
+            final_url,
+            status: status.as_u16(),
+            content_type,
+            etag,
+            last_modified,
+            body,
+            redirects,
+            elapsed: Duration::ZERO,
+        })
+    }
+}
+
+fn accept(expect: Expect) -> &'static str {
+    match expect {
+        Expect::Html => "text/html,application/xhtml+xml;q=0.9,*/*;q=0.1",
+        Expect::Feed => {
+            "application/rss+xml,application/atom+xml,application/feed+json,application/xml;q=0.9,text/xml;q=0.9,application/json;q=0.8,*/*;q=0.1"
+        }
+        Expect::Text => "text/plain,*/*;q=0.1",
+    }
+}
+
+/// Whether a `Content-Type` fits what is expected. Missing types are let
+/// through (extraction and feed parsing judge the bytes).
+pub fn content_type_ok(content_type: &str, expect: Expect) -> bool {
+    let mime = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    if mime.is_empty() {
+        return true;
+    }
+    match expect {
+        Expect::Html => mime == "text/html" || mime == "application/xhtml+xml",
+        Expect::Feed => {
+            mime.contains("xml")
+                || mime.contains("json")
+                || mime.contains("rss")
+                || mime.contains("atom")
+                || mime == "text/plain"
+                // Gzipped sitemaps (`sitemap.xml.gz`) come as these.
+                || mime.contains("gzip")
+                || mime == "application/octet-stream"
+        }
+        Expect::Text => mime.starts_with("text/"),
+    }
+}
+
+/// Whether a body that should be text is an image, archive, PDF or other
+/// binary (servers label them `text/html` often enough). UTF-16 text, which
+/// is full of NUL bytes, starts with a byte order mark.
+pub fn looks_binary(body: &[u8]) -> bool {
+    const MAGIC: &[&[u8]] = &[
+        b"\x89PNG",
+        b"%PDF-",
+        b"GIF8",
+        b"\xff\xd8\xff",
+        b"PK\x03\x04",
+        b"\x1f\x8b",
+        b"RIFF",
+        b"\x00\x00\x00",
+    ];
+    if MAGIC.iter().any(|m| body.starts_with(m)) {
+        return true;
+    }
+    if body.starts_with(b"\xff\xfe") || body.starts_with(b"\xfe\xff") {
+        return false;
+    }
+    body.iter().take(1024).any(|&b| b == 0)
+}
+
+/// `Retry-After`: delta-seconds or an HTTP date.
+fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let value = headers.get(header::RETRY_AFTER)?.to_str().ok()?.trim();
+    if let Ok(secs) = value.parse::<u64>() {
+        return Some(Duration::from_secs(secs));
+    }
+    let when = chrono::DateTime::parse_from_rfc2822(value).ok()?;
+    let delta = when.timestamp() - chrono::Utc::now().timestamp();
+    Some(Duration::from_secs(delta.max(0) as u64))
+}
+
+/// Map a reqwest error to what callers act on.
+fn classify(err: reqwest::Error) -> FetchError {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&err);
+    let mut reset = false;
+    while let Some(e) = source {
+        if let Some(refused) = e.downcast_ref::<AddressRefused>() {
+            return FetchError::BlockedAddress(refused.name.clone());
+        }
+        if let Some(io) = e.downcast_ref::<std::io::Error>() {
+            use std::io::ErrorKind::*;
+            if matches!(
+                io.kind(),
+                ConnectionReset | ConnectionAborted | BrokenPipe | UnexpectedEof
+            ) {
+                reset = true;
+            }
+            if io.kind() == TimedOut {
+                return FetchError::Timeout;
+            }
+        }
+        // hyper reports a peer that hung up early only in its message.
+        let msg = e.to_string().to_ascii_lowercase();
+        if msg.contains("connection closed") || msg.contains("end of file") || msg.contains("reset")
+        {
+            reset = true;
+        }
+        source = e.source();
+    }
+    if err.is_timeout() {
+        FetchError::Timeout
+    } else if err.is_connect() {
+        FetchError::Connect(chain_text(&err))
+    } else if reset {
+        FetchError::Reset
+    } else if err.is_body() || err.is_decode() {
+        FetchError::Body(chain_text(&err))
+    } else {
+        FetchError::Request(chain_text(&err))
+    }
+}
+
+fn chain_text(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut source = err.source();
+    while let Some(e) = source {
+        text.push_str(": ");
+        text.push_str(&e.to_string());
+        source = e.source();
+    }
+    text
+}
+
+#[cfg(test)]
+#[path = "fetch_tests.rs"]
+mod tests;

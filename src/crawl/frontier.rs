@@ -1,20 +1,319 @@
-//! URL normalisation and priorities for the frontier (pure); the queue itself
-//! is persisted in the store (`urls` table).
+//! URL normalisation, priorities and trap guards for the frontier (pure); the
+//! queue itself is persisted in the store (`urls` table, `store::Store`).
+//!
+//! In: a parsed URL (and its kind and depth). Out: the one spelling under
+//! which the frontier knows it, its priority, and whether it looks like a
+//! crawler trap (endless calendars, repeated path segments, query spaces).
 
 use url::Url;
 
 use crate::store::UrlKind;
 
+/// Query parameters that only track the reader; dropping them merges URLs
+/// that name the same page. Keys are compared lowercase; `utm_*` is a prefix.
+const TRACKING_PARAMS: &[&str] = &[
+    "fbclid",
+    "gclid",
+    "gclsrc",
+    "dclid",
+    "gbraid",
+    "wbraid",
+    "msclkid",
+    "yclid",
+    "igshid",
+    "mc_cid",
+    "mc_eid",
+    "ref_src",
+    "ref_url",
+    "_ga",
+    "_gl",
+    "_hsenc",
+    "_hsmi",
+    "mkt_tok",
+    "cmpid",
+    "ocid",
+    "smid",
+    "at_medium",
+    "at_campaign",
+    "__twitter_impression",
+];
+
 /// Normalise a URL: lowercase scheme/host, drop default ports, fragments and
 /// tracking parameters (`utm_*`, `fbclid`, `gclid`...). `None` for non-http(s).
+///
+/// The order of the remaining query parameters is kept: some sites route on
+/// it, and sorting would merge nothing the site itself links to.
 pub fn normalize(url: &Url) -> Option<Url> {
-    let _ = url;
-    todo!()
+    // The url crate already lowercases scheme and host, drops default ports,
+    // resolves dot segments, gives an empty path as "/" and percent-encodes
+    // what must be encoded.
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none_or(str::is_empty) {
+        return None;
+    }
+    let mut out = url.clone();
+    out.set_fragment(None);
+    if let Some(q) = url.query() {
+        let kept: Vec<&str> = q
+            .split('&')
+            .filter(|p| !p.is_empty() && !is_tracking(param_key(p)))
+            .collect();
+        if kept.is_empty() {
+            out.set_query(None);
+        } else {
+            out.set_query(Some(&kept.join("&")));
+        }
+    }
+    Some(out)
+}
+
+fn param_key(pair: &str) -> &str {
+    pair.split_once('=').map_or(pair, |(k, _)| k)
+}
+
+fn is_tracking(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    key.starts_with("utm_") || TRACKING_PARAMS.contains(&key.as_str())
 }
 
 /// Priority of a URL in the frontier: higher is fetched first (fresh feed and
 /// sitemap entries and article URLs before index pages and other pages).
+///
+/// Feeds and sitemaps come first because each one yields many articles;
+/// articles come before index pages at any depth (the gaps between the bases
+/// exceed the largest depth penalty), and within a kind shallower is first.
 pub fn priority(kind: UrlKind, depth: u32) -> i32 {
-    let _ = (kind, depth);
-    todo!()
+    let base = match kind {
+        UrlKind::Feed | UrlKind::Sitemap => 400,
+        UrlKind::Seed => 300,
+        UrlKind::Article => 200,
+        UrlKind::Index => 100,
+        UrlKind::Page => 0,
+    };
+    let penalty = i32::try_from(depth.min(MAX_DEPTH_PENALTY)).unwrap_or(0);
+    base - penalty
+}
+
+/// Depth beyond which the priority no longer drops (keeps kinds apart).
+const MAX_DEPTH_PENALTY: u32 = 50;
+
+/// [`priority`] plus a bonus for a fresh feed or sitemap entry (published
+/// within two days: +50, within a week: +25), so today's news is fetched
+/// before a sitemap's years-old backlog. The bonus never lifts an article
+/// above a feed or lowers it below an index page.
+pub fn entry_priority(kind: UrlKind, depth: u32, published: Option<&str>, now_ms: i64) -> i32 {
+    const DAY_MS: i64 = 24 * 3600 * 1000;
+    let age_ms = published
+        .and_then(|p| chrono::DateTime::parse_from_rfc3339(p).ok())
+        .map(|d| now_ms.saturating_sub(d.timestamp_millis()));
+    let bonus = match age_ms {
+        // Slightly in the future (clock skew, time zones) counts as fresh.
+        Some(a) if a < 2 * DAY_MS => 50,
+        Some(a) if a < 7 * DAY_MS => 25,
+        _ => 0,
+    };
+    priority(kind, depth) + bonus
+}
+
+/// A segment repeated this often in one path is a relative-link loop
+/// (`/a/b/a/b/a/b/`).
+const MAX_SEGMENT_REPEATS: usize = 3;
+/// Deeper paths than this are generated, not written by an editor.
+const MAX_PATH_DEPTH: usize = 12;
+const MAX_QUERY_PARAMS: usize = 6;
+const MAX_QUERY_LEN: usize = 300;
+const MAX_URL_LEN: usize = 2048;
+/// Query keys of calendar and archive widgets that page through dates forever.
+/// (Single letters like `d` are too common in ordinary queries to count.)
+const CALENDAR_KEYS: &[&str] = &[
+    "date", "day", "month", "year", "week", "cal", "calendar", "caldate", "ym", "ymd",
+];
+
+/// Whether a URL looks like a crawler trap: a path segment repeated ≥ 3
+/// times, a path deeper than 12, more than 6 query parameters or a very long
+/// query, or a date-paging calendar (`?month=11&year=2031`, `/calendar/2031/`).
+pub fn looks_like_trap(url: &Url) -> bool {
+    if url.as_str().len() > MAX_URL_LEN {
+        return true;
+    }
+    let segments: Vec<&str> = url
+        .path_segments()
+        .map(|s| s.filter(|s| !s.is_empty()).collect())
+        .unwrap_or_default();
+    if segments.len() > MAX_PATH_DEPTH {
+        return true;
+    }
+    for (i, s) in segments.iter().enumerate() {
+        if segments[i..].iter().filter(|t| *t == s).count() >= MAX_SEGMENT_REPEATS {
+            return true;
+        }
+    }
+    let calendar_path = segments.windows(2).any(|w| {
+        matches!(w[0].to_ascii_lowercase().as_str(), "calendar" | "cal") && is_date_like(w[1])
+    });
+    if calendar_path {
+        return true;
+    }
+    let Some(q) = url.query() else { return false };
+    if q.len() > MAX_QUERY_LEN {
+        return true;
+    }
+    let pairs: Vec<&str> = q.split('&').filter(|p| !p.is_empty()).collect();
+    if pairs.len() > MAX_QUERY_PARAMS {
+        return true;
+    }
+    pairs.iter().any(|p| {
+        let (k, v) = p.split_once('=').unwrap_or((p, ""));
+        CALENDAR_KEYS.contains(&k.to_ascii_lowercase().as_str()) && is_date_like(v)
+    })
+}
+
+/// `2026`, `11`, `2026-11`, `2026-11-26`, `2026/11/26`, `20261126`.
+fn is_date_like(v: &str) -> bool {
+    let v = v.replace("%2F", "/").replace("%2f", "/");
+    let parts: Vec<&str> = v.split(['-', '/', '.']).collect();
+    !v.is_empty()
+        && parts.len() <= 3
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.len() <= 8 && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(s: &str) -> Option<String> {
+        normalize(&Url::parse(s).ok()?).map(String::from)
+    }
+
+    fn trap(s: &str) -> bool {
+        looks_like_trap(&Url::parse(s).unwrap())
+    }
+
+    #[test]
+    fn normalize_lowercases_and_drops_default_port_and_fragment() {
+        assert_eq!(
+            n("HTTP://News.Example.COM:80/World/Story?id=3#comments").as_deref(),
+            Some("http://news.example.com/World/Story?id=3")
+        );
+        assert_eq!(
+            n("https://example.com:443").as_deref(),
+            Some("https://example.com/")
+        );
+        assert_eq!(
+            n("https://example.com:8443/a").as_deref(),
+            Some("https://example.com:8443/a")
+        );
+    }
+
+    #[test]
+    fn normalize_drops_tracking_params_and_keeps_order_of_the_rest() {
+        assert_eq!(
+            n("https://e.com/a?b=2&utm_source=x&UTM_Medium=y&a=1&fbclid=z&gclid=q&mc_cid=1&mc_eid=2&ref_src=t")
+                .as_deref(),
+            Some("https://e.com/a?b=2&a=1")
+        );
+        assert_eq!(
+            n("https://e.com/a?utm_campaign=x").as_deref(),
+            Some("https://e.com/a")
+        );
+        assert_eq!(n("https://e.com/a?").as_deref(), Some("https://e.com/a"));
+        assert_eq!(
+            n("https://e.com/a?&&x=1&").as_deref(),
+            Some("https://e.com/a?x=1")
+        );
+    }
+
+    #[test]
+    fn normalize_resolves_dot_segments_and_encodes() {
+        assert_eq!(
+            n("https://e.com/a/./b/../c d").as_deref(),
+            Some("https://e.com/a/c%20d")
+        );
+    }
+
+    #[test]
+    fn normalize_rejects_non_http() {
+        assert_eq!(n("mailto:x@e.com"), None);
+        assert_eq!(n("javascript:void(0)"), None);
+        assert_eq!(n("ftp://e.com/x"), None);
+        assert_eq!(n("file:///etc/passwd"), None);
+    }
+
+    #[test]
+    fn normalize_is_idempotent() {
+        for u in [
+            "https://E.com/x/../y?utm_x=1&k=v#f",
+            "http://e.com:80",
+            "https://例子.cn/新闻?a=1",
+        ] {
+            let once = n(u).unwrap();
+            assert_eq!(n(&once).as_deref(), Some(once.as_str()), "{u}");
+        }
+    }
+
+    #[test]
+    fn priority_orders_kinds_then_depth() {
+        assert!(priority(UrlKind::Feed, 0) > priority(UrlKind::Seed, 0));
+        assert!(priority(UrlKind::Seed, 0) > priority(UrlKind::Article, 0));
+        assert!(priority(UrlKind::Article, 1000) > priority(UrlKind::Index, 0));
+        assert!(priority(UrlKind::Index, 1000) > priority(UrlKind::Page, 0));
+        assert!(priority(UrlKind::Article, 1) > priority(UrlKind::Article, 2));
+        assert_eq!(priority(UrlKind::Sitemap, 3), priority(UrlKind::Feed, 3));
+    }
+
+    #[test]
+    fn fresh_entries_come_first() {
+        let now = chrono::DateTime::parse_from_rfc3339("2026-11-26T12:00:00Z")
+            .unwrap()
+            .timestamp_millis();
+        let p = |d: Option<&str>| entry_priority(UrlKind::Article, 1, d, now);
+        let today = p(Some("2026-11-26T08:00:00+01:00"));
+        let last_week = p(Some("2026-11-21T08:00:00Z"));
+        let old = p(Some("2019-01-01T00:00:00Z"));
+        assert!(today > last_week && last_week > old);
+        assert_eq!(old, priority(UrlKind::Article, 1));
+        assert_eq!(p(None), old);
+        assert_eq!(p(Some("not a date")), old);
+        assert!(today < priority(UrlKind::Seed, 0));
+    }
+
+    #[test]
+    fn ordinary_news_urls_are_not_traps() {
+        for u in [
+            "https://www.bbc.com/news/world-europe-12345678",
+            "https://www.theguardian.com/world/2026/nov/26/some-story",
+            "https://news.sina.com.cn/c/2026-11-26/doc-abc.shtml",
+            "https://e.com/section/index.html?page=3",
+            "https://e.com/a/b/a/c",
+            "https://e.com/search?q=x&page=2&sort=new",
+        ] {
+            assert!(!trap(u), "{u}");
+        }
+    }
+
+    #[test]
+    fn repeated_segments_and_deep_paths_are_traps() {
+        assert!(trap("https://e.com/a/b/a/b/a/b/"));
+        assert!(trap("https://e.com/news/news/news/x"));
+        assert!(trap("https://e.com/1/2/3/4/5/6/7/8/9/10/11/12/13"));
+        assert!(!trap("https://e.com/1/2/3/4/5/6/7/8/9/10/11/12"));
+    }
+
+    #[test]
+    fn big_query_spaces_are_traps() {
+        assert!(trap("https://e.com/s?a=1&b=2&c=3&d=4&e=5&f=6&g=7"));
+        assert!(!trap("https://e.com/s?a=1&b=2&c=3&d=4&e=5&f=6"));
+        let long = format!("https://e.com/s?q={}", "x".repeat(400));
+        assert!(trap(&long));
+    }
+
+    #[test]
+    fn calendars_are_traps() {
+        assert!(trap("https://e.com/events?month=11&year=2031"));
+        assert!(trap("https://e.com/archive?date=2026-11-26"));
+        assert!(trap("https://e.com/archive?ymd=20261126"));
+        assert!(trap("https://e.com/calendar/2031/05/"));
+        assert!(!trap("https://e.com/archive?date=today"));
+    }
 }

@@ -1,8 +1,221 @@
 //! Crawl orchestration: frontier → politeness → fetch → extract → boilerplate
-//! → store, with discovery feeding the frontier. Workers, shutdown, progress
-//! and the run summary live here.
+//! → store, with discovery feeding the frontier.
+//!
+//! In: a validated [`Config`], an open [`Store`], [`CrawlOptions`] and a
+//! shutdown future. Out: a [`CrawlSummary`] (pages, articles, duplicates,
+//! errors by kind), or a [`CrawlError`] for the few things that stop a crawl
+//! (unknown site, HTTP client, store failure).
+//!
+//! The parts: [`run`] (scheduler: claims, per-host queues, workers, end of
+//! pass, shutdown), [`worker`] (one URL: robots, rate limit, fetch, decide),
+//! [`page`] (pure: discovery and extraction of a fetched document),
+//! [`writer`] (the single store writer, batched transactions), [`politeness`]
+//! and [`robots`], [`fetch`] and [`addr`] (HTTP with limits and the address
+//! guard), [`summary`] and [`progress`]. The frontier's pure rules are in
+//! [`frontier`], link/feed/sitemap parsing in [`discover`].
 
+pub mod addr;
 pub mod discover;
 pub mod fetch;
 pub mod frontier;
+pub mod page;
 pub mod politeness;
+pub mod progress;
+pub mod robots;
+pub mod run;
+pub mod summary;
+pub mod worker;
+pub mod writer;
+
+#[cfg(test)]
+mod test_server;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::config::{Config, SiteConfig};
+use crate::extract::ExtractOptions;
+use crate::store::lines::LineSettings;
+use crate::store::{NewUrl, Store, StoreError, UrlKind, WriteOp};
+
+use summary::Counters;
+pub use summary::CrawlSummary;
+use worker::Ctx;
+use writer::{CrawlStore, Writer, WriterError};
+
+/// Boilerplate settings for a site (`None`: the global `[boilerplate]` switch).
+pub fn line_settings(config: &Config, site: Option<&SiteConfig>) -> LineSettings {
+    let enabled = match site {
+        Some(site) => site.boilerplate_enabled(&config.boilerplate),
+        None => config.boilerplate.enabled,
+    };
+    LineSettings::from_config(&config.boilerplate, enabled)
+}
+
+/// How to run a crawl.
+#[derive(Debug, Clone, Default)]
+pub struct CrawlOptions {
+    /// Keep revisiting feeds and index pages until stopped (`--continuous`).
+    pub continuous: bool,
+    /// Sites to crawl by name; empty = all configured sites.
+    pub sites: Vec<String>,
+    /// Show an indicatif progress line (on a terminal); otherwise log a plain
+    /// status line periodically.
+    pub progress: bool,
+}
+
+/// What stops a crawl. Everything else is counted in the summary.
+#[derive(Debug, thiserror::Error)]
+pub enum CrawlError {
+    #[error("unknown site {name:?} (configured: {known})")]
+    UnknownSite { name: String, known: String },
+    #[error("cannot start the HTTP client: {0}")]
+    Client(#[source] fetch::FetchError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the store writer stopped unexpectedly")]
+    WriterGone,
+}
+
+impl From<WriterError> for CrawlError {
+    fn from(e: WriterError) -> Self {
+        match e {
+            WriterError::Store(e) => CrawlError::Store(e),
+            WriterError::Gone => CrawlError::WriterGone,
+        }
+    }
+}
+
+/// Crawl the configured (or selected) sites into `store`.
+///
+/// Seeds (start pages, feeds, sitemaps) are added to the frontier, URLs left
+/// in flight by an interrupted run are queued again, then due URLs are
+/// fetched until the pass is over (or, with `continuous`, until `shutdown`
+/// completes). On shutdown no new URL is started; pages in flight finish and
+/// are written before the summary is returned.
+pub async fn run(
+    config: &Config,
+    store: Store,
+    opts: CrawlOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<CrawlSummary, CrawlError> {
+    run_with(config, store, opts, shutdown).await
+}
+
+/// [`run`] on any [`CrawlStore`].
+pub async fn run_with<S: CrawlStore>(
+    config: &Config,
+    mut store: S,
+    opts: CrawlOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<CrawlSummary, CrawlError> {
+    let started = Instant::now();
+    let selected = select_sites(config, &opts.sites)?;
+    let fetcher = fetch::Fetcher::new(&config.fetch, &config.crawler.user_agent)
+        .map_err(CrawlError::Client)?;
+    // Budgets count pages over the life of the database.
+    let site_pages = store.pages_by_site()?;
+    let counters = Arc::new(Counters::default());
+    let (writer, writer_task) = Writer::spawn(store, counters.clone());
+    let resumed = writer.reset_in_flight().await?;
+    if resumed > 0 {
+        tracing::info!("resuming: {resumed} URLs left in flight were queued again");
+    }
+    let seeds = seed_urls(selected.values().map(Arc::as_ref));
+    Counters::add(&counters.urls_discovered, seeds.len() as u64);
+    writer.write(vec![WriteOp::AddUrls(seeds)]).await?;
+
+    let cfg = Arc::new(config.clone());
+    let ctx = Arc::new(Ctx {
+        sites: selected.clone(),
+        fetcher,
+        politeness: politeness::Politeness::for_config(&cfg),
+        robots: robots::RobotsCache::new(&cfg.crawler.user_agent),
+        writer: writer.clone(),
+        fetch_slots: Arc::new(tokio::sync::Semaphore::new(cfg.crawler.concurrency.max(1))),
+        counters: counters.clone(),
+        extract: ExtractOptions {
+            algorithm: cfg.extract.algorithm,
+        },
+        cfg,
+    });
+    let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);
+    let stopper = tokio::spawn(async move {
+        shutdown.await;
+        let _ = stop_tx.send(true);
+    });
+    let scheduler = run::Scheduler::new(
+        ctx,
+        opts.continuous,
+        opts.progress,
+        selected,
+        site_pages,
+        stop_rx.clone(),
+    );
+    let outcome = scheduler.run(&mut stop_rx).await;
+    stopper.abort();
+    // URLs claimed but never started go back to the queue.
+    let reset = match outcome {
+        Ok(()) => writer.reset_in_flight().await.map(|_| ()),
+        Err(e) => Err(e),
+    };
+    drop(writer);
+    let closed = writer_task.await.map_err(|_| CrawlError::WriterGone)?;
+    reset?;
+    closed?;
+    Ok(counters.summary(started.elapsed()))
+}
+
+fn select_sites(
+    config: &Config,
+    names: &[String],
+) -> Result<HashMap<String, Arc<SiteConfig>>, CrawlError> {
+    if names.is_empty() {
+        return Ok(config
+            .sites
+            .iter()
+            .map(|s| (s.name.clone(), Arc::new(s.clone())))
+            .collect());
+    }
+    let mut selected = HashMap::new();
+    for name in names {
+        let site = config.site(name).ok_or_else(|| CrawlError::UnknownSite {
+            name: name.clone(),
+            known: config
+                .sites
+                .iter()
+                .map(|s| s.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+        })?;
+        selected.insert(name.clone(), Arc::new(site.clone()));
+    }
+    Ok(selected)
+}
+
+/// Start pages, feeds and sitemaps of the sites, at depth 0.
+fn seed_urls<'a>(sites: impl Iterator<Item = &'a SiteConfig>) -> Vec<NewUrl> {
+    let mut urls = Vec::new();
+    for site in sites {
+        let lists = [
+            (UrlKind::Seed, &site.start_urls),
+            (UrlKind::Feed, &site.feeds),
+            (UrlKind::Sitemap, &site.sitemaps),
+        ];
+        for (kind, list) in lists {
+            for url in list {
+                let url = frontier::normalize(url).unwrap_or_else(|| url.clone());
+                urls.push(NewUrl {
+                    url: url.into(),
+                    site: site.name.clone(),
+                    kind,
+                    depth: 0,
+                    priority: frontier::priority(kind, 0),
+                });
+            }
+        }
+    }
+    urls
+}

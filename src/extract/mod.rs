@@ -5,14 +5,21 @@
 //! metadata. Never fails: a page with no article yields empty text.
 //!
 //! Steps: 1. charset → UTF-8 ([`charset`]); 2. strip non-content with lol_html
-//! ([`strip`]); 3. parse into a DOM (scraper/html5ever); 4. per-node statistics
-//! and scoring ([`density`]); 5. selection and text assembly; 6. metadata
-//! ([`metadata`]).
+//! ([`strip`]); 3. parse into a DOM (scraper/html5ever) and flatten the body
+//! into an arena with per-node statistics ([`dom`]); 4. scoring and selection
+//! ([`density`] for the CETD family, [`select`] for `auto`); 5. text assembly
+//! ([`text`]); 6. metadata ([`metadata`]) from the same parsed DOM.
 
+pub mod batch;
 pub mod charset;
 pub mod density;
+pub mod dom;
+pub mod headline;
+pub mod heuristics;
 pub mod metadata;
+pub mod select;
 pub mod strip;
+pub mod text;
 
 use serde::{Deserialize, Serialize};
 use url::Url;
@@ -66,6 +73,42 @@ pub fn extract_bytes(
 
 /// Extract from decoded HTML.
 pub fn extract_html(html: &str, url: Option<&Url>, opts: &ExtractOptions) -> Article {
-    let _ = (html, url, opts);
-    todo!("extraction pipeline")
+    let stripped = strip::strip(html);
+    let doc = scraper::Html::parse_document(&stripped);
+    let text = text_of_document(&doc, opts.algorithm);
+    let meta = metadata::extract_metadata(&doc, url);
+    let language = metadata::detect_language(&text);
+    Article {
+        title: meta.title,
+        author: meta.author,
+        published_at: meta.published_at,
+        modified_at: meta.modified_at,
+        language,
+        canonical_url: meta.canonical_url,
+        site_name: meta.site_name,
+        text,
+    }
 }
+
+/// Only the article text of decoded HTML (no metadata): steps 2–5.
+pub fn extract_text(html: &str, algorithm: Algorithm) -> String {
+    let stripped = strip::strip(html);
+    let doc = scraper::Html::parse_document(&stripped);
+    text_of_document(&doc, algorithm)
+}
+
+/// Steps 3–5 on a parsed (stripped) document.
+pub fn text_of_document(doc: &scraper::Html, algorithm: Algorithm) -> String {
+    let dom = dom::Dom::build(doc);
+    if dom.is_empty() {
+        return String::new();
+    }
+    match algorithm {
+        Algorithm::Td => select::cetd_text(&dom, density::Density::Text),
+        Algorithm::Ctd => select::cetd_text(&dom, density::Density::Composite),
+        Algorithm::Auto => select::auto_text(&dom, dom::doc_title(doc).as_deref()),
+    }
+}
+
+#[cfg(test)]
+mod tests;

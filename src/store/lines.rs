@@ -1,36 +1,294 @@
 //! The transactional half of boilerplate learning: read and update a site's
 //! line counts (`line_hashes`) and RC (`site_stats`) inside the transaction
 //! that stores the article, so a crash never double-counts.
+//!
+//! In: a connection or transaction, a site id, extracted text and the site's
+//! [`LineSettings`]. Out: the text with boilerplate lines removed
+//! ([`Cleaned`]), updated counts, and for `stats` the top lines and table size.
+//! Hashes are stored as 16-byte BLOBs; every statement is prepared once per
+//! connection (`prepare_cached`).
 
-use crate::boilerplate::LineRule;
+use std::collections::HashMap;
+
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
+
+use super::articles::word_count;
+use crate::boilerplate::{
+    assemble, distinct_lines, judge, split_lines, LineRule, Piece, SiteCounts, Variant,
+};
+use crate::config::BoilerplateConfig;
+
+/// Text after boilerplate removal (`text`, `dropped` lines).
+pub type Cleaned = crate::boilerplate::Filtered;
+
+/// The stored sample of a line is cut to this many characters: it is only
+/// for `stats`, and unique body paragraphs would otherwise bloat the table.
+pub const SAMPLE_CHARS: usize = 200;
 
 /// Tunables of the line filter, from `[boilerplate]` (and the site's switch).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LineSettings {
     pub rule: LineRule,
+    /// Records with LC ≤ RC × prune_ratio are deleted when pruning.
     pub prune_ratio: f64,
+    /// Prune a site's records every this many articles.
     pub prune_every: u64,
     /// False: store text as extracted, learn nothing.
     pub enabled: bool,
+    /// Refinements over the plain rule (digit masking, interior guard).
+    pub variant: Variant,
 }
 
-/// Text after boilerplate removal.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Cleaned {
-    pub text: String,
-    /// Lines removed as boilerplate.
-    pub dropped: usize,
+impl LineSettings {
+    /// Settings from `[boilerplate]`, with the site's resolved switch
+    /// (`SiteConfig::boilerplate_enabled`).
+    pub fn from_config(cfg: &BoilerplateConfig, enabled: bool) -> Self {
+        Self {
+            rule: LineRule {
+                window: cfg.line_window,
+            },
+            prune_ratio: cfg.prune_ratio,
+            prune_every: cfg.prune_every,
+            enabled,
+            variant: Variant::default(),
+        }
+    }
+}
+
+impl Default for LineSettings {
+    fn default() -> Self {
+        let cfg = BoilerplateConfig::default();
+        Self::from_config(&cfg, cfg.enabled)
+    }
+}
+
+fn to_u64(v: i64) -> u64 {
+    u64::try_from(v).unwrap_or(0)
+}
+
+fn to_i64(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+/// The first [`SAMPLE_CHARS`] characters of a line.
+fn sample(line: &str) -> &str {
+    match line.char_indices().nth(SAMPLE_CHARS) {
+        Some((at, _)) => &line[..at],
+        None => line,
+    }
 }
 
 /// Learn from one article's extracted text (each distinct line counted once,
-/// RC += 1, periodic pruning) and return it with boilerplate lines removed.
-/// Runs inside the caller's transaction.
+/// RC += 1, periodic pruning) and return it with boilerplate lines removed,
+/// judged with the counts including this article. Runs inside the caller's
+/// transaction. When `settings.enabled` is false the text comes back
+/// unchanged and nothing is learned.
 pub fn learn_and_clean(
-    tx: &rusqlite::Transaction<'_>,
+    tx: &Transaction<'_>,
     site_id: i64,
     raw_text: &str,
     settings: &LineSettings,
 ) -> rusqlite::Result<Cleaned> {
-    let _ = (tx, site_id, raw_text, settings);
-    todo!()
+    if !settings.enabled {
+        return Ok(unchanged(raw_text));
+    }
+    let (rc, last_prune_rc): (i64, i64) = tx
+        .prepare_cached(
+            "INSERT INTO site_stats (site_id, articles_processed) VALUES (?1, 1)
+             ON CONFLICT (site_id) DO UPDATE SET articles_processed = articles_processed + 1
+             RETURNING articles_processed, last_prune_rc",
+        )?
+        .query_row(params![site_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+
+    let pieces = split_lines(raw_text, &settings.variant);
+    let mut counts = SiteCounts {
+        rc: to_u64(rc),
+        lc: HashMap::new(),
+    };
+    {
+        let mut upsert = tx.prepare_cached(
+            "INSERT INTO line_hashes (site_id, md5, count, first_seen, last_seen, sample)
+             VALUES (?1, ?2, 1, ?3, ?3, ?4)
+             ON CONFLICT (site_id, md5) DO UPDATE SET count = count + 1, last_seen = ?3
+             RETURNING count",
+        )?;
+        for line in distinct_lines(&pieces) {
+            let lc: i64 = upsert.query_row(
+                params![site_id, &line.hash[..], rc, sample(&line.normalized)],
+                |r| r.get(0),
+            )?;
+            counts.lc.insert(line.hash, to_u64(lc));
+        }
+    }
+    let drop = judge(&pieces, &settings.rule, &settings.variant, &counts);
+    let cleaned = assemble(&pieces, &drop);
+
+    if to_u64(rc - last_prune_rc) >= settings.prune_every.max(1) {
+        prune(tx, site_id, rc, settings.prune_ratio)?;
+    }
+    Ok(cleaned)
 }
+
+fn unchanged(raw_text: &str) -> Cleaned {
+    Cleaned {
+        text: raw_text.to_string(),
+        dropped: 0,
+    }
+}
+
+/// Delete the site's records with LC ≤ RC × ratio, and remember when.
+fn prune(tx: &Transaction<'_>, site_id: i64, rc: i64, ratio: f64) -> rusqlite::Result<usize> {
+    // LC is an integer, so LC ≤ RC·ratio ⟺ LC ≤ floor(RC·ratio).
+    let limit = (rc as f64 * ratio).floor() as i64;
+    let deleted = tx
+        .prepare_cached("DELETE FROM line_hashes WHERE site_id = ?1 AND count <= ?2")?
+        .execute(params![site_id, limit])?;
+    tx.prepare_cached("UPDATE site_stats SET last_prune_rc = ?2 WHERE site_id = ?1")?
+        .execute(params![site_id, rc])?;
+    Ok(deleted)
+}
+
+/// RC of a site: articles processed by the line filter (0 if none yet).
+pub fn site_rc(conn: &Connection, site_id: i64) -> rusqlite::Result<u64> {
+    let rc: Option<i64> = conn
+        .prepare_cached("SELECT articles_processed FROM site_stats WHERE site_id = ?1")?
+        .query_row(params![site_id], |r| r.get(0))
+        .optional()?;
+    Ok(rc.map(to_u64).unwrap_or(0))
+}
+
+/// The site's current counts for the lines of one text.
+fn current_counts(
+    conn: &Connection,
+    site_id: i64,
+    rc: u64,
+    pieces: &[Piece<'_>],
+) -> rusqlite::Result<SiteCounts> {
+    let mut lookup =
+        conn.prepare_cached("SELECT count FROM line_hashes WHERE site_id = ?1 AND md5 = ?2")?;
+    let mut counts = SiteCounts {
+        rc,
+        lc: HashMap::new(),
+    };
+    for line in distinct_lines(pieces) {
+        let lc: Option<i64> = lookup
+            .query_row(params![site_id, &line.hash[..]], |r| r.get(0))
+            .optional()?;
+        if let Some(lc) = lc {
+            counts.lc.insert(line.hash, to_u64(lc));
+        }
+    }
+    Ok(counts)
+}
+
+fn clean_at(
+    conn: &Connection,
+    site_id: i64,
+    rc: u64,
+    raw_text: &str,
+    settings: &LineSettings,
+) -> rusqlite::Result<Cleaned> {
+    if !settings.enabled {
+        return Ok(unchanged(raw_text));
+    }
+    let pieces = split_lines(raw_text, &settings.variant);
+    let counts = current_counts(conn, site_id, rc, &pieces)?;
+    let drop = judge(&pieces, &settings.rule, &settings.variant, &counts);
+    Ok(assemble(&pieces, &drop))
+}
+
+/// Clean a text with the site's counts as they are, learning nothing.
+pub fn clean_with_current_counts(
+    conn: &Connection,
+    site_id: i64,
+    raw_text: &str,
+    settings: &LineSettings,
+) -> rusqlite::Result<Cleaned> {
+    let rc = site_rc(conn, site_id)?;
+    clean_at(conn, site_id, rc, raw_text, settings)
+}
+
+/// Articles re-cleaned per query, so a big site never sits in memory at once.
+const RECLEAN_CHUNK: i64 = 256;
+
+/// Re-clean the site's stored articles from `articles.raw_text` with the
+/// current counts (warm-up repair: the first pages of a site were cleaned
+/// before its template was known). Updates `articles.text` (and
+/// `word_count`) where it changes — the FTS triggers follow — and returns how
+/// many changed. A text that would become empty is left as it is. With
+/// `settings.enabled` false the stored text goes back to the raw text.
+pub fn reclean_site(
+    tx: &Transaction<'_>,
+    site_id: i64,
+    settings: &LineSettings,
+) -> rusqlite::Result<usize> {
+    let rc = site_rc(tx, site_id)?;
+    let mut changed = 0;
+    let mut after_id = i64::MIN;
+    loop {
+        let chunk: Vec<(i64, String, String)> = tx
+            .prepare_cached(
+                "SELECT id, text, raw_text FROM articles
+                 WHERE site_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+            )?
+            .query_map(params![site_id, after_id, RECLEAN_CHUNK], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let Some(last) = chunk.last() else { break };
+        after_id = last.0;
+        for (id, text, raw_text) in &chunk {
+            let cleaned = clean_at(tx, site_id, rc, raw_text, settings)?;
+            // An article is never emptied: the store refuses empty articles
+            // when writing, and an all-template page is better kept as it
+            // was than turned into a blank search hit.
+            if cleaned.text != *text && !cleaned.text.trim().is_empty() {
+                let words = to_i64(word_count(&cleaned.text) as u64);
+                tx.prepare_cached("UPDATE articles SET text = ?2, word_count = ?3 WHERE id = ?1")?
+                    .execute(params![id, cleaned.text, words])?;
+                changed += 1;
+            }
+        }
+    }
+    Ok(changed)
+}
+
+/// The site's most frequent lines: (sample, LC), most frequent first.
+pub fn top_lines(
+    conn: &Connection,
+    site_id: i64,
+    n: usize,
+) -> rusqlite::Result<Vec<(String, u64)>> {
+    conn.prepare_cached(
+        "SELECT sample, count FROM line_hashes WHERE site_id = ?1
+         ORDER BY count DESC, first_seen ASC LIMIT ?2",
+    )?
+    .query_map(params![site_id, to_i64(n as u64)], |r| {
+        Ok((r.get::<_, String>(0)?, to_u64(r.get(1)?)))
+    })?
+    .collect()
+}
+
+/// Rows in the line table for the site.
+pub fn table_size(conn: &Connection, site_id: i64) -> rusqlite::Result<u64> {
+    let n: i64 = conn
+        .prepare_cached("SELECT count(*) FROM line_hashes WHERE site_id = ?1")?
+        .query_row(params![site_id], |r| r.get(0))?;
+    Ok(to_u64(n))
+}
+
+/// Lines of the site currently judged boilerplate by the plain rule.
+pub fn boilerplate_lines(
+    conn: &Connection,
+    site_id: i64,
+    rule: &LineRule,
+) -> rusqlite::Result<u64> {
+    let rc = site_rc(conn, site_id)?;
+    let n: i64 = conn
+        .prepare_cached("SELECT count(*) FROM line_hashes WHERE site_id = ?1 AND count > ?2")?
+        .query_row(params![site_id, to_i64(rule.threshold(rc))], |r| r.get(0))?;
+    Ok(to_u64(n))
+}
+
+#[cfg(test)]
+mod tests;

@@ -6,7 +6,15 @@
 //! The database is opened in WAL mode and migrated on open (numbered files in
 //! `migrations/`, tracked with `PRAGMA user_version`).
 
+mod articles;
+mod frontier;
 pub mod lines;
+mod maintenance;
+mod open;
+mod search;
+mod stats;
+#[cfg(test)]
+mod tests;
 
 use std::path::{Path, PathBuf};
 
@@ -29,6 +37,11 @@ pub enum StoreError {
         found: i64,
         supported: i64,
     },
+    #[error("unknown site: {0}")]
+    UnknownSite(String),
+    /// Raised by the caller's sink in [`Store::export`] (e.g. a closed pipe).
+    #[error("write failed: {0}")]
+    Io(#[from] std::io::Error),
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
 }
@@ -100,6 +113,8 @@ pub struct SearchHit {
     pub title: Option<String>,
     /// Matched text with the hits marked `[…]`.
     pub snippet: String,
+    /// Relevance, higher is better (negated FTS5 bm25; occurrence count for
+    /// the LIKE fallback of short CJK queries).
     pub rank: f64,
 }
 
@@ -126,15 +141,19 @@ pub struct Store {
 }
 
 impl Store {
-    /// Open (creating if needed) and migrate.
-    pub fn open(path: &Path) -> Result<Store, StoreError> {
-        let _ = path;
-        todo!()
-    }
-
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// How many frontier URLs are in each state.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct FrontierCounts {
+    pub queued: u64,
+    pub fetching: u64,
+    pub done: u64,
+    pub failed: u64,
+    pub skipped: u64,
 }
 
 /// The next state of a fetched frontier URL.

@@ -1,0 +1,294 @@
+//! Links of an HTML page, from one lol_html streaming pass (no DOM).
+//!
+//! In: decoded HTML and the page URL. Out: [`PageLinks`]: followable links
+//! (`a[href]`, `area[href]`), the canonical URL (`link[rel=canonical]`, else
+//! `og:url`) and feed links (`link[rel=alternate]` with an RSS/Atom/JSON feed
+//! type), all resolved against `<base href>` (or the page URL), normalised
+//! and de-duplicated in document order.
+
+use std::cell::RefCell;
+
+use lol_html::{element, HtmlRewriter, Settings};
+use url::Url;
+
+use crate::crawl::frontier::normalize;
+
+/// What a page links to.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PageLinks {
+    /// Anchors, in document order, without duplicates.
+    pub links: Vec<Url>,
+    /// `link[rel=canonical]`, or `og:url` when there is none.
+    pub canonical: Option<Url>,
+    /// Alternate RSS/Atom/JSON feeds the page announces.
+    pub feeds: Vec<Url>,
+}
+
+/// Raw attribute values as found, resolved only at the end because a
+/// `<base href>` anywhere in the document applies to every link.
+#[derive(Default)]
+struct Raw {
+    base: Option<String>,
+    links: Vec<String>,
+    canonical: Option<String>,
+    og_url: Option<String>,
+    feeds: Vec<String>,
+}
+
+const FEED_TYPES: &[&str] = &[
+    "application/rss+xml",
+    "application/atom+xml",
+    "application/feed+json",
+    "application/json",
+    "application/rdf+xml",
+    "text/xml",
+    "application/xml",
+];
+
+pub(super) fn page_links(html: &str, page: &Url) -> PageLinks {
+    let raw = RefCell::new(Raw::default());
+    {
+        let settings = Settings::new()
+            .with_strict(false)
+            .append_element_content_handler(element!("a[href], area[href]", |el| {
+                if let Some(h) = el.get_attribute("href") {
+                    raw.borrow_mut().links.push(h);
+                }
+                Ok(())
+            }))
+            .append_element_content_handler(element!("base[href]", |el| {
+                let mut r = raw.borrow_mut();
+                // Only the first <base href> counts (HTML spec).
+                if r.base.is_none() {
+                    r.base = el.get_attribute("href");
+                }
+                Ok(())
+            }))
+            .append_element_content_handler(element!("link[href][rel]", |el| {
+                let rel = el
+                    .get_attribute("rel")
+                    .unwrap_or_default()
+                    .to_ascii_lowercase();
+                let href = el.get_attribute("href");
+                let mut r = raw.borrow_mut();
+                let rels: Vec<&str> = rel.split_ascii_whitespace().collect();
+                if rels.contains(&"canonical") && r.canonical.is_none() {
+                    r.canonical = href;
+                } else if rels.contains(&"alternate") {
+                    let ty = el.get_attribute("type").unwrap_or_default();
+                    let ty = ty.trim().to_ascii_lowercase();
+                    if FEED_TYPES.contains(&ty.as_str()) {
+                        r.feeds.extend(href);
+                    }
+                }
+                Ok(())
+            }))
+            .append_element_content_handler(element!("meta[property][content]", |el| {
+                let prop = el.get_attribute("property").unwrap_or_default();
+                let mut r = raw.borrow_mut();
+                if prop.eq_ignore_ascii_case("og:url") && r.og_url.is_none() {
+                    r.og_url = el.get_attribute("content");
+                }
+                Ok(())
+            }));
+        let mut rewriter = HtmlRewriter::new(settings, |_: &[u8]| {});
+        // A rewriting error (memory limit on a pathological page) ends the
+        // pass; the links found so far are still good.
+        if rewriter.write(html.as_bytes()).is_ok() {
+            let _ = rewriter.end();
+        }
+    }
+    let raw = raw.into_inner();
+    let base = raw
+        .base
+        .as_deref()
+        .and_then(|b| page.join(decode_entities(b.trim()).as_ref()).ok())
+        .filter(|b| matches!(b.scheme(), "http" | "https"))
+        .unwrap_or_else(|| page.clone());
+    let resolve = |h: &str| resolve(&base, h);
+    PageLinks {
+        links: dedup(raw.links.iter().filter_map(|h| resolve(h))),
+        canonical: raw
+            .canonical
+            .as_deref()
+            .and_then(resolve)
+            .or_else(|| raw.og_url.as_deref().and_then(resolve)),
+        feeds: dedup(raw.feeds.iter().filter_map(|h| resolve(h))),
+    }
+}
+
+fn resolve(base: &Url, href: &str) -> Option<Url> {
+    let href = decode_entities(href.trim());
+    let lower = href.get(..11).unwrap_or(&href).to_ascii_lowercase();
+    if href.is_empty()
+        || href.starts_with('#')
+        || ["javascript:", "mailto:", "tel:", "data:", "sms:"]
+            .iter()
+            .any(|s| lower.starts_with(s))
+    {
+        return None;
+    }
+    normalize(&base.join(&href).ok()?)
+}
+
+fn dedup(urls: impl Iterator<Item = Url>) -> Vec<Url> {
+    let mut seen = std::collections::HashSet::new();
+    urls.filter(|u| seen.insert(u.as_str().to_string()))
+        .collect()
+}
+
+/// lol_html hands attribute values over raw: decode the character references
+/// that occur in URLs (`&amp;` above all; numeric ones; the XML five).
+fn decode_entities(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.contains('&') {
+        return s.into();
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find('&') {
+        out.push_str(&rest[..i]);
+        rest = &rest[i..];
+        let end = rest.find(';').filter(|&e| e <= 10);
+        let decoded = end.and_then(|e| {
+            let name = &rest[1..e];
+            let c = match name {
+                "amp" => Some('&'),
+                "lt" => Some('<'),
+                "gt" => Some('>'),
+                "quot" => Some('"'),
+                "apos" => Some('\''),
+                _ => {
+                    let n = name.strip_prefix('#')?;
+                    let code = match n.strip_prefix(['x', 'X']) {
+                        Some(h) => u32::from_str_radix(h, 16).ok()?,
+                        None => n.parse().ok()?,
+                    };
+                    char::from_u32(code)
+                }
+            };
+            c.map(|c| (c, e))
+        });
+        match decoded {
+            Some((c, e)) => {
+                out.push(c);
+                rest = &rest[e + 1..];
+            }
+            None => {
+                // A bare `&` (common in hand-written query strings).
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page() -> Url {
+        Url::parse("https://news.example.com/world/story.html").unwrap()
+    }
+
+    fn strs(v: &[Url]) -> Vec<&str> {
+        v.iter().map(Url::as_str).collect()
+    }
+
+    #[test]
+    fn resolves_normalises_and_skips_non_http_links() {
+        let html = r##"<html><body>
+            <a href="/politics/a1.html#top">one</a>
+            <a href="other.html?utm_source=x&amp;id=7">two</a>
+            <a href="javascript:void(0)">js</a>
+            <A HREF="MailTo:desk@example.com">mail</A>
+            <a href="#comments">frag</a>
+            <a href="">empty</a>
+            <a href="  https://Other.example.org:443/x  ">abs</a>
+            <a href="/politics/a1.html">dup</a>
+            <a>no href</a>
+            <area href="/map.html">
+        </body></html>"##;
+        let got = page_links(html, &page());
+        assert_eq!(
+            strs(&got.links),
+            [
+                "https://news.example.com/politics/a1.html",
+                "https://news.example.com/world/other.html?id=7",
+                "https://other.example.org/x",
+                "https://news.example.com/map.html",
+            ]
+        );
+        assert_eq!(got.canonical, None);
+    }
+
+    #[test]
+    fn base_href_applies_to_links_before_and_after_it() {
+        let html = r#"<a href="a.html">a</a><head><base href="https://cdn.example.com/en/"></head>
+            <a href="b.html">b</a><base href="https://ignored.example.com/">"#;
+        let got = page_links(html, &page());
+        assert_eq!(
+            strs(&got.links),
+            [
+                "https://cdn.example.com/en/a.html",
+                "https://cdn.example.com/en/b.html"
+            ]
+        );
+    }
+
+    #[test]
+    fn canonical_and_feeds_from_link_tags() {
+        let html = r#"<head>
+            <meta property="og:url" content="https://news.example.com/og">
+            <link rel="Canonical" href="/world/story.html?utm_medium=social">
+            <link rel="alternate" type="application/rss+xml" href="/rss.xml">
+            <link rel="alternate" type="application/atom+xml" href="https://news.example.com/atom">
+            <link rel="alternate" hreflang="fr" href="/fr/story.html">
+            <link rel="stylesheet" href="/s.css">
+        </head>"#;
+        let got = page_links(html, &page());
+        assert_eq!(
+            got.canonical.as_ref().map(Url::as_str),
+            Some("https://news.example.com/world/story.html")
+        );
+        assert_eq!(
+            strs(&got.feeds),
+            [
+                "https://news.example.com/rss.xml",
+                "https://news.example.com/atom"
+            ]
+        );
+        assert!(got.links.is_empty());
+    }
+
+    #[test]
+    fn og_url_is_the_canonical_fallback() {
+        let html = r#"<meta property="og:url" content="https://news.example.com/og?a=1&amp;b=2">"#;
+        let got = page_links(html, &page());
+        assert_eq!(
+            got.canonical.as_ref().map(Url::as_str),
+            Some("https://news.example.com/og?a=1&b=2")
+        );
+    }
+
+    #[test]
+    fn broken_html_does_not_panic() {
+        for html in [
+            "<a href=",
+            "<a href='/x",
+            "<<<>>><a href=\"/ok\">",
+            "<base href='javascript:alert(1)'><a href='/y'>",
+            "\u{0}\u{feff}<a href=/z>",
+        ] {
+            let _ = page_links(html, &page());
+        }
+        let got = page_links("<base href='javascript:x'><a href='/y'>", &page());
+        assert_eq!(strs(&got.links), ["https://news.example.com/y"]);
+    }
+
+    #[test]
+    fn entities_decode() {
+        assert_eq!(decode_entities("a&amp;b&#38;c&#x26;d&e;f&"), "a&b&c&d&e;f&");
+    }
+}

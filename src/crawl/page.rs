@@ -1,0 +1,199 @@
+//! A fetched document → what goes back to the frontier and the store (pure).
+//!
+//! In: the body of a fetched feed, sitemap or HTML page, with its frontier
+//! entry (kind, depth) and its site. Out: [`PageOutput`] — new frontier URLs
+//! (normalised, on the site's hosts, within the depth limit, not traps,
+//! classified and prioritised) and, for article pages only, the extracted
+//! [`Article`]. Runs on the blocking pool: decoding, parsing and extraction
+//! are the crawl's CPU work.
+//!
+//! Focus rule: links found in HTML are followed when they are article or
+//! index pages of the site; other pages of the site are followed only when
+//! the site configures no patterns at all (then the whole host is the site).
+//! Feed and sitemap entries are always queued (they were published to be
+//! fetched), classified the same way.
+
+use std::collections::HashSet;
+
+use url::Url;
+
+use super::{discover, frontier};
+use crate::config::SiteConfig;
+use crate::extract::{self, Article, ExtractOptions};
+use crate::store::{NewUrl, UrlKind};
+
+/// What to process.
+pub struct PageInput<'a> {
+    pub site: &'a SiteConfig,
+    pub kind: UrlKind,
+    pub depth: u32,
+    pub max_depth: u32,
+    /// The URL after redirects.
+    pub final_url: &'a Url,
+    /// Whether the frontier URL was redirected to another URL.
+    pub redirected: bool,
+    pub content_type: Option<&'a str>,
+    pub body: &'a [u8],
+    pub extract: &'a ExtractOptions,
+    /// Unix ms, to judge the freshness of feed and sitemap entries.
+    pub now_ms: i64,
+}
+
+/// What came out of one document.
+#[derive(Debug, Default)]
+pub struct PageOutput {
+    pub urls: Vec<NewUrl>,
+    pub article: Option<Article>,
+    /// A problem to count (`bad_feed`, `bad_sitemap`), the page is still done.
+    pub problem: Option<&'static str>,
+}
+
+pub fn process(input: &PageInput<'_>) -> PageOutput {
+    match input.kind {
+        UrlKind::Feed => feed_or_sitemap(input, true),
+        UrlKind::Sitemap => feed_or_sitemap(input, false),
+        UrlKind::Seed | UrlKind::Index | UrlKind::Page | UrlKind::Article => html(input),
+    }
+}
+
+/// Feeds and sitemaps are tried as what they were configured as first, then
+/// as the other (sites list news sitemaps as feeds and vice versa).
+fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
+    let mut out = PageOutput::default();
+    let mut found = Found::new(input);
+    let as_feed = |found: &mut Found<'_>| match discover::feed_entries(input.body, input.final_url)
+    {
+        Ok(entries) => {
+            for e in entries {
+                found.entry(&e.url, e.published.as_deref());
+            }
+            true
+        }
+        Err(_) => false,
+    };
+    let as_sitemap = |found: &mut Found<'_>| match discover::sitemap(input.body, input.final_url) {
+        Ok(discover::Sitemap::Index(maps)) => {
+            for url in maps {
+                found.sitemap(&url);
+            }
+            true
+        }
+        Ok(discover::Sitemap::Urls(entries)) => {
+            for e in entries {
+                found.entry(&e.url, e.published.as_deref());
+            }
+            true
+        }
+        Err(_) => false,
+    };
+    let order: [&dyn Fn(&mut Found<'_>) -> bool; 2] = if feed_first {
+        [&as_feed, &as_sitemap]
+    } else {
+        [&as_sitemap, &as_feed]
+    };
+    let parsed = order.iter().any(|parse| parse(&mut found));
+    if !parsed {
+        out.problem = Some(if feed_first {
+            "bad_feed"
+        } else {
+            "bad_sitemap"
+        });
+    }
+    out.urls = found.urls;
+    out
+}
+
+fn html(input: &PageInput<'_>) -> PageOutput {
+    let decoded = extract::charset::decode(input.body, input.content_type, Some(input.final_url));
+    let mut found = Found::new(input);
+    for link in discover::html_links(&decoded.text, input.final_url) {
+        found.link(&link);
+    }
+    // A URL queued as an article that redirected to a non-article page (a
+    // section front, a login wall) is not stored.
+    let is_article = input.kind == UrlKind::Article
+        && (!input.redirected
+            || discover::classify(input.site, input.final_url) == UrlKind::Article);
+    let article = is_article
+        .then(|| extract::extract_html(&decoded.text, Some(input.final_url), input.extract));
+    PageOutput {
+        urls: found.urls,
+        article,
+        problem: None,
+    }
+}
+
+/// Collects new frontier URLs of one document, deduplicated.
+struct Found<'a> {
+    input: &'a PageInput<'a>,
+    seen: HashSet<String>,
+    urls: Vec<NewUrl>,
+    /// The site has article or index patterns: plain pages are not followed.
+    focused: bool,
+}
+
+impl<'a> Found<'a> {
+    fn new(input: &'a PageInput<'a>) -> Found<'a> {
+        let focused =
+            !input.site.article_patterns.is_empty() || !input.site.index_patterns.is_empty();
+        Found {
+            input,
+            seen: HashSet::new(),
+            urls: Vec::new(),
+            focused,
+        }
+    }
+
+    fn accept(&mut self, url: &Url) -> Option<Url> {
+        let url = frontier::normalize(url)?;
+        let depth = self.input.depth + 1;
+        if depth > self.input.max_depth
+            || !self.input.site.owns(&url)
+            || frontier::looks_like_trap(&url)
+            || !self.seen.insert(url.as_str().to_string())
+        {
+            return None;
+        }
+        Some(url)
+    }
+
+    fn push(&mut self, url: Url, kind: UrlKind, priority: i32) {
+        self.urls.push(NewUrl {
+            url: url.into(),
+            site: self.input.site.name.clone(),
+            kind,
+            depth: self.input.depth + 1,
+            priority,
+        });
+    }
+
+    fn depth(&self) -> u32 {
+        self.input.depth + 1
+    }
+
+    fn link(&mut self, url: &Url) {
+        let Some(url) = self.accept(url) else { return };
+        let kind = discover::classify(self.input.site, &url);
+        if kind == UrlKind::Page && self.focused {
+            return;
+        }
+        self.push(url, kind, frontier::priority(kind, self.depth()));
+    }
+
+    /// A feed or sitemap entry: fresh ones first.
+    fn entry(&mut self, url: &Url, published: Option<&str>) {
+        let Some(url) = self.accept(url) else { return };
+        let kind = discover::classify(self.input.site, &url);
+        let priority = frontier::entry_priority(kind, self.depth(), published, self.input.now_ms);
+        self.push(url, kind, priority);
+    }
+
+    fn sitemap(&mut self, url: &Url) {
+        let Some(url) = self.accept(url) else { return };
+        self.push(
+            url,
+            UrlKind::Sitemap,
+            frontier::priority(UrlKind::Sitemap, self.depth()),
+        );
+    }
+}

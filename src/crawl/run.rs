@@ -1,0 +1,327 @@
+//! The scheduler: claims due URLs from the frontier and hands them to
+//! workers, host by host, until the pass is over or the crawl is stopped.
+//!
+//! In: the run's shared context ([`Ctx`]), the selected sites, the options
+//! and a stop signal. Out: the run's counters filled; the frontier left
+//! consistent (URLs claimed but not fetched are put back at the end).
+//!
+//! Claimed URLs wait in per-host queues; a worker is started when the host
+//! grants a permit (its own concurrency cap, not paused, not parked),
+//! round-robin over hosts. Workers wait for their host's rate limit before
+//! taking one of the `concurrency` global fetch slots, so a slow host never
+//! idles a slot. If every queued host is busy while slots are free (the
+//! frontier's top is one host's backlog), more URLs are claimed, up to
+//! [`MAX_QUEUED`], to reach other hosts. A host paused or parked for longer
+//! than [`SHORT_BLOCK`] gets its queued URLs rescheduled to the end of the
+//! block instead of holding them in memory.
+//!
+//! One-pass mode ends when nothing is in flight, nothing claimed is waiting
+//! and nothing is due now — except that retries scheduled by this run within
+//! [`ONE_PASS_PATIENCE`] are waited for (a transient 503 should not cost the
+//! page until the next run). Continuous mode sleeps until the next due URL
+//! (feeds and index pages revisited every `revisit_secs`) and runs until
+//! stopped. Stopping (the shutdown future, or `max_pages` reached) means:
+//! claim nothing more, let the pages in flight finish, then return.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+use tokio::task::JoinSet;
+use tokio::time::Instant;
+use url::Url;
+
+use super::progress::Progress;
+use super::worker::{self, now_ms, Ctx, Done, Job};
+use super::writer::WriterError;
+use crate::config::{host_key, SiteConfig};
+use crate::store::{NextState, QueuedUrl};
+
+/// Retries due within this long are waited for in one-pass mode.
+pub const ONE_PASS_PATIENCE: Duration = Duration::from_secs(30);
+/// Hosts blocked longer than this have their queued URLs rescheduled.
+pub const SHORT_BLOCK: Duration = Duration::from_secs(2);
+/// Most claimed URLs held waiting. A starved crawl digs this deep for other
+/// hosts; deeper would delay a big host's fresh URLs behind its backlog
+/// (a per-host fair claim in the store would make digging unnecessary).
+pub const MAX_QUEUED: usize = 2_000;
+/// Workers alive at once (most of them waiting for a rate limit), as a
+/// multiple of `concurrency`.
+const WORKERS_PER_SLOT: usize = 4;
+/// How often an idle scheduler looks at the frontier again.
+const IDLE_POLL: Duration = Duration::from_millis(250);
+/// Longest sleep of an idle continuous crawl (so status lines keep coming).
+const MAX_IDLE_SLEEP: Duration = Duration::from_secs(5);
+
+struct Waiting {
+    q: QueuedUrl,
+    url: Url,
+    site: Arc<SiteConfig>,
+}
+
+pub struct Scheduler {
+    ctx: Arc<Ctx>,
+    continuous: bool,
+    /// Selected sites by name.
+    selected: HashMap<String, Arc<SiteConfig>>,
+    queues: HashMap<String, VecDeque<Waiting>>,
+    rotation: VecDeque<String>,
+    queued: usize,
+    running: JoinSet<Done>,
+    /// Pages dispatched this run (for `max_pages`).
+    dispatched: u64,
+    /// Pages per site, database lifetime (for `max_pages_per_site`).
+    site_pages: HashMap<String, u64>,
+    /// Latest retry time (unix ms) this run promised to wait for.
+    retry_horizon: Option<i64>,
+    claim_after: Instant,
+    progress: Progress,
+    stop: watch::Receiver<bool>,
+}
+
+impl Scheduler {
+    pub fn new(
+        ctx: Arc<Ctx>,
+        continuous: bool,
+        progress: bool,
+        selected: HashMap<String, Arc<SiteConfig>>,
+        site_pages: HashMap<String, u64>,
+        stop: watch::Receiver<bool>,
+    ) -> Scheduler {
+        Scheduler {
+            ctx,
+            continuous,
+            selected,
+            queues: HashMap::new(),
+            rotation: VecDeque::new(),
+            queued: 0,
+            running: JoinSet::new(),
+            dispatched: 0,
+            site_pages,
+            retry_horizon: None,
+            claim_after: Instant::now(),
+            progress: Progress::new(progress),
+            stop,
+        }
+    }
+
+    fn concurrency(&self) -> usize {
+        self.ctx.cfg.crawler.concurrency.max(1)
+    }
+
+    fn max_workers(&self) -> usize {
+        self.concurrency() * WORKERS_PER_SLOT
+    }
+
+    /// Claimed URLs kept waiting: enough to find work for every free worker
+    /// among several hosts.
+    fn queue_target(&self) -> usize {
+        (self.concurrency() * 4).max(32)
+    }
+
+    fn page_limit_reached(&self) -> bool {
+        let max = self.ctx.cfg.crawler.max_pages;
+        max > 0 && self.dispatched >= max
+    }
+
+    pub async fn run(mut self, stop: &mut watch::Receiver<bool>) -> Result<(), WriterError> {
+        loop {
+            self.progress
+                .update(&self.ctx.counters, self.running.len(), self.queued);
+            if *stop.borrow() || self.page_limit_reached() {
+                match self.running.join_next().await {
+                    Some(done) => self.finished(done),
+                    None => break,
+                }
+                continue;
+            }
+            let starved = self.dispatch().await?;
+            let want = if starved {
+                MAX_QUEUED
+            } else {
+                self.queue_target()
+            };
+            if self.queued < want && Instant::now() >= self.claim_after {
+                let limit = (want - self.queued).min(self.queue_target());
+                let claimed = self.ctx.writer.claim(now_ms(), limit).await?;
+                if claimed.is_empty() {
+                    self.claim_after = Instant::now() + IDLE_POLL;
+                } else {
+                    for q in claimed {
+                        self.enqueue(q).await?;
+                    }
+                    continue;
+                }
+            }
+            if self.running.is_empty() && self.queued == 0 {
+                let Some(sleep) = self.idle().await? else {
+                    break;
+                };
+                tokio::select! {
+                    _ = tokio::time::sleep(sleep) => {}
+                    _ = stop.changed() => {}
+                }
+                self.claim_after = Instant::now();
+                continue;
+            }
+            tokio::select! {
+                Some(done) = self.running.join_next(), if !self.running.is_empty() => {
+                    self.finished(done);
+                    // The page's new URLs may be due now.
+                    self.claim_after = Instant::now();
+                }
+                _ = stop.changed() => {}
+                _ = tokio::time::sleep(IDLE_POLL) => {}
+            }
+        }
+        self.progress.finish();
+        Ok(())
+    }
+
+    /// Nothing running, nothing waiting: how long to sleep, or `None` when
+    /// the pass is over.
+    async fn idle(&mut self) -> Result<Option<Duration>, WriterError> {
+        let next = self.ctx.writer.next_due().await?;
+        let now = now_ms();
+        let waiting_for_retry = match (next, self.retry_horizon) {
+            (Some(t), Some(h)) => t <= h,
+            _ => false,
+        };
+        if !self.continuous && !waiting_for_retry && next.is_none_or(|t| t > now) {
+            return Ok(None);
+        }
+        let cap = if self.continuous {
+            MAX_IDLE_SLEEP
+        } else {
+            ONE_PASS_PATIENCE
+        };
+        let wait = match next {
+            Some(t) => Duration::from_millis(u64::try_from(t - now).unwrap_or(0)),
+            None => cap,
+        };
+        Ok(Some(wait.clamp(Duration::from_millis(10), cap)))
+    }
+
+    fn finished(&mut self, done: Result<Done, tokio::task::JoinError>) {
+        match done {
+            Ok(done) => {
+                if let Some(at) = done.retry_at {
+                    let patience = i64::try_from(ONE_PASS_PATIENCE.as_millis()).unwrap_or(0);
+                    if at - now_ms() <= patience {
+                        self.retry_horizon = Some(self.retry_horizon.map_or(at, |h| h.max(at)));
+                    }
+                }
+            }
+            // A panicking worker is a bug; its URL stays claimed and is
+            // queued again by the next run's reset.
+            Err(e) if e.is_panic() => self.ctx.counters.error("worker_panic"),
+            Err(_) => {}
+        }
+    }
+
+    async fn enqueue(&mut self, q: QueuedUrl) -> Result<(), WriterError> {
+        let Some(site) = self.selected.get(&q.site).cloned() else {
+            // Another site's URL (only some sites selected): left claimed
+            // and put back by the reset at the end of the run.
+            return Ok(());
+        };
+        let Ok(url) = Url::parse(&q.url) else {
+            self.ctx.counters.error("bad_url");
+            let op = worker::skipped(&q, "bad_url", NextState::Failed);
+            return self.ctx.writer.write(vec![op]).await;
+        };
+        let host = host_key(&url);
+        let queue = self.queues.entry(host.clone()).or_default();
+        if queue.is_empty() {
+            self.rotation.push_back(host);
+        }
+        queue.push_back(Waiting { q, url, site });
+        self.queued += 1;
+        Ok(())
+    }
+
+    /// Start workers while there is room, one host at a time, round-robin.
+    /// Returns whether fetch slots are free that no queued host can use.
+    async fn dispatch(&mut self) -> Result<bool, WriterError> {
+        let mut idle_hosts = 0;
+        while idle_hosts < self.rotation.len()
+            && self.running.len() < self.max_workers()
+            && !self.page_limit_reached()
+        {
+            let Some(host) = self.rotation.pop_front() else {
+                break;
+            };
+            if self.reschedule_if_blocked(&host).await? {
+                idle_hosts = 0;
+                continue;
+            }
+            let Some(permit) = self.ctx.politeness.try_permit(&host) else {
+                self.rotation.push_back(host);
+                idle_hosts += 1;
+                continue;
+            };
+            let Some(w) = self.queues.get_mut(&host).and_then(VecDeque::pop_front) else {
+                self.queues.remove(&host);
+                continue;
+            };
+            self.queued -= 1;
+            if self.queues.get(&host).is_some_and(|q| !q.is_empty()) {
+                self.rotation.push_back(host.clone());
+            } else {
+                self.queues.remove(&host);
+            }
+            idle_hosts = 0;
+            if self.over_budget(&w.site) {
+                self.ctx.counters.skip("site_budget");
+                let next = NextState::At(now_ms() + worker::revisit_ms(&self.ctx.cfg));
+                let op = worker::skipped(&w.q, "site_budget", next);
+                self.ctx.writer.write(vec![op]).await?;
+                continue;
+            }
+            self.dispatched += 1;
+            *self.site_pages.entry(w.site.name.clone()).or_default() += 1;
+            let job = Job {
+                q: w.q,
+                url: w.url,
+                host,
+                site: w.site,
+                permit,
+            };
+            self.running
+                .spawn(worker::work(self.ctx.clone(), job, self.stop.clone()));
+        }
+        let slots_free = self.ctx.fetch_slots.available_permits() > 0;
+        let hosts_busy = self.running.len() < self.max_workers() && !self.page_limit_reached();
+        Ok(slots_free && hosts_busy)
+    }
+
+    fn over_budget(&self, site: &SiteConfig) -> bool {
+        let budget = self.ctx.cfg.crawler.max_pages_per_site;
+        budget > 0 && self.site_pages.get(&site.name).copied().unwrap_or(0) >= budget
+    }
+
+    /// A host paused or parked for long: reschedule its waiting URLs to the
+    /// end of the block. Returns whether it did.
+    async fn reschedule_if_blocked(&mut self, host: &str) -> Result<bool, WriterError> {
+        let Some(until) = self.ctx.politeness.blocked_until(host) else {
+            return Ok(false);
+        };
+        let left = until.saturating_duration_since(std::time::Instant::now());
+        if left <= SHORT_BLOCK {
+            return Ok(false);
+        }
+        let at = now_ms() + i64::try_from(left.as_millis()).unwrap_or(i64::MAX);
+        let waiting = self.queues.remove(host).unwrap_or_default();
+        self.queued -= waiting.len();
+        let ops: Vec<_> = waiting
+            .iter()
+            .map(|w| {
+                self.ctx.counters.skip("host_parked");
+                worker::skipped(&w.q, "host_parked", NextState::At(at))
+            })
+            .collect();
+        self.ctx.writer.write(ops).await?;
+        Ok(true)
+    }
+}

@@ -1,0 +1,418 @@
+//! One frontier URL, start to finish.
+//!
+//! In: a claimed URL with its host permit ([`Job`]). Out: the writes for it
+//! (new URLs, the article, the fetch record with the URL's next state) sent
+//! to the store writer, counters updated, and a [`Done`] telling the
+//! scheduler when a retry was scheduled.
+//!
+//! Order: robots.txt (fetched once per host and cached; its `Sitemap:` lines
+//! are queued and its `Crawl-delay` applied) → the host's rate limiter →
+//! fetch (conditional for revisited feeds and index pages) → on the blocking
+//! pool: discovery and, for article pages, extraction ([`super::page`]).
+//! Every failure is counted by kind and decided here: retry with backoff,
+//! revisit later, or give up — one bad URL never stops the crawl.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
+use url::Url;
+
+use super::fetch::{Expect, FetchError, Fetched, Fetcher, Validators};
+use super::page::{self, PageInput};
+use super::politeness::{HostPermit, Politeness};
+use super::robots::{RobotsCache, RobotsFetch, Verdict};
+use super::summary::Counters;
+use super::writer::Writer;
+use crate::config::{Config, SiteConfig};
+use crate::extract::ExtractOptions;
+use crate::store::{FetchRecord, NewArticle, NewUrl, NextState, QueuedUrl, UrlKind, WriteOp};
+
+/// Everything the workers of one run share.
+pub struct Ctx {
+    pub cfg: Arc<Config>,
+    pub sites: HashMap<String, Arc<SiteConfig>>,
+    pub fetcher: Fetcher,
+    pub politeness: Politeness,
+    pub robots: RobotsCache,
+    pub writer: Writer,
+    /// Requests in flight (fetch and processing) over all hosts:
+    /// `[crawler] concurrency`. Taken after the host's rate-limit wait, so
+    /// waiting for a slow host never idles a slot.
+    pub fetch_slots: Arc<Semaphore>,
+    pub counters: Arc<Counters>,
+    pub extract: ExtractOptions,
+}
+
+/// A claimed URL ready to go.
+pub struct Job {
+    pub q: QueuedUrl,
+    pub url: Url,
+    pub host: String,
+    pub site: Arc<SiteConfig>,
+    pub permit: HostPermit,
+}
+
+/// What the scheduler needs to know afterwards.
+#[derive(Debug)]
+pub struct Done {
+    /// A retry was scheduled at this time (unix ms).
+    pub retry_at: Option<i64>,
+    /// Stopped before the request was sent; nothing was written.
+    pub aborted: bool,
+}
+
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+}
+
+fn ms(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+/// Feeds, sitemaps, start and index pages are fetched again on a schedule.
+pub fn is_revisited(kind: UrlKind) -> bool {
+    matches!(
+        kind,
+        UrlKind::Seed | UrlKind::Feed | UrlKind::Sitemap | UrlKind::Index
+    )
+}
+
+/// A fetch record without a fetch (robots, budget, parked host).
+pub fn skipped(q: &QueuedUrl, kind: &str, next: NextState) -> WriteOp {
+    WriteOp::Fetched(FetchRecord {
+        url_id: q.id,
+        started_at: now_ms(),
+        status: None,
+        error_kind: Some(kind.to_string()),
+        bytes: 0,
+        elapsed_ms: 0,
+        final_url: None,
+        content_type: None,
+        etag: None,
+        last_modified: None,
+        next,
+    })
+}
+
+/// Resolves once the crawl is asked to stop.
+async fn stopped(mut stop: watch::Receiver<bool>) {
+    if stop.wait_for(|s| *s).await.is_err() {
+        // The signal's sender is gone only after the run ended.
+        std::future::pending::<()>().await;
+    }
+}
+
+/// Ready to fetch, or skipped by robots.txt.
+enum Prepared {
+    Go(OwnedSemaphorePermit),
+    Skip(Verdict),
+}
+
+/// Everything before the request, all of it waiting: robots.txt, the host's
+/// rate limit, a global fetch slot.
+async fn prepare(
+    ctx: &Ctx,
+    url: &Url,
+    host: &str,
+    site: &SiteConfig,
+    ops: &mut Vec<WriteOp>,
+) -> Option<Prepared> {
+    if ctx.cfg.politeness.respect_robots {
+        let verdict = robots_verdict(ctx, url, host, site, ops).await;
+        if verdict != Verdict::Allowed {
+            return Some(Prepared::Skip(verdict));
+        }
+    }
+    ctx.politeness.wait_turn(host).await;
+    let slot = ctx.fetch_slots.clone().acquire_owned().await.ok()?;
+    Some(Prepared::Go(slot))
+}
+
+pub async fn work(ctx: Arc<Ctx>, job: Job, stop: watch::Receiver<bool>) -> Done {
+    let Job {
+        q,
+        url,
+        host,
+        site,
+        permit,
+    } = job;
+    let mut ops = Vec::new();
+    let mut done = Done {
+        retry_at: None,
+        aborted: false,
+    };
+    // Waiting can be cut short by a stop; the URL then stays claimed and the
+    // end-of-run reset queues it again. A fetch that started is finished.
+    let prepared = tokio::select! {
+        p = prepare(&ctx, &url, &host, &site, &mut ops) => p,
+        _ = stopped(stop) => None,
+    };
+    let slot = match prepared {
+        Some(Prepared::Go(slot)) => slot,
+        Some(Prepared::Skip(Verdict::Unknown)) => {
+            ctx.counters.skip("robots_unavailable");
+            let retry = now_ms() + ms(super::robots::UNAVAILABLE_RETRY);
+            ops.push(skipped(&q, "robots_unavailable", NextState::At(retry)));
+            finish(&ctx, ops, permit).await;
+            return done;
+        }
+        Some(Prepared::Skip(_)) => {
+            ctx.counters.skip("robots_disallowed");
+            ops.push(skipped(&q, "robots_disallowed", NextState::Failed));
+            finish(&ctx, ops, permit).await;
+            return done;
+        }
+        None => {
+            done.aborted = true;
+            return done;
+        }
+    };
+    let started_at = now_ms();
+    let validators = if is_revisited(q.kind) {
+        Validators {
+            etag: q.etag.clone(),
+            last_modified: q.last_modified.clone(),
+        }
+    } else {
+        Validators::default()
+    };
+    let expect = match q.kind {
+        UrlKind::Feed | UrlKind::Sitemap => Expect::Feed,
+        _ => Expect::Html,
+    };
+    let result = ctx.fetcher.fetch(&url, &validators, expect).await;
+    let record = match result {
+        Err(e) => {
+            let (record, retry_at) = failed(&ctx, &q, &host, started_at, &e);
+            done.retry_at = retry_at;
+            record
+        }
+        Ok(fetched) => succeeded(&ctx, &q, &site, &host, started_at, fetched, &mut ops).await,
+    };
+    // Fetch and processing are done: the slot (and the body) can go.
+    drop(slot);
+    ops.push(WriteOp::Fetched(record));
+    finish(&ctx, ops, permit).await;
+    done
+}
+
+/// Write, then release the host for the next URL.
+async fn finish(ctx: &Ctx, ops: Vec<WriteOp>, permit: HostPermit) {
+    // A stopped writer is noticed (and reported) by the scheduler's next claim.
+    let _ = ctx.writer.write(ops).await;
+    drop(permit);
+}
+
+async fn robots_verdict(
+    ctx: &Ctx,
+    url: &Url,
+    host: &str,
+    site: &SiteConfig,
+    ops: &mut Vec<WriteOp>,
+) -> Verdict {
+    let (robots, fresh) = ctx.robots.get(host, || fetch_robots(ctx, url, host)).await;
+    if fresh {
+        if let Some(delay) = robots.crawl_delay {
+            ctx.politeness.set_crawl_delay(host, delay);
+        }
+        let maps: Vec<NewUrl> = robots
+            .sitemaps
+            .iter()
+            .filter_map(super::frontier::normalize)
+            .filter(|u| site.owns(u))
+            .map(|u| NewUrl {
+                url: u.into(),
+                site: site.name.clone(),
+                kind: UrlKind::Sitemap,
+                depth: 0,
+                priority: super::frontier::priority(UrlKind::Sitemap, 0),
+            })
+            .collect();
+        if !maps.is_empty() {
+            Counters::add(&ctx.counters.urls_discovered, maps.len() as u64);
+            ops.push(WriteOp::AddUrls(maps));
+        }
+    }
+    robots.check(url)
+}
+
+async fn fetch_robots(ctx: &Ctx, url: &Url, host: &str) -> RobotsFetch {
+    let Ok(robots_url) = url.join("/robots.txt") else {
+        return RobotsFetch::NoRules;
+    };
+    ctx.politeness.wait_turn(host).await;
+    let Ok(_slot) = ctx.fetch_slots.clone().acquire_owned().await else {
+        return RobotsFetch::Unavailable;
+    };
+    match ctx
+        .fetcher
+        .fetch(&robots_url, &Validators::default(), Expect::Text)
+        .await
+    {
+        Ok(f) => RobotsFetch::Body(f.body),
+        Err(e) if e.is_host_failure() || e.kind() == "http_429" => {
+            ctx.counters.error("robots_fetch");
+            RobotsFetch::Unavailable
+        }
+        // 4xx, a binary or oversized file: no usable rules.
+        Err(_) => RobotsFetch::NoRules,
+    }
+}
+
+/// Count the failure, tell politeness, and decide the URL's next state.
+fn failed(
+    ctx: &Ctx,
+    q: &QueuedUrl,
+    host: &str,
+    started_at: i64,
+    e: &FetchError,
+) -> (FetchRecord, Option<i64>) {
+    let cfg = &ctx.cfg;
+    ctx.counters.error(e.kind());
+    tracing::debug!(url = %q.url, "fetch failed: {e}");
+    if let Some(after) = e.retry_after() {
+        // The whole host asked for a pause, not just this URL.
+        ctx.politeness
+            .pause(host, after.min(super::fetch::MAX_RETRY_AFTER));
+    }
+    if e.is_host_failure() {
+        if let Some(park) = ctx.politeness.record_failure(host) {
+            tracing::warn!("{host}: parked for {park:?} after repeated failures");
+        }
+    }
+    let now = now_ms();
+    let mut retry_at = None;
+    let next = match e.retry_delay(q.attempts, &cfg.fetch) {
+        Some(delay) if q.attempts < cfg.fetch.retries => {
+            let at = now + ms(delay);
+            retry_at = Some(at);
+            NextState::At(at)
+        }
+        Some(_) if is_revisited(q.kind) => NextState::At(now + revisit_ms(cfg)),
+        _ => NextState::Failed,
+    };
+    let status = match e {
+        FetchError::Http { status, .. } => Some(*status),
+        _ => None,
+    };
+    let record = FetchRecord {
+        url_id: q.id,
+        started_at,
+        status,
+        error_kind: Some(e.kind().to_string()),
+        bytes: 0,
+        elapsed_ms: u64::try_from(now - started_at).unwrap_or(0),
+        final_url: None,
+        content_type: None,
+        etag: None,
+        last_modified: None,
+        next,
+    };
+    (record, retry_at)
+}
+
+pub fn revisit_ms(cfg: &Config) -> i64 {
+    ms(Duration::from_secs_f64(cfg.crawler.revisit_secs))
+}
+
+async fn succeeded(
+    ctx: &Ctx,
+    q: &QueuedUrl,
+    site: &Arc<SiteConfig>,
+    host: &str,
+    started_at: i64,
+    mut fetched: Fetched,
+    ops: &mut Vec<WriteOp>,
+) -> FetchRecord {
+    let cfg = &ctx.cfg;
+    let bytes = fetched.body.len() as u64;
+    ctx.politeness.record_success(host);
+    Counters::add(&ctx.counters.pages_fetched, 1);
+    if fetched.not_modified() {
+        Counters::add(&ctx.counters.not_modified, 1);
+    } else {
+        let body = std::mem::take(&mut fetched.body);
+        let processed = process_blocking(ctx, q, site, &fetched, body).await;
+        if let Some(p) = processed.problem {
+            ctx.counters.error(p);
+        }
+        if !processed.urls.is_empty() {
+            Counters::add(&ctx.counters.urls_discovered, processed.urls.len() as u64);
+            ops.push(WriteOp::AddUrls(processed.urls));
+        }
+        if let Some(article) = processed.article {
+            ops.push(WriteOp::Article(NewArticle {
+                url: q.url.clone(),
+                url_id: Some(q.id),
+                site: site.name.clone(),
+                fetched_at: now_ms(),
+                article,
+                lines: super::line_settings(cfg, Some(site)),
+            }));
+        }
+    }
+    let next = if is_revisited(q.kind) {
+        NextState::At(now_ms() + revisit_ms(cfg))
+    } else {
+        NextState::Done
+    };
+    FetchRecord {
+        url_id: q.id,
+        started_at,
+        status: Some(fetched.status),
+        error_kind: None,
+        bytes,
+        elapsed_ms: ms(fetched.elapsed).max(0) as u64,
+        final_url: (!fetched.redirects.is_empty()).then(|| fetched.final_url.to_string()),
+        content_type: fetched.content_type,
+        etag: fetched.etag,
+        last_modified: fetched.last_modified,
+        next,
+    }
+}
+
+/// Discovery and extraction on the blocking pool (CPU work).
+async fn process_blocking(
+    ctx: &Ctx,
+    q: &QueuedUrl,
+    site: &Arc<SiteConfig>,
+    fetched: &Fetched,
+    body: Vec<u8>,
+) -> page::PageOutput {
+    let site = site.clone();
+    let kind = q.kind;
+    let depth = q.depth;
+    let max_depth = ctx.cfg.crawler.max_depth;
+    let final_url = fetched.final_url.clone();
+    let redirected = !fetched.redirects.is_empty();
+    let content_type = fetched.content_type.clone();
+    let extract = ctx.extract.clone();
+    let started = Instant::now();
+    let out = tokio::task::spawn_blocking(move || {
+        page::process(&PageInput {
+            site: &site,
+            kind,
+            depth,
+            max_depth,
+            final_url: &final_url,
+            redirected,
+            content_type: content_type.as_deref(),
+            body: &body,
+            extract: &extract,
+            now_ms: now_ms(),
+        })
+    })
+    .await;
+    tracing::trace!(url = %q.url, "processed in {:?}", started.elapsed());
+    out.unwrap_or_else(|_| {
+        // A panic in a pure stage is a bug; count it and keep crawling.
+        page::PageOutput {
+            problem: Some("process_panic"),
+            ..Default::default()
+        }
+    })
+}

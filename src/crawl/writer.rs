@@ -1,0 +1,301 @@
+//! The single store writer of a crawl.
+//!
+//! In: [`Command`]s from the scheduler and the workers over one bounded
+//! channel — writes (new URLs, fetch records, articles) and frontier requests
+//! (claim due URLs, next due time, reset in-flight URLs). Out: batched
+//! transactions on the store, replies to the frontier requests, and the
+//! article outcomes counted in [`Counters`].
+//!
+//! Why one task and one connection for everything, claims included: SQLite
+//! has one writer at a time, and claiming is a write (it marks URLs in
+//! flight). Sending claims through the same queue also orders them after the
+//! writes that were sent before them, so a claim always sees the URLs the
+//! finished pages discovered — no second connection, no lock contention.
+//!
+//! Writes are buffered and committed in one transaction every
+//! [`FLUSH_ITEMS`] items or [`FLUSH_EVERY`] after the first buffered write,
+//! before every frontier request, and when the channel closes. A crash loses
+//! at most the buffered batch; those URLs are still in flight in the
+//! database and `reset_in_flight` on the next start queues them again.
+//!
+//! The store's calls are blocking (rusqlite), so they run on tokio's blocking
+//! pool: the store moves into `spawn_blocking` and back.
+
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use super::summary::Counters;
+use crate::store::{QueuedUrl, Store, StoreError, WriteOp, WriteOutcome};
+
+/// Items (URLs, records, articles) buffered before a commit.
+pub const FLUSH_ITEMS: usize = 256;
+/// Longest time a write waits for its commit.
+pub const FLUSH_EVERY: Duration = Duration::from_millis(200);
+/// Commands queued before senders wait (back-pressure on workers).
+pub const CHANNEL: usize = 1024;
+
+/// The store operations a crawl needs. [`Store`] is the real one; the trait
+/// keeps the writer testable and is the narrow seam a shared (PostgreSQL)
+/// frontier would implement.
+pub trait CrawlStore: Send + 'static {
+    fn reset_in_flight(&mut self) -> Result<usize, StoreError>;
+    fn claim_due(&mut self, now_ms: i64, limit: usize) -> Result<Vec<QueuedUrl>, StoreError>;
+    fn next_due_at(&mut self) -> Result<Option<i64>, StoreError>;
+    fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError>;
+    /// Pages fetched so far per site (database lifetime, for budgets).
+    fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError>;
+}
+
+impl CrawlStore for Store {
+    fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
+        Store::reset_in_flight(self)
+    }
+    fn claim_due(&mut self, now_ms: i64, limit: usize) -> Result<Vec<QueuedUrl>, StoreError> {
+        Store::claim_due(self, now_ms, limit)
+    }
+    fn next_due_at(&mut self) -> Result<Option<i64>, StoreError> {
+        Store::next_due_at(self)
+    }
+    fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
+        Store::write_batch(self, ops)
+    }
+    fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError> {
+        Store::pages_by_site(self)
+    }
+}
+
+/// Why the writer stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum WriterError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("the store writer stopped unexpectedly")]
+    Gone,
+}
+
+type Reply<T> = oneshot::Sender<Result<T, StoreError>>;
+
+pub enum Command {
+    /// Ops that belong together (one page): committed in the same transaction.
+    Write(Vec<WriteOp>),
+    Claim {
+        now_ms: i64,
+        limit: usize,
+        reply: Reply<Vec<QueuedUrl>>,
+    },
+    NextDue {
+        reply: Reply<Option<i64>>,
+    },
+    ResetInFlight {
+        reply: Reply<usize>,
+    },
+}
+
+/// Cheap handle to the writer task.
+#[derive(Clone)]
+pub struct Writer {
+    tx: mpsc::Sender<Command>,
+}
+
+impl Writer {
+    /// Start the writer task; it ends (returning the store) when every
+    /// handle is dropped, after a last commit.
+    pub fn spawn<S: CrawlStore>(
+        store: S,
+        counters: std::sync::Arc<Counters>,
+    ) -> (Writer, tokio::task::JoinHandle<Result<S, WriterError>>) {
+        let (tx, rx) = mpsc::channel(CHANNEL);
+        let task = tokio::spawn(writer_loop(store, rx, counters));
+        (Writer { tx }, task)
+    }
+
+    /// Queue writes; `Err` only when the writer has stopped.
+    pub async fn write(&self, ops: Vec<WriteOp>) -> Result<(), WriterError> {
+        if ops.is_empty() {
+            return Ok(());
+        }
+        self.tx
+            .send(Command::Write(ops))
+            .await
+            .map_err(|_| WriterError::Gone)
+    }
+
+    async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Command) -> Result<T, WriterError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(make(reply))
+            .await
+            .map_err(|_| WriterError::Gone)?;
+        Ok(rx.await.map_err(|_| WriterError::Gone)??)
+    }
+
+    pub async fn claim(&self, now_ms: i64, limit: usize) -> Result<Vec<QueuedUrl>, WriterError> {
+        self.ask(|reply| Command::Claim {
+            now_ms,
+            limit,
+            reply,
+        })
+        .await
+    }
+
+    pub async fn next_due(&self) -> Result<Option<i64>, WriterError> {
+        self.ask(|reply| Command::NextDue { reply }).await
+    }
+
+    pub async fn reset_in_flight(&self) -> Result<usize, WriterError> {
+        self.ask(|reply| Command::ResetInFlight { reply }).await
+    }
+}
+
+/// Run `f` on the store in the blocking pool and get the store back.
+async fn blocking<S: CrawlStore, T: Send + 'static>(
+    mut store: S,
+    f: impl FnOnce(&mut S) -> T + Send + 'static,
+) -> Result<(S, T), WriterError> {
+    tokio::task::spawn_blocking(move || {
+        let out = f(&mut store);
+        (store, out)
+    })
+    .await
+    .map_err(|_| WriterError::Gone)
+}
+
+struct Pending {
+    groups: Vec<Vec<WriteOp>>,
+    items: usize,
+    since: Option<Instant>,
+}
+
+fn items(op: &WriteOp) -> usize {
+    match op {
+        WriteOp::AddUrls(urls) => urls.len().max(1),
+        _ => 1,
+    }
+}
+
+async fn writer_loop<S: CrawlStore>(
+    mut store: S,
+    mut rx: mpsc::Receiver<Command>,
+    counters: std::sync::Arc<Counters>,
+) -> Result<S, WriterError> {
+    let mut pending = Pending {
+        groups: Vec::new(),
+        items: 0,
+        since: None,
+    };
+    loop {
+        let cmd = match pending.since {
+            Some(since) => {
+                tokio::select! {
+                    cmd = rx.recv() => cmd,
+                    _ = tokio::time::sleep_until(since + FLUSH_EVERY) => {
+                        store = flush(store, &mut pending, &counters).await?;
+                        continue;
+                    }
+                }
+            }
+            None => rx.recv().await,
+        };
+        let Some(cmd) = cmd else {
+            return flush(store, &mut pending, &counters).await;
+        };
+        match cmd {
+            Command::Write(ops) => {
+                pending.items += ops.iter().map(items).sum::<usize>();
+                pending.groups.push(ops);
+                pending.since.get_or_insert_with(Instant::now);
+                if pending.items >= FLUSH_ITEMS {
+                    store = flush(store, &mut pending, &counters).await?;
+                }
+            }
+            Command::Claim {
+                now_ms,
+                limit,
+                reply,
+            } => {
+                store = flush(store, &mut pending, &counters).await?;
+                let (s, out) = blocking(store, move |s| s.claim_due(now_ms, limit)).await?;
+                store = s;
+                let _ = reply.send(out);
+            }
+            Command::NextDue { reply } => {
+                store = flush(store, &mut pending, &counters).await?;
+                let (s, out) = blocking(store, |s| s.next_due_at()).await?;
+                store = s;
+                let _ = reply.send(out);
+            }
+            Command::ResetInFlight { reply } => {
+                store = flush(store, &mut pending, &counters).await?;
+                let (s, out) = blocking(store, |s| s.reset_in_flight()).await?;
+                store = s;
+                let _ = reply.send(out);
+            }
+        }
+    }
+}
+
+/// Commit everything buffered in one transaction. If the batch fails, each
+/// page's group is retried alone so one bad write cannot sink the others; the
+/// writer gives up only when no group can be written (the store is gone).
+async fn flush<S: CrawlStore>(
+    store: S,
+    pending: &mut Pending,
+    counters: &Counters,
+) -> Result<S, WriterError> {
+    pending.since = None;
+    pending.items = 0;
+    let groups = std::mem::take(&mut pending.groups);
+    if groups.is_empty() {
+        return Ok(store);
+    }
+    let batch: Vec<WriteOp> = groups.iter().flatten().cloned().collect();
+    let (mut store, result) = blocking(store, move |s| s.write_batch(batch)).await?;
+    let first_error = match result {
+        Ok(outcomes) => {
+            tally(&outcomes, counters);
+            return Ok(store);
+        }
+        Err(e) => e,
+    };
+    tracing::warn!("batch write failed, retrying page by page: {first_error}");
+    let total = groups.len();
+    let mut failed = 0;
+    let mut last_error = first_error;
+    for group in groups {
+        let (s, result) = blocking(store, move |s| s.write_batch(group)).await?;
+        store = s;
+        match result {
+            Ok(outcomes) => tally(&outcomes, counters),
+            Err(e) => {
+                failed += 1;
+                counters.error("store_write");
+                tracing::warn!("write failed: {e}");
+                last_error = e;
+            }
+        }
+    }
+    if failed == total {
+        return Err(WriterError::Store(last_error));
+    }
+    Ok(store)
+}
+
+fn tally(outcomes: &[WriteOutcome], counters: &Counters) {
+    for outcome in outcomes {
+        match outcome {
+            WriteOutcome::ArticleStored { lines_dropped, .. } => {
+                Counters::add(&counters.articles_stored, 1);
+                Counters::add(&counters.lines_dropped, *lines_dropped as u64);
+            }
+            WriteOutcome::ArticleDuplicate { .. } => Counters::add(&counters.duplicates, 1),
+            WriteOutcome::ArticleEmpty => counters.error("empty_article"),
+            WriteOutcome::UrlsAdded(_) | WriteOutcome::FetchRecorded => {}
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "writer_tests.rs"]
+mod tests;

@@ -1,0 +1,144 @@
+//! The writer against a fake store that records its calls.
+
+use std::sync::{Arc, Mutex};
+
+use super::*;
+use crate::store::{FetchRecord, NewUrl, NextState, UrlKind};
+
+#[derive(Default)]
+struct Log {
+    calls: Vec<String>,
+}
+
+struct Fake {
+    log: Arc<Mutex<Log>>,
+    /// Batches containing a URL with this text fail.
+    poison: Option<String>,
+}
+
+impl CrawlStore for Fake {
+    fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
+        self.log.lock().unwrap().calls.push("reset".into());
+        Ok(3)
+    }
+    fn claim_due(&mut self, _now_ms: i64, limit: usize) -> Result<Vec<QueuedUrl>, StoreError> {
+        self.log
+            .lock()
+            .unwrap()
+            .calls
+            .push(format!("claim {limit}"));
+        Ok(Vec::new())
+    }
+    fn next_due_at(&mut self) -> Result<Option<i64>, StoreError> {
+        Ok(Some(42))
+    }
+    fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError> {
+        Ok(Default::default())
+    }
+    fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
+        let urls: Vec<String> = ops
+            .iter()
+            .filter_map(|op| match op {
+                WriteOp::AddUrls(u) => Some(u.iter().map(|n| n.url.clone()).collect::<Vec<_>>()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        if let Some(p) = &self.poison {
+            if urls.iter().any(|u| u.contains(p.as_str())) {
+                return Err(StoreError::Sqlite(rusqlite::Error::InvalidQuery));
+            }
+        }
+        self.log
+            .lock()
+            .unwrap()
+            .calls
+            .push(format!("batch {}", urls.join(",")));
+        Ok(ops
+            .iter()
+            .map(|op| match op {
+                WriteOp::AddUrls(u) => WriteOutcome::UrlsAdded(u.len()),
+                WriteOp::Fetched(_) => WriteOutcome::FetchRecorded,
+                WriteOp::Article(_) => WriteOutcome::ArticleStored {
+                    id: 1,
+                    lines_dropped: 2,
+                },
+            })
+            .collect())
+    }
+}
+
+fn add(url: &str) -> Vec<WriteOp> {
+    vec![WriteOp::AddUrls(vec![NewUrl {
+        url: url.into(),
+        site: "s".into(),
+        kind: UrlKind::Page,
+        depth: 1,
+        priority: 0,
+    }])]
+}
+
+fn fake(poison: Option<&str>) -> (Fake, Arc<Mutex<Log>>) {
+    let log = Arc::new(Mutex::new(Log::default()));
+    let f = Fake {
+        log: log.clone(),
+        poison: poison.map(String::from),
+    };
+    (f, log)
+}
+
+#[tokio::test]
+async fn writes_are_batched_and_flushed_before_a_claim() {
+    let (store, log) = fake(None);
+    let counters = Arc::new(Counters::default());
+    let (w, task) = Writer::spawn(store, counters.clone());
+    w.write(add("a")).await.unwrap();
+    w.write(add("b")).await.unwrap();
+    w.claim(0, 5).await.unwrap();
+    assert_eq!(w.next_due().await.unwrap(), Some(42));
+    w.write(add("c")).await.unwrap();
+    drop(w);
+    task.await.unwrap().unwrap();
+    let calls = log.lock().unwrap().calls.clone();
+    assert_eq!(calls, ["batch a,b", "claim 5", "batch c"]);
+}
+
+#[tokio::test]
+async fn a_failing_batch_is_retried_page_by_page() {
+    let (store, log) = fake(Some("bad"));
+    let counters = Arc::new(Counters::default());
+    let (w, task) = Writer::spawn(store, counters.clone());
+    w.write(add("a")).await.unwrap();
+    w.write(add("bad")).await.unwrap();
+    w.write(vec![WriteOp::Fetched(FetchRecord {
+        url_id: 1,
+        started_at: 0,
+        status: Some(200),
+        error_kind: None,
+        bytes: 0,
+        elapsed_ms: 0,
+        final_url: None,
+        content_type: None,
+        etag: None,
+        last_modified: None,
+        next: NextState::Done,
+    })])
+    .await
+    .unwrap();
+    assert_eq!(w.reset_in_flight().await.unwrap(), 3);
+    drop(w);
+    task.await.unwrap().unwrap();
+    let calls = log.lock().unwrap().calls.clone();
+    assert_eq!(calls, ["batch a", "batch ", "reset"]);
+    assert_eq!(counters.errors().get("store_write"), Some(&1));
+}
+
+#[tokio::test]
+async fn the_writer_gives_up_when_nothing_can_be_written() {
+    let (store, _log) = fake(Some("x"));
+    let (w, task) = Writer::spawn(store, Arc::new(Counters::default()));
+    w.write(add("x1")).await.unwrap();
+    let err = w.claim(0, 1).await.unwrap_err();
+    assert!(matches!(err, WriterError::Gone), "{err}");
+    assert!(matches!(task.await.unwrap(), Err(WriterError::Store(_))));
+}

@@ -1,0 +1,232 @@
+//! Directory of pages → extracted texts, on `jobs` worker threads.
+//!
+//! In: `DIR/<name>.html` files. Out: `DIR2/<name>.txt` per page, or one JSONL
+//! line per page (`{"file": …, "article": …}`) to a writer. Each worker reads,
+//! extracts and writes one page at a time, so memory stays bounded by `jobs`
+//! pages whatever the directory size. One failing page is counted and
+//! reported; the run goes on.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use serde::Serialize;
+
+use super::{extract_bytes, Article, ExtractOptions};
+use crate::eval::{html_files, EvalError};
+
+/// Errors that stop a batch run (per-page failures are in [`BatchSummary`]).
+#[derive(Debug, thiserror::Error)]
+pub enum BatchError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{dir}: no .html pages")]
+    NoPages { dir: PathBuf },
+}
+
+/// What a batch run did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct BatchSummary {
+    pub pages: usize,
+    pub written: usize,
+    /// Pages that could not be read or written, with the reason.
+    pub failed: Vec<(PathBuf, String)>,
+    /// Total characters of extracted text.
+    pub chars: usize,
+}
+
+/// Where the extracted texts go.
+pub enum Output<'w> {
+    /// `dir/<name>.txt` per page (the directory is created).
+    TextFiles(&'w Path),
+    /// One JSON line per page, in completion order.
+    Jsonl(&'w mut (dyn Write + Send)),
+}
+
+#[derive(Serialize)]
+struct JsonLine<'a> {
+    file: &'a str,
+    #[serde(flatten)]
+    article: &'a Article,
+}
+
+/// Extract every `in_dir/*.html`. With `out_dir`, write `<name>.txt` files
+/// there (or `out_dir/articles.jsonl` when `jsonl`); without, write JSONL to
+/// stdout.
+pub fn extract_dir(
+    in_dir: &Path,
+    out_dir: Option<&Path>,
+    jsonl: bool,
+    jobs: usize,
+    opts: &ExtractOptions,
+) -> Result<BatchSummary, BatchError> {
+    match (out_dir, jsonl) {
+        (Some(dir), false) => extract_dir_to(in_dir, Output::TextFiles(dir), jobs, opts),
+        (Some(dir), true) => {
+            std::fs::create_dir_all(dir).map_err(|source| BatchError::Io {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+            let path = dir.join("articles.jsonl");
+            let file = std::fs::File::create(&path).map_err(|source| BatchError::Io {
+                path: path.clone(),
+                source,
+            })?;
+            let mut w = std::io::BufWriter::new(file);
+            let summary = extract_dir_to(in_dir, Output::Jsonl(&mut w), jobs, opts)?;
+            w.flush()
+                .map_err(|source| BatchError::Io { path, source })?;
+            Ok(summary)
+        }
+        (None, _) => {
+            let stdout = std::io::stdout();
+            let mut w = std::io::BufWriter::new(stdout);
+            let summary = extract_dir_to(in_dir, Output::Jsonl(&mut w), jobs, opts)?;
+            w.flush().map_err(|source| BatchError::Io {
+                path: PathBuf::from("<stdout>"),
+                source,
+            })?;
+            Ok(summary)
+        }
+    }
+}
+
+/// Extract every `in_dir/*.html` into `out`, on `jobs` threads.
+pub fn extract_dir_to(
+    in_dir: &Path,
+    out: Output<'_>,
+    jobs: usize,
+    opts: &ExtractOptions,
+) -> Result<BatchSummary, BatchError> {
+    let pages = html_files(in_dir).map_err(|e| match e {
+        EvalError::Io { path, source } => BatchError::Io { path, source },
+        _ => BatchError::NoPages {
+            dir: in_dir.to_path_buf(),
+        },
+    })?;
+    if pages.is_empty() {
+        return Err(BatchError::NoPages {
+            dir: in_dir.to_path_buf(),
+        });
+    }
+    let (out_dir, writer) = match out {
+        Output::TextFiles(d) => {
+            std::fs::create_dir_all(d).map_err(|source| BatchError::Io {
+                path: d.to_path_buf(),
+                source,
+            })?;
+            (Some(d), None)
+        }
+        Output::Jsonl(w) => (None, Some(Mutex::new(w))),
+    };
+    let next = AtomicUsize::new(0);
+    let summary = Mutex::new(BatchSummary {
+        pages: pages.len(),
+        ..BatchSummary::default()
+    });
+    std::thread::scope(|s| {
+        for _ in 0..jobs.max(1) {
+            s.spawn(|| {
+                let mut line = Vec::new();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(page) = pages.get(i) else { break };
+                    let r = one_page(page, out_dir, writer.as_ref(), opts, &mut line);
+                    if let Ok(mut s) = summary.lock() {
+                        match r {
+                            Ok(chars) => {
+                                s.written += 1;
+                                s.chars += chars;
+                            }
+                            Err(e) => s.failed.push((page.clone(), e)),
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let mut summary = summary.into_inner().unwrap_or_default();
+    summary.failed.sort();
+    Ok(summary)
+}
+
+fn one_page(
+    page: &Path,
+    out_dir: Option<&Path>,
+    writer: Option<&Mutex<&mut (dyn Write + Send)>>,
+    opts: &ExtractOptions,
+    line: &mut Vec<u8>,
+) -> Result<usize, String> {
+    let bytes = std::fs::read(page).map_err(|e| e.to_string())?;
+    let article = extract_bytes(&bytes, None, None, opts);
+    drop(bytes);
+    let name = page
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if let Some(dir) = out_dir {
+        let path = dir.join(format!("{name}.txt"));
+        let mut text = article.text.clone();
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    if let Some(w) = writer {
+        line.clear();
+        let file = page
+            .file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        serde_json::to_writer(
+            &mut *line,
+            &JsonLine {
+                file: &file,
+                article: &article,
+            },
+        )
+        .map_err(|e| e.to_string())?;
+        line.push(b'\n');
+        let mut w = w.lock().map_err(|_| "output writer poisoned".to_string())?;
+        w.write_all(line).map_err(|e| e.to_string())?;
+    }
+    Ok(article.text.chars().count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_one_txt_per_html_and_jsonl() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
+        let input = dir.path().join("in");
+        std::fs::create_dir_all(&input).unwrap_or_else(|e| panic!("{e}"));
+        for (n, body) in [("a", "Alpha story text, long enough."), ("b", "Beta.")] {
+            std::fs::write(
+                input.join(format!("{n}.html")),
+                format!("<html><body><p>{body}</p></body></html>"),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        }
+        std::fs::write(input.join("skip.txt"), "not html").unwrap_or_else(|e| panic!("{e}"));
+        let out = dir.path().join("out");
+        let opts = ExtractOptions::default();
+        let s = extract_dir(&input, Some(&out), false, 2, &opts).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((s.pages, s.written), (2, 2));
+        let a = std::fs::read_to_string(out.join("a.txt")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(a, "Alpha story text, long enough.\n");
+
+        let mut buf: Vec<u8> = Vec::new();
+        let s = extract_dir_to(&input, Output::Jsonl(&mut buf), 1, &opts)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.written, 2);
+        let text = String::from_utf8_lossy(&buf);
+        assert_eq!(text.lines().count(), 2);
+        assert!(text.contains("\"file\":\"b.html\""), "{text}");
+    }
+}

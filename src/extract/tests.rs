@@ -1,0 +1,122 @@
+//! Regression tests for the whole pipeline (html → text), named after the
+//! traps that broke earlier extractors.
+
+use super::*;
+
+const ALL: [Algorithm; 3] = [Algorithm::Td, Algorithm::Ctd, Algorithm::Auto];
+
+fn story(paragraphs: usize) -> String {
+    let mut s = String::new();
+    for i in 0..paragraphs {
+        s.push_str(&format!(
+            "<p>Paragraph {i} of the story tells what happened, where, and why it matters to readers.</p>"
+        ));
+    }
+    s
+}
+
+#[test]
+fn head_never_closed_page_is_not_empty() {
+    let html = format!(
+        "<html><head><title>T</title><meta charset=utf-8><link rel=x href=y>{}",
+        story(5)
+    );
+    for alg in ALL {
+        let t = extract_text(&html, alg);
+        assert!(t.contains("Paragraph 4 of the story"), "{alg:?}: {t:?}");
+    }
+}
+
+#[test]
+fn corrupt_title_does_not_swallow_page() {
+    let html = format!(
+        "<html><head><title>Broken <b>title</head><body>{}</body></html>",
+        story(5)
+    );
+    for alg in ALL {
+        let t = extract_text(&html, alg);
+        assert!(t.contains("Paragraph 3 of the story"), "{alg:?}: {t:?}");
+    }
+}
+
+#[test]
+fn aspnet_whole_body_form_is_kept() {
+    let html = format!(
+        "<html><body><form id=aspnetForm action=x><div class=nav><a href=1>Home</a> \
+         <a href=2>News</a></div><div id=content>{}</div><div class=footer>\
+         <a href=3>Contact</a></div></form></body></html>",
+        story(6)
+    );
+    for alg in ALL {
+        let t = extract_text(&html, alg);
+        assert!(t.contains("Paragraph 5 of the story"), "{alg:?}: {t:?}");
+    }
+}
+
+#[test]
+fn nested_divs_100k_no_panic_no_overflow() {
+    let mut html = String::from("<html><body>");
+    for _ in 0..100_000 {
+        html.push_str("<div>");
+    }
+    html.push_str("deep text at the bottom.");
+    for alg in ALL {
+        let t = extract_text(&html, alg);
+        assert!(t.contains("deep text at the bottom."), "{alg:?}: {t:?}");
+    }
+}
+
+#[test]
+fn empty_input_gives_empty_text() {
+    for alg in ALL {
+        assert_eq!(extract_text("", alg), "");
+        assert_eq!(extract_text("<html></html>", alg), "");
+    }
+}
+
+#[test]
+fn binary_input_no_panic() {
+    let mut state = 0x1234_5678_9abc_def0u64;
+    let bytes: Vec<u8> = (0..20_000)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 24) as u8
+        })
+        .collect();
+    let html = String::from_utf8_lossy(&bytes);
+    for alg in ALL {
+        let _ = extract_text(&html, alg);
+    }
+}
+
+#[test]
+fn entity_page_is_decoded() {
+    let html =
+        "<body><p>Caf&eacute; &amp; cr&egrave;me &#8212; &lt;tag&gt; &#x4e2d;&nbsp;&quot;q&quot;, \
+                and more text to make this the article.</p></body>";
+    for alg in ALL {
+        let t = extract_text(html, alg);
+        assert!(
+            t.starts_with("Café & crème — <tag> 中 \"q\","),
+            "{alg:?}: {t:?}"
+        );
+    }
+}
+
+#[test]
+fn cjk_page_keeps_paragraphs() {
+    let html = "<body><div class=nav><a href=1>首页</a><a href=2>新闻</a></div><div class=article>\
+                <p>今天上午，市政府召开新闻发布会，介绍了今年经济运行的基本情况。</p>\
+                <p>发布会上，有关负责人表示，全年经济增长目标有望实现。</p></div></body>";
+    for alg in ALL {
+        let t = extract_text(html, alg);
+        assert!(
+            t.contains(
+                "今天上午，市政府召开新闻发布会，介绍了今年经济运行的基本情况。\n\n发布会上"
+            ),
+            "{alg:?}: {t:?}"
+        );
+    }
+}

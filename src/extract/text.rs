@@ -1,0 +1,240 @@
+//! Arena subtree → plain text: one paragraph per line, a blank line between
+//! blocks, `<br>` as a line break, whitespace runs collapsed to one space.
+//!
+//! In: a [`Dom`], a root index and a `skip` mask (nodes whose subtrees are left
+//! out). Out: the text. Entities were decoded by the parser already.
+
+use super::dom::{Dom, Tag};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Break {
+    None,
+    Space,
+    Line,
+    Para,
+}
+
+/// Statistics of one output paragraph (a run of text between block breaks).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Para {
+    /// Byte offset of the paragraph in the output.
+    pub start: usize,
+    /// Byte offset one past its end.
+    pub end: usize,
+    /// Non-whitespace characters.
+    pub chars: u32,
+    pub link_chars: u32,
+    pub punct: u32,
+    /// Arena index of its first text node.
+    pub node: u32,
+}
+
+/// Accumulates text with pending breaks, so that no line starts or ends with
+/// whitespace and no more than one blank line separates paragraphs; records
+/// per-paragraph statistics for edge trimming.
+pub struct TextSink {
+    out: String,
+    pending: Break,
+    paras: Vec<Para>,
+}
+
+impl Default for TextSink {
+    fn default() -> Self {
+        TextSink {
+            out: String::new(),
+            pending: Break::None,
+            paras: Vec::new(),
+        }
+    }
+}
+
+impl TextSink {
+    fn want(&mut self, b: Break) {
+        if b > self.pending {
+            self.pending = b;
+        }
+    }
+
+    pub fn para(&mut self) {
+        self.want(Break::Para);
+    }
+
+    pub fn line(&mut self) {
+        self.want(Break::Line);
+    }
+
+    /// Append the text of arena node `node`.
+    pub fn push_text(&mut self, text: &str, in_link: bool, node: u32) {
+        for c in text.chars() {
+            if c.is_whitespace() {
+                self.want(Break::Space);
+                continue;
+            }
+            // Control characters (other than whitespace) are never text.
+            if c.is_control() {
+                continue;
+            }
+            if self.paras.is_empty() || self.pending == Break::Para {
+                if let Some(last) = self.paras.last_mut() {
+                    last.end = self.out.len();
+                    self.out.push_str("\n\n");
+                }
+                self.paras.push(Para {
+                    start: self.out.len(),
+                    node,
+                    ..Para::default()
+                });
+            } else {
+                match self.pending {
+                    Break::Space => self.out.push(' '),
+                    Break::Line => self.out.push('\n'),
+                    Break::None | Break::Para => {}
+                }
+            }
+            self.pending = Break::None;
+            self.out.push(c);
+            if let Some(p) = self.paras.last_mut() {
+                p.chars += 1;
+                if in_link {
+                    p.link_chars += 1;
+                }
+                if super::dom::is_punct(c) {
+                    p.punct += 1;
+                }
+            }
+        }
+    }
+
+    /// The paragraphs so far (the last one's `end` is set by [`Self::finish`]
+    /// and [`Self::paras`]).
+    pub fn paras(&mut self) -> &[Para] {
+        let len = self.out.len();
+        if let Some(last) = self.paras.last_mut() {
+            last.end = len;
+        }
+        &self.paras
+    }
+
+    /// The paragraphs `range` joined by blank lines.
+    pub fn text_of(&self, range: std::ops::Range<usize>) -> String {
+        let (Some(first), Some(last)) = (
+            self.paras.get(range.start),
+            self.paras.get(range.end.wrapping_sub(1)),
+        ) else {
+            return String::new();
+        };
+        let end = if range.end == self.paras.len() {
+            self.out.len()
+        } else {
+            last.end
+        };
+        self.out[first.start..end].to_string()
+    }
+
+    /// The paragraphs at `indices` (ascending) joined by blank lines.
+    pub fn join(&mut self, indices: impl IntoIterator<Item = usize>) -> String {
+        self.paras();
+        let mut out = String::with_capacity(self.out.len());
+        for i in indices {
+            let Some(p) = self.paras.get(i) else { continue };
+            if !out.is_empty() {
+                out.push_str("\n\n");
+            }
+            out.push_str(&self.out[p.start..p.end]);
+        }
+        out
+    }
+
+    pub fn finish(self) -> String {
+        self.out
+    }
+}
+
+/// Text of the subtree of `root`, leaving out subtrees where `skip[i]`.
+pub fn assemble(dom: &Dom<'_>, root: usize, skip: &[bool], sink: &mut TextSink) {
+    assemble_kept(dom, root, skip, None, sink);
+}
+
+/// Like [`assemble`], but text nodes are emitted only where `keep[i]`.
+pub fn assemble_kept(
+    dom: &Dom<'_>,
+    root: usize,
+    skip: &[bool],
+    keep: Option<&[bool]>,
+    sink: &mut TextSink,
+) {
+    let Some(r) = dom.nodes.get(root) else {
+        return;
+    };
+    let end = r.end as usize;
+    // Open block elements, as their subtree ends.
+    let mut open: Vec<u32> = Vec::new();
+    let mut i = root;
+    while i < end {
+        while open.last().is_some_and(|&e| e as usize <= i) {
+            open.pop();
+            sink.para();
+        }
+        let n = &dom.nodes[i];
+        if skip.get(i).copied().unwrap_or(false) || n.tag == Tag::NoText {
+            i = n.end as usize;
+            continue;
+        }
+        match n.tag {
+            Tag::Text if keep.is_none_or(|k| k.get(i).copied().unwrap_or(false)) => {
+                sink.push_text(n.text, n.in_link, i as u32)
+            }
+            Tag::Text => {}
+            Tag::Br => sink.line(),
+            t if t.is_block() => {
+                sink.para();
+                open.push(n.end);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if !open.is_empty() {
+        sink.para();
+    }
+}
+
+/// Convenience: the text of one subtree.
+pub fn subtree_text(dom: &Dom<'_>, root: usize, skip: &[bool]) -> String {
+    let mut sink = TextSink::default();
+    assemble(dom, root, skip, &mut sink);
+    sink.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use scraper::Html;
+
+    fn text_of(html: &str) -> String {
+        let doc = Html::parse_document(html);
+        let dom = Dom::build(&doc);
+        subtree_text(&dom, 0, &[])
+    }
+
+    #[test]
+    fn paragraphs_lines_and_whitespace() {
+        let t = text_of(
+            "<body>  <h1>Title</h1><p>One   two\n three</p><p>a<br>b</p>\
+             <div>x <span>y</span><b>z</b></div></body>",
+        );
+        assert_eq!(t, "Title\n\nOne two three\n\na\nb\n\nx yz");
+    }
+
+    #[test]
+    fn entities_decoded() {
+        let t = text_of("<p>Fish &amp; chips &mdash; &#8220;good&#8221;&nbsp;food</p>");
+        assert_eq!(t, "Fish & chips — “good” food");
+    }
+
+    #[test]
+    fn cjk_text_kept() {
+        let t = text_of("<p>中文新闻，测试。</p><p>第二段</p>");
+        assert_eq!(t, "中文新闻，测试。\n\n第二段");
+    }
+}

@@ -1,0 +1,213 @@
+//! Batched writes: a list of [`WriteOp`]s in, one [`WriteOutcome`] per op out,
+//! all in ONE transaction (any failing op rolls the whole batch back).
+//!
+//! Articles are de-duplicated twice: by URL (`article_urls`, so a URL stored
+//! twice is a no-op) and by content (MD5 of the extracted text per site, so
+//! the same body reached by several URLs is stored once with every URL
+//! recorded). New bodies go through the site's line filter
+//! ([`lines::learn_and_clean`]) inside the same transaction, so a crash never
+//! double-counts a page in the line table.
+
+use md5::{Digest, Md5};
+use rusqlite::{params, OptionalExtension, Transaction};
+
+use super::frontier::{add_urls_in, site_id_in};
+use super::lines::{self, Cleaned};
+use super::{FetchRecord, NewArticle, NextState, Store, StoreError, WriteOp, WriteOutcome};
+
+impl Store {
+    /// Apply a batch of writes in one transaction. On error nothing of the
+    /// batch is kept.
+    pub fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
+        let tx = self.conn.transaction()?;
+        let mut out = Vec::with_capacity(ops.len());
+        for op in ops {
+            out.push(match op {
+                WriteOp::AddUrls(urls) => WriteOutcome::UrlsAdded(add_urls_in(&tx, &urls)?),
+                WriteOp::Fetched(rec) => {
+                    record_fetch(&tx, &rec)?;
+                    WriteOutcome::FetchRecorded
+                }
+                WriteOp::Article(a) => store_article(&tx, &a)?,
+            });
+        }
+        tx.commit()?;
+        Ok(out)
+    }
+}
+
+fn record_fetch(tx: &Transaction<'_>, rec: &FetchRecord) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO fetches(url_id, started_at, status, error_kind, bytes, elapsed_ms,
+                             final_url, content_type)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![
+        rec.url_id,
+        rec.started_at,
+        rec.status,
+        rec.error_kind,
+        i64::try_from(rec.bytes).unwrap_or(i64::MAX),
+        i64::try_from(rec.elapsed_ms).unwrap_or(i64::MAX),
+        rec.final_url,
+        rec.content_type,
+    ])?;
+    let (state, next_at) = match rec.next {
+        NextState::Done => ("done", None),
+        NextState::At(t) => ("queued", Some(t)),
+        NextState::Failed => ("failed", None),
+    };
+    // `attempts` counts consecutive failures (the backoff exponent): a
+    // success resets it. A success also records when the page was fetched,
+    // which the per-site page budget counts.
+    let changed = tx
+        .prepare_cached(
+            "UPDATE urls SET
+                state = ?2,
+                next_fetch_at = coalesce(?3, next_fetch_at),
+                etag = coalesce(?4, etag),
+                last_modified = coalesce(?5, last_modified),
+                attempts = CASE WHEN ?6 IS NULL THEN 0 ELSE attempts + 1 END,
+                last_status = ?7,
+                last_error = ?6,
+                fetched_at = CASE WHEN ?6 IS NULL THEN ?8 ELSE fetched_at END
+             WHERE id = ?1",
+        )?
+        .execute(params![
+            rec.url_id,
+            state,
+            next_at,
+            rec.etag,
+            rec.last_modified,
+            rec.error_kind,
+            rec.status,
+            rec.started_at,
+        ])?;
+    if changed == 0 {
+        // The fetch log insert already enforces this through the foreign key;
+        // kept explicit so the batch fails even with foreign keys off.
+        return Err(rusqlite::Error::QueryReturnedNoRows);
+    }
+    Ok(())
+}
+
+fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<WriteOutcome> {
+    let raw = a.article.text.as_str();
+    if raw.trim().is_empty() {
+        return Ok(WriteOutcome::ArticleEmpty);
+    }
+    if let Some(id) = article_by_url(tx, &a.url)? {
+        return Ok(WriteOutcome::ArticleDuplicate { id });
+    }
+    let site_id = site_id_in(tx, &a.site)?;
+    let hash = content_hash(raw);
+    let same_body: Option<i64> = tx
+        .prepare_cached("SELECT id FROM articles WHERE site_id = ?1 AND content_hash = ?2")?
+        .query_row(params![site_id, hash], |r| r.get(0))
+        .optional()?;
+    if let Some(id) = same_body {
+        add_alias(tx, &a.url, id)?;
+        return Ok(WriteOutcome::ArticleDuplicate { id });
+    }
+    let cleaned = if a.lines.enabled {
+        lines::learn_and_clean(tx, site_id, raw, &a.lines)?
+    } else {
+        Cleaned {
+            text: raw.to_string(),
+            dropped: 0,
+        }
+    };
+    if cleaned.text.trim().is_empty() {
+        return Ok(WriteOutcome::ArticleEmpty);
+    }
+    let m = &a.article;
+    tx.prepare_cached(
+        "INSERT INTO articles(url_id, url, canonical_url, site_id, title, author, published_at,
+                              modified_at, language, site_name, text, raw_text, content_hash,
+                              word_count, fetched_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+    )?
+    .execute(params![
+        a.url_id,
+        a.url,
+        m.canonical_url,
+        site_id,
+        m.title,
+        m.author,
+        m.published_at,
+        m.modified_at,
+        m.language,
+        m.site_name,
+        cleaned.text,
+        raw,
+        hash,
+        i64::try_from(word_count(&cleaned.text)).unwrap_or(i64::MAX),
+        a.fetched_at,
+    ])?;
+    let id = tx.last_insert_rowid();
+    add_alias(tx, &a.url, id)?;
+    Ok(WriteOutcome::ArticleStored {
+        id,
+        lines_dropped: cleaned.dropped,
+    })
+}
+
+fn article_by_url(tx: &Transaction<'_>, url: &str) -> rusqlite::Result<Option<i64>> {
+    tx.prepare_cached(
+        "SELECT article_id FROM article_urls WHERE url = ?1
+         UNION ALL SELECT id FROM articles WHERE url = ?1
+         LIMIT 1",
+    )?
+    .query_row([url], |r| r.get(0))
+    .optional()
+}
+
+fn add_alias(tx: &Transaction<'_>, url: &str, id: i64) -> rusqlite::Result<()> {
+    tx.prepare_cached("INSERT OR IGNORE INTO article_urls(url, article_id) VALUES (?1, ?2)")?
+        .execute(params![url, id])?;
+    Ok(())
+}
+
+/// MD5 hex of the extracted text: the duplicate key within a site.
+pub fn content_hash(text: &str) -> String {
+    use std::fmt::Write;
+    let digest = Md5::digest(text.as_bytes());
+    let mut hex = String::with_capacity(32);
+    for b in digest.iter() {
+        // Writing to a String cannot fail.
+        let _ = write!(hex, "{b:02x}");
+    }
+    hex
+}
+
+/// Words as the evaluation counts them: whitespace-separated tokens, except
+/// that each CJK character is a word of its own (Chinese and Japanese are
+/// written without spaces).
+pub fn word_count(text: &str) -> usize {
+    let mut n = 0;
+    let mut in_word = false;
+    for c in text.chars() {
+        if is_cjk(c) {
+            n += 1;
+            in_word = false;
+        } else if c.is_whitespace() {
+            in_word = false;
+        } else if !in_word {
+            n += 1;
+            in_word = true;
+        }
+    }
+    n
+}
+
+/// Han ideographs and Japanese kana (not Hangul: Korean separates words with
+/// spaces). Punctuation is not a word.
+pub(super) fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{3040}'..='\u{30FF}'     // Hiragana, Katakana
+        | '\u{3400}'..='\u{4DBF}'   // CJK Extension A
+        | '\u{4E00}'..='\u{9FFF}'   // CJK Unified Ideographs
+        | '\u{F900}'..='\u{FAFF}'   // CJK Compatibility Ideographs
+        | '\u{20000}'..='\u{2FA1F}' // Extensions B–F, compatibility supplement
+    )
+}

@@ -1,0 +1,268 @@
+//! The persisted frontier (`urls`, `sites`): URLs in, claimed work out.
+//!
+//! URLs are added with `INSERT OR IGNORE` on the normalised URL (normalise
+//! first, with `crawl::frontier::normalize`), claimed in priority order by
+//! flipping `queued` → `fetching`, and put back by the fetch outcome
+//! ([`super::WriteOp::Fetched`]). `reset_in_flight` returns the URLs a killed
+//! crawl had claimed to the queue, so a restart resumes without losing any.
+
+use std::collections::HashMap;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::{FrontierCounts, NewUrl, QueuedUrl, Store, StoreError, UrlKind};
+
+impl UrlKind {
+    /// The name stored in `urls.kind`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            UrlKind::Seed => "seed",
+            UrlKind::Feed => "feed",
+            UrlKind::Sitemap => "sitemap",
+            UrlKind::Index => "index",
+            UrlKind::Article => "article",
+            UrlKind::Page => "page",
+        }
+    }
+
+    /// Inverse of [`UrlKind::as_str`]; unknown names (a newer schema's kinds)
+    /// read as `Page`, which is fetched but never stored as an article.
+    pub fn parse(s: &str) -> UrlKind {
+        match s {
+            "seed" => UrlKind::Seed,
+            "feed" => UrlKind::Feed,
+            "sitemap" => UrlKind::Sitemap,
+            "index" => UrlKind::Index,
+            "article" => UrlKind::Article,
+            _ => UrlKind::Page,
+        }
+    }
+}
+
+pub(super) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// The id of a site, created on first use.
+pub(super) fn site_id_in(conn: &Connection, name: &str) -> rusqlite::Result<i64> {
+    conn.prepare_cached("INSERT OR IGNORE INTO sites(name) VALUES (?1)")?
+        .execute([name])?;
+    conn.prepare_cached("SELECT id FROM sites WHERE name = ?1")?
+        .query_row([name], |r| r.get(0))
+}
+
+/// The id of an existing site, without creating it.
+pub(super) fn find_site(conn: &Connection, name: &str) -> Result<i64, StoreError> {
+    conn.prepare_cached("SELECT id FROM sites WHERE name = ?1")?
+        .query_row([name], |r| r.get(0))
+        .optional()?
+        .ok_or_else(|| StoreError::UnknownSite(name.to_string()))
+}
+
+/// Insert new URLs, ignoring known ones; returns how many were new.
+pub(super) fn add_urls_in(conn: &Connection, urls: &[NewUrl]) -> rusqlite::Result<usize> {
+    let now = now_ms();
+    let mut sites: HashMap<&str, i64> = HashMap::new();
+    let mut insert = conn.prepare_cached(
+        "INSERT OR IGNORE INTO urls(url, site_id, kind, priority, depth, discovered_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    let mut added = 0;
+    for u in urls {
+        let site_id = match sites.get(u.site.as_str()) {
+            Some(&id) => id,
+            None => {
+                let id = site_id_in(conn, &u.site)?;
+                sites.insert(&u.site, id);
+                id
+            }
+        };
+        added += insert.execute(params![
+            u.url,
+            site_id,
+            u.kind.as_str(),
+            u.priority,
+            u.depth,
+            now
+        ])?;
+    }
+    Ok(added)
+}
+
+impl Store {
+    /// The id of a site, created if new.
+    pub fn site_id(&mut self, name: &str) -> Result<i64, StoreError> {
+        Ok(site_id_in(&self.conn, name)?)
+    }
+
+    /// Add URLs to the frontier (one transaction); known URLs are ignored.
+    /// Returns how many were new.
+    pub fn add_urls(&mut self, urls: &[NewUrl]) -> Result<usize, StoreError> {
+        let tx = self.conn.transaction()?;
+        let n = add_urls_in(&tx, urls)?;
+        tx.commit()?;
+        Ok(n)
+    }
+
+    /// Claim up to `limit` queued URLs due at `now_ms`, marking them
+    /// `fetching`; their outcome comes back as [`super::WriteOp::Fetched`].
+    ///
+    /// Within a site: highest priority first, then oldest. Across sites the
+    /// claim is interleaved round-robin (the site with the best head first),
+    /// so one site with a huge backlog cannot fill every claim while the
+    /// per-host rate limit lets other hosts sit idle.
+    pub fn claim_due(&mut self, now_ms: i64, limit: usize) -> Result<Vec<QueuedUrl>, StoreError> {
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let tx = self.conn.transaction()?;
+        // (best priority, its id, the site's due URLs in order) per site.
+        let mut by_site: Vec<(i64, i64, Vec<QueuedUrl>)> = Vec::new();
+        {
+            let sites: Vec<(i64, String)> = tx
+                .prepare_cached("SELECT id, name FROM sites ORDER BY id")?
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect::<rusqlite::Result<_>>()?;
+            let mut select = tx.prepare_cached(
+                "SELECT id, url, kind, depth, attempts, etag, last_modified, priority
+                 FROM urls INDEXED BY urls_claim
+                 WHERE site_id = ?1 AND state = 'queued' AND next_fetch_at <= ?2
+                 ORDER BY priority DESC, id
+                 LIMIT ?3",
+            )?;
+            let sql_limit = i64::try_from(limit).unwrap_or(i64::MAX);
+            for (site_id, site) in &sites {
+                let mut best = None;
+                let due = select
+                    .query_map(params![site_id, now_ms, sql_limit], |r| {
+                        if best.is_none() {
+                            best = Some((r.get::<_, i64>(7)?, r.get::<_, i64>(0)?));
+                        }
+                        Ok(QueuedUrl {
+                            id: r.get(0)?,
+                            url: r.get(1)?,
+                            site: site.clone(),
+                            kind: UrlKind::parse(&r.get::<_, String>(2)?),
+                            depth: r.get(3)?,
+                            attempts: r.get(4)?,
+                            etag: r.get(5)?,
+                            last_modified: r.get(6)?,
+                        })
+                    })?
+                    .collect::<rusqlite::Result<Vec<_>>>()?;
+                if let Some((priority, id)) = best {
+                    by_site.push((priority, id, due));
+                }
+            }
+        }
+        // Rounds visit the sites in the order of their best URL.
+        by_site.sort_unstable_by_key(|&(priority, id, _)| (std::cmp::Reverse(priority), id));
+        let mut per_site: Vec<_> = by_site.into_iter().map(|(_, _, v)| v.into_iter()).collect();
+        let mut claimed = Vec::with_capacity(limit);
+        'rounds: loop {
+            let mut any = false;
+            for it in per_site.iter_mut() {
+                if let Some(q) = it.next() {
+                    claimed.push(q);
+                    any = true;
+                    if claimed.len() == limit {
+                        break 'rounds;
+                    }
+                }
+            }
+            if !any {
+                break;
+            }
+        }
+        {
+            let mut mark = tx.prepare_cached("UPDATE urls SET state = 'fetching' WHERE id = ?1")?;
+            for q in &claimed {
+                mark.execute([q.id])?;
+            }
+        }
+        tx.commit()?;
+        Ok(claimed)
+    }
+
+    /// Put URLs left `fetching` by an interrupted run back in the queue.
+    /// Call once at crawl start, before any claim. Returns how many.
+    pub fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
+        Ok(self.conn.execute(
+            "UPDATE urls SET state = 'queued' WHERE state = 'fetching'",
+            [],
+        )?)
+    }
+
+    /// When the next queued URL becomes due (unix ms); `None` if nothing is queued.
+    pub fn next_due_at(&self) -> Result<Option<i64>, StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT min(next_fetch_at) FROM urls WHERE state = 'queued'",
+            [],
+            |r| r.get(0),
+        )?)
+    }
+
+    /// URLs per frontier state.
+    pub fn counts(&self) -> Result<FrontierCounts, StoreError> {
+        let mut c = FrontierCounts::default();
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT state, count(*) FROM urls GROUP BY state")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let n = u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0);
+            match r.get::<_, String>(0)?.as_str() {
+                "queued" => c.queued = n,
+                "fetching" => c.fetching = n,
+                "done" => c.done = n,
+                "failed" => c.failed = n,
+                _ => c.skipped += n,
+            }
+        }
+        Ok(c)
+    }
+
+    /// Pages fetched so far (successfully, at least once) for one site, for
+    /// the per-site page budget. 0 for a site not seen yet.
+    pub fn site_pages(&self, site: &str) -> Result<u64, StoreError> {
+        let n: i64 = self
+            .conn
+            .prepare_cached(
+                "SELECT count(*) FROM urls u JOIN sites s ON s.id = u.site_id
+             WHERE s.name = ?1 AND u.fetched_at IS NOT NULL",
+            )?
+            .query_row([site], |r| r.get(0))?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+
+    /// [`Store::site_pages`] for every site at once (load budgets at start).
+    pub fn pages_by_site(&self) -> Result<HashMap<String, u64>, StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT s.name, count(u.id) FROM sites s
+             LEFT JOIN urls u ON u.site_id = s.id AND u.fetched_at IS NOT NULL
+             GROUP BY s.id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
+            ))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// URLs known for a site (any state), for the per-host URL cap.
+    pub fn site_urls(&self, site: &str) -> Result<u64, StoreError> {
+        let n: i64 = self
+            .conn
+            .prepare_cached(
+                "SELECT count(*) FROM urls u JOIN sites s ON s.id = u.site_id WHERE s.name = ?1",
+            )?
+            .query_row([site], |r| r.get(0))?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+}

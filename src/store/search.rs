@@ -1,0 +1,251 @@
+//! Reading articles back: full-text search, one article by id or URL, and a
+//! streaming export. In: a user query / reference / site filter. Out: rows.
+//!
+//! Search never passes user text to FTS5 as syntax: every term is quoted, so
+//! `AND`, `"`, `*`, `(` or `-` in a query are just text. Alphabetic queries
+//! use `articles_fts` (unicode61, bm25 with the title weighted up). Queries
+//! containing CJK use the trigram table `articles_fts_cjk` when every term has
+//! ≥ 3 characters (a trigram index cannot match shorter strings); shorter CJK
+//! queries fall back to a LIKE scan ranked by occurrence count.
+
+use rusqlite::{params, OptionalExtension, Row};
+use url::Url;
+
+use super::articles::is_cjk;
+use super::frontier::find_site;
+use super::{ArticleRef, SearchHit, Store, StoreError, StoredArticle};
+use crate::crawl::frontier::normalize;
+use crate::extract::Article;
+
+/// bm25 column weights (title, text): a hit in the title counts 10×.
+const TITLE_WEIGHT: f64 = 10.0;
+/// Tokens of context around a hit in a snippet.
+const SNIPPET_TOKENS: i64 = 16;
+/// Characters of context either side of the first hit in a LIKE snippet.
+const LIKE_CONTEXT: usize = 40;
+
+const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.word_count, a.title,
+    a.author, a.published_at, a.modified_at, a.language, a.canonical_url, a.site_name, a.text";
+
+impl Store {
+    /// Full-text search, best first. A query with no searchable term returns
+    /// nothing; no query text can cause an error.
+    pub fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
+        let terms: Vec<&str> = query
+            .split_whitespace()
+            .filter(|t| t.chars().any(char::is_alphanumeric))
+            .collect();
+        if terms.is_empty() || limit == 0 {
+            return Ok(Vec::new());
+        }
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        if !terms.iter().any(|t| t.chars().any(is_cjk)) {
+            return self.fts_search("articles_fts", &fts_query(&terms, true), limit);
+        }
+        // Substring matching: punctuation (，。、「」 or ASCII) only separates terms.
+        let terms: Vec<&str> = query
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|t| !t.is_empty())
+            .collect();
+        if terms.iter().all(|t| t.chars().count() >= 3) {
+            return self.fts_search("articles_fts_cjk", &fts_query(&terms, false), limit);
+        }
+        self.like_search(&terms, limit)
+    }
+
+    fn fts_search(&self, table: &str, fts: &str, limit: i64) -> Result<Vec<SearchHit>, StoreError> {
+        let sql = format!(
+            "SELECT a.id, a.url, s.name, a.title,
+                    snippet({table}, 1, '[', ']', '…', {SNIPPET_TOKENS}),
+                    bm25({table}, {TITLE_WEIGHT}, 1.0) AS score
+             FROM {table} JOIN articles a ON a.id = {table}.rowid
+             JOIN sites s ON s.id = a.site_id
+             WHERE {table} MATCH ?1
+             ORDER BY score LIMIT ?2"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(params![fts, limit], |r| {
+            Ok(SearchHit {
+                id: r.get(0)?,
+                url: r.get(1)?,
+                site: r.get(2)?,
+                title: r.get(3)?,
+                snippet: r.get(4)?,
+                rank: -r.get::<_, f64>(5)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    fn like_search(&self, terms: &[&str], limit: i64) -> Result<Vec<SearchHit>, StoreError> {
+        // All terms must occur (as with FTS); rank by occurrences of the first.
+        let mut sql = String::from(
+            "SELECT a.id, a.url, s.name, a.title, a.text,
+                    (length(a.text) - length(replace(a.text, ?1, ''))) / length(?1) AS hits
+             FROM articles a JOIN sites s ON s.id = a.site_id WHERE 1",
+        );
+        let mut patterns = Vec::new();
+        for (i, t) in terms.iter().enumerate() {
+            let n = i + 2;
+            sql.push_str(&format!(
+                " AND (a.text LIKE ?{n} ESCAPE '\\' OR a.title LIKE ?{n} ESCAPE '\\')"
+            ));
+            patterns.push(like_pattern(t));
+        }
+        sql.push_str(&format!(
+            " ORDER BY hits DESC, a.id LIMIT ?{}",
+            terms.len() + 2
+        ));
+        let mut args: Vec<&dyn rusqlite::ToSql> = vec![&terms[0]];
+        for p in &patterns {
+            args.push(p);
+        }
+        args.push(&limit);
+        let mut stmt = self.conn.prepare(&sql)?;
+        let rows = stmt.query_map(args.as_slice(), |r| {
+            let text: String = r.get(4)?;
+            Ok(SearchHit {
+                id: r.get(0)?,
+                url: r.get(1)?,
+                site: r.get(2)?,
+                title: r.get(3)?,
+                snippet: like_snippet(&text, terms[0]),
+                rank: r.get::<_, f64>(5)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// One article by id, or by any URL that led to it (aliases included;
+    /// the URL is also tried in normalised form, then as a canonical URL).
+    pub fn article(&self, r: ArticleRef) -> Result<Option<StoredArticle>, StoreError> {
+        let id = match r {
+            ArticleRef::Id(id) => Some(id),
+            ArticleRef::Url(u) => self.article_id_by_url(&u)?,
+        };
+        let Some(id) = id else { return Ok(None) };
+        let sql = format!(
+            "SELECT {ARTICLE_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
+             WHERE a.id = ?1"
+        );
+        Ok(self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row([id], stored_article)
+            .optional()?)
+    }
+
+    fn article_id_by_url(&self, url: &str) -> Result<Option<i64>, StoreError> {
+        let mut candidates = vec![url.to_string()];
+        if let Some(n) = Url::parse(url).ok().as_ref().and_then(normalize) {
+            candidates.push(n.to_string());
+        }
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT article_id FROM article_urls WHERE url = ?1
+             UNION ALL SELECT id FROM articles WHERE url = ?1
+             UNION ALL SELECT id FROM articles WHERE canonical_url = ?1
+             LIMIT 1",
+        )?;
+        for c in &candidates {
+            if let Some(id) = stmt.query_row([c], |r| r.get(0)).optional()? {
+                return Ok(Some(id));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Stream every article (of one site, or all) in id order to `f`;
+    /// returns how many were written. An unknown site is an error.
+    pub fn export(
+        &self,
+        site: Option<&str>,
+        mut f: impl FnMut(&StoredArticle) -> std::io::Result<()>,
+    ) -> Result<u64, StoreError> {
+        let site_id = site.map(|s| find_site(&self.conn, s)).transpose()?;
+        let sql = format!(
+            "SELECT {ARTICLE_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
+             WHERE ?1 IS NULL OR a.site_id = ?1 ORDER BY a.id"
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
+        let mut rows = stmt.query([site_id])?;
+        let mut n = 0;
+        while let Some(row) = rows.next()? {
+            f(&stored_article(row)?)?;
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
+fn stored_article(r: &Row<'_>) -> rusqlite::Result<StoredArticle> {
+    Ok(StoredArticle {
+        id: r.get(0)?,
+        url: r.get(1)?,
+        site: r.get(2)?,
+        fetched_at: r.get(3)?,
+        word_count: u64::try_from(r.get::<_, i64>(4)?).unwrap_or(0),
+        article: Article {
+            title: r.get(5)?,
+            author: r.get(6)?,
+            published_at: r.get(7)?,
+            modified_at: r.get(8)?,
+            language: r.get(9)?,
+            canonical_url: r.get(10)?,
+            site_name: r.get(11)?,
+            text: r.get(12)?,
+        },
+    })
+}
+
+/// Terms as FTS5 strings (`"` doubled inside), implicitly ANDed; with
+/// `prefixes`, a trailing `*` stays a prefix query (trigram tables need none:
+/// they match substrings anyway).
+fn fts_query(terms: &[&str], prefixes: bool) -> String {
+    let mut q = String::new();
+    for t in terms {
+        let (body, prefix) = match t.strip_suffix('*') {
+            Some(b) if b.chars().any(char::is_alphanumeric) => (b, if prefixes { "*" } else { "" }),
+            _ => (*t, ""),
+        };
+        if !q.is_empty() {
+            q.push(' ');
+        }
+        q.push('"');
+        q.push_str(&body.replace('"', "\"\""));
+        q.push('"');
+        q.push_str(prefix);
+    }
+    q
+}
+
+fn like_pattern(term: &str) -> String {
+    let mut p = String::from("%");
+    for c in term.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            p.push('\\');
+        }
+        p.push(c);
+    }
+    p.push('%');
+    p
+}
+
+/// Text around the first occurrence of `term`, the hit marked `[…]`.
+fn like_snippet(text: &str, term: &str) -> String {
+    let Some(at) = text.find(term) else {
+        return text.chars().take(2 * LIKE_CONTEXT).collect();
+    };
+    let before: String = {
+        let mut v: Vec<char> = text[..at].chars().rev().take(LIKE_CONTEXT).collect();
+        v.reverse();
+        v.into_iter().collect()
+    };
+    let after: String = text[at + term.len()..].chars().take(LIKE_CONTEXT).collect();
+    let lead = if before.len() < at { "…" } else { "" };
+    let tail = if at + term.len() + after.len() < text.len() {
+        "…"
+    } else {
+        ""
+    };
+    format!("{lead}{before}[{term}]{after}{tail}").replace('\n', " ")
+}

@@ -1,0 +1,77 @@
+//! Per-site figures for `stats` and the crawl summary: the database in,
+//! one [`SiteStats`] per site out (sites in name order).
+
+use rusqlite::params;
+
+use super::{SiteStats, Store, StoreError};
+
+impl Store {
+    /// Per site: URLs known, pages fetched, articles, RC, line-table size,
+    /// lines currently judged boilerplate under window `line_window` (L of
+    /// `[boilerplate]`), and failed fetches by error kind.
+    pub fn site_stats(&self, line_window: u64) -> Result<Vec<SiteStats>, StoreError> {
+        let window = i64::try_from(line_window.max(1)).unwrap_or(i64::MAX);
+        let mut sites = self.conn.prepare(
+            "SELECT s.id, s.name,
+                (SELECT count(*) FROM urls u WHERE u.site_id = s.id),
+                (SELECT count(*) FROM articles a WHERE a.site_id = s.id),
+                coalesce((SELECT articles_processed FROM site_stats t WHERE t.site_id = s.id), 0)
+             FROM sites s ORDER BY s.name",
+        )?;
+        let rows = sites.query_map([], |r| {
+            Ok((
+                r.get::<_, i64>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, i64>(2)?,
+                r.get::<_, i64>(3)?,
+                r.get::<_, i64>(4)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (id, site, urls_known, articles, rc) = row?;
+            let (lines_tracked, boilerplate_lines): (i64, i64) = self.conn.query_row(
+                "SELECT count(*), coalesce(sum(count > 1 + ?2 / ?3), 0)
+                 FROM line_hashes WHERE site_id = ?1",
+                params![id, rc, window],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?;
+            let (pages_fetched, errors) = self.fetch_outcomes(id)?;
+            out.push(SiteStats {
+                site,
+                urls_known: count(urls_known),
+                pages_fetched,
+                articles: count(articles),
+                articles_processed: count(rc),
+                lines_tracked: count(lines_tracked),
+                boilerplate_lines: count(boilerplate_lines),
+                errors,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Successful fetches, and failed ones by kind (most frequent first).
+    fn fetch_outcomes(&self, site_id: i64) -> Result<(u64, Vec<(String, u64)>), StoreError> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT f.error_kind, count(*) AS n FROM fetches f JOIN urls u ON u.id = f.url_id
+             WHERE u.site_id = ?1 GROUP BY f.error_kind ORDER BY n DESC, f.error_kind",
+        )?;
+        let rows = stmt.query_map([site_id], |r| {
+            Ok((r.get::<_, Option<String>>(0)?, count(r.get(1)?)))
+        })?;
+        let mut ok = 0;
+        let mut errors = Vec::new();
+        for row in rows {
+            match row? {
+                (None, n) => ok = n,
+                (Some(kind), n) => errors.push((kind, n)),
+            }
+        }
+        Ok((ok, errors))
+    }
+}
+
+fn count(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}

@@ -1,0 +1,70 @@
+//! Store tests: open/migrate, frontier, batched writes, search, export.
+//! In: in-memory or temp-file databases. Out: assertions. Shared fixtures
+//! live here; the tests are grouped by what they exercise.
+
+mod frontier;
+mod open;
+mod search;
+mod writes;
+
+use super::lines::LineSettings;
+use super::*;
+
+pub(super) fn off() -> LineSettings {
+    LineSettings::from_config(&crate::config::BoilerplateConfig::default(), false)
+}
+
+pub(super) fn url(u: &str, site: &str, kind: UrlKind, priority: i32) -> NewUrl {
+    NewUrl {
+        url: u.into(),
+        site: site.into(),
+        kind,
+        depth: 1,
+        priority,
+    }
+}
+
+pub(super) fn article(u: &str, site: &str, title: &str, text: &str) -> NewArticle {
+    NewArticle {
+        url: u.into(),
+        url_id: None,
+        site: site.into(),
+        fetched_at: 1_000,
+        article: Article {
+            title: Some(title.into()),
+            author: None,
+            published_at: Some("2026-11-26T01:00:00Z".into()),
+            modified_at: None,
+            language: None,
+            canonical_url: None,
+            site_name: None,
+            text: text.into(),
+        },
+        lines: off(),
+    }
+}
+
+pub(super) fn fetched(url_id: i64, next: NextState, error: Option<&str>) -> FetchRecord {
+    FetchRecord {
+        url_id,
+        started_at: 5_000,
+        status: if error.is_some() {
+            Some(503)
+        } else {
+            Some(200)
+        },
+        error_kind: error.map(String::from),
+        bytes: 1234,
+        elapsed_ms: 12,
+        final_url: None,
+        content_type: Some("text/html".into()),
+        etag: Some("\"v1\"".into()),
+        last_modified: None,
+        next,
+    }
+}
+
+pub(super) fn store_one(s: &mut Store, a: NewArticle) -> WriteOutcome {
+    let mut out = s.write_batch(vec![WriteOp::Article(a)]).unwrap();
+    out.pop().unwrap()
+}

@@ -1,0 +1,247 @@
+//! Batched writes: atomicity, article de-duplication, word counts.
+
+use super::*;
+use crate::store::*;
+
+#[test]
+fn write_batch_is_atomic() {
+    let mut s = Store::open_in_memory().unwrap();
+    s.add_urls(&[url("https://a.test/1", "a", UrlKind::Article, 1)])
+        .unwrap();
+    let r = s.write_batch(vec![
+        WriteOp::AddUrls(vec![url("https://a.test/2", "a", UrlKind::Article, 1)]),
+        WriteOp::Article(article("https://a.test/1", "a", "T", "some text")),
+        // No such frontier URL: this op fails, so the whole batch must go.
+        WriteOp::Fetched(fetched(424242, NextState::Done, None)),
+    ]);
+    assert!(r.is_err());
+    assert_eq!(s.counts().unwrap().queued, 1);
+    assert_eq!(s.export(None, |_| Ok(())).unwrap(), 0);
+    assert!(s.search("text", 10).unwrap().is_empty());
+}
+
+#[test]
+fn same_url_twice_and_same_body_twice_store_one_article() {
+    let mut s = Store::open_in_memory().unwrap();
+    let first = store_one(
+        &mut s,
+        article("https://a.test/1", "a", "T", "Line one.\nLine two."),
+    );
+    let WriteOutcome::ArticleStored { id, lines_dropped } = first else {
+        panic!("{first:?}")
+    };
+    assert_eq!(lines_dropped, 0);
+    assert_eq!(
+        store_one(&mut s, article("https://a.test/1", "a", "T", "changed")),
+        WriteOutcome::ArticleDuplicate { id }
+    );
+    assert_eq!(
+        store_one(
+            &mut s,
+            article("https://a.test/1?amp", "a", "T", "Line one.\nLine two.")
+        ),
+        WriteOutcome::ArticleDuplicate { id }
+    );
+    // The same body on another site is another site's article.
+    assert!(matches!(
+        store_one(
+            &mut s,
+            article("https://b.test/1", "b", "T", "Line one.\nLine two.")
+        ),
+        WriteOutcome::ArticleStored { .. }
+    ));
+    assert_eq!(s.export(Some("a"), |_| Ok(())).unwrap(), 1);
+    let alias = s
+        .article(ArticleRef::Url("https://a.test/1?amp".into()))
+        .unwrap()
+        .unwrap();
+    assert_eq!(alias.id, id);
+    assert_eq!(alias.url, "https://a.test/1");
+    let hit = s.article(ArticleRef::Id(id)).unwrap().unwrap();
+    assert_eq!(hit.article.text, "Line one.\nLine two.");
+    assert_eq!(hit.word_count, 4);
+    assert!(s.article(ArticleRef::Id(id + 100)).unwrap().is_none());
+    assert!(s
+        .article(ArticleRef::Url("https://nowhere.test/".into()))
+        .unwrap()
+        .is_none());
+}
+
+#[test]
+fn article_lookup_accepts_an_unnormalised_url() {
+    let mut s = Store::open_in_memory().unwrap();
+    let WriteOutcome::ArticleStored { id, .. } = store_one(
+        &mut s,
+        article("https://a.test/story", "a", "T", "Body text."),
+    ) else {
+        panic!()
+    };
+    let got = s
+        .article(ArticleRef::Url(
+            "HTTPS://A.test:443/story?utm_source=rss#top".into(),
+        ))
+        .unwrap();
+    assert_eq!(got.map(|a| a.id), Some(id));
+}
+
+#[test]
+fn empty_text_is_not_stored() {
+    let mut s = Store::open_in_memory().unwrap();
+    assert_eq!(
+        store_one(&mut s, article("https://a.test/1", "a", "T", "  \n\n ")),
+        WriteOutcome::ArticleEmpty
+    );
+    assert_eq!(s.export(None, |_| Ok(())).unwrap(), 0);
+}
+
+#[test]
+fn word_count_counts_cjk_characters_each() {
+    assert_eq!(articles::word_count("The quick  brown\nfox"), 4);
+    assert_eq!(articles::word_count("新华社北京"), 5);
+    assert_eq!(articles::word_count("据新华社 GDP增长5%。"), 4 + 1 + 2 + 1);
+    assert_eq!(articles::word_count(""), 0);
+}
+
+#[test]
+fn content_hash_is_md5_hex() {
+    assert_eq!(
+        articles::content_hash("hello"),
+        "5d41402abc4b2a76b9719d911017c592"
+    );
+}
+
+/// Throughput check, run by hand:
+/// `cargo test --lib article_write_scale -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn article_write_scale() {
+    use std::time::Instant;
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = Store::open(&dir.path().join("articles.db")).unwrap();
+    let para = "The council met on Tuesday to discuss the harbour budget and the new tram line. ";
+    let t = Instant::now();
+    let n = 5000;
+    for batch in 0..n / 100 {
+        let ops = (0..100)
+            .map(|i| {
+                let k = batch * 100 + i;
+                let text = format!("Story {k}.\n{}", para.repeat(40));
+                WriteOp::Article(article(&format!("https://a.test/{k}"), "a", "T", &text))
+            })
+            .collect();
+        s.write_batch(ops).unwrap();
+    }
+    let el = t.elapsed();
+    println!(
+        "{n} articles of ~3.3 kB in batches of 100: {el:?} ({:.0}/s)",
+        n as f64 / el.as_secs_f64()
+    );
+    let t = Instant::now();
+    let hits = s.search("harbour tram", 20).unwrap();
+    println!("search over {n}: {:?}", t.elapsed());
+    assert_eq!(hits.len(), 20);
+}
+
+fn learning() -> lines::LineSettings {
+    lines::LineSettings::from_config(&crate::config::BoilerplateConfig::default(), true)
+}
+
+fn learning_article(u: &str, body: &str) -> NewArticle {
+    let mut a = article(u, "a", "T", body);
+    a.lines = learning();
+    a
+}
+
+#[test]
+fn boilerplate_lines_are_learned_and_dropped_in_the_write() {
+    let mut s = Store::open_in_memory().unwrap();
+    let template = "Subscribe to our newsletter today.\nCopyright Example News Group.";
+    let first = store_one(
+        &mut s,
+        learning_article(
+            "https://a.test/1",
+            &format!("First story body.\n{template}"),
+        ),
+    );
+    assert!(matches!(
+        first,
+        WriteOutcome::ArticleStored {
+            lines_dropped: 0,
+            ..
+        }
+    ));
+    let second = store_one(
+        &mut s,
+        learning_article(
+            "https://a.test/2",
+            &format!("Second story body.\n{template}"),
+        ),
+    );
+    let WriteOutcome::ArticleStored { id, lines_dropped } = second else {
+        panic!("{second:?}")
+    };
+    assert_eq!(lines_dropped, 2);
+    let stored = s.article(ArticleRef::Id(id)).unwrap().unwrap();
+    assert_eq!(stored.article.text, "Second story body.");
+    assert_eq!(stored.word_count, 3);
+    let stats = s.site_stats(50).unwrap();
+    assert_eq!(stats[0].articles_processed, 2);
+    assert_eq!(stats[0].boilerplate_lines, 2);
+    // The raw text is kept for re-cleaning: the first article loses its
+    // template once the site's lines are known.
+    let changed = s.reclean(Some("a"), |_| learning()).unwrap();
+    assert_eq!(changed, 1);
+    let first = s
+        .article(ArticleRef::Url("https://a.test/1".into()))
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.article.text, "First story body.");
+    assert!(s.search("newsletter", 10).unwrap().is_empty());
+}
+
+#[test]
+fn an_article_of_nothing_but_boilerplate_is_empty() {
+    let mut s = Store::open_in_memory().unwrap();
+    store_one(
+        &mut s,
+        learning_article(
+            "https://a.test/1",
+            "Share this story.\nAll rights reserved.",
+        ),
+    );
+    // Same lines in another order: a different body hash, all lines known.
+    assert_eq!(
+        store_one(
+            &mut s,
+            learning_article(
+                "https://a.test/2",
+                "All rights reserved.\nShare this story."
+            )
+        ),
+        WriteOutcome::ArticleEmpty
+    );
+    assert_eq!(s.export(None, |_| Ok(())).unwrap(), 1);
+}
+
+#[test]
+fn a_failed_batch_does_not_count_its_articles_in_the_line_table() {
+    let mut s = Store::open_in_memory().unwrap();
+    let r = s.write_batch(vec![
+        WriteOp::Article(learning_article("https://a.test/1", "Body.\nFooter line.")),
+        WriteOp::Fetched(fetched(999, NextState::Done, None)),
+    ]);
+    assert!(r.is_err());
+    // Had RC/LC survived the rollback, the retry would see the footer twice.
+    let again = store_one(
+        &mut s,
+        learning_article("https://a.test/1", "Body.\nFooter line."),
+    );
+    assert!(matches!(
+        again,
+        WriteOutcome::ArticleStored {
+            lines_dropped: 0,
+            ..
+        }
+    ));
+    assert_eq!(s.site_stats(50).unwrap()[0].articles_processed, 1);
+}
