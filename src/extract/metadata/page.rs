@@ -46,6 +46,7 @@ pub(super) struct Page {
     pub(super) times: Vec<String>,
     pub(super) rel_authors: Vec<String>,
     pub(super) byline_hints: Vec<String>,
+    pub(super) byline_name_hints: Vec<String>,
     pub(super) date_hints: Vec<String>,
     pub(super) labelled_published: Vec<String>,
     pub(super) labelled_modified: Vec<String>,
@@ -256,6 +257,7 @@ impl Page {
         if any(&["comment", "related"]) {
             return;
         }
+        let key_has_name = any(&["name"]);
         let byline =
             self.byline_hints.len() < MAX_HINTS && any(&["byline", "author", "writer", "reporter"]);
         let date = self.date_hints.len() < MAX_HINTS
@@ -276,7 +278,13 @@ impl Page {
             return;
         }
         if byline {
-            self.byline_hints.push(t.clone());
+            // "byline-name" beats the "byline" around it, which also holds
+            // the job title ("BBC, Washington").
+            if key_has_name {
+                self.byline_name_hints.push(t.clone());
+            } else {
+                self.byline_hints.push(t.clone());
+            }
         }
         if date {
             self.date_hints.push(t);

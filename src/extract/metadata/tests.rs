@@ -192,6 +192,15 @@ fn published_from_labelled_text_and_date_elements() {
 }
 
 #[test]
+fn published_from_canonical_url_date() {
+    let m = meta_of(
+        r#"<link rel="canonical" href="http://tv.msnbc.com/2012/12/07/fiscal-cliff/"><div class="date">Dec 15, 2012</div>"#,
+        Some("http://tv.msnbc.com/?p=123"),
+    );
+    assert_eq!(m.published_at.as_deref(), Some("2012-12-07T00:00:00Z"));
+}
+
+#[test]
 fn date_in_site_header_is_not_the_article_date() {
     let m = body(
         r#"<header><span class="date">Nov 23, 2026</span></header><p>x</p>"#,
@@ -277,6 +286,11 @@ fn author_from_itemprop_rel_and_byline() {
         None,
     );
     assert_eq!(m.author.as_deref(), Some("Jane Roe"));
+    let m = body(
+        r#"<div class="byline"><span class="byline-name">By Jane O'Brien</span> <span class="byline-title">BBC, Washington</span></div>"#,
+        None,
+    );
+    assert_eq!(m.author.as_deref(), Some("Jane O'Brien"));
     let m = body(
         r#"<ol class="comments"><li><span class="author">troll99</span></li></ol>"#,
         None,
