@@ -14,8 +14,15 @@ use std::sync::LazyLock;
 const HINT_TEXT_LIMIT: usize = 300;
 /// How many hint elements of each kind to keep.
 const MAX_HINTS: usize = 20;
-/// How many hint-classed elements to read at most.
-const MAX_HINT_ATTEMPTS: usize = 200;
+/// How many expensive looks (element texts, ancestor walks) one page gets.
+/// A look costs at most [`NODE_BUDGET`] + [`MAX_ANCESTORS`] node visits.
+const MAX_SPENT: usize = 500;
+/// How many `<h1>` elements to read at most.
+const MAX_H1_SEEN: usize = 10;
+/// Nodes one element-text read may visit.
+const NODE_BUDGET: usize = 1_000;
+/// Ancestors one chrome/comments check may visit (real pages nest far less).
+const MAX_ANCESTORS: usize = 256;
 /// A labelled date lives in a short text node.
 const LABEL_TEXT_LIMIT: usize = 160;
 
@@ -52,8 +59,11 @@ pub(super) struct Page {
     pub(super) labelled_modified: Vec<String>,
     /// Reused buffer for lower-cased class/id values.
     scratch: String,
-    /// Hint elements looked at so far (bounds the work on huge pages).
-    hint_attempts: usize,
+    /// Expensive looks (texts, ancestor walks) taken so far; bounds the work
+    /// on huge or hostile pages.
+    spent: usize,
+    /// `<h1>`s looked at so far.
+    h1_seen: usize,
 }
 
 impl Page {
@@ -94,33 +104,39 @@ impl Page {
         if !cjk_label && !LABEL_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word)) {
             return;
         }
-        let (list, label) = if let Some(m) = PUBLISHED_LABEL.find(text) {
-            (&mut self.labelled_published, m)
+        let (published, label_end) = if let Some(m) = PUBLISHED_LABEL.find(text) {
+            (true, m.end())
         } else if let Some(m) = MODIFIED_LABEL.find(text) {
-            (&mut self.labelled_modified, m)
+            (false, m.end())
         } else {
             return;
         };
-        let rest = &text[label.end()..];
+        if !self.spend() {
+            return;
+        }
         let Some(parent) = node.parent().and_then(ElementRef::wrap) else {
             return;
         };
         if in_chrome_or_comments(parent) {
             return;
         }
-        if !rest.trim().is_empty() {
-            list.push(rest.to_string());
-            return;
-        }
-        // The date sits in a sibling: "<b>Posted:</b> <span>…</span>", so
-        // read the enclosing element (or the one above it).
-        let up = std::iter::successors(Some(parent), |e| e.parent().and_then(ElementRef::wrap));
-        if let Some(t) = up
-            .take(3)
-            .filter_map(|e| bounded_text(e, HINT_TEXT_LIMIT, true))
-            .find(|t| t.len() > text.trim().len() + 4)
-        {
-            list.push(t);
+        let rest = text[label_end..].trim();
+        let value = if !rest.is_empty() {
+            Some(rest.to_string())
+        } else {
+            // The date sits in a sibling: "<b>Posted:</b> <span>…</span>", so
+            // read the enclosing element (or the one above it).
+            std::iter::successors(Some(parent), |e| e.parent().and_then(ElementRef::wrap))
+                .take(3)
+                .filter_map(|e| bounded_text(e, HINT_TEXT_LIMIT, true))
+                .find(|t| t.len() > text.trim().len() + 4)
+        };
+        if let Some(v) = value {
+            if published {
+                self.labelled_published.push(v);
+            } else {
+                self.labelled_modified.push(v);
+            }
         }
     }
 
@@ -145,7 +161,8 @@ impl Page {
             "title" if in_html_ns && self.title.is_none() => {
                 self.title = Some(el.text().collect::<String>()).filter(|t| !t.trim().is_empty());
             }
-            "h1" if self.h1s.len() < 5 => {
+            "h1" if self.h1s.len() < 5 && self.h1_seen < MAX_H1_SEEN => {
+                self.h1_seen += 1;
                 if let Some(t) = bounded_text(el, 1000, false) {
                     self.h1s.push(t);
                 }
@@ -156,7 +173,10 @@ impl Page {
                     self.ld_json.push(el.text().collect());
                 }
             }
-            "time" if self.times.len() < MAX_HINTS && !in_chrome_or_comments(el) => {
+            "time" if self.times.len() < MAX_HINTS => {
+                if !self.spend() || in_chrome_or_comments(el) {
+                    return;
+                }
                 let value = v
                     .attr("datetime")
                     .map(str::to_string)
@@ -170,11 +190,17 @@ impl Page {
             }
             // XML islands of old CMSs: <DATE>, <PublicationDate>.
             "date" | "publicationdate" | "pubdate" if self.date_hints.len() < MAX_HINTS => {
+                if !self.spend() {
+                    return;
+                }
                 if let Some(t) = bounded_text(el, HINT_TEXT_LIMIT, true) {
                     self.date_hints.push(t);
                 }
             }
             "a" if has_token(v.attr("rel"), "author") && self.rel_authors.len() < MAX_HINTS => {
+                if !self.spend() {
+                    return;
+                }
                 if let Some(t) = bounded_text(el, HINT_TEXT_LIMIT, true) {
                     self.rel_authors.push(t);
                 }
@@ -201,6 +227,9 @@ impl Page {
     }
 
     fn visit_itemprop(&mut self, el: ElementRef, prop: &str) {
+        if !self.spend() {
+            return;
+        }
         let v = el.value();
         let value = || {
             v.attr("datetime")
@@ -217,6 +246,7 @@ impl Page {
                 // The name is often a nested itemprop=name.
                 let nested = el
                     .descendent_elements()
+                    .take(NODE_BUDGET)
                     .find(|d| has_token(d.value().attr("itemprop"), "name"))
                     .and_then(|d| {
                         d.value()
@@ -265,8 +295,7 @@ impl Page {
         if !(byline || date) {
             return;
         }
-        self.hint_attempts += 1;
-        if self.hint_attempts > MAX_HINT_ATTEMPTS {
+        if !self.spend() {
             return;
         }
         let Some(t) = bounded_text(el, HINT_TEXT_LIMIT, true) else {
@@ -292,6 +321,11 @@ impl Page {
     }
 
     /// First non-empty content for a meta key.
+    fn spend(&mut self) -> bool {
+        self.spent += 1;
+        self.spent <= MAX_SPENT
+    }
+
     pub(super) fn meta(&self, key: &str) -> Option<String> {
         self.metas_for(key)
             .next()
@@ -306,18 +340,24 @@ impl Page {
     }
 }
 
-/// Collapsed text of an element, `None` if empty or longer than `limit`
-/// bytes (checked while reading, so a huge container costs little).
+/// Collapsed text of an element, `None` if empty, longer than `limit`
+/// bytes, or spread over more than [`NODE_BUDGET`] nodes (checked while
+/// reading, so a huge container costs little).
 /// `spaced` puts a space between text nodes (`<span>By</span><a>Jo</a>`).
 fn bounded_text(el: ElementRef, limit: usize, spaced: bool) -> Option<String> {
     let mut s = String::new();
-    for t in el.text() {
-        s.push_str(t);
-        if spaced {
-            s.push(' ');
-        }
-        if s.len() > limit {
+    for (i, node) in el.descendants().enumerate() {
+        if i > NODE_BUDGET {
             return None;
+        }
+        if let Some(t) = node.value().as_text() {
+            s.push_str(t);
+            if spaced {
+                s.push(' ');
+            }
+            if s.len() > limit {
+                return None;
+            }
         }
     }
     let collapsed = s.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -332,7 +372,11 @@ fn in_chrome_or_comments(el: ElementRef) -> bool {
     let mut chrome = false;
     let mut content = false;
     let mut key = String::new();
-    for a in el.ancestors().filter_map(ElementRef::wrap) {
+    for a in el
+        .ancestors()
+        .take(MAX_ANCESTORS)
+        .filter_map(ElementRef::wrap)
+    {
         let v = a.value();
         match v.name() {
             "article" | "main" => content = true,

@@ -368,6 +368,24 @@ fn empty_and_garbage_pages_yield_none() {
     }
 }
 
+#[test]
+fn deep_and_repetitive_pages_are_bounded() {
+    // Every level is a hint candidate, an itemprop, a <time> and a label:
+    // without the work budgets this is quadratic in depth.
+    // (Parsing deep nesting is itself slow in html5ever, so keep it moderate.)
+    let depth = 5_000;
+    let mut html = String::from("<html><body><nav>");
+    for _ in 0..depth {
+        html.push_str(
+            "<div class='date byline' itemprop='author datePublished'><time>Posted:</time>",
+        );
+    }
+    html.push_str("<h1>Deep headline</h1><p>Published: 2019-09-05</p>");
+    let m = meta_of(&html, Some("https://x.com/2019/09/05/a"));
+    assert_eq!(m.title.as_deref(), Some("Deep headline"));
+    assert_eq!(m.published_at.as_deref(), Some("2019-09-05T00:00:00Z"));
+}
+
 // ---- language ----
 
 #[test]
