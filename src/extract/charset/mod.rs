@@ -12,7 +12,9 @@
 //! says UTF-8 while the articles are stored in GBK, or says ISO-8859-1 on a
 //! UTF-8 site):
 //! - bytes that are valid UTF-8 with non-ASCII content are UTF-8 whatever the
-//!   page claims (legacy text is practically never valid UTF-8 by accident);
+//!   page claims (legacy text is practically never valid UTF-8 by accident),
+//!   and so are bytes that are UTF-8 but for a few stray bytes (at most one
+//!   malformed sequence per 50 well-formed non-ASCII characters);
 //! - a declared UTF-8 that the bytes break more than occasionally (more than
 //!   one malformed sequence per 50 well-formed non-ASCII characters) is
 //!   ignored and the encoding is detected;
@@ -41,6 +43,10 @@ pub struct Decoded {
     pub encoding: &'static encoding_rs::Encoding,
 }
 
+/// Well-formed non-ASCII characters needed before a page with malformed
+/// sequences counts as UTF-8 against its label.
+const MOSTLY_UTF8_MIN: usize = 20;
+
 /// chardetng sees at most this many bytes of non-ASCII words; more only
 /// costs time on huge pages.
 const DETECT_LIMIT: usize = 256 * 1024;
@@ -67,6 +73,12 @@ pub fn decode(bytes: &[u8], content_type: Option<&str>, url: Option<&Url>) -> De
     let stats = utf8_stats(bytes);
     if stats.errors == 0 {
         // Valid but for a sequence cut off at the end (a truncated download).
+        return decode_with(UTF_8, bytes);
+    }
+    // UTF-8 with a few stray legacy bytes (a pasted quote): UTF-8 whatever
+    // the label says; legacy text never forms this much valid UTF-8.
+    let mostly_utf8 = stats.non_ascii >= MOSTLY_UTF8_MIN && stats.errors * 50 <= stats.non_ascii;
+    if mostly_utf8 {
         return decode_with(UTF_8, bytes);
     }
     match declared {

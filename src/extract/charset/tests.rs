@@ -221,6 +221,17 @@ fn utf8_with_a_few_stray_bytes_stays_utf8() {
 }
 
 #[test]
+fn mostly_utf8_beats_a_legacy_label_or_detection() {
+    for head in ["<meta charset=iso-8859-1>", "<meta charset=gbk>", ""] {
+        let mut html = page(head, JA).into_bytes();
+        html.extend_from_slice(b"<p>caf\xE9</p>");
+        let d = decode(&html, None, None);
+        assert_eq!(d.encoding, UTF_8, "{head}");
+        assert!(d.text.contains(JA));
+    }
+}
+
+#[test]
 fn truncated_utf8_stays_utf8() {
     let html = page("", JA);
     let bytes = &html.as_bytes()[..html.len() - 2 - "</p></body></html>".len()];

@@ -217,10 +217,12 @@ fn first_stamp<'a>(mut values: impl Iterator<Item = &'a str>) -> Option<Stamp> {
 
 fn find_author(page: &Page, ld: &jsonld::JsonLd, site_name: Option<&str>) -> Option<String> {
     let not_site = |n: &String| site_name.is_none_or(|s| !s.eq_ignore_ascii_case(n));
+    // An organisation named as author is the site, not a person.
     let from_ld: Vec<String> = ld
         .authors
         .iter()
         .filter_map(|a| author::clean_author(a))
+        .filter(not_site)
         .collect();
     if let Some(joined) = author::join_names(&from_ld) {
         return Some(joined);

@@ -245,6 +245,16 @@ fn author_from_jsonld() {
 }
 
 #[test]
+fn jsonld_author_that_is_the_site_is_skipped() {
+    let m = head(
+        r#"<meta property="og:site_name" content="BBC News">
+        <script type="application/ld+json">{"@type":"NewsArticle","author":{"@type":"Organization","name":"BBC News"}}</script>
+        <meta name="author" content="Jane Roe">"#,
+    );
+    assert_eq!(m.author.as_deref(), Some("Jane Roe"));
+}
+
+#[test]
 fn author_from_metas() {
     assert_eq!(
         head(r#"<meta name="author" content="Jane Roe">"#)
