@@ -55,6 +55,8 @@ pub enum FetchError {
     BlockedAddress(String),
     #[error("unexpected content type {0:?}")]
     BadContentType(String),
+    #[error("binary content where text was expected")]
+    Binary,
     #[error("reading the body failed: {0}")]
     Body(String),
     #[error("request failed: {0}")]
@@ -80,6 +82,7 @@ impl FetchError {
             FetchError::BadRedirect => "bad_redirect",
             FetchError::BlockedAddress(_) => "blocked_address",
             FetchError::BadContentType(_) => "bad_content_type",
+            FetchError::Binary => "binary",
             FetchError::Body(_) => "body",
             FetchError::Request(_) => "request",
         }
@@ -106,7 +109,8 @@ impl FetchError {
     /// this way: `None` if the failure is permanent. Timeouts, resets,
     /// connection failures, truncated bodies, 429 and 5xx are retried with
     /// exponential backoff capped at `backoff_max_secs`; a `Retry-After` is
-    /// obeyed (within the same cap). The caller decides how many attempts.
+    /// obeyed even beyond that cap (up to [`MAX_RETRY_AFTER`]): the server
+    /// said when it can take us again. The caller decides how many attempts.
     pub fn retry_delay(&self, attempt: u32, cfg: &FetchConfig) -> Option<Duration> {
         let retryable = match self {
             FetchError::Timeout
@@ -120,13 +124,15 @@ impl FetchError {
             return None;
         }
         let backoff = backoff(attempt, cfg);
-        let max = Duration::from_secs_f64(cfg.backoff_max_secs);
         Some(match self.retry_after() {
-            Some(after) => after.max(backoff).min(max),
+            Some(after) => after.min(MAX_RETRY_AFTER).max(backoff),
             None => backoff,
         })
     }
 }
+
+/// Longest `Retry-After` honoured; a server asking for more is retried then.
+pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(24 * 3600);
 
 /// `backoff_base_secs × 2^attempt`, capped at `backoff_max_secs`.
 pub fn backoff(attempt: u32, cfg: &FetchConfig) -> Duration {
@@ -336,6 +342,9 @@ impl Fetcher {
                 }
                 body.extend_from_slice(&chunk);
             }
+            if expect != Expect::Feed && looks_binary(&body) {
+                return Err(FetchError::Binary);
+            }
         }
         Ok(Fetched {
             final_url,
@@ -380,9 +389,35 @@ pub fn content_type_ok(content_type: &str, expect: Expect) -> bool {
                 || mime.contains("rss")
                 || mime.contains("atom")
                 || mime == "text/plain"
+                // Gzipped sitemaps (`sitemap.xml.gz`) come as these.
+                || mime.contains("gzip")
+                || mime == "application/octet-stream"
         }
         Expect::Text => mime.starts_with("text/"),
     }
+}
+
+/// Whether a body that should be text is an image, archive, PDF or other
+/// binary (servers label them `text/html` often enough). UTF-16 text, which
+/// is full of NUL bytes, starts with a byte order mark.
+pub fn looks_binary(body: &[u8]) -> bool {
+    const MAGIC: &[&[u8]] = &[
+        b"\x89PNG",
+        b"%PDF-",
+        b"GIF8",
+        b"\xff\xd8\xff",
+        b"PK\x03\x04",
+        b"\x1f\x8b",
+        b"RIFF",
+        b"\x00\x00\x00",
+    ];
+    if MAGIC.iter().any(|m| body.starts_with(m)) {
+        return true;
+    }
+    if body.starts_with(b"\xff\xfe") || body.starts_with(b"\xfe\xff") {
+        return false;
+    }
+    body.iter().take(1024).any(|&b| b == 0)
 }
 
 /// `Retry-After`: delta-seconds or an HTTP date.

@@ -80,6 +80,15 @@ async fn start() -> Url {
         .route("/chain/4", get(|| async { redirect("/chain/5") }))
         .route("/chain/5", get(|| async { redirect("/ok") }))
         .route(
+            "/png-as-html",
+            get(|| async {
+                (
+                    [("content-type", "text/html")],
+                    vec![0x89u8, b'P', b'N', b'G', 0, 0],
+                )
+            }),
+        )
+        .route(
             "/png",
             get(|| async {
                 (
@@ -220,10 +229,18 @@ async fn wrong_content_type_and_http_errors_are_classified() {
     let f = fetcher(&cfg());
     let err = get_url(&f, &base, "/png").await.unwrap_err();
     assert_eq!(err.kind(), "bad_content_type");
+    let err = get_url(&f, &base, "/png-as-html").await.unwrap_err();
+    assert_eq!(err.kind(), "binary");
     let err = get_url(&f, &base, "/busy").await.unwrap_err();
     assert_eq!(err.kind(), "http_5xx");
     assert_eq!(err.retry_after(), Some(Duration::from_secs(7)));
     assert_eq!(err.retry_delay(0, &cfg()), Some(Duration::from_secs(7)));
+    // Obeyed even beyond the backoff cap: the server said when.
+    let short = FetchConfig {
+        backoff_max_secs: 0.5,
+        ..cfg()
+    };
+    assert_eq!(err.retry_delay(0, &short), Some(Duration::from_secs(7)));
     let err = get_url(&f, &base, "/gone").await.unwrap_err();
     assert_eq!(err.kind(), "http_4xx");
     assert!(err.retry_delay(0, &cfg()).is_none());
@@ -263,11 +280,21 @@ fn backoff_doubles_and_is_capped() {
 }
 
 #[test]
+fn binary_bodies_are_recognised() {
+    assert!(looks_binary(b"\x89PNG\r\n\x1a\n...."));
+    assert!(looks_binary(b"%PDF-1.7\n"));
+    assert!(looks_binary(b"<html>\x00\x01</html>"));
+    assert!(!looks_binary("<html><p>héllo 你好</p></html>".as_bytes()));
+    assert!(!looks_binary(b"\xff\xfe<\x00h\x00"));
+}
+
+#[test]
 fn content_type_filter_matches_expectation() {
     assert!(content_type_ok("text/html; charset=gbk", Expect::Html));
     assert!(!content_type_ok("application/pdf", Expect::Html));
     assert!(content_type_ok("application/rss+xml", Expect::Feed));
     assert!(content_type_ok("text/xml", Expect::Feed));
     assert!(!content_type_ok("text/html", Expect::Feed));
+    assert!(content_type_ok("application/x-gzip", Expect::Feed));
     assert!(content_type_ok("", Expect::Html));
 }

@@ -134,6 +134,7 @@ pub async fn run_with<S: CrawlStore>(
         politeness: politeness::Politeness::for_config(&cfg),
         robots: robots::RobotsCache::new(&cfg.crawler.user_agent),
         writer: writer.clone(),
+        fetch_slots: Arc::new(tokio::sync::Semaphore::new(cfg.crawler.concurrency.max(1))),
         counters: counters.clone(),
         extract: ExtractOptions {
             algorithm: cfg.extract.algorithm,
@@ -145,7 +146,14 @@ pub async fn run_with<S: CrawlStore>(
         shutdown.await;
         let _ = stop_tx.send(true);
     });
-    let scheduler = run::Scheduler::new(ctx, opts.continuous, opts.progress, selected, site_pages);
+    let scheduler = run::Scheduler::new(
+        ctx,
+        opts.continuous,
+        opts.progress,
+        selected,
+        site_pages,
+        stop_rx.clone(),
+    );
     let outcome = scheduler.run(&mut stop_rx).await;
     stopper.abort();
     // URLs claimed but never started go back to the queue.

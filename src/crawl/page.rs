@@ -35,6 +35,8 @@ pub struct PageInput<'a> {
     pub content_type: Option<&'a str>,
     pub body: &'a [u8],
     pub extract: &'a ExtractOptions,
+    /// Unix ms, to judge the freshness of feed and sitemap entries.
+    pub now_ms: i64,
 }
 
 /// What came out of one document.
@@ -63,7 +65,7 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
     {
         Ok(entries) => {
             for e in entries {
-                found.entry(&e.url);
+                found.entry(&e.url, e.published.as_deref());
             }
             true
         }
@@ -78,7 +80,7 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
         }
         Ok(discover::Sitemap::Urls(entries)) => {
             for e in entries {
-                found.entry(&e.url);
+                found.entry(&e.url, e.published.as_deref());
             }
             true
         }
@@ -147,7 +149,7 @@ impl<'a> Found<'a> {
         let depth = self.input.depth + 1;
         if depth > self.input.max_depth
             || !self.input.site.owns(&url)
-            || looks_like_trap(&url)
+            || frontier::looks_like_trap(&url)
             || !self.seen.insert(url.as_str().to_string())
         {
             return None;
@@ -155,15 +157,18 @@ impl<'a> Found<'a> {
         Some(url)
     }
 
-    fn push(&mut self, url: Url, kind: UrlKind) {
-        let depth = self.input.depth + 1;
+    fn push(&mut self, url: Url, kind: UrlKind, priority: i32) {
         self.urls.push(NewUrl {
             url: url.into(),
             site: self.input.site.name.clone(),
             kind,
-            depth,
-            priority: frontier::priority(kind, depth),
+            depth: self.input.depth + 1,
+            priority,
         });
+    }
+
+    fn depth(&self) -> u32 {
+        self.input.depth + 1
     }
 
     fn link(&mut self, url: &Url) {
@@ -172,22 +177,23 @@ impl<'a> Found<'a> {
         if kind == UrlKind::Page && self.focused {
             return;
         }
-        self.push(url, kind);
+        self.push(url, kind, frontier::priority(kind, self.depth()));
     }
 
-    fn entry(&mut self, url: &Url) {
+    /// A feed or sitemap entry: fresh ones first.
+    fn entry(&mut self, url: &Url, published: Option<&str>) {
         let Some(url) = self.accept(url) else { return };
         let kind = discover::classify(self.input.site, &url);
-        self.push(url, kind);
+        let priority = frontier::entry_priority(kind, self.depth(), published, self.input.now_ms);
+        self.push(url, kind, priority);
     }
 
     fn sitemap(&mut self, url: &Url) {
         let Some(url) = self.accept(url) else { return };
-        self.push(url, UrlKind::Sitemap);
+        self.push(
+            url,
+            UrlKind::Sitemap,
+            frontier::priority(UrlKind::Sitemap, self.depth()),
+        );
     }
-}
-
-// TODO(merge): replace with `frontier::looks_like_trap` once main has it.
-fn looks_like_trap(_url: &Url) -> bool {
-    false
 }

@@ -5,10 +5,13 @@
 //! and a stop signal. Out: the run's counters filled; the frontier left
 //! consistent (URLs claimed but not fetched are put back at the end).
 //!
-//! Claimed URLs wait in per-host queues; a worker is started only when the
-//! global concurrency cap has room and the host grants a permit (its own
-//! concurrency cap, not paused, not parked), round-robin over hosts — so one
-//! slow host cannot occupy every worker. A host paused or parked for longer
+//! Claimed URLs wait in per-host queues; a worker is started when the host
+//! grants a permit (its own concurrency cap, not paused, not parked),
+//! round-robin over hosts. Workers wait for their host's rate limit before
+//! taking one of the `concurrency` global fetch slots, so a slow host never
+//! idles a slot. If every queued host is busy while slots are free (the
+//! frontier's top is one host's backlog), more URLs are claimed, up to
+//! [`MAX_QUEUED`], to reach other hosts. A host paused or parked for longer
 //! than [`SHORT_BLOCK`] gets its queued URLs rescheduled to the end of the
 //! block instead of holding them in memory.
 //!
@@ -39,6 +42,13 @@ use crate::store::{NextState, QueuedUrl};
 pub const ONE_PASS_PATIENCE: Duration = Duration::from_secs(30);
 /// Hosts blocked longer than this have their queued URLs rescheduled.
 pub const SHORT_BLOCK: Duration = Duration::from_secs(2);
+/// Most claimed URLs held waiting. A starved crawl digs this deep for other
+/// hosts; deeper would delay a big host's fresh URLs behind its backlog
+/// (a per-host fair claim in the store would make digging unnecessary).
+pub const MAX_QUEUED: usize = 2_000;
+/// Workers alive at once (most of them waiting for a rate limit), as a
+/// multiple of `concurrency`.
+const WORKERS_PER_SLOT: usize = 4;
 /// How often an idle scheduler looks at the frontier again.
 const IDLE_POLL: Duration = Duration::from_millis(250);
 /// Longest sleep of an idle continuous crawl (so status lines keep coming).
@@ -67,6 +77,7 @@ pub struct Scheduler {
     retry_horizon: Option<i64>,
     claim_after: Instant,
     progress: Progress,
+    stop: watch::Receiver<bool>,
 }
 
 impl Scheduler {
@@ -76,6 +87,7 @@ impl Scheduler {
         progress: bool,
         selected: HashMap<String, Arc<SiteConfig>>,
         site_pages: HashMap<String, u64>,
+        stop: watch::Receiver<bool>,
     ) -> Scheduler {
         Scheduler {
             ctx,
@@ -90,11 +102,16 @@ impl Scheduler {
             retry_horizon: None,
             claim_after: Instant::now(),
             progress: Progress::new(progress),
+            stop,
         }
     }
 
     fn concurrency(&self) -> usize {
         self.ctx.cfg.crawler.concurrency.max(1)
+    }
+
+    fn max_workers(&self) -> usize {
+        self.concurrency() * WORKERS_PER_SLOT
     }
 
     /// Claimed URLs kept waiting: enough to find work for every free worker
@@ -119,9 +136,14 @@ impl Scheduler {
                 }
                 continue;
             }
-            self.dispatch().await?;
-            if self.queued < self.queue_target() && Instant::now() >= self.claim_after {
-                let limit = self.queue_target() - self.queued;
+            let starved = self.dispatch().await?;
+            let want = if starved {
+                MAX_QUEUED
+            } else {
+                self.queue_target()
+            };
+            if self.queued < want && Instant::now() >= self.claim_after {
+                let limit = (want - self.queued).min(self.queue_target());
                 let claimed = self.ctx.writer.claim(now_ms(), limit).await?;
                 if claimed.is_empty() {
                     self.claim_after = Instant::now() + IDLE_POLL;
@@ -220,10 +242,11 @@ impl Scheduler {
     }
 
     /// Start workers while there is room, one host at a time, round-robin.
-    async fn dispatch(&mut self) -> Result<(), WriterError> {
+    /// Returns whether fetch slots are free that no queued host can use.
+    async fn dispatch(&mut self) -> Result<bool, WriterError> {
         let mut idle_hosts = 0;
         while idle_hosts < self.rotation.len()
-            && self.running.len() < self.concurrency()
+            && self.running.len() < self.max_workers()
             && !self.page_limit_reached()
         {
             let Some(host) = self.rotation.pop_front() else {
@@ -250,7 +273,7 @@ impl Scheduler {
             }
             idle_hosts = 0;
             if self.over_budget(&w.site) {
-                self.ctx.counters.error("site_budget");
+                self.ctx.counters.skip("site_budget");
                 let next = NextState::At(now_ms() + worker::revisit_ms(&self.ctx.cfg));
                 let op = worker::skipped(&w.q, "site_budget", next);
                 self.ctx.writer.write(vec![op]).await?;
@@ -265,9 +288,12 @@ impl Scheduler {
                 site: w.site,
                 permit,
             };
-            self.running.spawn(worker::work(self.ctx.clone(), job));
+            self.running
+                .spawn(worker::work(self.ctx.clone(), job, self.stop.clone()));
         }
-        Ok(())
+        let slots_free = self.ctx.fetch_slots.available_permits() > 0;
+        let hosts_busy = self.running.len() < self.max_workers() && !self.page_limit_reached();
+        Ok(slots_free && hosts_busy)
     }
 
     fn over_budget(&self, site: &SiteConfig) -> bool {
@@ -291,7 +317,7 @@ impl Scheduler {
         let ops: Vec<_> = waiting
             .iter()
             .map(|w| {
-                self.ctx.counters.error("host_parked");
+                self.ctx.counters.skip("host_parked");
                 worker::skipped(&w.q, "host_parked", NextState::At(at))
             })
             .collect();

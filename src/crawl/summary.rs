@@ -12,6 +12,11 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+fn bump(map: &Mutex<BTreeMap<String, u64>>, kind: &str) {
+    let mut map = map.lock().unwrap_or_else(|p| p.into_inner());
+    *map.entry(kind.to_string()).or_default() += 1;
+}
+
 /// Live counts of one run.
 #[derive(Debug, Default)]
 pub struct Counters {
@@ -23,6 +28,7 @@ pub struct Counters {
     pub urls_discovered: AtomicU64,
     pub in_flight: AtomicU64,
     errors: Mutex<BTreeMap<String, u64>>,
+    skipped: Mutex<BTreeMap<String, u64>>,
 }
 
 impl Counters {
@@ -34,13 +40,25 @@ impl Counters {
         counter.load(Ordering::Relaxed)
     }
 
+    /// A failure (fetch, parse, store) of one URL.
     pub fn error(&self, kind: &str) {
-        let mut errors = self.errors.lock().unwrap_or_else(|p| p.into_inner());
-        *errors.entry(kind.to_string()).or_default() += 1;
+        bump(&self.errors, kind);
+    }
+
+    /// A URL not fetched on purpose (robots.txt, budget, parked host).
+    pub fn skip(&self, kind: &str) {
+        bump(&self.skipped, kind);
     }
 
     pub fn errors(&self) -> BTreeMap<String, u64> {
         self.errors
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+    }
+
+    pub fn skipped(&self) -> BTreeMap<String, u64> {
+        self.skipped
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .clone()
@@ -63,6 +81,7 @@ impl Counters {
             lines_dropped: Self::get(&self.lines_dropped),
             urls_discovered: Self::get(&self.urls_discovered),
             errors: self.errors(),
+            skipped: self.skipped(),
             elapsed,
         }
     }
@@ -82,8 +101,11 @@ pub struct CrawlSummary {
     pub lines_dropped: u64,
     /// New URLs handed to the frontier (before its dedup).
     pub urls_discovered: u64,
-    /// Failures and skips by kind (`timeout`, `http_5xx`, `robots_disallowed`...).
+    /// Failures by kind (`timeout`, `http_5xx`, `too_large`...).
     pub errors: BTreeMap<String, u64>,
+    /// URLs not fetched on purpose, by reason (`robots_disallowed`,
+    /// `robots_unavailable`, `site_budget`, `host_parked`).
+    pub skipped: BTreeMap<String, u64>,
     pub elapsed: Duration,
 }
 
@@ -111,6 +133,13 @@ impl fmt::Display for CrawlSummary {
         writeln!(f, "  duplicates:       {}", self.duplicates)?;
         writeln!(f, "  boilerplate lines dropped: {}", self.lines_dropped)?;
         writeln!(f, "  URLs discovered:  {}", self.urls_discovered)?;
+        if !self.skipped.is_empty() {
+            let total: u64 = self.skipped.values().sum();
+            writeln!(f, "  skipped:          {total}")?;
+            for (kind, n) in &self.skipped {
+                writeln!(f, "    {kind:<22} {n}")?;
+            }
+        }
         if self.errors.is_empty() {
             write!(f, "  errors:           none")
         } else {
@@ -135,13 +164,16 @@ mod tests {
         c.error("timeout");
         c.error("timeout");
         c.error("http_5xx");
+        c.skip("robots_disallowed");
         let s = c.summary(Duration::from_secs(2));
+        assert_eq!(s.skipped["robots_disallowed"], 1);
         assert_eq!(s.error_total(), 3);
         assert_eq!(s.errors["timeout"], 2);
         let text = s.to_string();
         assert!(text.contains("pages fetched:    10 (5.0/s"), "{text}");
         assert!(text.contains("articles stored:  7"), "{text}");
         assert!(text.contains("timeout"), "{text}");
+        assert!(text.contains("skipped:          1"), "{text}");
         assert!(
             text.lines().any(|l| l.trim() == "http_5xx               1"),
             "{text}"

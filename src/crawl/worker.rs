@@ -16,6 +16,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use url::Url;
 
 use super::fetch::{Expect, FetchError, Fetched, Fetcher, Validators};
@@ -36,6 +37,10 @@ pub struct Ctx {
     pub politeness: Politeness,
     pub robots: RobotsCache,
     pub writer: Writer,
+    /// Requests in flight (fetch and processing) over all hosts:
+    /// `[crawler] concurrency`. Taken after the host's rate-limit wait, so
+    /// waiting for a slow host never idles a slot.
+    pub fetch_slots: Arc<Semaphore>,
     pub counters: Arc<Counters>,
     pub extract: ExtractOptions,
 }
@@ -54,6 +59,8 @@ pub struct Job {
 pub struct Done {
     /// A retry was scheduled at this time (unix ms).
     pub retry_at: Option<i64>,
+    /// Stopped before the request was sent; nothing was written.
+    pub aborted: bool,
 }
 
 pub fn now_ms() -> i64 {
@@ -91,7 +98,41 @@ pub fn skipped(q: &QueuedUrl, kind: &str, next: NextState) -> WriteOp {
     })
 }
 
-pub async fn work(ctx: Arc<Ctx>, job: Job) -> Done {
+/// Resolves once the crawl is asked to stop.
+async fn stopped(mut stop: watch::Receiver<bool>) {
+    if stop.wait_for(|s| *s).await.is_err() {
+        // The signal's sender is gone only after the run ended.
+        std::future::pending::<()>().await;
+    }
+}
+
+/// Ready to fetch, or skipped by robots.txt.
+enum Prepared {
+    Go(OwnedSemaphorePermit),
+    Skip(Verdict),
+}
+
+/// Everything before the request, all of it waiting: robots.txt, the host's
+/// rate limit, a global fetch slot.
+async fn prepare(
+    ctx: &Ctx,
+    url: &Url,
+    host: &str,
+    site: &SiteConfig,
+    ops: &mut Vec<WriteOp>,
+) -> Option<Prepared> {
+    if ctx.cfg.politeness.respect_robots {
+        let verdict = robots_verdict(ctx, url, host, site, ops).await;
+        if verdict != Verdict::Allowed {
+            return Some(Prepared::Skip(verdict));
+        }
+    }
+    ctx.politeness.wait_turn(host).await;
+    let slot = ctx.fetch_slots.clone().acquire_owned().await.ok()?;
+    Some(Prepared::Go(slot))
+}
+
+pub async fn work(ctx: Arc<Ctx>, job: Job, stop: watch::Receiver<bool>) -> Done {
     let Job {
         q,
         url,
@@ -100,26 +141,36 @@ pub async fn work(ctx: Arc<Ctx>, job: Job) -> Done {
         permit,
     } = job;
     let mut ops = Vec::new();
-    let mut done = Done { retry_at: None };
-    if ctx.cfg.politeness.respect_robots {
-        match robots_verdict(&ctx, &url, &host, &site, &mut ops).await {
-            Verdict::Allowed => {}
-            Verdict::Disallowed => {
-                ctx.counters.error("robots_disallowed");
-                ops.push(skipped(&q, "robots_disallowed", NextState::Failed));
-                finish(&ctx, ops, permit).await;
-                return done;
-            }
-            Verdict::Unknown => {
-                ctx.counters.error("robots_unavailable");
-                let retry = now_ms() + ms(super::robots::UNAVAILABLE_RETRY);
-                ops.push(skipped(&q, "robots_unavailable", NextState::At(retry)));
-                finish(&ctx, ops, permit).await;
-                return done;
-            }
+    let mut done = Done {
+        retry_at: None,
+        aborted: false,
+    };
+    // Waiting can be cut short by a stop; the URL then stays claimed and the
+    // end-of-run reset queues it again. A fetch that started is finished.
+    let prepared = tokio::select! {
+        p = prepare(&ctx, &url, &host, &site, &mut ops) => p,
+        _ = stopped(stop) => None,
+    };
+    let slot = match prepared {
+        Some(Prepared::Go(slot)) => slot,
+        Some(Prepared::Skip(Verdict::Unknown)) => {
+            ctx.counters.skip("robots_unavailable");
+            let retry = now_ms() + ms(super::robots::UNAVAILABLE_RETRY);
+            ops.push(skipped(&q, "robots_unavailable", NextState::At(retry)));
+            finish(&ctx, ops, permit).await;
+            return done;
         }
-    }
-    ctx.politeness.wait_turn(&host).await;
+        Some(Prepared::Skip(_)) => {
+            ctx.counters.skip("robots_disallowed");
+            ops.push(skipped(&q, "robots_disallowed", NextState::Failed));
+            finish(&ctx, ops, permit).await;
+            return done;
+        }
+        None => {
+            done.aborted = true;
+            return done;
+        }
+    };
     let started_at = now_ms();
     let validators = if is_revisited(q.kind) {
         Validators {
@@ -142,6 +193,8 @@ pub async fn work(ctx: Arc<Ctx>, job: Job) -> Done {
         }
         Ok(fetched) => succeeded(&ctx, &q, &site, &host, started_at, fetched, &mut ops).await,
     };
+    // Fetch and processing are done: the slot (and the body) can go.
+    drop(slot);
     ops.push(WriteOp::Fetched(record));
     finish(&ctx, ops, permit).await;
     done
@@ -192,6 +245,9 @@ async fn fetch_robots(ctx: &Ctx, url: &Url, host: &str) -> RobotsFetch {
         return RobotsFetch::NoRules;
     };
     ctx.politeness.wait_turn(host).await;
+    let Ok(_slot) = ctx.fetch_slots.clone().acquire_owned().await else {
+        return RobotsFetch::Unavailable;
+    };
     match ctx
         .fetcher
         .fetch(&robots_url, &Validators::default(), Expect::Text)
@@ -219,8 +275,9 @@ fn failed(
     ctx.counters.error(e.kind());
     tracing::debug!(url = %q.url, "fetch failed: {e}");
     if let Some(after) = e.retry_after() {
-        let cap = Duration::from_secs_f64(cfg.fetch.backoff_max_secs);
-        ctx.politeness.pause(host, after.min(cap));
+        // The whole host asked for a pause, not just this URL.
+        ctx.politeness
+            .pause(host, after.min(super::fetch::MAX_RETRY_AFTER));
     }
     if e.is_host_failure() {
         if let Some(park) = ctx.politeness.record_failure(host) {
@@ -346,6 +403,7 @@ async fn process_blocking(
             content_type: content_type.as_deref(),
             body: &body,
             extract: &extract,
+            now_ms: now_ms(),
         })
     })
     .await;

@@ -50,21 +50,19 @@ pub trait CrawlStore: Send + 'static {
 
 impl CrawlStore for Store {
     fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
-        todo!("delegate to Store::reset_in_flight once merged")
+        Store::reset_in_flight(self)
     }
     fn claim_due(&mut self, now_ms: i64, limit: usize) -> Result<Vec<QueuedUrl>, StoreError> {
-        let _ = (now_ms, limit);
-        todo!("delegate to Store::claim_due once merged")
+        Store::claim_due(self, now_ms, limit)
     }
     fn next_due_at(&mut self) -> Result<Option<i64>, StoreError> {
-        todo!("delegate to Store::next_due_at once merged")
+        Store::next_due_at(self)
     }
     fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
-        let _ = ops;
-        todo!("delegate to Store::write_batch once merged")
+        Store::write_batch(self, ops)
     }
     fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError> {
-        todo!("delegate to Store::pages_by_site once merged")
+        Store::pages_by_site(self)
     }
 }
 
