@@ -16,6 +16,7 @@ fn counts(rc: u64, lines: &[(&str, u64)]) -> SiteCounts {
 const PLAIN: Variant = Variant {
     mask_digits: true,
     guard_long_interior: false,
+    guard_mostly_dropped: false,
 };
 
 #[test]
@@ -144,9 +145,39 @@ fn interior_guard_does_not_protect_edges() {
     let long = "Sign up for the daily briefing: the top stories of the day delivered to your inbox every morning at six.";
     let text = format!("Body line one.\n\nBody line two.\n\n{long}");
     let c = counts(3, &[(long, 2)]);
-    let guarded = Variant::default();
+    let guarded = Variant {
+        guard_mostly_dropped: false,
+        ..Variant::default()
+    };
     let out = filter(&text, &LineRule::default(), &guarded, &c);
     assert_eq!(out.text, "Body line one.\n\nBody line two.");
+}
+
+#[test]
+fn mostly_dropped_guard_keeps_a_republished_story() {
+    let story = "Read comments on mobile Web\n\nOur latest release includes the ability to read comments.\n\nThanks for reading!";
+    let text = format!("Menu\n\n{story}");
+    let c = counts(
+        4,
+        &[
+            ("Menu", 4),
+            ("Read comments on mobile Web", 2),
+            (
+                "Our latest release includes the ability to read comments.",
+                2,
+            ),
+            ("Thanks for reading!", 2),
+        ],
+    );
+    let guarded = Variant {
+        guard_mostly_dropped: true,
+        ..PLAIN
+    };
+    // The whole story was seen before: the plain rule empties the page...
+    assert_eq!(filter(&text, &LineRule::default(), &PLAIN, &c).text, "");
+    // ...the guard drops only the line with strong evidence (LC 4 > 2·1).
+    let out = filter(&text, &LineRule::default(), &guarded, &c);
+    assert_eq!((out.text.as_str(), out.dropped), (story, 1));
 }
 
 #[test]

@@ -69,7 +69,7 @@ const BOMB_SEGMENT_BYTES: usize = 1024 * 1024;
 pub const BOMB_SEGMENTS: usize = 1088;
 
 /// Bytes computed once when the faults site starts.
-pub struct FaultAssets {
+pub(crate) struct FaultAssets {
     /// One full-flushed raw-deflate segment of 1 MiB of zeros, repeated 64 times.
     bomb_block: Bytes,
     bomb_trailer: Bytes,
@@ -80,7 +80,7 @@ pub struct FaultAssets {
 
 impl FaultAssets {
     /// `gbk_html` is the lying-charset page's HTML (it declares UTF-8).
-    pub fn new(gbk_html: &str) -> FaultAssets {
+    pub(crate) fn new(gbk_html: &str) -> FaultAssets {
         let (segment, trailer) = bomb_parts(BOMB_SEGMENTS);
         let block = segment.repeat(64);
         let blocks = BOMB_SEGMENTS / 64;
@@ -185,7 +185,7 @@ where
 }
 
 /// The response for a fault path, or None if `path` is not one.
-pub fn respond(
+pub(crate) fn respond(
     assets: &FaultAssets,
     path: &str,
     query: Option<&str>,

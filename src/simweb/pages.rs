@@ -227,9 +227,14 @@ pub fn index_page(ctx: &Ctx, section: Option<usize>, page: usize) -> String {
         h.push_str("</div>");
     }
     let copy = site.template_lines().into_iter().next().unwrap_or_default();
+    let members = match site.template {
+        Template::Globe => "Espace abonnés",
+        Template::Huaxia => "会员中心",
+        _ => "Members area",
+    };
     let _ = write!(
         h,
-        "\n{faults}<div class=\"footer\"><p>{copy}</p><p><a href=\"{private}\">Members area</a> · <a href=\"/rss.xml\">RSS</a></p></div>\n</body>\n</html>\n",
+        "\n{faults}<div class=\"footer\"><p>{copy}</p><p><a href=\"{private}\">{members}</a> · <a href=\"/rss.xml\">RSS</a></p></div>\n</body>\n</html>\n",
         faults = fault_box(ctx),
         copy = esc(&copy),
         private = site.private_path(),

@@ -189,7 +189,7 @@ impl<'r> Writer<'r> {
             "Q" => self.rng.pick(lex.quotes).to_string(),
             "N" => (self.rng.range(2, 98)).to_string(),
             "M" => format!("{}.{}", self.rng.range(1, 40), self.rng.below(10)),
-            "Y" => (self.rng.range(2019, 2031)).to_string(),
+            "Y" => (self.rng.range(2026, 2030)).to_string(),
             other => other.to_string(),
         }
     }

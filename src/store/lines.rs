@@ -12,6 +12,7 @@ use std::collections::HashMap;
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 
+use super::articles::word_count;
 use crate::boilerplate::{
     assemble, distinct_lines, judge, split_lines, LineRule, Piece, SiteCounts, Variant,
 };
@@ -212,8 +213,9 @@ const RECLEAN_CHUNK: i64 = 256;
 
 /// Re-clean the site's stored articles from `articles.raw_text` with the
 /// current counts (warm-up repair: the first pages of a site were cleaned
-/// before its template was known). Updates `articles.text` where it changes
-/// — the FTS triggers follow — and returns how many changed. With
+/// before its template was known). Updates `articles.text` (and
+/// `word_count`) where it changes — the FTS triggers follow — and returns how
+/// many changed. A text that would become empty is left as it is. With
 /// `settings.enabled` false the stored text goes back to the raw text.
 pub fn reclean_site(
     tx: &Transaction<'_>,
@@ -237,9 +239,13 @@ pub fn reclean_site(
         after_id = last.0;
         for (id, text, raw_text) in &chunk {
             let cleaned = clean_at(tx, site_id, rc, raw_text, settings)?;
-            if cleaned.text != *text {
-                tx.prepare_cached("UPDATE articles SET text = ?2 WHERE id = ?1")?
-                    .execute(params![id, cleaned.text])?;
+            // An article is never emptied: the store refuses empty articles
+            // when writing, and an all-template page is better kept as it
+            // was than turned into a blank search hit.
+            if cleaned.text != *text && !cleaned.text.trim().is_empty() {
+                let words = to_i64(word_count(&cleaned.text) as u64);
+                tx.prepare_cached("UPDATE articles SET text = ?2, word_count = ?3 WHERE id = ?1")?
+                    .execute(params![id, cleaned.text, words])?;
                 changed += 1;
             }
         }

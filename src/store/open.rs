@@ -95,6 +95,14 @@ impl Store {
     }
 }
 
+impl Drop for Store {
+    fn drop(&mut self) {
+        // Refresh the planner's statistics where they went stale (SQLite's
+        // advice for every connection that wrote); failure costs nothing.
+        let _ = self.conn.execute_batch("PRAGMA optimize");
+    }
+}
+
 fn configure(conn: &Connection) -> rusqlite::Result<()> {
     // The writer cycles through ~30 distinct statements (frontier, fetch log,
     // articles, line table); the default cache of 16 would re-prepare them.

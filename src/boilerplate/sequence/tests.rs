@@ -49,7 +49,7 @@ fn pages() -> Vec<(String, String, String)> {
     for (site, n) in [("alpha", 8), ("beta", 3)] {
         for i in 0..n {
             let body = format!(
-                "{site} story {} words here",
+                "{site} story {} words here, and enough more words that the body outweighs the template",
                 "abcdefghij".chars().nth(i).unwrap_or('z')
             );
             let raw = format!("{site} menu home news\n\n{body}\n\n{site} copyright footer line");
@@ -88,8 +88,8 @@ fn learning_raises_f1_and_reclean_repairs_the_first_page() {
         (alpha.all.pages, alpha.first.pages, alpha.rest.pages),
         (8, 5, 3)
     );
-    // Without learning every page carries 2 template lines of 4 + 3 words.
-    assert!(alpha.all.without < 0.7, "{alpha:?}");
+    // Without learning every page carries 2 template lines of 4 + 4 words.
+    assert!(alpha.all.without < 0.8, "{alpha:?}");
     // With learning only the first page keeps them: 7 of 8 pages are perfect.
     assert!((alpha.rest.with - 1.0).abs() < 1e-9, "{alpha:?}");
     assert!(alpha.first.with < 1.0 && alpha.first.with > alpha.first.without);

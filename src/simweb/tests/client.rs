@@ -13,8 +13,6 @@ pub struct Reply {
     pub status: u16,
     pub headers: Vec<(String, String)>,
     pub body: Vec<u8>,
-    /// The connection failed (e.g. reset) before the server closed it.
-    pub broken: bool,
 }
 
 impl Reply {
@@ -44,12 +42,8 @@ pub async fn get_limited(url: &Url, extra: &str, limit: usize) -> std::io::Resul
     stream.write_all(req.as_bytes()).await?;
     let mut raw = Vec::new();
     let mut buf = vec![0u8; 64 * 1024];
-    let mut broken = false;
-    loop {
-        let Ok(n) = stream.read(&mut buf).await else {
-            broken = true;
-            break;
-        };
+    // A read error (reset) ends the reply like EOF: keep what came.
+    while let Ok(n) = stream.read(&mut buf).await {
         if n == 0 {
             break;
         }
@@ -84,7 +78,6 @@ pub async fn get_limited(url: &Url, extra: &str, limit: usize) -> std::io::Resul
         status,
         headers,
         body,
-        broken,
     })
 }
 

@@ -141,3 +141,107 @@ fn article_write_scale() {
     println!("search over {n}: {:?}", t.elapsed());
     assert_eq!(hits.len(), 20);
 }
+
+fn learning() -> lines::LineSettings {
+    lines::LineSettings::from_config(&crate::config::BoilerplateConfig::default(), true)
+}
+
+fn learning_article(u: &str, body: &str) -> NewArticle {
+    let mut a = article(u, "a", "T", body);
+    a.lines = learning();
+    a
+}
+
+#[test]
+fn boilerplate_lines_are_learned_and_dropped_in_the_write() {
+    let mut s = Store::open_in_memory().unwrap();
+    let template = "Subscribe to our newsletter today.\nCopyright Example News Group.";
+    let first = store_one(
+        &mut s,
+        learning_article(
+            "https://a.test/1",
+            &format!("First story body.\n{template}"),
+        ),
+    );
+    assert!(matches!(
+        first,
+        WriteOutcome::ArticleStored {
+            lines_dropped: 0,
+            ..
+        }
+    ));
+    let second = store_one(
+        &mut s,
+        learning_article(
+            "https://a.test/2",
+            &format!("Second story body.\n{template}"),
+        ),
+    );
+    let WriteOutcome::ArticleStored { id, lines_dropped } = second else {
+        panic!("{second:?}")
+    };
+    assert_eq!(lines_dropped, 2);
+    let stored = s.article(ArticleRef::Id(id)).unwrap().unwrap();
+    assert_eq!(stored.article.text, "Second story body.");
+    assert_eq!(stored.word_count, 3);
+    let stats = s.site_stats(50).unwrap();
+    assert_eq!(stats[0].articles_processed, 2);
+    assert_eq!(stats[0].boilerplate_lines, 2);
+    // The raw text is kept for re-cleaning: the first article loses its
+    // template once the site's lines are known.
+    let changed = s.reclean(Some("a"), |_| learning()).unwrap();
+    assert_eq!(changed, 1);
+    let first = s
+        .article(ArticleRef::Url("https://a.test/1".into()))
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.article.text, "First story body.");
+    assert!(s.search("newsletter", 10).unwrap().is_empty());
+}
+
+#[test]
+fn an_article_of_nothing_but_boilerplate_is_empty() {
+    let mut s = Store::open_in_memory().unwrap();
+    store_one(
+        &mut s,
+        learning_article(
+            "https://a.test/1",
+            "Share this story.\nAll rights reserved.",
+        ),
+    );
+    // Same lines in another order: a different body hash, all lines known.
+    assert_eq!(
+        store_one(
+            &mut s,
+            learning_article(
+                "https://a.test/2",
+                "All rights reserved.\nShare this story."
+            )
+        ),
+        WriteOutcome::ArticleEmpty
+    );
+    assert_eq!(s.export(None, |_| Ok(())).unwrap(), 1);
+}
+
+#[test]
+fn a_failed_batch_does_not_count_its_articles_in_the_line_table() {
+    let mut s = Store::open_in_memory().unwrap();
+    let r = s.write_batch(vec![
+        WriteOp::Article(learning_article("https://a.test/1", "Body.\nFooter line.")),
+        WriteOp::Fetched(fetched(999, NextState::Done, None)),
+    ]);
+    assert!(r.is_err());
+    // Had RC/LC survived the rollback, the retry would see the footer twice.
+    let again = store_one(
+        &mut s,
+        learning_article("https://a.test/1", "Body.\nFooter line."),
+    );
+    assert!(matches!(
+        again,
+        WriteOutcome::ArticleStored {
+            lines_dropped: 0,
+            ..
+        }
+    ));
+    assert_eq!(s.site_stats(50).unwrap()[0].articles_processed, 1);
+}
