@@ -439,7 +439,7 @@ fn random_strings_never_panic() {
             parsed += 1;
         }
         let _ = author::clean_author(&s);
-        let _ = title::strip_site(&s, &[s.clone()]);
+        let _ = title::strip_site(&s, std::slice::from_ref(&s));
         let _ = crate::extract::charset::prescan(s.as_bytes());
         let _ = meta_of(
             &format!("<title>{s}</title><meta name=date content='{s}'><p>{s}</p>"),
