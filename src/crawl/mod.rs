@@ -163,8 +163,10 @@ pub async fn run_with<S: CrawlStore>(
     };
     drop(writer);
     let closed = writer_task.await.map_err(|_| CrawlError::WriterGone)?;
-    reset?;
+    // The writer's own error says why (e.g. the disk is full); the
+    // scheduler only saw the writer go away.
     closed?;
+    reset?;
     Ok(counters.summary(started.elapsed()))
 }
 
@@ -218,4 +220,62 @@ fn seed_urls<'a>(sites: impl Iterator<Item = &'a SiteConfig>) -> Vec<NewUrl> {
         }
     }
     urls
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::path::Path;
+
+    use super::*;
+    use crate::store::{QueuedUrl, WriteOutcome};
+
+    /// A store whose disk is full.
+    struct Full;
+
+    impl CrawlStore for Full {
+        fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
+            Ok(0)
+        }
+        fn claim_due(&mut self, _: i64, _: usize) -> Result<Vec<QueuedUrl>, StoreError> {
+            Ok(Vec::new())
+        }
+        fn next_due_at(&mut self) -> Result<Option<i64>, StoreError> {
+            Ok(None)
+        }
+        fn write_batch(&mut self, _: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
+            Err(StoreError::Sqlite(rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_FULL),
+                None,
+            )))
+        }
+        fn pages_by_site(&mut self) -> Result<HashMap<String, u64>, StoreError> {
+            Ok(HashMap::new())
+        }
+    }
+
+    #[tokio::test]
+    async fn a_store_that_cannot_write_stops_the_crawl_with_its_error() {
+        let text = "[fetch]\nallow_private_addresses = true\n[[sites]]\nname = \"s\"\nstart = [\"http://127.0.0.1:9/\"]\n";
+        let cfg = Config::parse(text, Path::new("t.toml"), Path::new(".")).unwrap();
+        let err = run_with(&cfg, Full, CrawlOptions::default(), std::future::pending())
+            .await
+            .unwrap_err();
+        assert!(matches!(err, CrawlError::Store(_)), "{err}");
+        assert!(err.to_string().contains("full"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn an_unknown_site_is_refused_before_anything_runs() {
+        let text = "[[sites]]\nname = \"s\"\nstart = [\"http://127.0.0.1:9/\"]\n";
+        let cfg = Config::parse(text, Path::new("t.toml"), Path::new(".")).unwrap();
+        let opts = CrawlOptions {
+            sites: vec!["x".into()],
+            ..CrawlOptions::default()
+        };
+        let err = run_with(&cfg, Full, opts, std::future::pending())
+            .await
+            .unwrap_err();
+        assert_eq!(err.to_string(), "unknown site \"x\" (configured: s)");
+    }
 }

@@ -13,10 +13,13 @@ use super::summary::Counters;
 
 /// Interval of plain status lines.
 pub const LOG_EVERY: Duration = Duration::from_secs(10);
+/// Interval of progress-line redraws on a terminal.
+const DRAW_EVERY: Duration = Duration::from_millis(100);
 
 pub struct Progress {
     bar: Option<ProgressBar>,
     started: Instant,
+    /// Last redraw or status line.
     last_log: Instant,
 }
 
@@ -34,20 +37,28 @@ impl Progress {
         Progress {
             bar,
             started: now,
-            last_log: now,
+            // The first turn draws at once.
+            last_log: now.checked_sub(LOG_EVERY).unwrap_or(now),
         }
     }
 
+    /// Called on every scheduler turn; redraws at most every 100 ms.
     pub fn update(&mut self, c: &Counters, running: usize, queued: usize) {
+        let every = if self.bar.is_some() {
+            DRAW_EVERY
+        } else {
+            LOG_EVERY
+        };
+        if self.last_log.elapsed() < every {
+            return;
+        }
+        self.last_log = Instant::now();
         let line = status_line(c, running, queued);
         match &self.bar {
             Some(bar) => bar.set_message(line),
             None => {
-                if self.last_log.elapsed() >= LOG_EVERY {
-                    self.last_log = Instant::now();
-                    let secs = self.started.elapsed().as_secs();
-                    tracing::info!("[{secs} s] {line}");
-                }
+                let secs = self.started.elapsed().as_secs();
+                tracing::info!("[{secs} s] {line}");
             }
         }
     }

@@ -23,7 +23,8 @@
 //! stopped. Stopping (the shutdown future, or `max_pages` reached) means:
 //! claim nothing more, let the pages in flight finish, then return.
 
-use std::collections::{HashMap, VecDeque};
+use std::cmp::{Ordering, Reverse};
+use std::collections::{BinaryHeap, HashMap, VecDeque};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -54,10 +55,41 @@ const IDLE_POLL: Duration = Duration::from_millis(250);
 /// Longest sleep of an idle continuous crawl (so status lines keep coming).
 const MAX_IDLE_SLEEP: Duration = Duration::from_secs(5);
 
+/// A claimed URL waiting for its host. A host's queue is ordered by the
+/// frontier priority of the URL's kind and depth, then by claim order, so a
+/// feed claimed later still goes before a backlog of articles claimed earlier.
 struct Waiting {
+    priority: i32,
+    seq: Reverse<u64>,
     q: QueuedUrl,
     url: Url,
     site: Arc<SiteConfig>,
+}
+
+impl Waiting {
+    fn key(&self) -> (i32, Reverse<u64>) {
+        (self.priority, self.seq)
+    }
+}
+
+impl PartialEq for Waiting {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Waiting {}
+
+impl PartialOrd for Waiting {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Waiting {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.key().cmp(&other.key())
+    }
 }
 
 pub struct Scheduler {
@@ -65,7 +97,9 @@ pub struct Scheduler {
     continuous: bool,
     /// Selected sites by name.
     selected: HashMap<String, Arc<SiteConfig>>,
-    queues: HashMap<String, VecDeque<Waiting>>,
+    queues: HashMap<String, BinaryHeap<Waiting>>,
+    /// Claim order, for FIFO among equal priorities.
+    seq: u64,
     rotation: VecDeque<String>,
     queued: usize,
     running: JoinSet<Done>,
@@ -95,6 +129,7 @@ impl Scheduler {
             selected,
             queues: HashMap::new(),
             rotation: VecDeque::new(),
+            seq: 0,
             queued: 0,
             running: JoinSet::new(),
             dispatched: 0,
@@ -236,7 +271,14 @@ impl Scheduler {
         if queue.is_empty() {
             self.rotation.push_back(host);
         }
-        queue.push_back(Waiting { q, url, site });
+        self.seq += 1;
+        queue.push(Waiting {
+            priority: super::frontier::priority(q.kind, q.depth),
+            seq: Reverse(self.seq),
+            q,
+            url,
+            site,
+        });
         self.queued += 1;
         Ok(())
     }
@@ -261,7 +303,7 @@ impl Scheduler {
                 idle_hosts += 1;
                 continue;
             };
-            let Some(w) = self.queues.get_mut(&host).and_then(VecDeque::pop_front) else {
+            let Some(w) = self.queues.get_mut(&host).and_then(BinaryHeap::pop) else {
                 self.queues.remove(&host);
                 continue;
             };

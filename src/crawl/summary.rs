@@ -26,7 +26,6 @@ pub struct Counters {
     pub duplicates: AtomicU64,
     pub lines_dropped: AtomicU64,
     pub urls_discovered: AtomicU64,
-    pub in_flight: AtomicU64,
     errors: Mutex<BTreeMap<String, u64>>,
     skipped: Mutex<BTreeMap<String, u64>>,
 }
