@@ -162,3 +162,18 @@ fn cjk_page_keeps_paragraphs() {
         );
     }
 }
+
+#[test]
+fn related_stories_heading_ends_the_text() {
+    let html = format!(
+        "<body><div class=main>{}<h3>Related stories</h3><p>Another story teaser, with a \
+         sentence that looks like text.</p><p>And one more teaser sentence, as well.</p></div></body>",
+        story(6)
+    );
+    let t = extract_text(&html, Algorithm::Auto);
+    assert!(t.contains("Paragraph 5 of the story"), "{t:?}");
+    assert!(
+        !t.contains("Related stories") && !t.contains("teaser"),
+        "{t:?}"
+    );
+}
