@@ -377,7 +377,8 @@ impl<'a> Dom<'a> {
             })
             .collect();
         for i in (1..self.nodes.len()).rev() {
-            if removed.get(i).copied().unwrap_or(false) {
+            // Text inside `<title>`/`<head>`-like elements never counts.
+            if removed.get(i).copied().unwrap_or(false) || self.nodes[i].tag == Tag::NoText {
                 continue;
             }
             let p = self.nodes[i].parent as usize;
