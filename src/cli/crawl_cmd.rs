@@ -148,7 +148,7 @@ pub fn demo(globals: &Globals, articles: usize) -> Result<ExitCode> {
             hit.site,
             hit.title.unwrap_or_default()
         );
-        println!("        {}", hit.snippet);
+        println!("        {}", super::one_line_text(&hit.snippet));
     }
     if globals.db.is_some() {
         println!(

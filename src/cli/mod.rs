@@ -44,6 +44,11 @@ pub fn one_line(e: &anyhow::Error) -> String {
     parts.join(": ").replace('\n', " ")
 }
 
+/// Text on one line: runs of whitespace (newlines included) become one space.
+pub fn one_line_text(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// What a command needs from the global options.
 pub struct Globals {
     config_path: PathBuf,
@@ -198,7 +203,7 @@ fn search(globals: &Globals, query: &str, limit: usize, json: bool) -> Result<Ex
             let title = hit.title.as_deref().unwrap_or("(untitled)");
             writeln!(out, "{:>6}  [{}] {}", hit.id, hit.site, title)?;
             writeln!(out, "        {}", hit.url)?;
-            writeln!(out, "        {}", hit.snippet)?;
+            writeln!(out, "        {}", one_line_text(&hit.snippet))?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -185,4 +185,38 @@ mod tests {
         );
         assert!(robots_sitemaps("").is_empty());
     }
+
+    /// Run by hand: `cargo test --lib discover_corpus -- --ignored --nocapture`.
+    /// Link extraction over every page of ../shared/corpus: no panic, and
+    /// pages with anchors yield links.
+    #[test]
+    #[ignore]
+    fn discover_corpus_pages() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+        let base = Url::parse("https://corpus.example.com/a/b.html").unwrap();
+        let (mut pages, mut links, mut bytes) = (0, 0, 0);
+        let t = std::time::Instant::now();
+        for set in ["cleaneval-dev", "cleanportaleval", "page-signal-dev"] {
+            let Ok(dir) = std::fs::read_dir(root.join(set).join("html")) else {
+                continue;
+            };
+            for f in dir.flatten() {
+                let raw = std::fs::read(f.path()).unwrap();
+                let html = String::from_utf8_lossy(&raw);
+                let found = html_links(&html, &base);
+                if html.contains("<a href") {
+                    assert!(!found.is_empty(), "{:?}", f.path());
+                }
+                pages += 1;
+                links += found.len();
+                bytes += raw.len();
+            }
+        }
+        let el = t.elapsed();
+        println!(
+            "{pages} pages, {links} links, {:.1} MB in {el:?} ({:.0} MB/s)",
+            bytes as f64 / 1e6,
+            bytes as f64 / 1e6 / el.as_secs_f64()
+        );
+    }
 }

@@ -127,6 +127,76 @@ pub struct Node<'a> {
     pub in_link: bool,
     /// Element depth below the root.
     pub depth: u32,
+    /// `class` attribute ("" when absent).
+    pub class: &'a str,
+    /// `id` attribute ("" when absent).
+    pub id: &'a str,
+    /// [`attr_flags`] bits read from the other attributes.
+    pub flags: u8,
+}
+
+/// Bits of [`Node::flags`], read once per element while building the arena
+/// (scraper's `attr()` interns the name on every call; iterating is cheaper).
+pub mod attr_flags {
+    /// `hidden`, `aria-hidden="true"`, or an inline style that hides it.
+    pub const HIDDEN: u8 = 1;
+    /// `itemprop` containing `articleBody`.
+    pub const ARTICLE_BODY: u8 = 2;
+    /// An ARIA landmark role that is not the article (navigation, banner, …).
+    pub const ROLE_NOISE: u8 = 4;
+    /// `role="main"`.
+    pub const ROLE_MAIN: u8 = 8;
+}
+
+/// Read class, id and the flag attributes of an element in one pass.
+fn read_attrs(el: &Element) -> (&str, &str, u8) {
+    let (mut class, mut id, mut flags) = ("", "", 0u8);
+    for (name, value) in el.attrs() {
+        match name {
+            "class" => class = value,
+            "id" => id = value,
+            "hidden" => flags |= attr_flags::HIDDEN,
+            "aria-hidden" if value.trim().eq_ignore_ascii_case("true") => {
+                flags |= attr_flags::HIDDEN
+            }
+            "style" if style_hides(value) => flags |= attr_flags::HIDDEN,
+            "itemprop" if value.contains("articleBody") => flags |= attr_flags::ARTICLE_BODY,
+            "role" => {
+                let role = value.trim();
+                if role.eq_ignore_ascii_case("main") {
+                    flags |= attr_flags::ROLE_MAIN;
+                } else if [
+                    "navigation",
+                    "banner",
+                    "contentinfo",
+                    "complementary",
+                    "search",
+                    "menu",
+                    "menubar",
+                    "dialog",
+                    "alertdialog",
+                    "tooltip",
+                ]
+                .iter()
+                .any(|r| role.eq_ignore_ascii_case(r))
+                {
+                    flags |= attr_flags::ROLE_NOISE;
+                }
+            }
+            _ => {}
+        }
+    }
+    (class, id, flags)
+}
+
+/// `display:none` or `visibility:hidden` in an inline style.
+fn style_hides(style: &str) -> bool {
+    let lower = style.to_ascii_lowercase();
+    if !lower.contains("none") && !lower.contains("hidden") {
+        return false;
+    }
+    let compact: String = lower.chars().filter(|c| !c.is_whitespace()).collect();
+    compact.contains("display:none") || compact.contains("visibility:hidden")
 }
 
 /// The `<body>` subtree (or the whole document when there is no body) in
@@ -201,6 +271,7 @@ impl<'a> Dom<'a> {
                             link_depth += 1;
                         }
                         let idx = nodes.len() as u32;
+                        let (class, id, flags) = read_attrs(el);
                         nodes.push(Node {
                             tag,
                             parent: stack.last().copied().unwrap_or(0),
@@ -211,6 +282,9 @@ impl<'a> Dom<'a> {
                             punct: 0,
                             in_link: false,
                             depth: stack.len() as u32,
+                            class,
+                            id,
+                            flags,
                         });
                         stack.push(idx);
                     }
@@ -234,6 +308,9 @@ impl<'a> Dom<'a> {
                             punct,
                             in_link: link_depth > 0,
                             depth: stack.len() as u32,
+                            class: "",
+                            id: "",
+                            flags: 0,
                         });
                     }
                     _ => {}

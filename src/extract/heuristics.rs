@@ -5,7 +5,12 @@
 //! In: a [`Dom`] and its statistics before removal. Out: per-node hint flags
 //! and a `removed` mask (closed under descendants).
 
-use super::dom::{Dom, Stats, Tag};
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::dom::{attr_flags, Dom, Stats, Tag};
 
 /// What the class and id attributes of an element say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -17,218 +22,102 @@ pub struct Hint {
 }
 
 /// Whole class/id tokens that mark boilerplate.
-const NEG_EXACT: &[&str] = &[
-    "ad",
-    "ads",
-    "adv",
-    "advert",
-    "nav",
-    "navbar",
-    "navigation",
-    "menu",
-    "tags",
-    "tag",
-    "share",
-    "sharing",
-    "social",
-    "extra",
-    "hidden",
-    "hide",
-    "print",
-    "toolbar",
-    "tools",
-    "skip",
-    "banner",
-    "rss",
-    "footer",
-    "sidebar",
-    "aside",
-    "comment",
-    "comments",
-    "related",
-    "promo",
-    "sponsor",
-    "sponsored",
-    "widget",
-    "widgets",
-    "popup",
-    "modal",
-    "cookie",
-    "cookies",
-    "breadcrumb",
-    "breadcrumbs",
-    "pagination",
-    "pager",
-    "masthead",
-    "newsletter",
-    "subscribe",
-    "signup",
-    "login",
-    "outbrain",
-    "taboola",
-    "disqus",
-    "recommended",
-    "trending",
-    "lightbox",
-    "overlay",
-];
-
-/// Substrings of class/id tokens that mark boilerplate.
-const NEG_SUB: &[&str] = &[
-    "comment",
-    "sidebar",
-    "related",
-    "share",
-    "social",
-    "footer",
-    "breadcrumb",
-    "promo",
-    "sponsor",
-    "newsletter",
-    "subscribe",
-    "widget",
-    "popup",
-    "cookie",
-    "disqus",
-    "outbrain",
-    "taboola",
-    "pagination",
-    "masthead",
-    "advert",
-    "banner",
-    "navbar",
-    "navigation",
-    "toolbar",
-    "recommend",
-    "trending",
-    "signup",
-    "facebook",
-    "twitter",
-    "linkedin",
-    "pinterest",
-    "whatsapp",
-];
-
-/// Substrings that rescue an otherwise negative class/id ("maybe" words).
-const MAYBE_SUB: &[&str] = &[
-    "article",
-    "body",
-    "content",
-    "main",
-    "story",
-    "entry",
-    "post-text",
-    "text",
-];
-
-/// Substrings of class/id tokens that mark the article.
-const POS_SUB: &[&str] = &[
-    "article", "body", "content", "entry", "hentry", "main", "post", "text", "blog", "story",
-];
-
-/// Read the class and id attributes of an element.
-pub fn class_id_hint(dom: &Dom<'_>, i: usize) -> Hint {
-    let Some(el) = dom.nodes[i].el else {
-        return Hint::default();
-    };
-    let mut hint = Hint::default();
-    let mut maybe = false;
-    for attr in ["class", "id"] {
-        let Some(v) = el.attr(attr) else { continue };
-        if v.is_empty() {
-            continue;
-        }
-        let lower = v.to_ascii_lowercase();
-        for tok in lower.split(|c: char| !c.is_ascii_alphanumeric()) {
-            if tok.is_empty() {
-                continue;
-            }
-            if NEG_EXACT.contains(&tok) || NEG_SUB.iter().any(|w| tok.contains(w)) {
-                hint.negative = true;
-            }
-            if MAYBE_SUB.iter().any(|w| tok.contains(w)) {
-                maybe = true;
-            }
-            if POS_SUB.iter().any(|w| tok.contains(w)) {
-                hint.positive = true;
-            }
-        }
-    }
-    if maybe {
-        hint.negative = false;
-    }
-    if hint.negative {
-        hint.positive = false;
-    }
-    hint
+fn neg_exact(tok: &str) -> bool {
+    matches!(
+        tok,
+        "ad" | "ads"
+            | "adv"
+            | "advert"
+            | "nav"
+            | "menu"
+            | "tags"
+            | "tag"
+            | "share"
+            | "sharing"
+            | "social"
+            | "extra"
+            | "hidden"
+            | "hide"
+            | "print"
+            | "tools"
+            | "skip"
+            | "rss"
+            | "aside"
+            | "sponsored"
+            | "modal"
+            | "pager"
+            | "login"
+            | "overlay"
+            | "lightbox"
+            | "trending"
+    )
 }
 
-/// `hidden`, `aria-hidden="true"`, or an inline style that hides the element.
-pub fn is_hidden(dom: &Dom<'_>, i: usize) -> bool {
-    let Some(el) = dom.nodes[i].el else {
-        return false;
+/// Substrings of class/id values that mark boilerplate.
+static NEG_SUB: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new(
+        "comment|sidebar|related|share|social|footer|breadcrumb|promo|sponsor|newsletter|\
+         subscribe|widget|popup|cookie|disqus|outbrain|taboola|pagination|masthead|advert|\
+         banner|navbar|navigation|toolbar|recommend|signup|facebook|twitter|linkedin|\
+         pinterest|whatsapp",
+    )
+    .ok()
+});
+
+/// Substrings that rescue an otherwise negative class/id ("maybe" words).
+static MAYBE_SUB: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new("article|body|content|main|story|entry|text").ok());
+
+/// Substrings of class/id values that mark the article.
+static POS_SUB: LazyLock<Option<Regex>> = LazyLock::new(|| {
+    Regex::new("article|body|content|entry|hentry|main|post|text|blog|story").ok()
+});
+
+fn is_match(re: &LazyLock<Option<Regex>>, s: &str) -> bool {
+    re.as_ref().is_some_and(|r| r.is_match(s))
+}
+
+/// (negative, maybe, positive) words of one attribute value.
+fn words_of(value: &str) -> (bool, bool, bool) {
+    if value.is_empty() {
+        return (false, false, false);
+    }
+    let lower;
+    let v = if value.bytes().any(|b| b.is_ascii_uppercase()) {
+        lower = value.to_ascii_lowercase();
+        lower.as_str()
+    } else {
+        value
     };
-    if el.attr("hidden").is_some() {
-        return true;
+    let neg = is_match(&NEG_SUB, v) || v.split(|c: char| !c.is_ascii_alphanumeric()).any(neg_exact);
+    (neg, is_match(&MAYBE_SUB, v), is_match(&POS_SUB, v))
+}
+
+/// Combine the words of class and id: a negative word is cancelled by a
+/// "maybe" word; positive only if not negative.
+fn combine(a: (bool, bool, bool), b: (bool, bool, bool)) -> Hint {
+    let maybe = a.1 || b.1;
+    let negative = (a.0 || b.0) && !maybe;
+    Hint {
+        negative,
+        positive: !negative && (a.2 || b.2),
     }
-    if el
-        .attr("aria-hidden")
-        .is_some_and(|v| v.trim().eq_ignore_ascii_case("true"))
-    {
-        return true;
-    }
-    if let Some(style) = el.attr("style") {
-        let compact: String = style
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        if compact.contains("display:none") || compact.contains("visibility:hidden") {
-            return true;
-        }
-    }
-    false
 }
 
 /// Semantic boilerplate: navigation, asides, footers, forms and ARIA landmark
 /// roles that are not the article.
 pub fn is_semantic_noise(dom: &Dom<'_>, i: usize) -> bool {
     let n = &dom.nodes[i];
-    if matches!(n.tag, Tag::Nav | Tag::Aside | Tag::Footer | Tag::Form) {
-        return true;
-    }
-    let Some(el) = n.el else { return false };
-    match el.attr("role") {
-        Some(role) => matches!(
-            role.trim().to_ascii_lowercase().as_str(),
-            "navigation"
-                | "banner"
-                | "contentinfo"
-                | "complementary"
-                | "search"
-                | "menu"
-                | "menubar"
-                | "dialog"
-                | "alertdialog"
-                | "tooltip"
-        ),
-        None => false,
-    }
+    matches!(n.tag, Tag::Nav | Tag::Aside | Tag::Footer | Tag::Form)
+        || n.flags & attr_flags::ROLE_NOISE != 0
 }
 
-/// Marks the article container the page declares (`<article>`, `<main>`,
+/// The article container the page declares (`<article>`, `<main>`,
 /// `itemprop="articleBody"`, `role="main"`).
 pub fn is_declared_article(dom: &Dom<'_>, i: usize) -> bool {
     let n = &dom.nodes[i];
-    if matches!(n.tag, Tag::Article | Tag::Main) {
-        return true;
-    }
-    let Some(el) = n.el else { return false };
-    el.attr("itemprop")
-        .is_some_and(|v| v.contains("articleBody"))
-        || el
-            .attr("role")
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case("main"))
+    matches!(n.tag, Tag::Article | Tag::Main)
+        || n.flags & (attr_flags::ARTICLE_BODY | attr_flags::ROLE_MAIN) != 0
 }
 
 /// Per-node flags computed once for `auto`.
@@ -244,11 +133,20 @@ impl Flags {
         let n = dom.len();
         let mut hint = vec![Hint::default(); n];
         let mut holds_article = vec![false; n];
+        // Pages repeat their class names; read each distinct value once.
+        let mut cache: HashMap<&str, (bool, bool, bool)> = HashMap::new();
         for i in 0..n {
-            if dom.nodes[i].tag == Tag::Text {
+            let node = &dom.nodes[i];
+            if node.tag == Tag::Text {
                 continue;
             }
-            hint[i] = class_id_hint(dom, i);
+            if !node.class.is_empty() || !node.id.is_empty() {
+                let c = *cache
+                    .entry(node.class)
+                    .or_insert_with(|| words_of(node.class));
+                let d = words_of(node.id);
+                hint[i] = combine(c, d);
+            }
             holds_article[i] = is_declared_article(dom, i);
         }
         for i in (1..n).rev() {
@@ -279,7 +177,9 @@ pub fn removal_mask(dom: &Dom<'_>, stats: &[Stats], flags: &Flags) -> Vec<bool> 
             i += 1;
             continue;
         }
-        let noise = is_hidden(dom, i) || is_semantic_noise(dom, i) || flags.hint[i].negative;
+        let noise = node.flags & attr_flags::HIDDEN != 0
+            || is_semantic_noise(dom, i)
+            || flags.hint[i].negative;
         let own_text = stats[i].chars.saturating_sub(stats[i].link_chars);
         let guarded = flags.holds_article[i] || u64::from(own_text) * 2 >= u64::from(body_text);
         if noise && !guarded {
@@ -291,4 +191,41 @@ pub fn removal_mask(dom: &Dom<'_>, stats: &[Stats], flags: &Flags) -> Vec<bool> 
     }
     dom.close_removed(&mut removed);
     removed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn class_words() {
+        let h = |c: &str, id: &str| combine(words_of(c), words_of(id));
+        assert!(h("sidebar-left", "").negative);
+        assert!(h("share-tools", "").negative);
+        assert!(h("", "ad").negative);
+        assert!(!h("header", "").negative, "ad only as a whole token");
+        assert!(
+            !h("article-comments-intro", "").negative,
+            "maybe word rescues"
+        );
+        assert!(h("story-body", "").positive);
+        assert!(h("Post", "").positive);
+        assert!(!h("related-posts", "").positive, "negative wins");
+    }
+
+    #[test]
+    fn hidden_and_roles_from_attrs() {
+        let doc = scraper::Html::parse_document(
+            "<body><div style='DISPLAY: none'>a</div><div aria-hidden=true>b</div>\
+             <div role=navigation>c</div><div itemprop=articleBody>d</div><div hidden>e</div></body>",
+        );
+        let dom = Dom::build(&doc);
+        let divs: Vec<usize> = dom.children(0).collect();
+        let f = |k: usize| dom.nodes[divs[k]].flags;
+        assert_ne!(f(0) & attr_flags::HIDDEN, 0);
+        assert_ne!(f(1) & attr_flags::HIDDEN, 0);
+        assert!(is_semantic_noise(&dom, divs[2]));
+        assert!(is_declared_article(&dom, divs[3]));
+        assert_ne!(f(4) & attr_flags::HIDDEN, 0);
+    }
 }

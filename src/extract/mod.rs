@@ -77,7 +77,7 @@ pub fn extract_html(html: &str, url: Option<&Url>, opts: &ExtractOptions) -> Art
     let doc = scraper::Html::parse_document(&stripped);
     let text = text_of_document(&doc, opts.algorithm);
     let meta = metadata::extract_metadata(&doc, url);
-    let language = metadata::detect_language(&text);
+    let language = metadata::detect_language(language_sample(&text));
     Article {
         title: meta.title,
         author: meta.author,
@@ -88,6 +88,20 @@ pub fn extract_html(html: &str, url: Option<&Url>, opts: &ExtractOptions) -> Art
         site_name: meta.site_name,
         text,
     }
+}
+
+/// The first few thousand bytes of the text: enough for whatlang, whose cost
+/// grows with the input (it was 15 % of extraction time on whole texts).
+fn language_sample(text: &str) -> &str {
+    const SAMPLE: usize = 2048;
+    if text.len() <= SAMPLE {
+        return text;
+    }
+    let mut end = SAMPLE;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 /// Only the article text of decoded HTML (no metadata): steps 2–5.

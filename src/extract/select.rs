@@ -169,14 +169,14 @@ fn best_with_siblings(dom: &Dom<'_>, stats: &[Stats], best: usize, removed: &[bo
     roots[best] = true;
     if best != 0 {
         let parent = dom.nodes[best].parent as usize;
-        let best_class = dom.attr(best, "class").filter(|c| !c.trim().is_empty());
+        let best_class = dom.nodes[best].class.trim();
         for s in dom.children(parent) {
             if s == best || removed[s] {
                 continue;
             }
             let st = &stats[s];
             let ld = link_density(st);
-            let same_class = best_class.is_some() && dom.attr(s, "class") == best_class;
+            let same_class = !best_class.is_empty() && dom.nodes[s].class.trim() == best_class;
             let qualifies = (same_class && ld < 0.5)
                 || (ld < tune::SIBLING_MAX_LINK_DENSITY
                     && (non_link(st) >= tune::SIBLING_MIN_TEXT

@@ -28,8 +28,13 @@ use lol_html::{DocumentContentHandlers, ElementContentHandlers, RewriteStrSettin
 /// Elements that never hold article text. Form controls go too (`<button>`
 /// labels are "Share", "Subscribe"), but `<form>` stays: ASP.NET pages wrap the
 /// whole body in one.
+/// Images go too: they carry no text, and their tags are a tenth of a page's
+/// bytes, which the parser would otherwise read.
 const DROP: &str = "script, style, noscript, iframe, frame, svg, math, template, object, \
-                    embed, canvas, audio, video, select, textarea, button, input, dialog";
+                    embed, canvas, audio, video, select, textarea, button, input, dialog, \
+                    img, picture, source";
+
+static LINK_SELECTOR: LazyLock<Option<Selector>> = LazyLock::new(|| "a".parse().ok());
 
 static DROP_SELECTOR: LazyLock<Option<Selector>> = LazyLock::new(|| DROP.parse().ok());
 
@@ -48,7 +53,8 @@ pub fn strip(html: &str) -> String {
 
 fn strip_elements(html: &str) -> String {
     let html = fix_title(html);
-    let Some(selector) = DROP_SELECTOR.as_ref() else {
+    let (Some(selector), Some(link_selector)) = (DROP_SELECTOR.as_ref(), LINK_SELECTOR.as_ref())
+    else {
         return html.into_owned();
     };
     let settings = RewriteStrSettings::new()
@@ -59,6 +65,24 @@ fn strip_elements(html: &str) -> String {
                     return Ok(());
                 }
                 el.remove();
+                Ok(())
+            }),
+        ))
+        // Link targets and scripts are most of the bytes of a link-heavy page and
+        // extraction never reads them; `rel` stays for metadata.
+        .append_element_content_handler((
+            Cow::Borrowed(link_selector),
+            ElementContentHandlers::default().element(|el: &mut Element<'_, '_>| {
+                for name in [
+                    "href",
+                    "onclick",
+                    "onmouseover",
+                    "onmouseout",
+                    "title",
+                    "style",
+                ] {
+                    el.remove_attribute(name);
+                }
                 Ok(())
             }),
         ))
@@ -183,11 +207,22 @@ pub fn limit_depth(html: &str, max: usize) -> Cow<'_, str> {
             i = lt + 1;
             continue;
         }
-        let name = bytes[name_start..name_start + name_len].to_ascii_lowercase();
-        let gt = tag_end(bytes, name_start + name_len);
-        let self_closing = gt > 0 && bytes[gt - 1] == b'/';
+        // Names longer than the buffer are never void/implicit ones: counted.
+        let mut buf = [0u8; 8];
+        let counted = name_len > buf.len() || {
+            for (d, s) in buf
+                .iter_mut()
+                .zip(&bytes[name_start..name_start + name_len])
+            {
+                *d = s.to_ascii_lowercase();
+            }
+            counts_for_depth(&buf[..name_len])
+        };
+        // `/>` is ignored on non-void elements by HTML parsers, so it is not
+        // looked at; the scan resumes after the name (a `<` inside an
+        // attribute value only disturbs the estimate).
         let mut drop_tag = false;
-        if counts_for_depth(&name) && !self_closing {
+        if counted {
             if close {
                 if excess > 0 {
                     excess -= 1;
@@ -202,13 +237,14 @@ pub fn limit_depth(html: &str, max: usize) -> Cow<'_, str> {
                 depth += 1;
             }
         }
-        let next = (gt + 1).min(bytes.len());
+        i = name_start + name_len;
         if drop_tag {
+            let next = (tag_end(bytes, i) + 1).min(bytes.len());
             let o = out.get_or_insert_with(|| String::with_capacity(html.len()));
             o.push_str(&html[copied..lt]);
             copied = next;
+            i = next;
         }
-        i = next;
         if i >= bytes.len() {
             break;
         }

@@ -37,8 +37,13 @@ pub const FAULTS: &[(&str, &str)] = &[
     ("binary", "/fault/report.pdf"),
     ("link-trap", "/trap/1"),
     ("calendar-trap", "/calendar?date=2026-11-25"),
-    ("link-farm", "/farm/0"),
 ];
+
+/// Root of the link farm (kind `link-farm` in `SimSite::fault_urls`). Unlike
+/// the other faults it is linked from no page — it would crowd every other
+/// fault out of a crawl's budget — but the faults site's index patterns match
+/// it: add it to the site's `start` to use it.
+pub const FARM_PATH: &str = "/farm/0";
 
 /// Children linked from each link-farm page: discovered URLs grow 20× faster
 /// than pages fetched (for frontier memory tests: 200,000 URLs from ~10,000 pages).

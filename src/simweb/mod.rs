@@ -90,9 +90,10 @@ pub struct SimSite {
     /// `en`, `fr` or `zh`.
     pub language: String,
     /// (kind, URL) of each fault page: see [`faults::FAULTS`], plus
-    /// `duplicate-content` ([`faults::DUPLICATE_PATH`]) and `tracking-params`
-    /// (the first article with [`faults::TRACKING_QUERY`]); on `faults-robots`,
-    /// `("robots-500", …/robots.txt)`. Empty on ordinary sites.
+    /// `duplicate-content` ([`faults::DUPLICATE_PATH`]), `tracking-params`
+    /// (the first article with [`faults::TRACKING_QUERY`]) and `link-farm`
+    /// ([`faults::FARM_PATH`], the only one not linked from pages); on
+    /// `faults-robots`, `("robots-500", …/robots.txt)`. Empty on ordinary sites.
     pub fault_urls: Vec<(String, Url)>,
 }
 
@@ -305,6 +306,9 @@ fn describe(server: &SiteServer, _position: usize) -> SimSite {
         .collect();
     if c.template == Template::RobotsFail {
         fault_urls.push(("robots-500".into(), join(base, "/robots.txt")));
+    }
+    if server.faults.is_some() {
+        fault_urls.push(("link-farm".into(), join(base, faults::FARM_PATH)));
     }
     SimSite {
         name: c.name.clone(),

@@ -5,6 +5,13 @@
 //! one transaction per batch) and queries from the CLI. Out: rows.
 //! The database is opened in WAL mode and migrated on open (numbered files in
 //! `migrations/`, tracked with `PRAGMA user_version`).
+//!
+//! One narrow interface (this type and its methods), one file per concern:
+//! `open` (connection settings, migrations, integrity check), `frontier`
+//! (add, claim, requeue, counts, budgets), `articles` (batched writes,
+//! de-duplication, line filter in the same transaction), `search` (FTS5 and
+//! CJK search, lookup, export), `stats` (per-site figures), `maintenance`
+//! (re-cleaning, top lines) and `lines` (the line table's SQL).
 
 mod articles;
 mod frontier;

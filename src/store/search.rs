@@ -70,7 +70,7 @@ impl Store {
                 url: r.get(1)?,
                 site: r.get(2)?,
                 title: r.get(3)?,
-                snippet: r.get(4)?,
+                snippet: one_line(&r.get::<_, String>(4)?),
                 rank: -r.get::<_, f64>(5)?,
             })
         })?;
@@ -247,5 +247,10 @@ fn like_snippet(text: &str, term: &str) -> String {
     } else {
         ""
     };
-    format!("{lead}{before}[{term}]{after}{tail}").replace('\n', " ")
+    one_line(&format!("{lead}{before}[{term}]{after}{tail}"))
+}
+
+/// Snippets are shown one per line: paragraph breaks become spaces.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }

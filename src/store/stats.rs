@@ -1,16 +1,17 @@
 //! Per-site figures for `stats` and the crawl summary: the database in,
 //! one [`SiteStats`] per site out (sites in name order).
 
-use rusqlite::params;
-
-use super::{SiteStats, Store, StoreError};
+use super::{lines, SiteStats, Store, StoreError};
+use crate::boilerplate::LineRule;
 
 impl Store {
     /// Per site: URLs known, pages fetched, articles, RC, line-table size,
     /// lines currently judged boilerplate under window `line_window` (L of
     /// `[boilerplate]`), and failed fetches by error kind.
     pub fn site_stats(&self, line_window: u64) -> Result<Vec<SiteStats>, StoreError> {
-        let window = i64::try_from(line_window.max(1)).unwrap_or(i64::MAX);
+        let rule = LineRule {
+            window: line_window,
+        };
         let mut sites = self.conn.prepare(
             "SELECT s.id, s.name,
                 (SELECT count(*) FROM urls u WHERE u.site_id = s.id),
@@ -30,12 +31,8 @@ impl Store {
         let mut out = Vec::new();
         for row in rows {
             let (id, site, urls_known, articles, rc) = row?;
-            let (lines_tracked, boilerplate_lines): (i64, i64) = self.conn.query_row(
-                "SELECT count(*), coalesce(sum(count > 1 + ?2 / ?3), 0)
-                 FROM line_hashes WHERE site_id = ?1",
-                params![id, rc, window],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )?;
+            let lines_tracked = lines::table_size(&self.conn, id)?;
+            let boilerplate_lines = lines::boilerplate_lines(&self.conn, id, &rule)?;
             let (pages_fetched, errors) = self.fetch_outcomes(id)?;
             out.push(SiteStats {
                 site,
@@ -43,8 +40,8 @@ impl Store {
                 pages_fetched,
                 articles: count(articles),
                 articles_processed: count(rc),
-                lines_tracked: count(lines_tracked),
-                boilerplate_lines: count(boilerplate_lines),
+                lines_tracked,
+                boilerplate_lines,
                 errors,
             });
         }

@@ -1,10 +1,11 @@
 //! Links of an HTML page, from one lol_html streaming pass (no DOM).
 //!
 //! In: decoded HTML and the page URL. Out: [`PageLinks`]: followable links
-//! (`a[href]`, `area[href]`), the canonical URL (`link[rel=canonical]`, else
-//! `og:url`) and feed links (`link[rel=alternate]` with an RSS/Atom/JSON feed
-//! type), all resolved against `<base href>` (or the page URL), normalised
-//! and de-duplicated in document order.
+//! (`a[href]`, `area[href]`, meta refresh targets), the canonical URL
+//! (`link[rel=canonical]`, else `og:url`) and feed links
+//! (`link[rel=alternate]` with an RSS/Atom/JSON feed type), all resolved
+//! against `<base href>` (or the page URL), normalised and de-duplicated in
+//! document order.
 
 use std::cell::RefCell;
 
@@ -46,6 +47,20 @@ const FEED_TYPES: &[&str] = &[
 ];
 
 pub(super) fn page_links(html: &str, page: &Url) -> PageLinks {
+    let mut raw = scan(html);
+    if raw.links.is_empty() {
+        // An unclosed <title> makes the rest of the page title text (as the
+        // HTML spec says, and as lol_html does): old pages do this, and their
+        // links are still wanted. Rename the tag and scan again.
+        if let Some(fixed) = neutralise_unclosed_title(html) {
+            raw = scan(&fixed);
+        }
+    }
+    resolve_all(raw, page)
+}
+
+/// One lol_html pass collecting raw attribute values.
+fn scan(html: &str) -> Raw {
     let raw = RefCell::new(Raw::default());
     {
         let settings = Settings::new()
@@ -90,6 +105,18 @@ pub(super) fn page_links(html: &str, page: &Url) -> PageLinks {
                     r.og_url = el.get_attribute("content");
                 }
                 Ok(())
+            }))
+            .append_element_content_handler(element!("meta[http-equiv][content]", |el| {
+                // <meta http-equiv="refresh" content="0; url=/moved.html">: a
+                // redirect some sites use instead of HTTP 3xx.
+                let equiv = el.get_attribute("http-equiv").unwrap_or_default();
+                if equiv.eq_ignore_ascii_case("refresh") {
+                    let content = el.get_attribute("content").unwrap_or_default();
+                    if let Some(target) = refresh_target(&content) {
+                        raw.borrow_mut().links.push(target.to_string());
+                    }
+                }
+                Ok(())
             }));
         let mut rewriter = HtmlRewriter::new(settings, |_: &[u8]| {});
         // A rewriting error (memory limit on a pathological page) ends the
@@ -98,7 +125,10 @@ pub(super) fn page_links(html: &str, page: &Url) -> PageLinks {
             let _ = rewriter.end();
         }
     }
-    let raw = raw.into_inner();
+    raw.into_inner()
+}
+
+fn resolve_all(raw: Raw, page: &Url) -> PageLinks {
     let base = raw
         .base
         .as_deref()
@@ -115,6 +145,38 @@ pub(super) fn page_links(html: &str, page: &Url) -> PageLinks {
             .or_else(|| raw.og_url.as_deref().and_then(resolve)),
         feeds: dedup(raw.feeds.iter().filter_map(|h| resolve(h))),
     }
+}
+
+/// The URL of a meta refresh `content` (`5;URL='x'`, `0; url=x`).
+fn refresh_target(content: &str) -> Option<&str> {
+    let (_, rest) = content.split_once([';', ','])?;
+    let rest = rest.trim_start();
+    let value = rest
+        .get(..3)
+        .filter(|k| k.eq_ignore_ascii_case("url"))
+        .map(|_| rest[3..].trim_start())?
+        .strip_prefix('=')?
+        .trim();
+    let value = value.trim_matches(|c| c == '\'' || c == '"').trim();
+    (!value.is_empty()).then_some(value)
+}
+
+/// The page with `<title` renamed when a title is opened but never closed.
+fn neutralise_unclosed_title(html: &str) -> Option<String> {
+    let lower = html.to_ascii_lowercase();
+    if !lower.contains("<title") || lower.contains("</title") {
+        return None;
+    }
+    // ASCII lowercasing keeps byte offsets, so positions carry over.
+    let mut out = String::with_capacity(html.len());
+    let mut last = 0;
+    for (at, _) in lower.match_indices("<title") {
+        out.push_str(&html[last..at]);
+        out.push_str("<x-title");
+        last = at + "<title".len();
+    }
+    out.push_str(&html[last..]);
+    Some(out)
 }
 
 fn resolve(base: &Url, href: &str) -> Option<Url> {
@@ -285,6 +347,39 @@ mod tests {
         }
         let got = page_links("<base href='javascript:x'><a href='/y'>", &page());
         assert_eq!(strs(&got.links), ["https://news.example.com/y"]);
+    }
+
+    #[test]
+    fn links_survive_an_unclosed_title() {
+        // Regression: a BBC page of page-signal-dev ("<title>BBC SPORTi library-->").
+        let html = "<html><head><title>Sport library-->\n<script src=x.js></script></head>\n\
+                    <body><a href=\"/sport/1.stm\">one</a><A HREF='/sport/2.stm'>two</A></body>";
+        let got = page_links(html, &page());
+        assert_eq!(
+            strs(&got.links),
+            [
+                "https://news.example.com/sport/1.stm",
+                "https://news.example.com/sport/2.stm"
+            ]
+        );
+        assert_eq!(
+            neutralise_unclosed_title("<title>ok</title><a href=x>"),
+            None
+        );
+    }
+
+    #[test]
+    fn meta_refresh_is_a_link() {
+        let html = r#"<meta http-equiv="Refresh" content="0; URL='/moved/story.html'">
+            <meta http-equiv="refresh" content="300">"#;
+        let got = page_links(html, &page());
+        assert_eq!(
+            strs(&got.links),
+            ["https://news.example.com/moved/story.html"]
+        );
+        assert_eq!(refresh_target("5;url=x.html"), Some("x.html"));
+        assert_eq!(refresh_target("5"), None);
+        assert_eq!(refresh_target("5; url="), None);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Sitemaps → URLs (quick-xml, by hand; gzip-compressed files accepted).
+//! Sitemaps → URLs (quick-xml, by hand; gzip-compressed files and encodings
+//! other than UTF-8 named in the XML declaration accepted).
 //!
 //! In: the bytes of a `<urlset>` or `<sitemapindex>` and the sitemap's URL.
 //! Out: [`Sitemap::Urls`] with each page's `lastmod` — or, in a Google News
@@ -41,6 +42,8 @@ pub(super) fn sitemap(bytes: &[u8], base: &Url) -> Result<Sitemap, DiscoverError
     };
     // No text trimming by the reader: it would eat the spaces around an
     // entity (`A &amp; B`); values are trimmed whole instead.
+    let transcoded = transcode(bytes);
+    let bytes = transcoded.as_deref().map_or(bytes, str::as_bytes);
     let mut reader = Reader::from_reader(bytes);
     // Local names of the open elements, root first.
     let mut stack: Vec<String> = Vec::new();
@@ -124,6 +127,24 @@ pub(super) fn sitemap(bytes: &[u8], base: &Url) -> Result<Sitemap, DiscoverError
         Some(_) => Ok(Sitemap::Index(children)),
         None => Err(err("no root element".into())),
     }
+}
+
+/// A sitemap whose XML declaration names another encoding than UTF-8
+/// (GBK on Chinese sites, ISO-8859-1 on old European ones), as UTF-8.
+/// `None` when the bytes are already UTF-8 (or the label is unknown).
+fn transcode(bytes: &[u8]) -> Option<String> {
+    let head = &bytes[..bytes.len().min(256)];
+    let head = String::from_utf8_lossy(head);
+    let decl = head.split("?>").next().filter(|d| d.contains("<?xml"))?;
+    let at = decl.find("encoding")? + "encoding".len();
+    let rest = decl[at..].trim_start().strip_prefix('=')?.trim_start();
+    let quote = rest.chars().next().filter(|c| *c == '"' || *c == '\'')?;
+    let label = rest[1..].split(quote).next()?;
+    let enc = encoding_rs::Encoding::for_label(label.trim().as_bytes())?;
+    if enc == encoding_rs::UTF_8 {
+        return None;
+    }
+    Some(enc.decode(bytes).0.into_owned())
 }
 
 fn page(item: Item, base: &Url) -> Option<Entry> {
@@ -291,6 +312,19 @@ mod tests {
             );
         }
         assert!(sitemap(&[0x1f, 0x8b, 0, 1, 2], &base()).is_err());
+    }
+
+    #[test]
+    fn gbk_news_sitemap_is_decoded() {
+        let xml = "<?xml version=\"1.0\" encoding=\"GBK\"?>\n<urlset xmlns:news=\"n\"><url>\
+                   <loc>https://news.example.com/a.shtml</loc><news:news>\
+                   <news:title>国务院常务会议</news:title></news:news></url></urlset>";
+        let (gbk, _, bad) = encoding_rs::GBK.encode(xml);
+        assert!(!bad);
+        let Sitemap::Urls(got) = sitemap(&gbk, &base()).unwrap() else {
+            panic!("expected a urlset")
+        };
+        assert_eq!(got[0].title.as_deref(), Some("国务院常务会议"));
     }
 
     #[test]

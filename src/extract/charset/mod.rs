@@ -12,7 +12,9 @@
 //! says UTF-8 while the articles are stored in GBK, or says ISO-8859-1 on a
 //! UTF-8 site):
 //! - bytes that are valid UTF-8 with non-ASCII content are UTF-8 whatever the
-//!   page claims (legacy text is practically never valid UTF-8 by accident);
+//!   page claims (legacy text is practically never valid UTF-8 by accident),
+//!   and so are bytes that are UTF-8 but for a few stray bytes (at most one
+//!   malformed sequence per 50 well-formed non-ASCII characters);
 //! - a declared UTF-8 that the bytes break more than occasionally (more than
 //!   one malformed sequence per 50 well-formed non-ASCII characters) is
 //!   ignored and the encoding is detected;
@@ -41,8 +43,13 @@ pub struct Decoded {
     pub encoding: &'static encoding_rs::Encoding,
 }
 
-/// chardetng sees at most this much; more only costs time on huge pages.
-const DETECT_LIMIT: usize = 512 * 1024;
+/// Well-formed non-ASCII characters needed before a page with malformed
+/// sequences counts as UTF-8 against its label.
+const MOSTLY_UTF8_MIN: usize = 20;
+
+/// chardetng sees at most this many bytes of non-ASCII words; more only
+/// costs time on huge pages.
+const DETECT_LIMIT: usize = 256 * 1024;
 
 /// Decode page bytes to UTF-8; never fails (malformed sequences become U+FFFD).
 pub fn decode(bytes: &[u8], content_type: Option<&str>, url: Option<&Url>) -> Decoded {
@@ -60,16 +67,19 @@ pub fn decode(bytes: &[u8], content_type: Option<&str>, url: Option<&Url>) -> De
     let declared = header
         .filter(|&e| e != UTF_16LE && e != UTF_16BE)
         .or_else(|| prescan(bytes).and_then(usable));
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return decode_valid_utf8(text, declared);
+    }
     let stats = utf8_stats(bytes);
     if stats.errors == 0 {
-        return match declared {
-            // Pure ASCII: the declared encoding decodes it the same way, except
-            // ISO-2022-JP, whose escapes are ASCII bytes — so honour the label.
-            _ if stats.non_ascii == 0 => decode_with(declared.unwrap_or(UTF_8), bytes),
-            // A few stray multi-byte CJK characters can form valid UTF-8.
-            Some(enc) if is_cjk_multibyte(enc) && stats.non_ascii < 3 => decode_with(enc, bytes),
-            _ => decode_with(UTF_8, bytes),
-        };
+        // Valid but for a sequence cut off at the end (a truncated download).
+        return decode_with(UTF_8, bytes);
+    }
+    // UTF-8 with a few stray legacy bytes (a pasted quote): UTF-8 whatever
+    // the label says; legacy text never forms this much valid UTF-8.
+    let mostly_utf8 = stats.non_ascii >= MOSTLY_UTF8_MIN && stats.errors * 50 <= stats.non_ascii;
+    if mostly_utf8 {
+        return decode_with(UTF_8, bytes);
     }
     match declared {
         Some(enc) if enc == UTF_8 && stats.errors * 50 <= stats.non_ascii => {
@@ -80,24 +90,49 @@ pub fn decode(bytes: &[u8], content_type: Option<&str>, url: Option<&Url>) -> De
     }
 }
 
+/// Bytes that are valid UTF-8: UTF-8 unless the page is pure ASCII (then
+/// the label decides, which matters for ISO-2022-JP, whose escapes are
+/// ASCII) or declares a CJK encoding and has only a couple of non-ASCII
+/// characters (which can form valid UTF-8 by chance; the label wins if it
+/// decodes them cleanly too).
+fn decode_valid_utf8(text: &str, declared: Option<&'static Encoding>) -> Decoded {
+    let utf8 = || Decoded {
+        text: text.to_owned(),
+        encoding: UTF_8,
+    };
+    match declared {
+        Some(enc) if text.is_ascii() => decode_with(enc, text.as_bytes()),
+        None if text.is_ascii() => utf8(),
+        Some(enc) if is_cjk_multibyte(enc) && count_lead_bytes(text.as_bytes()) < 3 => {
+            let d = decode_with(enc, text.as_bytes());
+            if count_replacements(&d.text) == 0 {
+                d
+            } else {
+                utf8()
+            }
+        }
+        _ => utf8(),
+    }
+}
+
 /// A declared legacy encoding, checked against chardetng's guess.
 fn decode_declared_legacy(declared: &'static Encoding, bytes: &[u8], url: Option<&Url>) -> Decoded {
-    let first = decode_with(declared, bytes);
-    let errors = count_replacements(&first.text);
+    let (first, had_errors) = decode_checked(declared, bytes);
     let single_byte = declared.is_single_byte();
-    if errors == 0 && !single_byte {
+    // Detection is the slow step: skip it when the declaration decodes
+    // cleanly, and for single-byte labels unless the bytes look like CJK.
+    if !had_errors && (!single_byte || !looks_double_byte(bytes)) {
         return first;
     }
     let guess = detect(bytes, url);
     if guess == declared || (guess == GBK && declared == GB18030) {
         return first;
     }
-    let second = decode_with(guess, bytes);
-    let guess_errors = count_replacements(&second.text);
+    let (second, guess_had_errors) = decode_checked(guess, bytes);
     let better = if single_byte {
-        is_cjk_multibyte(guess) && guess_errors == 0
+        is_cjk_multibyte(guess) && !guess_had_errors
     } else {
-        guess_errors < errors
+        count_replacements(&second.text) < count_replacements(&first.text)
     };
     if better {
         second
@@ -124,18 +159,42 @@ fn is_cjk_multibyte(enc: &'static Encoding) -> bool {
 }
 
 fn decode_with(enc: &'static Encoding, bytes: &[u8]) -> Decoded {
-    let (text, _) = enc.decode_without_bom_handling(bytes);
-    Decoded {
+    decode_checked(enc, bytes).0
+}
+
+/// Decode, also saying whether any malformed sequence was replaced.
+fn decode_checked(enc: &'static Encoding, bytes: &[u8]) -> (Decoded, bool) {
+    let (text, had_errors) = enc.decode_without_bom_handling(bytes);
+    let decoded = Decoded {
         text: text.into_owned(),
         encoding: enc,
-    }
+    };
+    (decoded, had_errors)
 }
 
 /// chardetng's guess, steered by the URL's top-level domain.
+///
+/// Only the "words" holding non-ASCII bytes are fed, each followed by a
+/// space: markup and ASCII text carry no evidence, and skipping them makes
+/// detection on a Western page nearly free. Words are split at whitespace
+/// and `<`/`>`, bytes below 0x40 that are never part of a multi-byte
+/// character in the legacy CJK encodings or UTF-8, so no character is cut.
 fn detect(bytes: &[u8], url: Option<&Url>) -> &'static Encoding {
     let mut detector = EncodingDetector::new(Iso2022JpDetection::Deny);
-    let sample = &bytes[..bytes.len().min(DETECT_LIMIT)];
-    detector.feed(sample, sample.len() == bytes.len());
+    let mut fed = 0;
+    let is_separator = |b: &u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'<' | b'>');
+    for word in bytes.split(is_separator) {
+        if word.is_ascii() {
+            continue;
+        }
+        detector.feed(word, false);
+        detector.feed(b" ", false);
+        fed += word.len() + 1;
+        if fed >= DETECT_LIMIT {
+            break;
+        }
+    }
+    detector.feed(b"", true);
     let tld = url.and_then(tld_of);
     detector.guess(tld.as_deref().map(str::as_bytes), Utf8Detection::Allow)
 }
@@ -155,6 +214,20 @@ fn tld_of(url: &Url) -> Option<String> {
 
 fn count_replacements(text: &str) -> usize {
     text.chars().filter(|&c| c == '\u{FFFD}').count()
+}
+
+/// Whether the non-ASCII bytes come in runs, as in double-byte CJK text,
+/// rather than alone between ASCII letters, as in accented Latin text.
+fn looks_double_byte(bytes: &[u8]) -> bool {
+    let mut non_ascii = 0usize;
+    let mut paired = 0usize;
+    for w in bytes.windows(2) {
+        if w[0] >= 0x80 {
+            non_ascii += 1;
+            paired += usize::from(w[1] >= 0x80);
+        }
+    }
+    non_ascii >= 32 && paired * 2 >= non_ascii
 }
 
 /// UTF-16 without BOM: many NUL bytes among the first bytes.

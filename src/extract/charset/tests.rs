@@ -221,6 +221,17 @@ fn utf8_with_a_few_stray_bytes_stays_utf8() {
 }
 
 #[test]
+fn mostly_utf8_beats_a_legacy_label_or_detection() {
+    for head in ["<meta charset=iso-8859-1>", "<meta charset=gbk>", ""] {
+        let mut html = page(head, JA).into_bytes();
+        html.extend_from_slice(b"<p>caf\xE9</p>");
+        let d = decode(&html, None, None);
+        assert_eq!(d.encoding, UTF_8, "{head}");
+        assert!(d.text.contains(JA));
+    }
+}
+
+#[test]
 fn truncated_utf8_stays_utf8() {
     let html = page("", JA);
     let bytes = &html.as_bytes()[..html.len() - 2 - "</p></body></html>".len()];
@@ -238,6 +249,28 @@ fn lying_latin1_label_on_utf8_page() {
 fn lying_latin1_label_on_gbk_page() {
     let bytes = encode(GBK, &page("<meta charset=iso-8859-1>", ZH_HANS));
     assert_decodes(&bytes, None, None, GBK, ZH_HANS);
+}
+
+#[test]
+fn utf8_page_labelled_big5_with_two_curly_quotes() {
+    let html = page(
+        "<meta charset=big5>",
+        "Musharraf\u{2019}s grip \u{2013} 2008",
+    );
+    assert_decodes(
+        html.as_bytes(),
+        None,
+        None,
+        UTF_8,
+        "Musharraf\u{2019}s grip \u{2013} 2008",
+    );
+}
+
+#[test]
+fn double_byte_shape() {
+    assert!(looks_double_byte(&encode(GBK, ZH_HANS)));
+    assert!(!looks_double_byte(&encode(WINDOWS_1252, FR)));
+    assert!(!looks_double_byte(b"plain ascii"));
 }
 
 #[test]

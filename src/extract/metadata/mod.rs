@@ -12,8 +12,8 @@
 //! - published: JSON-LD `datePublished`, `article:published_time` and other
 //!   date metas, `itemprop=datePublished`, `<time pubdate>`; then the weaker
 //!   `<time datetime>`, "Published: …" texts and date-classed elements
-//!   (overruled by a URL date on another day), then the URL (/2019/09/05/,
-//!   20190905) ([`dates`]);
+//!   (overruled by a URL date on another day), then the date in the URL or
+//!   the canonical URL (/2019/09/05/, 20190905) ([`dates`]);
 //! - modified: JSON-LD `dateModified`, `article:modified_time` and kin,
 //!   `itemprop=dateModified`, "Updated: …" texts;
 //! - author: JSON-LD author names, `meta name=author`, `article:author` (not a
@@ -132,19 +132,26 @@ pub fn extract_metadata(doc: &scraper::Html, url: Option<&Url>) -> Metadata {
     .collect();
     let title = title::choose_title(&title_candidates, &page.h1s, &site_names);
 
+    let canonical_url = page
+        .canonical
+        .as_deref()
+        .and_then(|h| resolve(h, url))
+        .or_else(|| page.meta("og:url").and_then(|h| resolve(&h, url)));
+    // A date in the page's own URL, else in its canonical URL (the address a
+    // crawler used may be a short link or carry no date).
+    let url_date = url.and_then(dates::url_stamp).or_else(|| {
+        let canonical = Url::parse(canonical_url.as_deref()?).ok()?;
+        dates::url_stamp(&canonical)
+    });
     let modified = find_modified(&page, &ld);
-    let published = find_published(&page, &ld, url, modified);
+    let published = find_published(&page, &ld, url_date, modified);
 
     Metadata {
         title,
         author: find_author(&page, &ld, site_name.as_deref()),
         published_at: published.map(Stamp::to_rfc3339),
         modified_at: modified.map(Stamp::to_rfc3339),
-        canonical_url: page
-            .canonical
-            .as_deref()
-            .and_then(|h| resolve(h, url))
-            .or_else(|| page.meta("og:url").and_then(|h| resolve(&h, url))),
+        canonical_url,
         site_name,
     }
 }
@@ -152,7 +159,7 @@ pub fn extract_metadata(doc: &scraper::Html, url: Option<&Url>) -> Metadata {
 /// Language of the article text (ISO 639-3), if whatlang is reliable on it.
 /// Looks at the first few kilobytes only: enough for a verdict, and bounded.
 pub fn detect_language(text: &str) -> Option<String> {
-    const SAMPLE: usize = 4096;
+    const SAMPLE: usize = 2048;
     let mut end = text.len().min(SAMPLE);
     while !text.is_char_boundary(end) {
         end -= 1;
@@ -171,7 +178,7 @@ pub fn detect_language(text: &str) -> Option<String> {
 fn find_published(
     page: &Page,
     ld: &jsonld::JsonLd,
-    url: Option<&Url>,
+    from_url: Option<Stamp>,
     modified: Option<Stamp>,
 ) -> Option<Stamp> {
     let strong = ld
@@ -188,7 +195,6 @@ fn find_published(
         .or_else(|| first_stamp(page.labelled_published.iter().map(String::as_str)))
         .or_else(|| first_stamp(page.date_hints.iter().map(String::as_str)))
         .filter(|w| modified.is_none_or(|m| w.date() <= m.date()));
-    let from_url = url.and_then(dates::url_stamp);
     match (weak, from_url) {
         // A date widget or a related-story date on another day than the URL's.
         (Some(w), Some(u)) if w.date() != u.date() => Some(u),
@@ -211,10 +217,12 @@ fn first_stamp<'a>(mut values: impl Iterator<Item = &'a str>) -> Option<Stamp> {
 
 fn find_author(page: &Page, ld: &jsonld::JsonLd, site_name: Option<&str>) -> Option<String> {
     let not_site = |n: &String| site_name.is_none_or(|s| !s.eq_ignore_ascii_case(n));
+    // An organisation named as author is the site, not a person.
     let from_ld: Vec<String> = ld
         .authors
         .iter()
         .filter_map(|a| author::clean_author(a))
+        .filter(not_site)
         .collect();
     if let Some(joined) = author::join_names(&from_ld) {
         return Some(joined);
@@ -228,6 +236,7 @@ fn find_author(page: &Page, ld: &jsonld::JsonLd, site_name: Option<&str>) -> Opt
     let weak = page
         .rel_authors
         .iter()
+        .chain(&page.byline_name_hints)
         .chain(&page.byline_hints)
         .filter_map(|a| author::clean_author(a))
         .filter(|a| author::looks_like_name(a));

@@ -14,6 +14,15 @@ use std::sync::LazyLock;
 const HINT_TEXT_LIMIT: usize = 300;
 /// How many hint elements of each kind to keep.
 const MAX_HINTS: usize = 20;
+/// How many expensive looks (element texts, ancestor walks) one page gets.
+/// A look costs at most [`NODE_BUDGET`] + [`MAX_ANCESTORS`] node visits.
+const MAX_SPENT: usize = 500;
+/// How many `<h1>` elements to read at most.
+const MAX_H1_SEEN: usize = 10;
+/// Nodes one element-text read may visit.
+const NODE_BUDGET: usize = 1_000;
+/// Ancestors one chrome/comments check may visit (real pages nest far less).
+const MAX_ANCESTORS: usize = 256;
 /// A labelled date lives in a short text node.
 const LABEL_TEXT_LIMIT: usize = 160;
 
@@ -44,9 +53,17 @@ pub(super) struct Page {
     pub(super) times: Vec<String>,
     pub(super) rel_authors: Vec<String>,
     pub(super) byline_hints: Vec<String>,
+    pub(super) byline_name_hints: Vec<String>,
     pub(super) date_hints: Vec<String>,
     pub(super) labelled_published: Vec<String>,
     pub(super) labelled_modified: Vec<String>,
+    /// Reused buffer for lower-cased class/id values.
+    scratch: String,
+    /// Expensive looks (texts, ancestor walks) taken so far; bounds the work
+    /// on huge or hostile pages.
+    spent: usize,
+    /// `<h1>`s looked at so far.
+    h1_seen: usize,
 }
 
 impl Page {
@@ -67,33 +84,59 @@ impl Page {
         if text.len() > LABEL_TEXT_LIMIT || self.labelled_published.len() >= MAX_HINTS {
             return;
         }
-        let (list, label) = if let Some(m) = PUBLISHED_LABEL.find(text) {
-            (&mut self.labelled_published, m)
+        // Most text nodes do not start with a label word; skip the regexes.
+        let lead = text.trim_start();
+        let word_end = lead
+            .find(|c: char| !c.is_alphabetic() || !c.is_ascii())
+            .unwrap_or(lead.len());
+        let word = &lead[..word_end];
+        const LABEL_WORDS: &[&str] = &[
+            "published",
+            "posted",
+            "created",
+            "date",
+            "first",
+            "updated",
+            "modified",
+            "last",
+        ];
+        let cjk_label = word.is_empty() && lead.starts_with(['发', '时', '日', '更']);
+        if !cjk_label && !LABEL_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word)) {
+            return;
+        }
+        let (published, label_end) = if let Some(m) = PUBLISHED_LABEL.find(text) {
+            (true, m.end())
         } else if let Some(m) = MODIFIED_LABEL.find(text) {
-            (&mut self.labelled_modified, m)
+            (false, m.end())
         } else {
             return;
         };
-        let rest = &text[label.end()..];
+        if !self.spend() {
+            return;
+        }
         let Some(parent) = node.parent().and_then(ElementRef::wrap) else {
             return;
         };
-        if in_chrome(parent) || in_comments(parent) {
+        if in_chrome_or_comments(parent) {
             return;
         }
-        if !rest.trim().is_empty() {
-            list.push(rest.to_string());
-            return;
-        }
-        // The date sits in a sibling: "<b>Posted:</b> <span>…</span>", so
-        // read the enclosing element (or the one above it).
-        let up = std::iter::successors(Some(parent), |e| e.parent().and_then(ElementRef::wrap));
-        if let Some(t) = up
-            .take(3)
-            .filter_map(|e| bounded_text(e, HINT_TEXT_LIMIT, true))
-            .find(|t| t.len() > text.trim().len() + 4)
-        {
-            list.push(t);
+        let rest = text[label_end..].trim();
+        let value = if !rest.is_empty() {
+            Some(rest.to_string())
+        } else {
+            // The date sits in a sibling: "<b>Posted:</b> <span>…</span>", so
+            // read the enclosing element (or the one above it).
+            std::iter::successors(Some(parent), |e| e.parent().and_then(ElementRef::wrap))
+                .take(3)
+                .filter_map(|e| bounded_text(e, HINT_TEXT_LIMIT, true))
+                .find(|t| t.len() > text.trim().len() + 4)
+        };
+        if let Some(v) = value {
+            if published {
+                self.labelled_published.push(v);
+            } else {
+                self.labelled_modified.push(v);
+            }
         }
     }
 
@@ -118,7 +161,8 @@ impl Page {
             "title" if in_html_ns && self.title.is_none() => {
                 self.title = Some(el.text().collect::<String>()).filter(|t| !t.trim().is_empty());
             }
-            "h1" if self.h1s.len() < 5 => {
+            "h1" if self.h1s.len() < 5 && self.h1_seen < MAX_H1_SEEN => {
+                self.h1_seen += 1;
                 if let Some(t) = bounded_text(el, 1000, false) {
                     self.h1s.push(t);
                 }
@@ -129,7 +173,10 @@ impl Page {
                     self.ld_json.push(el.text().collect());
                 }
             }
-            "time" if self.times.len() < MAX_HINTS && !in_chrome(el) => {
+            "time" if self.times.len() < MAX_HINTS => {
+                if !self.spend() || in_chrome_or_comments(el) {
+                    return;
+                }
                 let value = v
                     .attr("datetime")
                     .map(str::to_string)
@@ -143,26 +190,46 @@ impl Page {
             }
             // XML islands of old CMSs: <DATE>, <PublicationDate>.
             "date" | "publicationdate" | "pubdate" if self.date_hints.len() < MAX_HINTS => {
+                if !self.spend() {
+                    return;
+                }
                 if let Some(t) = bounded_text(el, HINT_TEXT_LIMIT, true) {
                     self.date_hints.push(t);
                 }
             }
             "a" if has_token(v.attr("rel"), "author") && self.rel_authors.len() < MAX_HINTS => {
+                if !self.spend() {
+                    return;
+                }
                 if let Some(t) = bounded_text(el, HINT_TEXT_LIMIT, true) {
                     self.rel_authors.push(t);
                 }
             }
             _ => {}
         }
-        if let Some(prop) = v.attr("itemprop") {
+        // One scan of the attributes: `attr()` interns its argument on every
+        // call, which is the main cost of this pass on large pages.
+        let (mut class, mut id, mut itemprop) = (None, None, None);
+        for (name, value) in v.attrs() {
+            match name {
+                "class" => class = Some(value),
+                "id" => id = Some(value),
+                "itemprop" => itemprop = Some(value),
+                _ => {}
+            }
+        }
+        if let Some(prop) = itemprop {
             self.visit_itemprop(el, prop);
         }
-        if v.attr("class").is_some() || v.id().is_some() {
-            self.visit_hints(el);
+        if class.is_some() || id.is_some() {
+            self.visit_hints(el, class.unwrap_or(""), id.unwrap_or(""));
         }
     }
 
     fn visit_itemprop(&mut self, el: ElementRef, prop: &str) {
+        if !self.spend() {
+            return;
+        }
         let v = el.value();
         let value = || {
             v.attr("datetime")
@@ -179,6 +246,7 @@ impl Page {
                 // The name is often a nested itemprop=name.
                 let nested = el
                     .descendent_elements()
+                    .take(NODE_BUDGET)
                     .find(|d| has_token(d.value().attr("itemprop"), "name"))
                     .and_then(|d| {
                         d.value()
@@ -206,38 +274,58 @@ impl Page {
     /// Elements whose class or id says "byline" or "date": short texts only,
     /// not in comments, and not in the page header/nav/footer (where the
     /// "today's date" widget lives).
-    fn visit_hints(&mut self, el: ElementRef) {
-        let v = el.value();
-        let attrs = [v.attr("class").unwrap_or(""), v.id().unwrap_or("")];
-        let any = |needles: &[&str]| {
-            attrs
-                .iter()
-                .any(|a| needles.iter().any(|n| contains_ci(a, n)))
-        };
+    fn visit_hints(&mut self, el: ElementRef, class: &str, id: &str) {
+        // One lower-cased copy of class + id, reused across elements: this
+        // runs for most elements of a page, so it must be cheap.
+        let key = &mut self.scratch;
+        key.clear();
+        key.push_str(class);
+        key.push(' ');
+        key.push_str(id);
+        key.make_ascii_lowercase();
+        let any = |needles: &[&str]| needles.iter().any(|n| key.contains(n));
         if any(&["comment", "related"]) {
             return;
         }
-        // Cheap tests first; the ancestor walk only for real candidates.
+        let key_has_name = any(&["name"]);
         let byline =
             self.byline_hints.len() < MAX_HINTS && any(&["byline", "author", "writer", "reporter"]);
         let date = self.date_hints.len() < MAX_HINTS
-            && any(&[
-                "date", "time", "publish", "posted", "dateline", "meta", "info",
-            ]);
-        if !(byline || date) || in_chrome(el) || in_comments(el) {
+            && any(&["date", "time", "publish", "posted", "meta", "info"]);
+        if !(byline || date) {
             return;
         }
-        if let Some(t) = bounded_text(el, HINT_TEXT_LIMIT, true) {
-            if byline {
+        if !self.spend() {
+            return;
+        }
+        let Some(t) = bounded_text(el, HINT_TEXT_LIMIT, true) else {
+            return;
+        };
+        let date = date && t.bytes().any(|b| b.is_ascii_digit());
+        // The ancestor walk only for texts worth keeping.
+        if !(byline || date) || in_chrome_or_comments(el) {
+            return;
+        }
+        if byline {
+            // "byline-name" beats the "byline" around it, which also holds
+            // the job title ("BBC, Washington").
+            if key_has_name {
+                self.byline_name_hints.push(t.clone());
+            } else {
                 self.byline_hints.push(t.clone());
             }
-            if date {
-                self.date_hints.push(t);
-            }
+        }
+        if date {
+            self.date_hints.push(t);
         }
     }
 
     /// First non-empty content for a meta key.
+    fn spend(&mut self) -> bool {
+        self.spent += 1;
+        self.spent <= MAX_SPENT
+    }
+
     pub(super) fn meta(&self, key: &str) -> Option<String> {
         self.metas_for(key)
             .next()
@@ -252,33 +340,46 @@ impl Page {
     }
 }
 
-/// Collapsed text of an element, `None` if empty or longer than `limit`
-/// bytes (checked while reading, so a huge container costs little).
+/// Collapsed text of an element, `None` if empty, longer than `limit`
+/// bytes, or spread over more than [`NODE_BUDGET`] nodes (checked while
+/// reading, so a huge container costs little).
 /// `spaced` puts a space between text nodes (`<span>By</span><a>Jo</a>`).
 fn bounded_text(el: ElementRef, limit: usize, spaced: bool) -> Option<String> {
     let mut s = String::new();
-    for t in el.text() {
-        s.push_str(t);
-        if spaced {
-            s.push(' ');
-        }
-        if s.len() > limit {
+    for (i, node) in el.descendants().enumerate() {
+        if i > NODE_BUDGET {
             return None;
+        }
+        if let Some(t) = node.value().as_text() {
+            s.push_str(t);
+            if spaced {
+                s.push(' ');
+            }
+            if s.len() > limit {
+                return None;
+            }
         }
     }
     let collapsed = s.split_whitespace().collect::<Vec<_>>().join(" ");
     (!collapsed.is_empty()).then_some(collapsed)
 }
 
-/// Inside the page's header, nav or footer — but an `<article>`'s own
-/// `<header>` (headline, byline, date) is content, so an `<article>` or
-/// `<main>` ancestor clears it.
-fn in_chrome(el: ElementRef) -> bool {
+/// Inside the page's header, nav or footer, or inside a comment thread or
+/// a related-stories block. An `<article>`'s own `<header>` (headline,
+/// byline, date) is content, so an `<article>` or `<main>` ancestor anywhere
+/// clears the header/nav/footer verdict (but not the comments one).
+fn in_chrome_or_comments(el: ElementRef) -> bool {
     let mut chrome = false;
-    for a in el.ancestors().filter_map(ElementRef::wrap) {
+    let mut content = false;
+    let mut key = String::new();
+    for a in el
+        .ancestors()
+        .take(MAX_ANCESTORS)
+        .filter_map(ElementRef::wrap)
+    {
         let v = a.value();
         match v.name() {
-            "article" | "main" => return false,
+            "article" | "main" => content = true,
             "header" | "nav" | "footer" => chrome = true,
             _ => {
                 let role = v.attr("role").unwrap_or("");
@@ -287,18 +388,16 @@ fn in_chrome(el: ElementRef) -> bool {
                     .any(|r| role.eq_ignore_ascii_case(r));
             }
         }
+        key.clear();
+        key.push_str(v.attr("class").unwrap_or(""));
+        key.push(' ');
+        key.push_str(v.id().unwrap_or(""));
+        key.make_ascii_lowercase();
+        if key.contains("comment") || key.contains("related") {
+            return true;
+        }
     }
-    chrome
-}
-
-/// Inside a comment thread or a related-stories block.
-fn in_comments(el: ElementRef) -> bool {
-    el.ancestors().filter_map(ElementRef::wrap).any(|a| {
-        let v = a.value();
-        [v.attr("class").unwrap_or(""), v.id().unwrap_or("")]
-            .iter()
-            .any(|s| contains_ci(s, "comment") || contains_ci(s, "related"))
-    })
+    chrome && !content
 }
 
 fn has_token(attr: Option<&str>, token: &str) -> bool {
@@ -306,10 +405,4 @@ fn has_token(attr: Option<&str>, token: &str) -> bool {
         a.split_ascii_whitespace()
             .any(|t| t.eq_ignore_ascii_case(token))
     })
-}
-
-fn contains_ci(hay: &str, needle: &str) -> bool {
-    hay.as_bytes()
-        .windows(needle.len())
-        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
 }

@@ -192,6 +192,15 @@ fn published_from_labelled_text_and_date_elements() {
 }
 
 #[test]
+fn published_from_canonical_url_date() {
+    let m = meta_of(
+        r#"<link rel="canonical" href="http://tv.msnbc.com/2012/12/07/fiscal-cliff/"><div class="date">Dec 15, 2012</div>"#,
+        Some("http://tv.msnbc.com/?p=123"),
+    );
+    assert_eq!(m.published_at.as_deref(), Some("2012-12-07T00:00:00Z"));
+}
+
+#[test]
 fn date_in_site_header_is_not_the_article_date() {
     let m = body(
         r#"<header><span class="date">Nov 23, 2026</span></header><p>x</p>"#,
@@ -236,6 +245,16 @@ fn author_from_jsonld() {
 }
 
 #[test]
+fn jsonld_author_that_is_the_site_is_skipped() {
+    let m = head(
+        r#"<meta property="og:site_name" content="BBC News">
+        <script type="application/ld+json">{"@type":"NewsArticle","author":{"@type":"Organization","name":"BBC News"}}</script>
+        <meta name="author" content="Jane Roe">"#,
+    );
+    assert_eq!(m.author.as_deref(), Some("Jane Roe"));
+}
+
+#[test]
 fn author_from_metas() {
     assert_eq!(
         head(r#"<meta name="author" content="Jane Roe">"#)
@@ -277,6 +296,11 @@ fn author_from_itemprop_rel_and_byline() {
         None,
     );
     assert_eq!(m.author.as_deref(), Some("Jane Roe"));
+    let m = body(
+        r#"<div class="byline"><span class="byline-name">By Jane O'Brien</span> <span class="byline-title">BBC, Washington</span></div>"#,
+        None,
+    );
+    assert_eq!(m.author.as_deref(), Some("Jane O'Brien"));
     let m = body(
         r#"<ol class="comments"><li><span class="author">troll99</span></li></ol>"#,
         None,
@@ -352,6 +376,24 @@ fn empty_and_garbage_pages_yield_none() {
         let m = meta_of(html, None);
         assert_eq!(m, Metadata::default(), "{:.60}", html);
     }
+}
+
+#[test]
+fn deep_and_repetitive_pages_are_bounded() {
+    // Every level is a hint candidate, an itemprop, a <time> and a label:
+    // without the work budgets this is quadratic in depth.
+    // (Parsing deep nesting is itself slow in html5ever, so keep it moderate.)
+    let depth = 5_000;
+    let mut html = String::from("<html><body><nav>");
+    for _ in 0..depth {
+        html.push_str(
+            "<div class='date byline' itemprop='author datePublished'><time>Posted:</time>",
+        );
+    }
+    html.push_str("<h1>Deep headline</h1><p>Published: 2019-09-05</p>");
+    let m = meta_of(&html, Some("https://x.com/2019/09/05/a"));
+    assert_eq!(m.title.as_deref(), Some("Deep headline"));
+    assert_eq!(m.published_at.as_deref(), Some("2019-09-05T00:00:00Z"));
 }
 
 // ---- language ----

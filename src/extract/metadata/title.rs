@@ -78,7 +78,10 @@ pub(super) fn choose_title(
 
 /// Markup or script leaked into a title by broken HTML, or no title at all.
 fn looks_like_code(s: &str) -> bool {
-    s.len() > 1000 || ["<", "-->", "{", "}"].iter().any(|m| s.contains(m))
+    s.len() > 1000
+        || ["<", "/>", "=\"", "-->", "{", "}"]
+            .iter()
+            .any(|m| s.contains(m))
 }
 
 /// Remove a site name (or a short label) separated from the headline.

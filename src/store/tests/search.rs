@@ -10,7 +10,7 @@ fn search_fixture() -> Store {
             "https://a.test/1",
             "a",
             "Harbour strike ends",
-            "Dock workers returned on Monday after the strike ended.",
+            "Dock workers returned on Monday.\n\nThe strike ended.",
         )),
         WriteOp::Article(article(
             "https://a.test/2",
@@ -49,6 +49,7 @@ fn search_ranks_title_hits_first_and_marks_snippets() {
     assert_eq!(hits[0].url, "https://a.test/1");
     assert!(hits[0].rank > hits[1].rank);
     assert!(hits[0].snippet.contains("[strike]"), "{}", hits[0].snippet);
+    assert!(hits.iter().all(|h| !h.snippet.contains('\n')));
     assert_eq!(s.search("budget", 10).unwrap().len(), 1);
     assert_eq!(s.search("strike", 1).unwrap().len(), 1);
     assert_eq!(s.search("stri*", 10).unwrap().len(), 2);

@@ -1,0 +1,132 @@
+//! Extraction throughput on ../shared/corpus (a plain `harness = false` main).
+//!
+//! In: the corpus pages (read into memory first, so disk is not measured).
+//! Out: pages/s per set and algorithm for 1 and 2 threads, the slowest page,
+//! and the time of the pathological pages (a 20 MB page, 100,000 nested
+//! `<div>`s). Run: `cargo bench --bench extract [-- SET_PREFIX]`.
+
+use std::path::Path;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use newshound::extract::{extract_bytes, Algorithm, ExtractOptions};
+
+fn load(set: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut pages = Vec::new();
+    let Ok(rd) = std::fs::read_dir(set.join("html")) else {
+        return pages;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if let Ok(b) = std::fs::read(&p) {
+            pages.push((
+                p.file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .into_owned(),
+                b,
+            ));
+        }
+    }
+    pages.sort();
+    pages
+}
+
+/// Extract all pages `rounds` times on `threads` threads; pages/s.
+fn throughput(
+    pages: &[(String, Vec<u8>)],
+    opts: &ExtractOptions,
+    threads: usize,
+    rounds: usize,
+) -> f64 {
+    let total = pages.len() * rounds;
+    let next = AtomicUsize::new(0);
+    let t0 = Instant::now();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= total {
+                    break;
+                }
+                let a = extract_bytes(&pages[i % pages.len()].1, None, None, opts);
+                std::hint::black_box(a);
+            });
+        }
+    });
+    total as f64 / t0.elapsed().as_secs_f64()
+}
+
+fn slowest(pages: &[(String, Vec<u8>)], opts: &ExtractOptions) -> (Duration, String) {
+    let mut worst = (Duration::ZERO, String::new());
+    for (name, bytes) in pages {
+        // Best of 3, so one scheduler hiccup does not count as the page's time.
+        let d = (0..3)
+            .map(|_| {
+                let t = Instant::now();
+                std::hint::black_box(extract_bytes(bytes, None, None, opts));
+                t.elapsed()
+            })
+            .min()
+            .unwrap_or_default();
+        if d > worst.0 {
+            worst = (d, name.clone());
+        }
+    }
+    worst
+}
+
+fn main() {
+    let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    for set in ["page-signal-dev", "cleaneval-dev", "cleanportaleval"] {
+        if filter.as_deref().is_some_and(|f| !set.starts_with(f)) {
+            continue;
+        }
+        let pages = load(&corpus.join(set));
+        if pages.is_empty() {
+            println!("{set}: no pages at {}", corpus.display());
+            continue;
+        }
+        let mb = pages.iter().map(|p| p.1.len()).sum::<usize>() as f64 / 1e6;
+        for alg in [Algorithm::Auto, Algorithm::Td, Algorithm::Ctd] {
+            let opts = ExtractOptions { algorithm: alg };
+            throughput(&pages, &opts, 1, 1); // warm-up
+            let t1 = throughput(&pages, &opts, 1, 3);
+            let t2 = throughput(&pages, &opts, 2, 3);
+            let (w, name) = slowest(&pages, &opts);
+            println!(
+                "{set:<16} {alg:<4?} {n} pages {mb:.1} MB: 1 thread {t1:>6.0} pages/s, 2 threads {t2:>6.0} pages/s; slowest {:.1} ms ({name})",
+                w.as_secs_f64() * 1e3,
+                n = pages.len(),
+            );
+        }
+    }
+    let opts = ExtractOptions::default();
+    // A 20 MB page: many paragraphs and link lists.
+    let mut big = String::from("<html><head><title>Big</title></head><body>");
+    let mut k = 0;
+    while big.len() < 20_000_000 {
+        big.push_str("<div class=item><h2>Heading number one</h2><p>A paragraph of article text, with commas, and a <a href=x>link</a> in it.</p><ul><li><a href=y>nav</a></li><li><a href=z>more nav</a></li></ul></div>\n");
+        k += 1;
+    }
+    let t = Instant::now();
+    let a = extract_bytes(big.as_bytes(), None, None, &opts);
+    println!(
+        "20 MB page ({k} blocks): {:.0} ms, {} chars out",
+        t.elapsed().as_secs_f64() * 1e3,
+        a.text.len()
+    );
+    let mut deep = String::from("<html><body>");
+    for _ in 0..100_000 {
+        deep.push_str("<div>");
+    }
+    deep.push_str("deep text");
+    let t = Instant::now();
+    let a = extract_bytes(deep.as_bytes(), None, None, &opts);
+    println!(
+        "100,000 nested divs: {:.0} ms, text {:?}",
+        t.elapsed().as_secs_f64() * 1e3,
+        a.text
+    );
+}
