@@ -31,14 +31,6 @@ pub fn eval(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Site key of a corpus file name: the prefix before the last `_NN`.
-fn site_key(stem: &str) -> String {
-    match stem.rsplit_once('_') {
-        Some((prefix, n)) if n.chars().all(|c| c.is_ascii_digit()) => prefix.to_string(),
-        _ => stem.to_string(),
-    }
-}
-
 pub fn eval_sequence(
     globals: &Globals,
     html: &Path,
@@ -52,7 +44,11 @@ pub fn eval_sequence(
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "html"))
         .collect();
-    names.sort();
+    // Each site's pages in numeric order (`_2` before `_10`): learning is
+    // order-dependent, so the order must be the one the report describes.
+    names.sort_by_key(|p| {
+        sequence::page_order(&p.file_stem().unwrap_or_default().to_string_lossy())
+    });
     let mut pages = Vec::with_capacity(names.len());
     for path in names {
         let stem = path
@@ -67,7 +63,7 @@ pub fn eval_sequence(
         let bytes =
             std::fs::read(&path).with_context(|| format!("{}: cannot read", path.display()))?;
         let text = extract::extract_bytes(&bytes, None, None, opts).text;
-        pages.push((site_key(&stem), text, gold_text));
+        pages.push((sequence::site_key(&stem).to_string(), text, gold_text));
     }
     let settings = newshound::crawl::line_settings(&config, None);
     let report = sequence::evaluate_sequence(&pages, &settings)?;
@@ -103,16 +99,4 @@ pub fn extract_dir(
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::site_key;
-
-    #[test]
-    fn site_key_is_prefix_before_number() {
-        assert_eq!(site_key("bbc.co.uk_news_04"), "bbc.co.uk_news");
-        assert_eq!(site_key("tv.msnbc.com_12"), "tv.msnbc.com");
-        assert_eq!(site_key("plain"), "plain");
-    }
 }

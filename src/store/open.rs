@@ -20,6 +20,10 @@ use super::{Store, StoreError};
 const MIGRATIONS: &[(i64, &str)] = &[
     (1, include_str!("../../migrations/0001_init.sql")),
     (2, include_str!("../../migrations/0002_claim_index.sql")),
+    (
+        3,
+        include_str!("../../migrations/0003_cjk_index_only_cjk.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

@@ -4,7 +4,8 @@
 //! Search never passes user text to FTS5 as syntax: every term is quoted, so
 //! `AND`, `"`, `*`, `(` or `-` in a query are just text. Alphabetic queries
 //! use `articles_fts` (unicode61, bm25 with the title weighted up). Queries
-//! containing CJK use the trigram table `articles_fts_cjk` when every term has
+//! containing CJK use the trigram table `articles_fts_cjk` (which indexes
+//! only articles with CJK text, migration 0003) when every term has
 //! ≥ 3 characters (a trigram index cannot match shorter strings); shorter CJK
 //! queries fall back to a LIKE scan ranked by occurrence count.
 
@@ -21,6 +22,9 @@ use crate::extract::Article;
 const TITLE_WEIGHT: f64 = 10.0;
 /// Tokens of context around a hit in a snippet.
 const SNIPPET_TOKENS: i64 = 16;
+/// The same for the trigram table, whose tokens are single characters
+/// (64 is FTS5's maximum).
+const SNIPPET_CHARS_CJK: i64 = 48;
 /// Characters of context either side of the first hit in a LIKE snippet.
 const LIKE_CONTEXT: usize = 40;
 
@@ -54,9 +58,14 @@ impl Store {
     }
 
     fn fts_search(&self, table: &str, fts: &str, limit: i64) -> Result<Vec<SearchHit>, StoreError> {
+        let tokens = if table == "articles_fts_cjk" {
+            SNIPPET_CHARS_CJK
+        } else {
+            SNIPPET_TOKENS
+        };
         let sql = format!(
             "SELECT a.id, a.url, s.name, a.title,
-                    snippet({table}, 1, '[', ']', '…', {SNIPPET_TOKENS}),
+                    snippet({table}, 1, '[', ']', '…', {tokens}),
                     bm25({table}, {TITLE_WEIGHT}, 1.0) AS score
              FROM {table} JOIN articles a ON a.id = {table}.rowid
              JOIN sites s ON s.id = a.site_id

@@ -134,3 +134,100 @@ fn site_stats_reports_articles_per_site() {
         .collect();
     assert_eq!(names, [("a", 3), ("xinhua", 2)]);
 }
+
+fn fts_check(s: &Store) -> rusqlite::Result<()> {
+    // rank 1 also compares the index with the articles table; the trigram
+    // table deliberately holds fewer rows, so it is checked on its own (0).
+    s.conn.execute_batch(
+        "INSERT INTO articles_fts(articles_fts, rank) VALUES ('integrity-check', 1);
+         INSERT INTO articles_fts_cjk(articles_fts_cjk, rank) VALUES ('integrity-check', 0);",
+    )
+}
+
+fn trigram_rows(s: &Store, term: &str) -> i64 {
+    s.conn
+        .query_row(
+            "SELECT count(*) FROM articles_fts_cjk WHERE articles_fts_cjk MATCH ?1",
+            [format!("\"{term}\"")],
+            |r| r.get(0),
+        )
+        .unwrap()
+}
+
+#[test]
+fn only_cjk_articles_go_into_the_trigram_index() {
+    let mut s = search_fixture();
+    // Alphabetic articles are not in the trigram index...
+    assert_eq!(trigram_rows(&s, "harbour"), 0);
+    // ...CJK ones are, whole (their Latin words included).
+    assert_eq!(trigram_rows(&s, "国务院"), 1);
+    s.write_batch(vec![WriteOp::Article(article(
+        "https://c.test/3",
+        "xinhua",
+        "GDP增长",
+        "Quarterly GDP figures: 国内生产总值增长.",
+    ))])
+    .unwrap();
+    assert_eq!(trigram_rows(&s, "Quarterly"), 1);
+    fts_check(&s).unwrap();
+    // Updates move articles in and out of the trigram index.
+    s.conn
+        .execute(
+            "UPDATE articles SET text = 'Now in English only.', title = 'EN' WHERE url = 'https://c.test/3'",
+            [],
+        )
+        .unwrap();
+    assert_eq!(trigram_rows(&s, "Quarterly"), 0);
+    s.conn
+        .execute(
+            "UPDATE articles SET text = text || ' 港口罢工结束' WHERE url = 'https://a.test/1'",
+            [],
+        )
+        .unwrap();
+    assert_eq!(trigram_rows(&s, "港口罢工"), 1);
+    assert_eq!(s.search("港口罢工", 10).unwrap()[0].url, "https://a.test/1");
+    s.conn
+        .execute_batch(
+            "DELETE FROM article_urls WHERE url LIKE 'https://c.test/%';
+             DELETE FROM articles WHERE url LIKE 'https://c.test/%';",
+        )
+        .unwrap();
+    fts_check(&s).unwrap();
+    assert!(s.search("国务院", 10).unwrap().is_empty());
+    assert_eq!(s.search("strike", 10).unwrap().len(), 2);
+}
+
+#[test]
+fn migrating_a_version_2_database_drops_latin_rows_from_the_trigram_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v2.db");
+    {
+        // A version-2 database as the previous release wrote it.
+        let c = rusqlite::Connection::open(&path).unwrap();
+        c.execute_batch(include_str!("../../../migrations/0001_init.sql"))
+            .unwrap();
+        c.execute_batch(include_str!("../../../migrations/0002_claim_index.sql"))
+            .unwrap();
+        c.execute_batch(
+            "PRAGMA user_version = 2;
+             INSERT INTO sites(id, name) VALUES (1, 'a');
+             INSERT INTO articles(url, site_id, title, text, raw_text, content_hash, word_count, fetched_at)
+               VALUES ('https://a.test/1', 1, 'Harbour', 'Harbour strike ends.', '', 'h1', 3, 1),
+                      ('https://a.test/2', 1, '新闻', '国务院常务会议召开。', '', 'h2', 9, 1);",
+        )
+        .unwrap();
+        let n: i64 = c
+            .query_row(
+                "SELECT count(*) FROM articles_fts_cjk WHERE articles_fts_cjk MATCH '\"Harbour\"'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(n, 1, "version 2 indexed Latin text in the trigram table");
+    }
+    let s = Store::open(&path).unwrap();
+    assert_eq!(trigram_rows(&s, "Harbour"), 0);
+    assert_eq!(trigram_rows(&s, "国务院"), 1);
+    fts_check(&s).unwrap();
+    assert_eq!(s.search("harbour", 10).unwrap().len(), 1);
+}

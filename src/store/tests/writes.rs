@@ -136,6 +136,19 @@ fn article_write_scale() {
         "{n} articles of ~3.3 kB in batches of 100: {el:?} ({:.0}/s)",
         n as f64 / el.as_secs_f64()
     );
+    let sizes = s.conn.prepare(
+        "SELECT CASE WHEN name LIKE 'articles_fts_cjk%' THEN 'trigram index'
+                     WHEN name LIKE 'articles_fts%' THEN 'unicode61 index'
+                     ELSE 'other' END AS part, sum(pgsize) FROM dbstat GROUP BY part",
+    );
+    if let Ok(mut q) = sizes {
+        let rows = q
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))
+            .unwrap();
+        for r in rows.flatten() {
+            println!("{}: {:.1} MB", r.0, r.1 as f64 / 1e6);
+        }
+    }
     let t = Instant::now();
     let hits = s.search("harbour tram", 20).unwrap();
     println!("search over {n}: {:?}", t.elapsed());
