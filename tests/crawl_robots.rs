@@ -134,3 +134,17 @@ async fn a_crawl_delay_beyond_the_cap_is_capped() {
     let g = gaps(&log);
     assert!(g.iter().all(|d| *d >= Duration::from_millis(150)), "{g:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn robots_can_be_switched_off() {
+    let (base, log) = start("0.5").await;
+    let mut cfg = config(&base, 30.0);
+    cfg.politeness.respect_robots = false;
+    let summary = crawl_into_temp(&cfg).await;
+    println!("{summary}");
+    let paths: Vec<String> = log.lock().unwrap().iter().map(|(p, _)| p.clone()).collect();
+    assert!(!paths.contains(&"/robots.txt".to_string()), "{paths:?}");
+    assert!(paths.contains(&"/private/x".to_string()), "{paths:?}");
+    // Without robots.txt there is no Sitemap: line to follow.
+    assert!(!paths.contains(&"/a/4".to_string()), "{paths:?}");
+}
