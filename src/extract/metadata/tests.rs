@@ -396,6 +396,63 @@ fn deep_and_repetitive_pages_are_bounded() {
     assert_eq!(m.published_at.as_deref(), Some("2019-09-05T00:00:00Z"));
 }
 
+#[test]
+fn random_strings_never_panic() {
+    // Deterministic mutations of valid inputs: they reach both the success and
+    // the rejection paths of every parser.
+    const SEEDS: &[&str] = &[
+        "2019-09-05T11:10:00+08:00",
+        "2019年09月05日 11:10",
+        "Sep 5, 2019 3:04 pm EDT",
+        "5 September 2019",
+        "05.09.2019, 11:10",
+        "By Jane Roe | Sep 5, 2019",
+        "Storm hits coast - BBC News",
+    ];
+    const PIECES: &[&str] = &[
+        "9", "0", "3", "-", "/", ".", ":", "：", "年", "日", " ", "T", "Z", "+", "pm", "|", "_",
+        "é", "\u{FFFD}", "<", "\"", "{", "@", "",
+    ];
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x as usize
+    };
+    let mut parsed = 0;
+    for _ in 0..3_000 {
+        let mut chars: Vec<String> = SEEDS[next() % SEEDS.len()]
+            .chars()
+            .map(String::from)
+            .collect();
+        for _ in 0..next() % 4 {
+            let at = next() % chars.len();
+            chars[at] = PIECES[next() % PIECES.len()].to_string();
+        }
+        let s: String = chars.concat();
+        if let Some(d) = parse_date(&s) {
+            assert!(
+                chrono::DateTime::parse_from_rfc3339(&d).is_ok(),
+                "{s:?} gave {d:?}"
+            );
+            parsed += 1;
+        }
+        let _ = author::clean_author(&s);
+        let _ = title::strip_site(&s, std::slice::from_ref(&s));
+        let _ = crate::extract::charset::prescan(s.as_bytes());
+        let _ = meta_of(
+            &format!("<title>{s}</title><meta name=date content='{s}'><p>{s}</p>"),
+            None,
+        );
+    }
+    // Both paths must have been taken.
+    assert!(
+        parsed > 300 && parsed < 3_000,
+        "{parsed} of 3000 mutated strings parsed"
+    );
+}
+
 // ---- language ----
 
 #[test]
