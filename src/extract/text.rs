@@ -65,6 +65,23 @@ impl TextSink {
 
     /// Append the text of arena node `node`.
     pub fn push_text(&mut self, text: &str, in_link: bool, node: u32) {
+        // Fast path: already-normal text (ASCII, single spaces, no controls)
+        // goes in as one piece.
+        let inner = text.trim_matches(' ');
+        let b = inner.as_bytes();
+        if !b.is_empty()
+            && b.iter().all(|&c| c > b' ' && c < 0x7f || c == b' ')
+            && !inner.contains("  ")
+        {
+            if inner.len() < text.len() && text.starts_with(' ') {
+                self.want(Break::Space);
+            }
+            self.push_word(inner, in_link, node);
+            if text.ends_with(' ') {
+                self.want(Break::Space);
+            }
+            return;
+        }
         for (k, word) in text.split(char::is_whitespace).enumerate() {
             if k > 0 {
                 self.want(Break::Space);
