@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use newshound::extract::{extract_bytes, Algorithm, ExtractOptions};
+use newshound::extract::{charset, extract_bytes, extract_text, Algorithm, ExtractOptions};
 
 fn load(set: &Path) -> Vec<(String, Vec<u8>)> {
     let mut pages = Vec::new();
@@ -127,6 +127,33 @@ fn main() {
                 n = pages.len(),
             );
         }
+    }
+    // The text path alone (decode, strip, parse, select, assemble; no
+    // metadata, no language detection) on the main set, to separate the
+    // extractor's cost from the metadata stage's.
+    let pages = load(&corpus.join("page-signal-dev"));
+    if !pages.is_empty()
+        && filter
+            .as_deref()
+            .is_none_or(|f| "page-signal-dev".starts_with(f))
+    {
+        let c0 = thread_cpu();
+        let t0 = Instant::now();
+        for _ in 0..3 {
+            for (_, bytes) in &pages {
+                let d = charset::decode(bytes, None, None);
+                std::hint::black_box(extract_text(&d.text, Algorithm::Auto));
+            }
+        }
+        let n = (pages.len() * 3) as f64;
+        let cpu = match (c0, thread_cpu()) {
+            (Some(a), Some(b)) => n / (b - a).as_secs_f64(),
+            _ => f64::NAN,
+        };
+        println!(
+            "page-signal-dev  Auto text only (no metadata/language): 1 thread {:>5.0} pages/s wall ({cpu:>5.0} per CPU-second)",
+            n / t0.elapsed().as_secs_f64()
+        );
     }
     let opts = ExtractOptions::default();
     // A 20 MB page: many paragraphs and link lists.
