@@ -29,14 +29,15 @@ use lol_html::{DocumentContentHandlers, ElementContentHandlers, RewriteStrSettin
 /// labels are "Share", "Subscribe"), but `<form>` stays: ASP.NET pages wrap the
 /// whole body in one.
 /// Images go too: they carry no text, and their tags are a tenth of a page's
-/// bytes, which the parser would otherwise read.
-const DROP: &str = "script, style, noscript, iframe, frame, svg, math, template, \
-                    embed, canvas, audio, video, select, textarea, button, input, dialog, \
-                    img, picture, source";
-
-static LINK_SELECTOR: LazyLock<Option<Selector>> = LazyLock::new(|| "a".parse().ok());
+/// bytes, which the parser would otherwise read. Rarer text-free elements
+/// (math, canvas, template, dialog, …) are left to the DOM stage, which
+/// skips them: every selector here costs compile time on every page.
+const DROP: &str = "script, style, noscript, iframe, svg, img, input, button, select, textarea, \
+                    audio, video";
 
 static DROP_SELECTOR: LazyLock<Option<Selector>> = LazyLock::new(|| DROP.parse().ok());
+
+static LINK_SELECTOR: LazyLock<Option<Selector>> = LazyLock::new(|| "a".parse().ok());
 
 /// Nesting deeper than this is flattened before parsing (see the module doc).
 pub const MAX_DEPTH: usize = 512;
@@ -195,7 +196,7 @@ pub fn limit_depth(html: &str, max: usize) -> Cow<'_, str> {
     // Start of the text not yet copied to `out`.
     let mut copied = 0usize;
     let mut i = 0usize;
-    while let Some(off) = bytes[i..].iter().position(|&b| b == b'<') {
+    while let Some(off) = html[i..].find('<') {
         let lt = i + off;
         let close = bytes.get(lt + 1) == Some(&b'/');
         let name_start = lt + 1 + usize::from(close);
