@@ -92,9 +92,7 @@ impl Tag {
             | "base" | "math" | "canvas" | "dialog" | "picture" | "source" | "embed" | "frame"
             | "select" | "textarea" | "button" => Tag::NoText,
             "center" | "fieldset" | "details" | "summary" | "caption" | "thead" | "tbody"
-            | "tfoot" | "hgroup" | "legend" | "frameset" | "html" | "option" | "dialog" => {
-                Tag::OtherBlock
-            }
+            | "tfoot" | "hgroup" | "legend" | "frameset" | "html" | "option" => Tag::OtherBlock,
             _ => Tag::Other,
         }
     }
