@@ -20,8 +20,10 @@ use newshound::extract::Algorithm;
 #[derive(Debug, Parser)]
 #[command(name = "newshound", version, about, long_about = None)]
 pub struct Cli {
-    /// Configuration file [default: crawler.toml; if that file is missing,
-    /// commands other than `crawl` use built-in defaults].
+    /// Configuration file [default: crawler.toml].
+    ///
+    /// When the default file is missing, commands other than `crawl` use the
+    /// built-in defaults; a missing file given with --config is an error.
     #[arg(long, global = true, value_name = "PATH")]
     config: Option<PathBuf>,
     /// SQLite database (overrides `[crawler] database` in the config).
