@@ -136,7 +136,7 @@ pub enum Command {
     ///
     /// Example: newshound export --site bbc --out bbc.jsonl
     Export {
-        /// Write to this file (replaced if it exists) instead of stdout.
+        /// Write to this file (replaced if it exists; `-` is stdout).
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
         /// Only this site.

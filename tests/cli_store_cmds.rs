@@ -137,3 +137,29 @@ fn database_path_that_is_a_directory_is_named() {
     let out = newshound(&["--db", "d.db", "stats"], dir.path());
     assert_clean_failure(&out, "d.db: is a directory");
 }
+
+#[test]
+fn export_over_the_database_itself_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let before = std::fs::metadata(dir.path().join("demo.db")).unwrap().len();
+    let out = newshound(
+        &["--db", "demo.db", "export", "--out", "./demo.db"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "this is the database itself");
+    let after = std::fs::metadata(dir.path().join("demo.db")).unwrap().len();
+    assert_eq!(before, after, "the database was truncated");
+    let out = newshound(&["--db", "demo.db", "stats"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn export_out_dash_is_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let out = newshound(&["--db", "demo.db", "export", "--out", "-"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 9);
+    assert!(!dir.path().join("-").exists());
+}

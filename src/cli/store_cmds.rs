@@ -2,7 +2,7 @@
 //! database. In: the request and the store. Out: text or JSON on stdout.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
@@ -130,6 +130,21 @@ pub fn export(
     // Before the output file is created: a typo must not leave an empty file.
     if let Some(site) = &site {
         require_site(&store, site)?;
+    }
+    // `--out -` is stdout, as for most Unix tools.
+    let file = file.filter(|p| p.as_os_str() != "-");
+    if let Some(path) = &file {
+        // Creating the file truncates it: never let that be the database.
+        let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        };
+        if same(path, store.path()) {
+            bail!(
+                "{}: this is the database itself; choose another --out file",
+                path.display()
+            );
+        }
     }
     let n = match &file {
         Some(path) => {
