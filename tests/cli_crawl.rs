@@ -126,3 +126,12 @@ fn ctrl_c_finishes_in_flight_pages_prints_summary_and_exits_0() {
     );
     rt.block_on(web.shutdown());
 }
+
+#[test]
+fn demo_with_a_bad_database_fails_before_printing_anything() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.db"), "not a database\n".repeat(300)).unwrap();
+    let out = newshound(&["--db", "notes.db", "demo", "--articles", "2"], dir.path());
+    assert_clean_failure(&out, "notes.db: not a newshound database");
+    assert_eq!(stdout(&out), "");
+}

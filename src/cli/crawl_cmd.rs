@@ -158,6 +158,8 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
         .clone()
         .unwrap_or_else(|| tmp.path().join("demo.db"));
     check_db_path_for_writing(&db)?;
+    // Before the web starts: a bad --db is reported first and alone.
+    let store = Store::open(&db)?;
     let stopped = Arc::new(AtomicBool::new(false));
     let config = rt.block_on(async {
         let web = SimWeb::start(SimWebSpec {
@@ -179,7 +181,6 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
         out.flush()?;
         let config = Config::parse(&web.config_toml(), Path::new("<simweb>"), Path::new("."))
             .context("simulated web config")?;
-        let store = Store::open(&db)?;
         let opts = CrawlOptions {
             continuous: false,
             sites: Vec::new(),
