@@ -24,13 +24,13 @@ pub struct Cli {
     ///
     /// When the default file is missing, commands other than `crawl` use the
     /// built-in defaults; a missing file given with --config is an error.
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(long, global = true, value_name = "PATH", display_order = 100)]
     config: Option<PathBuf>,
     /// SQLite database (overrides `[crawler] database` in the config).
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(long, global = true, value_name = "PATH", display_order = 101)]
     db: Option<PathBuf>,
     /// More log output on stderr (-v: debug, -vv: trace). RUST_LOG also works.
-    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    #[arg(short, long, global = true, action = clap::ArgAction::Count, display_order = 102)]
     verbose: u8,
     #[command(subcommand)]
     command: Command,

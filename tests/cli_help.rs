@@ -99,3 +99,12 @@ fn eval_sequence_without_any_gold_text_is_an_error() {
     );
     assert_clean_failure(&out, "none of the 3 pages has a gold text");
 }
+
+#[test]
+fn global_options_are_listed_after_the_command_options() {
+    let dir = tempfile::tempdir().unwrap();
+    let help = stdout(&newshound(&["eval", "-h"], dir.path()));
+    let at = |flag: &str| help.find(flag).unwrap_or_else(|| panic!("{flag}: {help}"));
+    assert!(at("--sequence") < at("--config"), "{help}");
+    assert!(at("--html") < at("--db"), "{help}");
+}
