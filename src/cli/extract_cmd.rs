@@ -45,9 +45,8 @@ fn classify(input: &Path) -> Result<Input<'_>> {
         return Ok(Input::Dir(input));
     }
     // An existing file wins over URL syntax (a file may be called "http:").
-    if !input.exists() {
-        if let Some((scheme, _)) = input.to_str().and_then(|s| s.split_once("://")) {
-            let s = input.to_str().unwrap_or_default();
+    if let Some(s) = input.to_str().filter(|_| !input.exists()) {
+        if let Some((scheme, _)) = s.split_once("://") {
             if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") {
                 return Ok(Input::Url(s));
             }
