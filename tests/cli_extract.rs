@@ -170,3 +170,17 @@ fn url_on_loopback_and_uppercase_scheme_are_fetched() {
     }
     rt.block_on(web.shutdown());
 }
+
+#[cfg(unix)]
+#[test]
+fn endless_input_is_refused_at_the_body_limit() {
+    // `extract /dev/zero` used to read until memory ran out.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("c.toml"),
+        "[fetch]\nmax_body_bytes = 100000\n",
+    )
+    .unwrap();
+    let out = newshound(&["--config", "c.toml", "extract", "/dev/zero"], dir.path());
+    assert_clean_failure(&out, "/dev/zero: larger than 100000 bytes");
+}

@@ -82,20 +82,20 @@ pub fn extract(
         }
         Input::Stdin => {
             one_page_flags(req)?;
-            let mut bytes = Vec::new();
-            std::io::stdin()
-                .lock()
-                .read_to_end(&mut bytes)
-                .context("<stdin>: cannot read")?;
+            let limit = globals.config()?.fetch.max_body_bytes;
+            let bytes = read_limited(std::io::stdin().lock(), limit, "<stdin>")?;
             let article = extract::extract_bytes(&bytes, None, None, opts);
             ("<stdin>".to_string(), article)
         }
         Input::File(path) => {
             one_page_flags(req)?;
-            let bytes =
-                std::fs::read(path).with_context(|| format!("{}: cannot read", path.display()))?;
+            let label = path.display().to_string();
+            let limit = globals.config()?.fetch.max_body_bytes;
+            let file =
+                std::fs::File::open(path).with_context(|| format!("{label}: cannot read"))?;
+            let bytes = read_limited(file, limit, &label)?;
             let article = extract::extract_bytes(&bytes, None, None, opts);
-            (path.display().to_string(), article)
+            (label, article)
         }
     };
     if article.text.trim().is_empty() {
@@ -105,6 +105,20 @@ pub fn extract(
     }
     print_article(out, &article, req.json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The whole input, refused beyond `limit` bytes: `/dev/zero` or an endless
+/// pipe must not eat the machine's memory. The crawler's body limit is the
+/// natural bound for one page.
+fn read_limited(r: impl Read, limit: u64, label: &str) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    r.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("{label}: cannot read"))?;
+    if bytes.len() as u64 > limit {
+        bail!("{label}: larger than {limit} bytes (raise [fetch] max_body_bytes in the config)");
+    }
+    Ok(bytes)
 }
 
 /// Directory-only flags given for one page are a mistake worth naming.
