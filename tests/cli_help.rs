@@ -108,3 +108,18 @@ fn global_options_are_listed_after_the_command_options() {
     assert!(at("--sequence") < at("--config"), "{help}");
     assert!(at("--html") < at("--db"), "{help}");
 }
+
+#[test]
+fn eval_sequence_names_a_gold_text_that_is_not_utf8() {
+    let dir = tempfile::tempdir().unwrap();
+    for d in ["h", "g"] {
+        std::fs::create_dir(dir.path().join(d)).unwrap();
+    }
+    std::fs::write(dir.path().join("h/s_1.html"), "<p>x</p>").unwrap();
+    std::fs::write(dir.path().join("g/s_1.txt"), b"caf\xe9\n").unwrap();
+    let out = newshound(
+        &["eval", "--html", "h", "--gold", "g", "--sequence"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "s_1.txt: cannot read gold text");
+}

@@ -66,9 +66,14 @@ pub fn eval_sequence(
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let gold_path = gold.join(format!("{stem}.txt"));
-        let Ok(gold_text) = std::fs::read_to_string(&gold_path) else {
-            missing.push(gold_path);
-            continue;
+        let gold_text = match std::fs::read_to_string(&gold_path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                missing.push(gold_path);
+                continue;
+            }
+            // Not UTF-8, a directory, unreadable: say so, not "no gold text".
+            Err(e) => bail!("{}: cannot read gold text: {e}", gold_path.display()),
         };
         let bytes = std::fs::read(path)
             .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
