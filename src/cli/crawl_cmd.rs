@@ -193,6 +193,10 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
     })?;
     let recleaned = reclean_after_crawl(&config, &db, &[])?;
     writeln!(out, "  articles re-cleaned: {recleaned}")?;
+    if stopped.load(Ordering::SeqCst) {
+        out.flush()?;
+        status("newshound: demo crawl stopped by Ctrl-C; showing what was stored");
+    }
     let store = Store::open(&db)?;
     let query = demo_query(&store)?;
     writeln!(out, "\nsearch {query:?}:")?;
