@@ -36,13 +36,26 @@ pub struct Cli {
     command: Command,
 }
 
-/// A count that must be at least 1 (`--jobs`, `--limit`, `--articles`).
+/// A count that must be at least 1 (`--limit`, `--articles`).
 fn at_least_one(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
         Ok(0) => Err("must be at least 1".to_string()),
         Ok(n) => Ok(n),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// Most worker threads `--jobs` may ask for: each is an OS thread, and
+/// `--jobs 100000` would spawn them all (pages are few, cores fewer).
+const MAX_JOBS: usize = 256;
+
+/// `--jobs`: 1 to [`MAX_JOBS`].
+fn jobs(s: &str) -> Result<usize, String> {
+    let n = at_least_one(s)?;
+    if n > MAX_JOBS {
+        return Err(format!("must be at most {MAX_JOBS}"));
+    }
+    Ok(n)
 }
 
 #[derive(Debug, Subcommand)]
@@ -97,8 +110,8 @@ pub enum Command {
         /// .txt files (without --out, JSONL goes to stdout anyway).
         #[arg(long)]
         jsonl: bool,
-        /// Directory: worker threads [default: 1].
-        #[arg(long, value_name = "N", value_parser = at_least_one)]
+        /// Directory: worker threads, 1 to 256 [default: 1].
+        #[arg(long, value_name = "N", value_parser = jobs)]
         jobs: Option<usize>,
     },
     /// Full-text search over stored articles (FTS5, best match first).
@@ -189,8 +202,8 @@ pub enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
-        /// Worker threads [default: 1].
-        #[arg(long, value_name = "N", value_parser = at_least_one, conflicts_with = "sequence")]
+        /// Worker threads, 1 to 256 [default: 1].
+        #[arg(long, value_name = "N", value_parser = jobs, conflicts_with = "sequence")]
         jobs: Option<usize>,
         /// Feed each site's pages in order through boilerplate learning and
         /// compare F1 with and without it (site = file-name prefix before `_NN`).

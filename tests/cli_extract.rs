@@ -184,3 +184,19 @@ fn endless_input_is_refused_at_the_body_limit() {
     let out = newshound(&["--config", "c.toml", "extract", "/dev/zero"], dir.path());
     assert_clean_failure(&out, "/dev/zero: larger than 100000 bytes");
 }
+
+#[test]
+fn absurd_jobs_is_a_usage_error() {
+    // Each job is an OS thread, spawned whatever the number of pages.
+    let dir = tempfile::tempdir().unwrap();
+    pages_dir(dir.path());
+    let out = newshound(&["extract", "pages", "--jobs", "100000"], dir.path());
+    assert_usage_error(&out, "must be at most 256");
+    let out = newshound(
+        &[
+            "eval", "--html", "pages", "--gold", "pages", "--jobs", "100000",
+        ],
+        dir.path(),
+    );
+    assert_usage_error(&out, "must be at most 256");
+}
