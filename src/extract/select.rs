@@ -16,6 +16,28 @@
 //!    edges; the headline (see [`headline`]) goes first.
 //! 6. The text ends at a heading that opens related stories ("Related
 //!    stories", "You may also like", "Most read", …).
+//!
+//! What each step is worth (mean LCS F1 lost when it alone is switched off,
+//! ../shared/corpus, November 2026; page-signal-dev / cleaneval-dev /
+//! cleanportaleval, full `auto` = 0.952 / 0.911 / 0.966):
+//!
+//! | off | ps | ce | cpe |
+//! |---|---|---|---|
+//! | removal guard (50 % text, declared article) | −0.057 | −0.046 | −0.224 |
+//! | negative class/id removal | −0.017 | −0.002 | −0.030 |
+//! | best + siblings (always CETD marking) | −0.017 | −0.004 | −0.004 |
+//! | link-density pruning | −0.005 | −0.002 | −0.004 |
+//! | headline | −0.003 | −0.001 | −0.006 |
+//! | edge trimming | −0.003 | −0.001 | 0 |
+//! | hidden elements | −0.002 | 0 | 0 |
+//! | semantic removal (nav/aside/footer/form/roles) | −0.001 | 0 | 0 |
+//! | DensitySum × (1 − link density) | 0 | −0.011 | 0 |
+//! | CETD regions before the best node | 0 | −0.011 | 0 |
+//! | best node lifted to its container | 0 | −0.001 | −0.005 |
+//!
+//! Keeping `<object>` fallback text (strip) added 0.013 on cleanportaleval;
+//! the positive class/id boost and the related-stories cut move the means by
+//! ≤ 0.001 (a few pages by 0.01–0.4).
 
 use std::sync::LazyLock;
 
@@ -56,7 +78,7 @@ mod tune {
     pub const REGION_MAX_LINK_DENSITY: f64 = 0.25;
     /// … and at least this many punctuation marks per 100 characters.
     pub const REGION_MIN_PUNCT_PERCENT: u32 = 1;
-    /// Step 6: a comments/related heading is at most this long …
+    /// Step 6: a related-stories heading is at most this long …
     pub const TAIL_HEADING_MAX_CHARS: u32 = 40;
     /// … and cuts the text only after this share of it …
     pub const TAIL_MIN_SHARE_BEFORE: f64 = 0.3;
@@ -80,7 +102,7 @@ fn non_link(s: &Stats) -> u32 {
     s.chars.saturating_sub(s.link_chars)
 }
 
-/// The default: CETD plus heuristics (steps 1–5 of the module doc).
+/// The default: CETD plus heuristics (steps 1–6 of the module doc).
 pub fn auto_text(dom: &Dom<'_>, title: Option<&str>) -> String {
     let n = dom.len();
     // 1.
@@ -150,7 +172,11 @@ pub fn auto_text(dom: &Dom<'_>, title: Option<&str>) -> String {
     // 6.
     if let Some(cut) = tail_section_start(&sink, &paras, first_content, body.clone()) {
         let trimmed = trim_edges(&paras[first_content + body.start..first_content + cut]);
-        body = body.start + trimmed.start..body.start + trimmed.end;
+        body = if trimmed.is_empty() {
+            body.start..cut
+        } else {
+            body.start + trimmed.start..body.start + trimmed.end
+        };
     }
     let prefix = (0..first_content)
         .filter(|&i| head_range.contains(&(paras[i].node as usize)) || !linky(&paras[i]));
@@ -172,7 +198,7 @@ static TAIL_HEADING: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 
 /// Index (relative to `body`'s base `first`) of a short paragraph that opens
-/// a comments or related-stories section, once most of the text is behind.
+/// a related-stories section, once enough of the text is behind.
 fn tail_section_start(
     sink: &TextSink,
     paras: &[Para],
