@@ -77,10 +77,13 @@ fn is_match(re: &LazyLock<Option<Regex>>, s: &str) -> bool {
     re.as_ref().is_some_and(|r| r.is_match(s))
 }
 
-/// (negative, maybe, positive) words of one attribute value.
-fn words_of(value: &str) -> (bool, bool, bool) {
+/// (negative, positive) words of one attribute value. A class name with a
+/// negative word counts unless that same name also holds a "maybe" word:
+/// `article-comments` is rescued, `story-feature related` is not (per-name
+/// rescue gained 0.07 and 0.04 F1 on two page-signal pages, lost nothing).
+fn words_of(value: &str) -> (bool, bool) {
     if value.is_empty() {
-        return (false, false, false);
+        return (false, false);
     }
     let lower;
     let v = if value.bytes().any(|b| b.is_ascii_uppercase()) {
@@ -89,18 +92,23 @@ fn words_of(value: &str) -> (bool, bool, bool) {
     } else {
         value
     };
-    let neg = is_match(&NEG_SUB, v) || v.split(|c: char| !c.is_ascii_alphanumeric()).any(neg_exact);
-    (neg, is_match(&MAYBE_SUB, v), is_match(&POS_SUB, v))
+    let neg = v.split_ascii_whitespace().any(|name| {
+        (is_match(&NEG_SUB, name)
+            || name
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .any(neg_exact))
+            && !is_match(&MAYBE_SUB, name)
+    });
+    (neg, is_match(&POS_SUB, v))
 }
 
-/// Combine the words of class and id: a negative word is cancelled by a
-/// "maybe" word; positive only if not negative.
-fn combine(a: (bool, bool, bool), b: (bool, bool, bool)) -> Hint {
-    let maybe = a.1 || b.1;
-    let negative = (a.0 || b.0) && !maybe;
+/// Combine the words of class and id: negative if either is; positive only
+/// if not negative.
+fn combine(a: (bool, bool), b: (bool, bool)) -> Hint {
+    let negative = a.0 || b.0;
     Hint {
         negative,
-        positive: !negative && (a.2 || b.2),
+        positive: !negative && (a.1 || b.1),
     }
 }
 
@@ -134,7 +142,7 @@ impl Flags {
         let mut hint = vec![Hint::default(); n];
         let mut holds_article = vec![false; n];
         // Pages repeat their class names; read each distinct value once.
-        let mut cache: HashMap<&str, (bool, bool, bool)> = HashMap::new();
+        let mut cache: HashMap<&str, (bool, bool)> = HashMap::new();
         for i in 0..n {
             let node = &dom.nodes[i];
             if node.tag == Tag::Text {
