@@ -177,3 +177,14 @@ fn related_stories_heading_ends_the_text() {
         "{t:?}"
     );
 }
+
+#[test]
+fn headlines_teaser_list_ends_the_text() {
+    let html = format!(
+        "<body><div class=main>{}<p>B.C. Headlines</p><p>A worldwide shortage of hops is forcing \
+         some microbreweries to rewrite their recipes.</p></div></body>",
+        story(6)
+    );
+    let t = extract_text(&html, Algorithm::Auto);
+    assert!(t.ends_with("why it matters to readers."), "{t:?}");
+}
