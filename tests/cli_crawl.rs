@@ -135,3 +135,16 @@ fn demo_with_a_bad_database_fails_before_printing_anything() {
     assert_clean_failure(&out, "notes.db: not a newshound database");
     assert_eq!(stdout(&out), "");
 }
+
+#[test]
+fn second_crawl_on_the_same_database_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = "[[sites]]\nname = \"a\"\nstart = [\"http://127.0.0.1:9/\"]\n";
+    std::fs::write(dir.path().join("c.toml"), cfg).unwrap();
+    // Stand in for a running crawl: hold the database's crawl lock.
+    let lock = std::fs::File::create(dir.path().join("x.db.lock")).unwrap();
+    lock.try_lock().unwrap();
+    let out = newshound(&["--config", "c.toml", "--db", "x.db", "crawl"], dir.path());
+    assert_clean_failure(&out, "x.db: another crawl is using this database");
+    drop(lock);
+}

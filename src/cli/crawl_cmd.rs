@@ -66,6 +66,7 @@ pub fn crawl(
     }
     let db = globals.db_path(&config);
     check_db_path_for_writing(&db)?;
+    let _lock = lock_for_crawl(&db)?;
     let store = Store::open(&db)?;
     let opts = CrawlOptions {
         continuous,
@@ -98,6 +99,31 @@ pub fn crawl(
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One crawl per database: a second one would put the first one's in-flight
+/// URLs back in the queue and fetch them twice. The lock is an OS file lock
+/// on `<db>.lock`, so a killed crawl never leaves it stale.
+fn lock_for_crawl(db: &Path) -> Result<std::fs::File> {
+    let mut name = db.as_os_str().to_owned();
+    name.push(".lock");
+    let path = std::path::PathBuf::from(name);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("{}: cannot create lock file", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => bail!(
+            "{}: another crawl is using this database (wait for it, or stop it with Ctrl-C)",
+            db.display()
+        ),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("{}: cannot lock", path.display()))
+        }
+    }
 }
 
 /// The crawl's closing step (see `reclean`): articles stored while a site's
