@@ -430,6 +430,65 @@ mod tests {
         );
     }
 
+    fn write(dir: &Path, name: &str, text: &str) {
+        std::fs::write(dir.join(name), text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+
+    #[test]
+    fn evaluate_dir_scores_pages_and_renders_worst() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let (html, gold) = (tmp.path().join("html"), tmp.path().join("gold"));
+        for d in [&html, &gold] {
+            std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let para = "<p>The council met on Monday and agreed the budget, after a long debate.</p>";
+        write(
+            &html,
+            "good.html",
+            &format!("<html><body>{para}{para}</body></html>"),
+        );
+        write(&gold, "good.txt", "The council met on Monday and agreed the budget, after a long debate.\n\nThe council met on Monday and agreed the budget, after a long debate.\n");
+        write(
+            &html,
+            "bad.html",
+            &format!("<html><body>{para}</body></html>"),
+        );
+        write(&gold, "bad.txt", "Something else entirely.");
+        let report = evaluate_dir(&html, &gold, &ExtractOptions::default(), 2)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(report.pages.len(), 2);
+        assert_eq!(report.pages[0].name, "bad");
+        assert_eq!(report.pages[1].score.f1, 1.0);
+        assert_eq!(report.pages[0].score.f1, 0.0);
+        assert!((report.mean.f1 - 0.5).abs() < 1e-12);
+        let table = report.render(Some(1));
+        assert!(table.contains("bad") && !table.contains("good "), "{table}");
+        assert!(table.contains("F1 0.500"), "{table}");
+        let json = serde_json::to_string(&report).unwrap_or_default();
+        assert!(json.contains("\"f1\":1.0"), "{json}");
+
+        write(&html, "orphan.html", "<p>x</p>");
+        let err = evaluate_dir(&html, &gold, &ExtractOptions::default(), 1);
+        assert!(matches!(err, Err(EvalError::MissingGold { .. })));
+        let empty = tmp.path().join("empty");
+        std::fs::create_dir_all(&empty).unwrap_or_else(|e| panic!("{e}"));
+        let err = evaluate_dir(&empty, &gold, &ExtractOptions::default(), 1);
+        assert!(matches!(err, Err(EvalError::NoPages { .. })));
+    }
+
+    #[test]
+    fn lcs_fast_on_20k_tokens() {
+        // Correctness on a long input (speed is for benches): a 20k-token
+        // text against itself with every 10th token changed.
+        let a: Vec<u32> = (0..20_000u32).map(|i| i % 5000).collect();
+        let b: Vec<u32> = a
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| if i % 10 == 0 { 9_999 } else { t })
+            .collect();
+        assert_eq!(lcs_len(&a, &b), 18_000);
+    }
+
     #[test]
     fn score_values() {
         let s = score("a b c d", "a b x d e");

@@ -73,6 +73,20 @@ async fn start() -> Url {
         .route("/loop-a", get(|| async { redirect("/loop-b") }))
         .route("/loop-b", get(|| async { redirect("/loop-a") }))
         .route("/r1", get(|| async { redirect("/r2") }))
+        .route(
+            "/to-loopback",
+            get(|headers: HeaderMap| async move {
+                let host = headers
+                    .get("host")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("")
+                    .replace("localhost", "127.0.0.1");
+                (
+                    StatusCode::FOUND,
+                    [("location", format!("http://{host}/ok"))],
+                )
+            }),
+        )
         .route("/r2", get(|| async { redirect("/ok") }))
         .route("/chain/1", get(|| async { redirect("/chain/2") }))
         .route("/chain/2", get(|| async { redirect("/chain/3") }))
@@ -198,6 +212,22 @@ async fn private_addresses_are_refused_unless_allowed() {
     let named = Url::parse(&format!("http://localhost:{port}/ok")).unwrap();
     let err = f
         .fetch(&named, &Validators::default(), Expect::Html)
+        .await
+        .unwrap_err();
+    assert_eq!(err.kind(), "blocked_address", "{err}");
+}
+
+#[tokio::test]
+async fn every_redirect_hop_is_checked_against_the_address_guard() {
+    let base = start().await;
+    let port = base.port().unwrap();
+    // This client's resolver lets `localhost` through; the hop check must
+    // still refuse the redirect to a loopback IP literal.
+    let mut f = fetcher(&cfg());
+    f.allow_private = false;
+    let url = Url::parse(&format!("http://localhost:{port}/to-loopback")).unwrap();
+    let err = f
+        .fetch(&url, &Validators::default(), Expect::Html)
         .await
         .unwrap_err();
     assert_eq!(err.kind(), "blocked_address", "{err}");

@@ -11,7 +11,8 @@
 //! index pages of the site; other pages of the site are followed only when
 //! the site configures no patterns at all (then the whole host is the site).
 //! Feed and sitemap entries are always queued (they were published to be
-//! fetched), classified the same way.
+//! fetched), classified the same way; so are feeds announced by start and
+//! index pages.
 
 use std::collections::HashSet;
 
@@ -106,8 +107,16 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
 fn html(input: &PageInput<'_>) -> PageOutput {
     let decoded = extract::charset::decode(input.body, input.content_type, Some(input.final_url));
     let mut found = Found::new(input);
-    for link in discover::html_links(&decoded.text, input.final_url) {
-        found.link(&link);
+    let links = discover::page_links(&decoded.text, input.final_url);
+    for link in links.links.iter().chain(&links.canonical) {
+        found.link(link);
+    }
+    // Feeds announced by start and section pages are new entry points; those
+    // of article pages (per-article comment feeds) are not.
+    if matches!(input.kind, UrlKind::Seed | UrlKind::Index) {
+        for feed in &links.feeds {
+            found.feed(feed);
+        }
     }
     // A URL queued as an article that redirected to a non-article page (a
     // section front, a login wall) is not stored.
@@ -188,6 +197,12 @@ impl<'a> Found<'a> {
         self.push(url, kind, priority);
     }
 
+    fn feed(&mut self, url: &Url) {
+        let Some(url) = self.accept(url) else { return };
+        let priority = frontier::priority(UrlKind::Feed, self.depth());
+        self.push(url, UrlKind::Feed, priority);
+    }
+
     fn sitemap(&mut self, url: &Url) {
         let Some(url) = self.accept(url) else { return };
         self.push(
@@ -197,3 +212,7 @@ impl<'a> Found<'a> {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "page_tests.rs"]
+mod tests;

@@ -170,6 +170,7 @@ impl Politeness {
 
     /// Apply a robots.txt `Crawl-delay` (seconds, capped by
     /// `max_crawl_delay_secs`): the host's rate becomes at most 1/delay.
+    /// Call it just after the request that fetched robots.txt.
     pub fn set_crawl_delay(&self, host: &str, delay_secs: f64) {
         let delay = delay_secs.min(self.max_crawl_delay);
         if !(delay.is_finite() && delay > 0.0) {
@@ -180,7 +181,11 @@ impl Politeness {
             let rate = base.min(1.0 / delay);
             if (rate - s.rate).abs() > f64::EPSILON {
                 s.rate = rate;
-                s.limiter = Arc::new(limiter(rate));
+                let fresh = limiter(rate);
+                // Called right after the robots.txt request: that request
+                // counts, so the next one waits a full delay.
+                let _ = fresh.check();
+                s.limiter = Arc::new(fresh);
             }
         });
     }

@@ -58,6 +58,8 @@ fn crawl_delay_lowers_the_rate_and_is_capped() {
     let p = polite(10.0, 1);
     p.set_crawl_delay("h", 0.5);
     assert_eq!(p.rate("h"), 2.0);
+    // The robots.txt request just made counts: no turn is free at once.
+    assert!(p.with_host("h", |s| s.limiter.check().is_err()));
     p.set_crawl_delay("h2", 1000.0);
     assert!((p.rate("h2") - 1.0 / 30.0).abs() < 1e-9);
     // A delay shorter than the configured period never speeds a host up.

@@ -227,6 +227,28 @@ impl Stats {
     }
 }
 
+/// Non-whitespace characters and punctuation marks of a text (ASCII fast
+/// path: most text nodes are ASCII).
+pub(crate) fn count_text(text: &str) -> (u32, u32) {
+    let (mut chars, mut punct) = (0u32, 0u32);
+    if text.is_ascii() {
+        for &b in text.as_bytes() {
+            if !b.is_ascii_whitespace() && b != 0x0b {
+                chars += 1;
+                punct += u32::from(matches!(b, b'.' | b',' | b'!' | b'?' | b';' | b':'));
+            }
+        }
+        return (chars, punct);
+    }
+    for c in text.chars() {
+        if !c.is_whitespace() {
+            chars += 1;
+            punct += u32::from(is_punct(c));
+        }
+    }
+    (chars, punct)
+}
+
 /// Sentence punctuation, Western and CJK.
 pub fn is_punct(c: char) -> bool {
     matches!(
@@ -290,13 +312,7 @@ impl<'a> Dom<'a> {
                     }
                     SNode::Text(t) => {
                         let text: &'a str = t;
-                        let (mut chars, mut punct) = (0u32, 0u32);
-                        for c in text.chars() {
-                            if !c.is_whitespace() {
-                                chars += 1;
-                                punct += u32::from(is_punct(c));
-                            }
-                        }
+                        let (chars, punct) = count_text(text);
                         let idx = nodes.len() as u32;
                         nodes.push(Node {
                             tag: Tag::Text,
@@ -361,7 +377,8 @@ impl<'a> Dom<'a> {
             })
             .collect();
         for i in (1..self.nodes.len()).rev() {
-            if removed.get(i).copied().unwrap_or(false) {
+            // Text inside `<title>`/`<head>`-like elements never counts.
+            if removed.get(i).copied().unwrap_or(false) || self.nodes[i].tag == Tag::NoText {
                 continue;
             }
             let p = self.nodes[i].parent as usize;

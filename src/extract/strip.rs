@@ -30,7 +30,7 @@ use lol_html::{DocumentContentHandlers, ElementContentHandlers, RewriteStrSettin
 /// whole body in one.
 /// Images go too: they carry no text, and their tags are a tenth of a page's
 /// bytes, which the parser would otherwise read.
-const DROP: &str = "script, style, noscript, iframe, frame, svg, math, template, object, \
+const DROP: &str = "script, style, noscript, iframe, frame, svg, math, template, \
                     embed, canvas, audio, video, select, textarea, button, input, dialog, \
                     img, picture, source";
 

@@ -69,7 +69,8 @@ fn nested_divs_100k_no_panic_no_overflow() {
 #[test]
 fn empty_input_gives_empty_text() {
     for alg in ALL {
-        assert_eq!(extract_text("", alg), "");
+        let opts = ExtractOptions { algorithm: alg };
+        assert_eq!(extract_bytes(b"", None, None, &opts), Article::default());
         assert_eq!(extract_text("<html></html>", alg), "");
     }
 }
@@ -85,10 +86,51 @@ fn binary_input_no_panic() {
             (state >> 24) as u8
         })
         .collect();
-    let html = String::from_utf8_lossy(&bytes);
     for alg in ALL {
-        let _ = extract_text(&html, alg);
+        let opts = ExtractOptions { algorithm: alg };
+        let a = extract_bytes(&bytes, None, None, &opts);
+        // Whatever comes out is normalised text: no control characters, no
+        // blank runs longer than one empty line.
+        assert!(
+            !a.text.chars().any(|c| c.is_control() && c != '\n'),
+            "{alg:?}"
+        );
+        assert!(!a.text.contains("\n\n\n"), "{alg:?}");
     }
+}
+
+#[test]
+fn full_pipeline_fills_text_and_title() {
+    let html = format!(
+        "<html><head><title>Storm hits the coast - Daily News</title></head><body>\
+         <div class=menu><a href=/>Home</a> <a href=/w>World</a></div>\
+         <h1>Storm hits the coast</h1><div class=story>{}</div>\
+         <div class=footer><a href=/c>Contact</a> Copyright</div></body></html>",
+        story(6)
+    );
+    let a = extract_html(&html, None, &ExtractOptions::default());
+    assert!(
+        a.text
+            .starts_with("Storm hits the coast\n\nParagraph 0 of the story"),
+        "{:?}",
+        a.text
+    );
+    assert!(!a.text.contains("Contact"), "{:?}", a.text);
+    assert!(a.title.is_some_and(|t| t.contains("Storm hits the coast")));
+    assert_eq!(a.language.as_deref(), Some("eng"));
+}
+
+#[test]
+fn object_fallback_caption_is_kept() {
+    // tv.msnbc.com puts video captions inside <object> fallback content.
+    let html = format!(
+        "<body><div class=post>{}<object data=x><p class=caption>Caption text of the video, \
+         which readers see.</p></object>{}</div></body>",
+        story(3),
+        story(2)
+    );
+    let t = extract_text(&html, Algorithm::Auto);
+    assert!(t.contains("Caption text of the video"), "{t:?}");
 }
 
 #[test]
@@ -119,4 +161,19 @@ fn cjk_page_keeps_paragraphs() {
             "{alg:?}: {t:?}"
         );
     }
+}
+
+#[test]
+fn related_stories_heading_ends_the_text() {
+    let html = format!(
+        "<body><div class=main>{}<h3>Related stories</h3><p>Another story teaser, with a \
+         sentence that looks like text.</p><p>And one more teaser sentence, as well.</p></div></body>",
+        story(6)
+    );
+    let t = extract_text(&html, Algorithm::Auto);
+    assert!(t.contains("Paragraph 5 of the story"), "{t:?}");
+    assert!(
+        !t.contains("Related stories") && !t.contains("teaser"),
+        "{t:?}"
+    );
 }

@@ -65,43 +65,55 @@ impl TextSink {
 
     /// Append the text of arena node `node`.
     pub fn push_text(&mut self, text: &str, in_link: bool, node: u32) {
-        for c in text.chars() {
-            if c.is_whitespace() {
+        for (k, word) in text.split(char::is_whitespace).enumerate() {
+            if k > 0 {
                 self.want(Break::Space);
-                continue;
             }
-            // Control characters (other than whitespace) are never text.
-            if c.is_control() {
-                continue;
+            if !word.is_empty() {
+                self.push_word(word, in_link, node);
             }
-            if self.paras.is_empty() || self.pending == Break::Para {
-                if let Some(last) = self.paras.last_mut() {
-                    last.end = self.out.len();
-                    self.out.push_str("\n\n");
-                }
-                self.paras.push(Para {
-                    start: self.out.len(),
-                    node,
-                    ..Para::default()
-                });
-            } else {
-                match self.pending {
-                    Break::Space => self.out.push(' '),
-                    Break::Line => self.out.push('\n'),
-                    Break::None | Break::Para => {}
-                }
+        }
+    }
+
+    fn push_word(&mut self, word: &str, in_link: bool, node: u32) {
+        // Control characters (other than whitespace) are never text.
+        let cleaned: std::borrow::Cow<'_, str> = if word.chars().any(char::is_control) {
+            word.chars()
+                .filter(|c| !c.is_control())
+                .collect::<String>()
+                .into()
+        } else {
+            word.into()
+        };
+        if cleaned.is_empty() {
+            return;
+        }
+        if self.paras.is_empty() || self.pending == Break::Para {
+            if let Some(last) = self.paras.last_mut() {
+                last.end = self.out.len();
+                self.out.push_str("\n\n");
             }
-            self.pending = Break::None;
-            self.out.push(c);
-            if let Some(p) = self.paras.last_mut() {
-                p.chars += 1;
-                if in_link {
-                    p.link_chars += 1;
-                }
-                if super::dom::is_punct(c) {
-                    p.punct += 1;
-                }
+            self.paras.push(Para {
+                start: self.out.len(),
+                node,
+                ..Para::default()
+            });
+        } else {
+            match self.pending {
+                Break::Space => self.out.push(' '),
+                Break::Line => self.out.push('\n'),
+                Break::None | Break::Para => {}
             }
+        }
+        self.pending = Break::None;
+        self.out.push_str(&cleaned);
+        let (chars, punct) = super::dom::count_text(&cleaned);
+        if let Some(p) = self.paras.last_mut() {
+            p.chars += chars;
+            if in_link {
+                p.link_chars += chars;
+            }
+            p.punct += punct;
         }
     }
 
@@ -129,6 +141,11 @@ impl TextSink {
             last.end
         };
         self.out[first.start..end].to_string()
+    }
+
+    /// Text of paragraph `i` (after [`Self::paras`]).
+    pub fn para_text(&self, i: usize) -> &str {
+        self.paras.get(i).map_or("", |p| &self.out[p.start..p.end])
     }
 
     /// The paragraphs at `indices` (ascending) joined by blank lines.
