@@ -317,8 +317,11 @@ fn print_outcome(case: &Case, o: &Outcome) {
         s.error_total(),
         s.lines_dropped,
     );
-    if s.error_total() > 0 || !s.skipped.is_empty() {
-        println!("    errors {:?} skipped {:?}", s.errors, s.skipped);
+    if !s.errors.is_empty() {
+        println!("    errors {:?}", s.errors);
+    }
+    if !s.skipped.is_empty() {
+        println!("    skipped {:?}", s.skipped);
     }
 }
 
