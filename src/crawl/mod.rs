@@ -237,10 +237,15 @@ mod tests {
         fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
             Ok(0)
         }
-        fn claim_due(&mut self, _: i64, _: usize) -> Result<Vec<QueuedUrl>, StoreError> {
+        fn claim_due(
+            &mut self,
+            _: i64,
+            _: usize,
+            _: &crate::store::ClaimFilter,
+        ) -> Result<Vec<QueuedUrl>, StoreError> {
             Ok(Vec::new())
         }
-        fn next_due_at(&mut self) -> Result<Option<i64>, StoreError> {
+        fn next_due_at(&mut self, _: Option<&[String]>) -> Result<Option<i64>, StoreError> {
             Ok(None)
         }
         fn write_batch(&mut self, _: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {

@@ -27,7 +27,9 @@ use super::summary::Counters;
 use super::writer::Writer;
 use crate::config::{Config, SiteConfig};
 use crate::extract::ExtractOptions;
-use crate::store::{FetchRecord, NewArticle, NewUrl, NextState, QueuedUrl, UrlKind, WriteOp};
+use crate::store::{
+    FetchRecord, NewArticle, NewUrl, NextState, QueuedUrl, SkipRecord, UrlKind, WriteOp,
+};
 
 /// Everything the workers of one run share.
 pub struct Ctx {
@@ -81,19 +83,13 @@ pub fn is_revisited(kind: UrlKind) -> bool {
     )
 }
 
-/// A fetch record without a fetch (robots, budget, parked host).
+/// A claimed URL put back without a fetch (robots, budget, parked host):
+/// logged under `kind`, not counted as a failed attempt.
 pub fn skipped(q: &QueuedUrl, kind: &str, next: NextState) -> WriteOp {
-    WriteOp::Fetched(FetchRecord {
+    WriteOp::Skipped(SkipRecord {
         url_id: q.id,
-        started_at: now_ms(),
-        status: None,
-        error_kind: Some(kind.to_string()),
-        bytes: 0,
-        elapsed_ms: 0,
-        final_url: None,
-        content_type: None,
-        etag: None,
-        last_modified: None,
+        at: now_ms(),
+        reason: kind.to_string(),
         next,
     })
 }

@@ -13,7 +13,9 @@ use rusqlite::{params, OptionalExtension, Transaction};
 
 use super::frontier::{add_urls_in, site_id_in};
 use super::lines::{self, Cleaned};
-use super::{FetchRecord, NewArticle, NextState, Store, StoreError, WriteOp, WriteOutcome};
+use super::{
+    FetchRecord, NewArticle, NextState, SkipRecord, Store, StoreError, WriteOp, WriteOutcome,
+};
 
 impl Store {
     /// Apply a batch of writes in one transaction. On error nothing of the
@@ -26,6 +28,10 @@ impl Store {
                 WriteOp::AddUrls(urls) => WriteOutcome::UrlsAdded(add_urls_in(&tx, &urls)?),
                 WriteOp::Fetched(rec) => {
                     record_fetch(&tx, &rec)?;
+                    WriteOutcome::FetchRecorded
+                }
+                WriteOp::Skipped(rec) => {
+                    record_skip(&tx, &rec)?;
                     WriteOutcome::FetchRecorded
                 }
                 WriteOp::Article(a) => store_article(&tx, &a)?,
@@ -86,6 +92,32 @@ fn record_fetch(tx: &Transaction<'_>, rec: &FetchRecord) -> rusqlite::Result<()>
     if changed == 0 {
         // The fetch log insert already enforces this through the foreign key;
         // kept explicit so the batch fails even with foreign keys off.
+        return Err(rusqlite::Error::QueryReturnedNoRows);
+    }
+    Ok(())
+}
+
+/// A skip: logged, the URL rescheduled or set aside, its failure count and
+/// last status untouched.
+fn record_skip(tx: &Transaction<'_>, rec: &SkipRecord) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO fetches(url_id, started_at, error_kind, bytes, elapsed_ms)
+         VALUES (?1, ?2, ?3, 0, 0)",
+    )?
+    .execute(params![rec.url_id, rec.at, rec.reason])?;
+    let (state, next_at) = match rec.next {
+        NextState::Done => ("done", None),
+        NextState::At(t) => ("queued", Some(t)),
+        NextState::Failed => ("skipped", None),
+    };
+    let changed = tx
+        .prepare_cached(
+            "UPDATE urls SET state = ?2, next_fetch_at = coalesce(?3, next_fetch_at),
+                last_error = ?4
+             WHERE id = ?1",
+        )?
+        .execute(params![rec.url_id, state, next_at, rec.reason])?;
+    if changed == 0 {
         return Err(rusqlite::Error::QueryReturnedNoRows);
     }
     Ok(())

@@ -1,0 +1,19 @@
+-- newshound schema, version 4: claiming is fair per host and filtered by site.
+-- `urls.host` is the URL's authority (`host` or `host:port`, the same key the
+-- crawler's per-host politeness uses; normalised URLs carry no default port).
+-- `claim_due` walks the queued rows of each selected site host by host with
+-- the index below (a skip scan finds the hosts), takes a few due URLs of each
+-- and interleaves them, so one host's backlog cannot fill a claim.
+
+ALTER TABLE urls ADD COLUMN host TEXT NOT NULL DEFAULT '';
+
+-- Authority = text between "://" and the next "/" (normalised http(s) URLs
+-- always have a path).
+UPDATE urls SET host = substr(
+    substr(url, instr(url, '://') + 3),
+    1,
+    instr(substr(url, instr(url, '://') + 3) || '/', '/') - 1
+);
+
+DROP INDEX urls_claim;
+CREATE INDEX urls_claim_host ON urls(site_id, host, priority DESC, id) WHERE state = 'queued';
