@@ -7,12 +7,11 @@
 
 ALTER TABLE urls ADD COLUMN host TEXT NOT NULL DEFAULT '';
 
--- Authority = text between "://" and the next "/" (normalised http(s) URLs
--- always have a path).
-UPDATE urls SET host = substr(
-    substr(url, instr(url, '://') + 3),
-    1,
-    instr(substr(url, instr(url, '://') + 3) || '/', '/') - 1
+-- Authority = text between "://" and the next "/" or "?" (normalised
+-- http(s) URLs always have a path; older rows might not).
+UPDATE urls SET host = (
+    SELECT substr(rest, 1, min(instr(rest || '/', '/'), instr(rest || '?', '?')) - 1)
+    FROM (SELECT substr(url, instr(url, '://') + 3) AS rest)
 );
 
 DROP INDEX urls_claim;

@@ -330,3 +330,40 @@ fn skips_are_logged_but_are_not_failed_attempts() {
     let kinds: Vec<&str> = st[0].errors.iter().map(|(k, _)| k.as_str()).collect();
     assert!(kinds.contains(&"robots_disallowed") && kinds.contains(&"host_parked"));
 }
+
+#[test]
+fn migration_4_backfills_hosts_of_existing_urls() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v3.db");
+    {
+        let c = rusqlite::Connection::open(&path).unwrap();
+        for sql in [
+            include_str!("../../../migrations/0001_init.sql"),
+            include_str!("../../../migrations/0002_claim_index.sql"),
+            include_str!("../../../migrations/0003_cjk_index_only_cjk.sql"),
+        ] {
+            c.execute_batch(sql).unwrap();
+        }
+        c.pragma_update(None, "user_version", 3).unwrap();
+        c.execute_batch(
+            "INSERT INTO sites(id, name) VALUES (1, 'a');
+             INSERT INTO urls(url, site_id, kind, discovered_at) VALUES
+               ('https://www.a.test/x/y?q=1', 1, 'article', 0),
+               ('http://127.0.0.1:8080/', 1, 'seed', 0),
+               ('https://a.test?x', 1, 'page', 0);",
+        )
+        .unwrap();
+    }
+    let mut s = Store::open(&path).unwrap();
+    let mut hosts: Vec<String> = s
+        .claim_due(0, 10)
+        .unwrap()
+        .into_iter()
+        .map(|q| {
+            assert_eq!(q.host, url_host(&q.url));
+            q.host
+        })
+        .collect();
+    hosts.sort();
+    assert_eq!(hosts, ["127.0.0.1:8080", "a.test", "www.a.test"]);
+}
