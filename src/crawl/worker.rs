@@ -218,7 +218,7 @@ async fn robots_verdict(
         let maps: Vec<NewUrl> = robots
             .sitemaps
             .iter()
-            .filter_map(super::frontier::normalize)
+            .filter_map(|u| super::frontier::normalize_for(site, u, ctx.cfg.crawler.trailing_slash))
             .filter(|u| site.owns(u))
             .map(|u| NewUrl {
                 url: u.into(),
@@ -340,6 +340,9 @@ async fn succeeded(
             Counters::add(&ctx.counters.urls_discovered, processed.urls.len() as u64);
             ops.push(WriteOp::AddUrls(processed.urls));
         }
+        if !processed.known.is_empty() {
+            ops.push(WriteOp::Known(processed.known));
+        }
         if let Some(article) = processed.article {
             ops.push(WriteOp::Article(NewArticle {
                 url: q.url.clone(),
@@ -387,6 +390,7 @@ async fn process_blocking(
     let redirected = !fetched.redirects.is_empty();
     let content_type = fetched.content_type.clone();
     let extract = ctx.extract.clone();
+    let trailing_slash = ctx.cfg.crawler.trailing_slash;
     let started = Instant::now();
     let out = tokio::task::spawn_blocking(move || {
         page::process(&PageInput {
@@ -400,6 +404,7 @@ async fn process_blocking(
             body: &body,
             extract: &extract,
             now_ms: now_ms(),
+            trailing_slash,
         })
     })
     .await;

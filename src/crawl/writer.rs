@@ -189,7 +189,7 @@ struct Pending {
 
 fn items(op: &WriteOp) -> usize {
     match op {
-        WriteOp::AddUrls(urls) => urls.len().max(1),
+        WriteOp::AddUrls(urls) | WriteOp::Known(urls) => urls.len().max(1),
         _ => 1,
     }
 }

@@ -64,6 +64,7 @@ impl CrawlStore for Fake {
             .map(|op| match op {
                 WriteOp::AddUrls(u) => WriteOutcome::UrlsAdded(u.len()),
                 WriteOp::Fetched(_) | WriteOp::Skipped(_) => WriteOutcome::FetchRecorded,
+                WriteOp::Known(u) => WriteOutcome::UrlsAdded(u.len()),
                 WriteOp::Article(_) => WriteOutcome::ArticleStored {
                     id: 1,
                     lines_dropped: 2,

@@ -13,6 +13,7 @@ use rusqlite::{params, OptionalExtension, Transaction};
 
 use super::frontier::{add_urls_in, site_id_in};
 use super::lines::{self, Cleaned};
+use super::NewUrl;
 use super::{
     FetchRecord, NewArticle, NextState, SkipRecord, Store, StoreError, WriteOp, WriteOutcome,
 };
@@ -30,6 +31,7 @@ impl Store {
                     record_fetch(&tx, &rec)?;
                     WriteOutcome::FetchRecorded
                 }
+                WriteOp::Known(urls) => WriteOutcome::UrlsAdded(add_known(&tx, &urls)?),
                 WriteOp::Skipped(rec) => {
                     record_skip(&tx, &rec)?;
                     WriteOutcome::FetchRecorded
@@ -97,6 +99,18 @@ fn record_fetch(tx: &Transaction<'_>, rec: &FetchRecord) -> rusqlite::Result<()>
     Ok(())
 }
 
+/// URLs known without a fetch: inserted as `done` (or a queued one set
+/// `done`). `fetched_at` stays empty, so they cost no page budget.
+fn add_known(tx: &Transaction<'_>, urls: &[NewUrl]) -> rusqlite::Result<usize> {
+    let added = add_urls_in(tx, urls)?;
+    let mut done =
+        tx.prepare_cached("UPDATE urls SET state = 'done' WHERE url = ?1 AND state = 'queued'")?;
+    for u in urls {
+        done.execute([&u.url])?;
+    }
+    Ok(added)
+}
+
 /// A skip: logged, the URL rescheduled or set aside, its failure count and
 /// last status untouched.
 fn record_skip(tx: &Transaction<'_>, rec: &SkipRecord) -> rusqlite::Result<()> {
@@ -132,6 +146,18 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
         return Ok(WriteOutcome::ArticleDuplicate { id });
     }
     let site_id = site_id_in(tx, &a.site)?;
+    // A canonical URL the crawler recorded for this site (a `Known` URL):
+    // the article is that page, whatever URL it was fetched under.
+    let canonical = match a.article.canonical_url.as_deref() {
+        Some(c) if c != a.url && is_site_url(tx, c, site_id)? => Some(c),
+        _ => None,
+    };
+    if let Some(c) = canonical {
+        if let Some(id) = article_by_url(tx, c)? {
+            add_alias(tx, &a.url, id)?;
+            return Ok(WriteOutcome::ArticleDuplicate { id });
+        }
+    }
     let hash = content_hash(raw);
     let same_body: Option<i64> = tx
         .prepare_cached("SELECT id FROM articles WHERE site_id = ?1 AND content_hash = ?2")?
@@ -178,10 +204,21 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
     ])?;
     let id = tx.last_insert_rowid();
     add_alias(tx, &a.url, id)?;
+    if let Some(c) = canonical {
+        add_alias(tx, c, id)?;
+    }
     Ok(WriteOutcome::ArticleStored {
         id,
         lines_dropped: cleaned.dropped,
     })
+}
+
+fn is_site_url(tx: &Transaction<'_>, url: &str, site_id: i64) -> rusqlite::Result<bool> {
+    Ok(tx
+        .prepare_cached("SELECT 1 FROM urls WHERE url = ?1 AND site_id = ?2")?
+        .query_row(params![url, site_id], |_| Ok(()))
+        .optional()?
+        .is_some())
 }
 
 fn article_by_url(tx: &Transaction<'_>, url: &str) -> rusqlite::Result<Option<i64>> {

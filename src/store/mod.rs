@@ -242,6 +242,9 @@ pub enum WriteOp {
     AddUrls(Vec<NewUrl>),
     Fetched(FetchRecord),
     Skipped(SkipRecord),
+    /// URLs known without being fetched (an article's canonical URL): added
+    /// as `done`, or set `done` if still queued, so they are never fetched.
+    Known(Vec<NewUrl>),
     Article(NewArticle),
 }
 

@@ -261,3 +261,62 @@ fn a_failed_batch_does_not_count_its_articles_in_the_line_table() {
     ));
     assert_eq!(s.site_stats(50).unwrap()[0].articles_processed, 1);
 }
+
+#[test]
+fn a_known_canonical_url_is_never_claimed_and_names_the_article() {
+    let mut s = Store::open_in_memory().unwrap();
+    s.add_urls(&[
+        url("https://a.test/story", "a", UrlKind::Article, 1),
+        url("https://a.test/story-amp", "a", UrlKind::Article, 1),
+    ])
+    .unwrap();
+    let claimed = s.claim_due(0, 1).unwrap();
+    assert_eq!(claimed[0].url, "https://a.test/story");
+    s.reset_in_flight().unwrap();
+    // The AMP variant is fetched; it declares the plain URL canonical.
+    let mut a = article("https://a.test/story-amp", "a", "T", "Storm text.");
+    a.article.canonical_url = Some("https://a.test/story".into());
+    let out = s
+        .write_batch(vec![
+            WriteOp::Known(vec![url("https://a.test/story", "a", UrlKind::Article, 1)]),
+            WriteOp::Article(a),
+        ])
+        .unwrap();
+    let id = match out[1] {
+        WriteOutcome::ArticleStored { id, .. } => id,
+        ref o => panic!("{o:?}"),
+    };
+    // Queued before: now done, so no claim hands it out.
+    let left: Vec<String> = s
+        .claim_due(0, 10)
+        .unwrap()
+        .into_iter()
+        .map(|q| q.url)
+        .collect();
+    assert_eq!(left, ["https://a.test/story-amp"]);
+    let c = s.counts().unwrap();
+    assert_eq!(c.done, 1);
+    assert_eq!(s.pages_by_site().unwrap()["a"], 0, "known is not fetched");
+    let by_canonical = s
+        .article(ArticleRef::Url("https://a.test/story".into()))
+        .unwrap()
+        .expect("found by its canonical URL");
+    assert_eq!(by_canonical.id, id);
+    // Another variant with the same canonical but a different body is the
+    // same article.
+    let mut b = article(
+        "https://a.test/story?page=all",
+        "a",
+        "T",
+        "Storm text, longer.",
+    );
+    b.article.canonical_url = Some("https://a.test/story".into());
+    assert_eq!(store_one(&mut s, b), WriteOutcome::ArticleDuplicate { id });
+    // A canonical URL the crawler did not record (another site) is not an alias.
+    let mut c = article("https://a.test/other", "a", "T", "Different words.");
+    c.article.canonical_url = Some("https://elsewhere.test/x".into());
+    assert!(matches!(
+        store_one(&mut s, c),
+        WriteOutcome::ArticleStored { .. }
+    ));
+}
