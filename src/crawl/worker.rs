@@ -168,7 +168,8 @@ pub async fn work(ctx: Arc<Ctx>, job: Job, stop: watch::Receiver<bool>) -> Done 
         }
     };
     let started_at = now_ms();
-    let validators = if is_revisited(q.kind) {
+    // A refetched article is asked conditionally too: unchanged is a 304.
+    let validators = if is_revisited(q.kind) || q.fetched_before {
         Validators {
             etag: q.etag.clone(),
             last_modified: q.last_modified.clone(),
@@ -289,6 +290,8 @@ fn failed(
             NextState::At(at)
         }
         Some(_) if is_revisited(q.kind) => NextState::At(now + revisit_ms(cfg)),
+        // A failed refetch leaves the stored article as it is.
+        _ if q.fetched_before && q.kind == UrlKind::Article => NextState::Done,
         _ => NextState::Failed,
     };
     let status = match e {
@@ -309,6 +312,15 @@ fn failed(
         next,
     };
     (record, retry_at)
+}
+
+/// When an article fetched for the first time is fetched once more
+/// (`[crawler] refetch_articles_after_secs`, 0 = never). A refetch is the
+/// last visit: `fetched_before` is set by then.
+pub fn refetch_at(cfg: &Config, q: &QueuedUrl) -> Option<i64> {
+    let secs = cfg.crawler.refetch_articles_after_secs;
+    (secs > 0.0 && q.kind == UrlKind::Article && !q.fetched_before)
+        .then(|| now_ms() + ms(Duration::from_secs_f64(secs)))
 }
 
 pub fn revisit_ms(cfg: &Config) -> i64 {
@@ -344,18 +356,25 @@ async fn succeeded(
             ops.push(WriteOp::Known(processed.known));
         }
         if let Some(article) = processed.article {
-            ops.push(WriteOp::Article(NewArticle {
+            let new = NewArticle {
                 url: q.url.clone(),
                 url_id: Some(q.id),
                 site: site.name.clone(),
                 fetched_at: now_ms(),
                 article,
                 lines: super::line_settings(cfg, Some(site)),
-            }));
+            };
+            ops.push(if q.fetched_before {
+                WriteOp::Refetched(new)
+            } else {
+                WriteOp::Article(new)
+            });
         }
     }
     let next = if is_revisited(q.kind) {
         NextState::At(now_ms() + revisit_ms(cfg))
+    } else if let Some(at) = refetch_at(cfg, q) {
+        NextState::At(at)
     } else {
         NextState::Done
     };

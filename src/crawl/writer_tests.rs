@@ -65,7 +65,7 @@ impl CrawlStore for Fake {
                 WriteOp::AddUrls(u) => WriteOutcome::UrlsAdded(u.len()),
                 WriteOp::Fetched(_) | WriteOp::Skipped(_) => WriteOutcome::FetchRecorded,
                 WriteOp::Known(u) => WriteOutcome::UrlsAdded(u.len()),
-                WriteOp::Article(_) => WriteOutcome::ArticleStored {
+                WriteOp::Article(_) | WriteOp::Refetched(_) => WriteOutcome::ArticleStored {
                     id: 1,
                     lines_dropped: 2,
                 },

@@ -37,6 +37,7 @@ impl Store {
                     WriteOutcome::FetchRecorded
                 }
                 WriteOp::Article(a) => store_article(&tx, &a)?,
+                WriteOp::Refetched(a) => refetched(&tx, &a)?,
             });
         }
         tx.commit()?;
@@ -219,6 +220,79 @@ fn is_site_url(tx: &Transaction<'_>, url: &str, site_id: i64) -> rusqlite::Resul
         .query_row(params![url, site_id], |_| Ok(()))
         .optional()?
         .is_some())
+}
+
+/// A refetch of a stored article's URL. When the extracted body differs
+/// from the stored raw text, the row is updated in place: metadata, raw
+/// text, content hash, and the text cleaned with the site's line counts as
+/// they are — without learning. The line table counts each article once
+/// (LC = articles containing a line, RC = articles seen); learning the new
+/// version would count the same article twice and its unchanged template
+/// lines would look more common than they are. Left unchanged: a URL that
+/// is only an alias of another article (the body belongs to that URL), an
+/// empty extraction, and a new body that another article of the site
+/// already has (the content-hash dedup keeps one row per body).
+/// A URL with no article yet (the first fetch stored none) is stored as new.
+fn refetched(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<WriteOutcome> {
+    let raw = a.article.text.as_str();
+    let existing: Option<(i64, String, i64)> = tx
+        .prepare_cached("SELECT id, content_hash, site_id FROM articles WHERE url = ?1")?
+        .query_row([&a.url], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .optional()?;
+    let Some((id, old_hash, site_id)) = existing else {
+        return match article_by_url(tx, &a.url)? {
+            Some(id) => Ok(WriteOutcome::ArticleUnchanged { id }),
+            None => store_article(tx, a),
+        };
+    };
+    let hash = content_hash(raw);
+    if raw.trim().is_empty() || hash == old_hash {
+        return Ok(WriteOutcome::ArticleUnchanged { id });
+    }
+    let taken: Option<i64> = tx
+        .prepare_cached("SELECT id FROM articles WHERE site_id = ?1 AND content_hash = ?2")?
+        .query_row(params![site_id, hash], |r| r.get(0))
+        .optional()?;
+    if taken.is_some() {
+        return Ok(WriteOutcome::ArticleUnchanged { id });
+    }
+    let cleaned = if a.lines.enabled {
+        lines::clean_with_current_counts(tx, site_id, raw, &a.lines)?
+    } else {
+        Cleaned {
+            text: raw.to_string(),
+            dropped: 0,
+        }
+    };
+    let text = if cleaned.text.trim().is_empty() {
+        raw.to_string()
+    } else {
+        cleaned.text
+    };
+    let m = &a.article;
+    tx.prepare_cached(
+        "UPDATE articles SET title = ?2, author = ?3, published_at = ?4, modified_at = ?5,
+            language = ?6, site_name = ?7, text = ?8, raw_text = ?9, content_hash = ?10,
+            word_count = ?11, fetched_at = ?12,
+            canonical_url = coalesce(?13, canonical_url)
+         WHERE id = ?1",
+    )?
+    .execute(params![
+        id,
+        m.title,
+        m.author,
+        m.published_at,
+        m.modified_at,
+        m.language,
+        m.site_name,
+        text,
+        raw,
+        hash,
+        i64::try_from(word_count(&text)).unwrap_or(i64::MAX),
+        a.fetched_at,
+        m.canonical_url,
+    ])?;
+    Ok(WriteOutcome::ArticleUpdated { id })
 }
 
 fn article_by_url(tx: &Transaction<'_>, url: &str) -> rusqlite::Result<Option<i64>> {

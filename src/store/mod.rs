@@ -246,6 +246,9 @@ pub enum WriteOp {
     /// as `done`, or set `done` if still queued, so they are never fetched.
     Known(Vec<NewUrl>),
     Article(NewArticle),
+    /// An article's URL fetched again to catch updates: if the body changed,
+    /// the stored article is updated in place (see `articles::refetched`).
+    Refetched(NewArticle),
 }
 
 /// What a write did.
@@ -263,4 +266,14 @@ pub enum WriteOutcome {
     },
     /// Nothing left after boilerplate removal / extraction found no text.
     ArticleEmpty,
+    /// A refetched article's body had changed: text, raw text, title and
+    /// dates replaced (the FTS index follows).
+    ArticleUpdated {
+        id: i64,
+    },
+    /// A refetched article was the same (or cannot be updated: see
+    /// `articles::refetched`).
+    ArticleUnchanged {
+        id: i64,
+    },
 }

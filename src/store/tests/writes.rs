@@ -320,3 +320,66 @@ fn a_known_canonical_url_is_never_claimed_and_names_the_article() {
         WriteOutcome::ArticleStored { .. }
     ));
 }
+
+#[test]
+fn a_refetched_article_is_updated_only_when_its_body_changed_and_learns_nothing() {
+    let mut s = Store::open_in_memory().unwrap();
+    let template = "Subscribe to our newsletter today.";
+    let first = store_one(
+        &mut s,
+        learning_article("https://a.test/1", &format!("{FIRST}\n{template}")),
+    );
+    let WriteOutcome::ArticleStored { id, .. } = first else {
+        panic!("{first:?}")
+    };
+    store_one(
+        &mut s,
+        learning_article("https://a.test/2", &format!("{SECOND}\n{template}")),
+    );
+    let lines_before = s.site_stats(1).unwrap()[0].clone();
+    let refetch = |s: &mut Store, body: &str| {
+        let a = learning_article("https://a.test/1", body);
+        s.write_batch(vec![WriteOp::Refetched(a)])
+            .unwrap()
+            .pop()
+            .unwrap()
+    };
+    // Same body: nothing happens.
+    let same = refetch(&mut s, &format!("{FIRST}\n{template}"));
+    assert_eq!(same, WriteOutcome::ArticleUnchanged { id });
+    // A correction: text, raw text and the search index follow.
+    let fixed = FIRST.replace("harbour strike", "dockworkers walkout");
+    let out = refetch(&mut s, &format!("{fixed}\n{template}"));
+    assert_eq!(out, WriteOutcome::ArticleUpdated { id });
+    let stored = s.article(ArticleRef::Id(id)).unwrap().unwrap();
+    assert!(stored.article.text.contains("dockworkers walkout"));
+    assert!(!stored.article.text.contains("harbour"));
+    assert_eq!(s.search("dockworkers", 10).unwrap()[0].id, id);
+    assert!(s.search("harbour", 10).unwrap().is_empty());
+    // The line table and RC are as before: the article counted once.
+    let lines_after = s.site_stats(1).unwrap()[0].clone();
+    assert_eq!(
+        lines_after.articles_processed,
+        lines_before.articles_processed
+    );
+    assert_eq!(lines_after.lines_tracked, lines_before.lines_tracked);
+    // A body another article already has: left alone (one row per body).
+    let taken = refetch(&mut s, &format!("{SECOND}\n{template}"));
+    assert_eq!(taken, WriteOutcome::ArticleUnchanged { id });
+    // An alias (duplicate URL) does not rewrite the article it points to.
+    let dup = store_one(
+        &mut s,
+        learning_article("https://a.test/1-copy", &format!("{fixed}\n{template}")),
+    );
+    assert_eq!(dup, WriteOutcome::ArticleDuplicate { id });
+    let a = learning_article("https://a.test/1-copy", "Something else entirely.");
+    let out = s.write_batch(vec![WriteOp::Refetched(a)]).unwrap();
+    assert_eq!(out, [WriteOutcome::ArticleUnchanged { id }]);
+    assert!(s
+        .article(ArticleRef::Id(id))
+        .unwrap()
+        .unwrap()
+        .article
+        .text
+        .contains("dockworkers"));
+}
