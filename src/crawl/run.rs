@@ -305,8 +305,8 @@ impl Scheduler {
 
     async fn enqueue(&mut self, q: QueuedUrl) -> Result<(), WriterError> {
         let Some(site) = self.selected.get(&q.site).cloned() else {
-            // Another site's URL (only some sites selected): left claimed
-            // and put back by the reset at the end of the run.
+            // Not claimed any more (claims are filtered by site); kept as
+            // a guard: left claimed and put back by the end-of-run reset.
             return Ok(());
         };
         let Ok(url) = Url::parse(&q.url) else {
