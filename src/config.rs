@@ -354,7 +354,7 @@ impl Config {
     pub fn parse(text: &str, origin: &Path, base_dir: &Path) -> Result<Config, ConfigError> {
         let raw: RawConfig = toml::from_str(text).map_err(|e| ConfigError::Syntax {
             path: origin.to_path_buf(),
-            message: one_line(&e.to_string()),
+            message: syntax_message(text, &e),
         })?;
         let invalid = |field: String, message: String| ConfigError::Invalid {
             path: origin.to_path_buf(),
@@ -391,6 +391,21 @@ impl Config {
     /// The site that owns a URL's host, if any.
     pub fn site_for(&self, url: &Url) -> Option<&SiteConfig> {
         self.sites.iter().find(|s| s.owns(url))
+    }
+}
+
+/// `line L, column C: what`, without quoting the offending line: the file may
+/// not be a config at all, and its content does not belong in an error.
+fn syntax_message(text: &str, e: &toml::de::Error) -> String {
+    let what = one_line(e.message());
+    match e.span() {
+        Some(span) => {
+            let before = text.get(..span.start).unwrap_or(text);
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!("line {line}, column {column}: {what}")
+        }
+        None => what,
     }
 }
 

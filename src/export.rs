@@ -22,7 +22,9 @@ pub fn write_jsonl(
     out: &mut dyn Write,
 ) -> Result<u64, ExportError> {
     let n = store.export(site, |article| {
-        serde_json::to_writer(&mut *out, article).map_err(std::io::Error::other)?;
+        // `io::Error::from` gives back the writer's own error (its kind, e.g.
+        // BrokenPipe, intact) where `io::Error::other` would bury it.
+        serde_json::to_writer(&mut *out, article).map_err(std::io::Error::from)?;
         out.write_all(b"\n")
     })?;
     out.flush()?;

@@ -1,8 +1,10 @@
 //! The `newshound` command line: parse what the user typed into a typed
 //! request, call the library, print. The library never sees argv.
 //!
-//! Errors are printed as one line, `newshound: <what failed>: <why>`, and
-//! the exit code is 1 (2 for usage errors, from clap).
+//! Data goes to stdout, progress and diagnostics to stderr. Errors are printed
+//! as one line, `newshound: <what failed>: <why>`, and the exit code is 1
+//! (2 for usage errors, from clap). A closed stdout (`newshound export | head`)
+//! ends the command quietly with exit code 0, as for other Unix filters.
 
 mod cli;
 
@@ -18,27 +20,54 @@ use newshound::extract::Algorithm;
 #[derive(Debug, Parser)]
 #[command(name = "newshound", version, about, long_about = None)]
 pub struct Cli {
-    /// Configuration file.
-    #[arg(
-        long,
-        global = true,
-        value_name = "PATH",
-        default_value = "crawler.toml"
-    )]
-    config: PathBuf,
+    /// Configuration file [default: crawler.toml].
+    ///
+    /// When the default file is missing, commands other than `crawl` use the
+    /// built-in defaults; a missing file given with --config is an error.
+    #[arg(long, global = true, value_name = "PATH", display_order = 100)]
+    config: Option<PathBuf>,
     /// SQLite database (overrides `[crawler] database` in the config).
-    #[arg(long, global = true, value_name = "PATH")]
+    #[arg(long, global = true, value_name = "PATH", display_order = 101)]
     db: Option<PathBuf>,
-    /// More log output (-v: debug, -vv: trace). RUST_LOG also works.
-    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    /// More log output on stderr (-v: debug, -vv: trace). RUST_LOG also works.
+    #[arg(short, long, global = true, action = clap::ArgAction::Count, display_order = 102)]
     verbose: u8,
     #[command(subcommand)]
     command: Command,
 }
 
+/// A count that must be at least 1 (`--limit`, `--articles`).
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Most worker threads `--jobs` may ask for: each is an OS thread, and
+/// `--jobs 100000` would spawn them all (pages are few, cores fewer).
+const MAX_JOBS: usize = 256;
+
+/// `--jobs`: 1 to [`MAX_JOBS`].
+fn jobs(s: &str) -> Result<usize, String> {
+    let n = at_least_one(s)?;
+    if n > MAX_JOBS {
+        return Err(format!("must be at most {MAX_JOBS}"));
+    }
+    Ok(n)
+}
+
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Crawl the configured sites into the database; prints a summary at the end.
+    ///
+    /// A progress line on a terminal, plain log lines otherwise. Ctrl-C
+    /// finishes the pages in flight, stores them and prints the summary (a
+    /// second Ctrl-C quits at once); the next crawl resumes where it stopped.
+    /// At the end, stored articles are re-cleaned with the boilerplate lines
+    /// learned (see `reclean`). Exits with 1 if pages failed and none could be
+    /// fetched (no network?).
     ///
     /// Example: newshound crawl --site bbc --site guardian
     Crawl {
@@ -46,44 +75,59 @@ pub enum Command {
         #[arg(long = "site", value_name = "NAME")]
         sites: Vec<String>,
         /// Keep revisiting feeds and index pages on schedule until stopped
-        /// (Ctrl-C finishes in-flight pages, flushes and prints the summary).
+        /// with Ctrl-C.
         #[arg(long)]
         continuous: bool,
-        /// Stop after this many pages (overrides `[crawler] max_pages`).
+        /// Stop after this many pages (overrides `[crawler] max_pages`;
+        /// 0 = no limit).
         #[arg(long, value_name = "N")]
         max_pages: Option<u64>,
     },
-    /// Extract the article from an HTML file, a URL, or every *.html of a directory.
+    /// Extract the article from an HTML file, a URL, stdin, or every *.html of a directory.
+    ///
+    /// One page (a file, an http(s) URL, or `-` for stdin) prints its text,
+    /// or text plus metadata with --json. A directory prints one JSON object
+    /// per page to stdout (JSONL), or with --out writes <out>/<name>.txt per
+    /// page (or <out>/articles.jsonl with --jsonl). A URL is fetched even
+    /// when it is a private or loopback address: you typed it.
     ///
     /// Examples: newshound extract page.html --json;
     /// newshound extract pages/ --out texts/ --jobs 2
     Extract {
-        /// An HTML file, an http(s) URL, or a directory of *.html files.
-        input: String,
-        /// Print text plus metadata as JSON (for one page).
+        /// An HTML file, an http(s) URL, `-` for stdin, or a directory of *.html files.
+        input: PathBuf,
+        /// One page: print text plus metadata as JSON.
         #[arg(long)]
         json: bool,
         /// Content-selection algorithm (default: from the config, else auto).
         #[arg(long, value_enum)]
         algorithm: Option<Algorithm>,
-        /// Directory mode: write <out>/<name>.txt for each <input>/<name>.html.
+        /// Directory: write <out>/<name>.txt for each <input>/<name>.html
+        /// (the directory is created).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
-        /// Directory mode: print one JSON object per page to stdout (or
-        /// <out>/articles.jsonl with --out).
+        /// Directory: with --out, write <out>/articles.jsonl instead of
+        /// .txt files (without --out, JSONL goes to stdout anyway).
         #[arg(long)]
         jsonl: bool,
-        /// Directory mode: worker threads.
-        #[arg(long, value_name = "N", default_value_t = 1)]
-        jobs: usize,
+        /// Directory: worker threads, 1 to 256 [default: 1].
+        #[arg(long, value_name = "N", value_parser = jobs)]
+        jobs: Option<usize>,
     },
     /// Full-text search over stored articles (FTS5, best match first).
     ///
+    /// Every word must occur (in any order). Words are matched as text:
+    /// FTS5 syntax (AND, OR, NOT, "quotes", *, column:) has no special
+    /// meaning. Chinese and Japanese match as substrings.
+    ///
     /// Example: newshound search "climate summit" --limit 5
     Search {
+        /// The words to look for.
         query: String,
-        #[arg(long, default_value_t = 20)]
+        /// Show at most N articles.
+        #[arg(long, value_name = "N", default_value_t = 20, value_parser = at_least_one)]
         limit: usize,
+        /// Print the hits as a JSON array (id, url, site, title, snippet, rank).
         #[arg(long)]
         json: bool,
     },
@@ -91,15 +135,21 @@ pub enum Command {
     ///
     /// Example: newshound show 42
     Show {
-        /// Article id (as printed by `search`) or its URL.
+        /// Article id (as printed by `search`) or a URL that led to it.
         article: String,
+        /// Print the article (metadata and text) as JSON.
         #[arg(long)]
         json: bool,
     },
     /// Export stored articles as JSONL (stdout, or --out FILE).
     ///
+    /// One JSON object per line: id, url, site, fetched_at (ms since the
+    /// epoch), word_count, title, author, published_at, modified_at,
+    /// language, canonical_url, site_name, text.
+    ///
     /// Example: newshound export --site bbc --out bbc.jsonl
     Export {
+        /// Write to this file (replaced if it exists; `-` is stdout).
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
         /// Only this site.
@@ -108,11 +158,16 @@ pub enum Command {
     },
     /// Per-site figures: pages, articles, errors, boilerplate lines learned.
     ///
+    /// Columns: URLs known to the frontier, pages fetched, articles stored,
+    /// RC (articles seen by the line filter), lines kept in the line table,
+    /// lines currently judged boilerplate, failed fetches by kind.
+    ///
     /// Example: newshound stats --top 5
     Stats {
         /// Also list each site's N most recurring lines.
         #[arg(long, value_name = "N", default_value_t = 0)]
         top: usize,
+        /// Print the figures as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -121,27 +176,35 @@ pub enum Command {
     ///
     /// Example: newshound reclean --site bbc
     Reclean {
+        /// Only this site.
         #[arg(long, value_name = "NAME")]
         site: Option<String>,
     },
     /// Score extraction against gold text: per-page and mean P/R/F1 (LCS).
     ///
+    /// Each <html>/<name>.html is scored against <gold>/<name>.txt.
+    ///
     /// Example: newshound eval --html corpus/page-signal-dev/html
     /// --gold corpus/page-signal-dev/gold --worst 10
     Eval {
+        /// Directory of <name>.html pages.
         #[arg(long, value_name = "DIR")]
         html: PathBuf,
+        /// Directory of <name>.txt gold texts.
         #[arg(long, value_name = "DIR")]
         gold: PathBuf,
+        /// Content-selection algorithm (default: from the config, else auto).
         #[arg(long, value_enum)]
         algorithm: Option<Algorithm>,
-        /// List the N worst pages.
-        #[arg(long, value_name = "N")]
+        /// List only the N worst pages (by F1) instead of every page.
+        #[arg(long, value_name = "N", conflicts_with = "sequence")]
         worst: Option<usize>,
+        /// Print the report as JSON.
         #[arg(long)]
         json: bool,
-        #[arg(long, value_name = "N", default_value_t = 1)]
-        jobs: usize,
+        /// Worker threads, 1 to 256 [default: 1].
+        #[arg(long, value_name = "N", value_parser = jobs, conflicts_with = "sequence")]
+        jobs: Option<usize>,
         /// Feed each site's pages in order through boilerplate learning and
         /// compare F1 with and without it (site = file-name prefix before `_NN`).
         #[arg(long)]
@@ -149,21 +212,19 @@ pub enum Command {
     },
     /// Start the simulated news web on 127.0.0.1, crawl it with the real
     /// pipeline, print the summary and one search. No network needed.
+    ///
+    /// The crawl goes to a temporary database unless --db is given; the
+    /// configuration comes from the simulated web, --config is not read.
     Demo {
         /// Articles per simulated site.
-        #[arg(long, default_value_t = 25)]
+        #[arg(long, value_name = "N", default_value_t = 25, value_parser = at_least_one)]
         articles: usize,
     },
 }
 
 fn main() -> ExitCode {
+    cli::install_panic_hook();
     let cli = Cli::parse();
     cli::init_logging(cli.verbose);
-    match cli::run(cli) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("newshound: {}", cli::one_line(&e));
-            ExitCode::FAILURE
-        }
-    }
+    cli::main(cli)
 }

@@ -1,27 +1,8 @@
 //! Bad input gets one clear line on stderr and a non-zero exit, never a panic.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod cli_support;
 
-fn newshound(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_newshound"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("run newshound")
-}
-
-/// Exit code 1, one line starting with `newshound: ` that contains `needle`,
-/// and no panic message.
-fn assert_clean_failure(out: &Output, needle: &str) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "stderr: {stderr}");
-    assert!(!stderr.contains("panicked"), "panic: {stderr}");
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "expected one line, got: {stderr}");
-    assert!(lines[0].starts_with("newshound: "), "{stderr}");
-    assert!(lines[0].contains(needle), "{needle:?} not in {stderr}");
-}
+use cli_support::{assert_clean_failure, newshound};
 
 #[test]
 fn missing_config_is_named() {

@@ -1,18 +1,22 @@
 //! `eval` and directory `extract`: the commands that work on a folder of pages.
+//! In: directories of `.html` pages (and gold `.txt`). Out: reports or texts.
 
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Result};
 
 use newshound::boilerplate::sequence;
 use newshound::eval;
-use newshound::extract::{self, ExtractOptions};
+use newshound::extract::{self, batch, ExtractOptions};
 
-use super::Globals;
+use super::out::Out;
+use super::store_cmds::write_json;
+use super::{status, Globals};
 
 pub fn eval(
+    out: &mut Out,
     html: &Path,
     gold: &Path,
     opts: &ExtractOptions,
@@ -20,11 +24,12 @@ pub fn eval(
     json: bool,
     jobs: usize,
 ) -> Result<ExitCode> {
-    let report = eval::evaluate_dir(html, gold, opts, jobs.max(1))?;
-    let mut out = std::io::stdout().lock();
+    if !gold.is_dir() {
+        bail!("{}: no such directory of gold texts", gold.display());
+    }
+    let report = eval::evaluate_dir(html, gold, opts, jobs)?;
     if json {
-        serde_json::to_writer_pretty(&mut out, &report)?;
-        writeln!(out)?;
+        write_json(out, &report)?;
     } else {
         write!(out, "{}", report.render(worst))?;
     }
@@ -33,44 +38,66 @@ pub fn eval(
 
 pub fn eval_sequence(
     globals: &Globals,
+    out: &mut Out,
     html: &Path,
     gold: &Path,
     opts: &ExtractOptions,
     json: bool,
 ) -> Result<ExitCode> {
     let config = globals.config()?;
-    let mut names: Vec<_> = std::fs::read_dir(html)
-        .with_context(|| format!("{}: cannot read directory", html.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "html"))
-        .collect();
+    // The same page set as the per-page `eval` (.html and .htm, files only).
+    let mut names = eval::html_files(html)?;
     // Each site's pages in numeric order (`_2` before `_10`): learning is
     // order-dependent, so the order must be the one the report describes.
     names.sort_by_key(|p| {
         sequence::page_order(&p.file_stem().unwrap_or_default().to_string_lossy())
     });
+    if names.is_empty() {
+        bail!("{}: no .html pages", html.display());
+    }
+    if !gold.is_dir() {
+        bail!("{}: no such directory of gold texts", gold.display());
+    }
     let mut pages = Vec::with_capacity(names.len());
-    for path in names {
+    let mut missing = Vec::new();
+    for path in &names {
         let stem = path
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
         let gold_path = gold.join(format!("{stem}.txt"));
-        let Ok(gold_text) = std::fs::read_to_string(&gold_path) else {
-            eprintln!("newshound: {}: no gold text, skipped", gold_path.display());
-            continue;
+        let gold_text = match std::fs::read_to_string(&gold_path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                missing.push(gold_path);
+                continue;
+            }
+            // Not UTF-8, a directory, unreadable: say so, not "no gold text".
+            Err(e) => bail!("{}: cannot read gold text: {e}", gold_path.display()),
         };
-        let bytes =
-            std::fs::read(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+        let bytes = std::fs::read(path)
+            .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
         let text = extract::extract_bytes(&bytes, None, None, opts).text;
         pages.push((sequence::site_key(&stem).to_string(), text, gold_text));
     }
+    if pages.is_empty() {
+        bail!(
+            "{}: none of the {} pages has a gold text in {}",
+            html.display(),
+            missing.len(),
+            gold.display()
+        );
+    }
+    for path in &missing {
+        status(format_args!(
+            "newshound: {}: no gold text, page skipped",
+            path.display()
+        ));
+    }
     let settings = newshound::crawl::line_settings(&config, None);
     let report = sequence::evaluate_sequence(&pages, &settings)?;
-    let mut out = std::io::stdout().lock();
     if json {
-        serde_json::to_writer_pretty(&mut out, &report)?;
-        writeln!(out)?;
+        write_json(out, &report)?;
     } else {
         write!(out, "{}", report.render())?;
     }
@@ -78,22 +105,37 @@ pub fn eval_sequence(
 }
 
 pub fn extract_dir(
+    out: &mut Out,
     dir: &Path,
-    out: Option<&Path>,
+    out_dir: Option<&Path>,
     jsonl: bool,
-    jobs: usize,
+    jobs: Option<usize>,
     opts: &ExtractOptions,
 ) -> Result<ExitCode> {
-    let summary = extract::batch::extract_dir(dir, out, jsonl, jobs.max(1), opts)?;
-    eprintln!(
+    let jobs = jobs.unwrap_or(1);
+    if let Some(d) = out_dir {
+        if d.exists() && !d.is_dir() {
+            bail!("{}: exists and is not a directory", d.display());
+        }
+    }
+    let summary = match out_dir {
+        // Texts or <out>/articles.jsonl: the library owns those files.
+        Some(_) => batch::extract_dir(dir, out_dir, jsonl, jobs, opts)?,
+        // JSONL on stdout goes through `out`, so a closed pipe is noticed.
+        None => batch::extract_dir_to(dir, batch::Output::Jsonl(out), jobs, opts)?,
+    };
+    if out.broken_pipe() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    status(format_args!(
         "extracted {} pages ({} written, {} failed, {} characters)",
         summary.pages,
         summary.written,
         summary.failed.len(),
         summary.chars
-    );
+    ));
     for (path, why) in &summary.failed {
-        eprintln!("newshound: {}: {why}", path.display());
+        status(format_args!("newshound: {}: {why}", path.display()));
     }
     if !summary.failed.is_empty() {
         return Ok(ExitCode::FAILURE);

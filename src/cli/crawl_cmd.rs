@@ -1,9 +1,11 @@
 //! `crawl`, `demo`, `reclean` and `extract URL`: the commands that run the
 //! async crawler or its fetcher.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 
@@ -13,7 +15,9 @@ use newshound::extract::{self, Article, ExtractOptions};
 use newshound::simweb::{SimWeb, SimWebSpec};
 use newshound::store::Store;
 
-use super::Globals;
+use super::out::Out;
+use super::store_cmds::require_site;
+use super::{check_db_path_for_writing, status, Globals};
 
 fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
@@ -22,14 +26,16 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
         .context("cannot start the async runtime")
 }
 
-/// First Ctrl-C: resolve (the crawl stops taking work and flushes).
+/// First Ctrl-C: resolve (the crawl stops taking work and flushes) and set
+/// `stopped`, so the caller can say the run was cut short.
 /// Second Ctrl-C: exit at once.
-async fn ctrl_c_twice() {
+async fn ctrl_c_twice(stopped: Arc<AtomicBool>) {
     if tokio::signal::ctrl_c().await.is_err() {
         // No signal handling available: never resolve, the crawl ends by itself.
         std::future::pending::<()>().await;
     }
-    eprintln!("newshound: stopping after in-flight pages (Ctrl-C again to quit at once)");
+    stopped.store(true, Ordering::SeqCst);
+    status("newshound: stopping after in-flight pages (Ctrl-C again to quit at once)");
     tokio::spawn(async {
         if tokio::signal::ctrl_c().await.is_ok() {
             std::process::exit(130);
@@ -39,6 +45,7 @@ async fn ctrl_c_twice() {
 
 pub fn crawl(
     globals: &Globals,
+    out: &mut Out,
     sites: Vec<String>,
     continuous: bool,
     max_pages: Option<u64>,
@@ -58,29 +65,100 @@ pub fn crawl(
         }
     }
     let db = globals.db_path(&config);
+    check_db_path_for_writing(&db)?;
+    let _lock = lock_for_crawl(&db)?;
     let store = Store::open(&db)?;
     let opts = CrawlOptions {
         continuous,
-        sites,
+        sites: sites.clone(),
         progress: std::io::stderr().is_terminal(),
     };
-    let summary = runtime()?.block_on(crawl::run(&config, store, opts, ctrl_c_twice()))?;
-    println!("{summary}");
+    let stopped = Arc::new(AtomicBool::new(false));
+    let summary = runtime()?.block_on(crawl::run(
+        &config,
+        store,
+        opts,
+        ctrl_c_twice(stopped.clone()),
+    ))?;
+    let recleaned = reclean_after_crawl(&config, &db, &sites)?;
+    writeln!(out, "{summary}")?;
+    writeln!(out, "  articles re-cleaned: {recleaned}")?;
+    out.flush()?;
+    if stopped.load(Ordering::SeqCst) {
+        status("newshound: crawl stopped by Ctrl-C; the next crawl resumes where it stopped");
+    }
+    if summary.pages_fetched == 0 && summary.error_total() > 0 {
+        let kinds: Vec<String> = summary
+            .errors
+            .iter()
+            .map(|(kind, n)| format!("{kind} {n}"))
+            .collect();
+        bail!(
+            "crawl: no page could be fetched ({}; is the network reachable?)",
+            kinds.join(", ")
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn reclean(globals: &Globals, site: Option<String>) -> Result<ExitCode> {
+/// One crawl per database: a second one would put the first one's in-flight
+/// URLs back in the queue and fetch them twice. The lock is an OS file lock
+/// on `<db>.lock`, so a killed crawl never leaves it stale.
+fn lock_for_crawl(db: &Path) -> Result<std::fs::File> {
+    let mut name = db.as_os_str().to_owned();
+    name.push(".lock");
+    let path = std::path::PathBuf::from(name);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("{}: cannot create lock file", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => bail!(
+            "{}: another crawl is using this database (wait for it, or stop it with Ctrl-C)",
+            db.display()
+        ),
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(e).with_context(|| format!("{}: cannot lock", path.display()))
+        }
+    }
+}
+
+/// The crawl's closing step (see `reclean`): articles stored while a site's
+/// line table was still warming up are cleaned again with what it learned.
+fn reclean_after_crawl(config: &Config, db: &Path, sites: &[String]) -> Result<usize> {
+    let mut store = Store::open(db)?;
+    let settings = |name: &str| crawl::line_settings(config, config.site(name));
+    if sites.is_empty() {
+        return Ok(store.reclean(None, settings)?);
+    }
+    let mut changed = 0;
+    for site in sites {
+        changed += store.reclean(Some(site), settings)?;
+    }
+    Ok(changed)
+}
+
+pub fn reclean(globals: &Globals, out: &mut Out, site: Option<String>) -> Result<ExitCode> {
     let config = globals.config()?;
     let mut store = globals.open_existing_store()?;
+    if let Some(site) = &site {
+        require_site(&store, site)?;
+    }
     let changed = store.reclean(site.as_deref(), |name| {
         crawl::line_settings(&config, config.site(name))
     })?;
-    println!("re-cleaned {changed} articles");
+    writeln!(out, "re-cleaned {changed} articles")?;
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn extract_url(globals: &Globals, url: &str, opts: &ExtractOptions) -> Result<Article> {
-    let config = globals.config()?;
+    let mut config = globals.config()?;
+    // The crawler refuses private and loopback addresses that pages link to;
+    // a URL typed on the command line is the user's own choice.
+    config.fetch.allow_private_addresses = true;
     let url = url::Url::parse(url).with_context(|| format!("{url}: invalid URL"))?;
     let fetcher = crawl::fetch::Fetcher::new(&config.fetch, &config.crawler.user_agent)?;
     let page = runtime()?
@@ -98,64 +176,78 @@ pub fn extract_url(globals: &Globals, url: &str, opts: &ExtractOptions) -> Resul
     ))
 }
 
-pub fn demo(globals: &Globals, articles: usize) -> Result<ExitCode> {
+pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCode> {
     let rt = runtime()?;
     let tmp = tempfile::tempdir().context("cannot create a temporary directory")?;
     let db = globals
         .db
         .clone()
         .unwrap_or_else(|| tmp.path().join("demo.db"));
-    rt.block_on(async {
+    check_db_path_for_writing(&db)?;
+    // Before the web starts: a bad --db is reported first and alone.
+    let store = Store::open(&db)?;
+    let stopped = Arc::new(AtomicBool::new(false));
+    let config = rt.block_on(async {
         let web = SimWeb::start(SimWebSpec {
             articles_per_site: articles,
             ..SimWebSpec::default()
         })
         .await
         .context("cannot start the simulated news web on 127.0.0.1")?;
-        println!("simulated news web:");
+        writeln!(out, "simulated news web:")?;
         for site in web.sites() {
-            println!(
+            writeln!(
+                out,
                 "  {:<14} {}  ({} articles)",
                 site.name,
                 site.base_url,
                 site.article_urls.len()
-            );
+            )?;
         }
+        out.flush()?;
         let config = Config::parse(&web.config_toml(), Path::new("<simweb>"), Path::new("."))
             .context("simulated web config")?;
-        let store = Store::open(&db)?;
         let opts = CrawlOptions {
             continuous: false,
             sites: Vec::new(),
             progress: std::io::stderr().is_terminal(),
         };
-        let summary = crawl::run(&config, store, opts, ctrl_c_twice()).await?;
-        println!("\n{summary}");
+        let summary = crawl::run(&config, store, opts, ctrl_c_twice(stopped.clone())).await?;
         web.shutdown().await;
-        anyhow::Ok(())
+        writeln!(out, "\n{summary}")?;
+        anyhow::Ok(config)
     })?;
+    let recleaned = reclean_after_crawl(&config, &db, &[])?;
+    writeln!(out, "  articles re-cleaned: {recleaned}")?;
+    if stopped.load(Ordering::SeqCst) {
+        out.flush()?;
+        status("newshound: demo crawl stopped by Ctrl-C; showing what was stored");
+    }
     let store = Store::open(&db)?;
     let query = demo_query(&store)?;
-    println!("\nsearch {query:?}:");
+    writeln!(out, "\nsearch {query:?}:")?;
     let hits = store.search(&query, 3)?;
     if hits.is_empty() {
+        out.flush()?;
         bail!("demo search for {query:?} found nothing: the crawl stored no articles");
     }
     for hit in hits {
-        println!(
+        writeln!(
+            out,
             "  {:>4}  [{}] {}",
             hit.id,
             hit.site,
             hit.title.unwrap_or_default()
-        );
-        println!("        {}", super::one_line_text(&hit.snippet));
+        )?;
+        writeln!(out, "        {}", super::one_line_text(&hit.snippet))?;
     }
     if globals.db.is_some() {
-        println!(
+        writeln!(
+            out,
             "\ndatabase: {} (try `newshound --db {} stats`)",
             db.display(),
             db.display()
-        );
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,25 +1,39 @@
 //! Command implementations: typed request in, library calls, output to the
 //! terminal. `anyhow` lives here only, at the edge.
+//!
+//! Every command writes its data through one [`out::Out`] (stdout) and its
+//! progress and diagnostics to stderr; [`main`] turns the outcome into the
+//! exit code and the one-line error message.
 
 mod corpus;
 mod crawl_cmd;
+mod extract_cmd;
+mod out;
+mod store_cmds;
 
 use std::io::{IsTerminal, Write};
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 
 use newshound::config::Config;
-use newshound::extract::{self, Algorithm, ExtractOptions};
-use newshound::store::{ArticleRef, Store};
+use newshound::extract::{Algorithm, ExtractOptions};
+use newshound::store::Store;
 
 use crate::{Cli, Command};
+use out::Out;
+
+/// The configuration file read when `--config` is not given.
+const DEFAULT_CONFIG: &str = "crawler.toml";
 
 pub fn init_logging(verbose: u8) {
+    // html5ever warns about every malformed page it repairs ("foster
+    // parenting not implemented"); that is noise for a crawler of real pages.
     let default = match verbose {
-        0 => "warn,newshound=info",
-        1 => "info,newshound=debug",
+        0 => "warn,html5ever=error,newshound=info",
+        1 => "info,html5ever=error,newshound=debug",
         _ => "debug,newshound=trace",
     };
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
@@ -32,6 +46,55 @@ pub fn init_logging(verbose: u8) {
         .init();
 }
 
+/// A panic is a bug, but the user still gets one line, not a backtrace.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        let payload = info.payload();
+        let msg = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("panic");
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        status(format_args!(
+            "newshound: internal error: {}{at} (this is a bug, please report it)",
+            one_line_text(msg)
+        ));
+    }));
+}
+
+/// Run the command and turn its outcome into an exit code.
+pub fn main(cli: Cli) -> ExitCode {
+    let mut out = Out::new();
+    let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        let code = run(cli, &mut out)?;
+        out.flush()?;
+        Ok::<_, anyhow::Error>(code)
+    }));
+    // The reader of our stdout stopped reading: not an error of ours.
+    if out.broken_pipe() {
+        return ExitCode::SUCCESS;
+    }
+    match outcome {
+        Ok(Ok(code)) => code,
+        Ok(Err(e)) => {
+            status(format_args!("newshound: {}", one_line(&e)));
+            ExitCode::FAILURE
+        }
+        // The panic hook has printed the message.
+        Err(_) => ExitCode::FAILURE,
+    }
+}
+
+/// One line on stderr. Unlike `eprintln!`, never panics (stderr may be a
+/// full disk or closed).
+pub fn status(msg: impl std::fmt::Display) {
+    let _ = writeln!(std::io::stderr(), "{msg}");
+}
+
 /// An error chain as one line: `outer: inner: root`.
 pub fn one_line(e: &anyhow::Error) -> String {
     let mut parts: Vec<String> = Vec::new();
@@ -42,7 +105,7 @@ pub fn one_line(e: &anyhow::Error) -> String {
             parts.push(s);
         }
     }
-    parts.join(": ").replace('\n', " ")
+    one_line_text(&parts.join(": "))
 }
 
 /// Text on one line: runs of whitespace (newlines included) become one space.
@@ -52,30 +115,44 @@ pub fn one_line_text(s: &str) -> String {
 
 /// What a command needs from the global options.
 pub struct Globals {
-    config_path: PathBuf,
-    config_explicit: bool,
+    config: Option<PathBuf>,
     db: Option<PathBuf>,
 }
 
 impl Globals {
+    fn config_path(&self) -> &Path {
+        self.config
+            .as_deref()
+            .unwrap_or_else(|| Path::new(DEFAULT_CONFIG))
+    }
+
     /// The config; a missing *default* config file means built-in defaults
     /// (so `search --db x.db` works anywhere), a missing explicit one is an error.
     fn config(&self) -> Result<Config> {
-        if !self.config_explicit && !self.config_path.exists() {
+        let path = self.config_path();
+        if self.config.is_none() && !path.exists() {
             return Ok(Config::parse("", Path::new("<defaults>"), Path::new("."))?);
         }
-        Ok(Config::load(&self.config_path)?)
+        Ok(Config::load(path)?)
     }
 
     /// The config with at least one site (for crawling).
     fn config_with_sites(&self) -> Result<Config> {
-        if !self.config_path.exists() {
+        let path = self.config_path();
+        if !path.exists() {
             bail!(
                 "{}: no such config file (pass --config PATH)",
-                self.config_path.display()
+                path.display()
             );
         }
-        Ok(Config::load(&self.config_path)?)
+        let config = Config::load(path)?;
+        if config.sites.is_empty() {
+            bail!(
+                "{}: no sites to crawl (add a [[sites]] entry)",
+                path.display()
+            );
+        }
+        Ok(config)
     }
 
     fn db_path(&self, config: &Config) -> PathBuf {
@@ -89,6 +166,9 @@ impl Globals {
     fn open_existing_store(&self) -> Result<Store> {
         let config = self.config()?;
         let path = self.db_path(&config);
+        if path.is_dir() {
+            bail!("{}: is a directory, not a database", path.display());
+        }
         if !path.exists() {
             bail!(
                 "{}: no such database (run `newshound crawl` first, or pass --db PATH)",
@@ -99,12 +179,27 @@ impl Globals {
     }
 }
 
-pub fn run(cli: Cli) -> Result<ExitCode> {
-    let config_explicit = std::env::args_os()
-        .any(|a| a == "--config" || a.to_string_lossy().starts_with("--config="));
+/// A database path the crawl can create: SQLite's own error for a missing
+/// directory ("unable to open database file", code 14) names neither cause.
+fn check_db_path_for_writing(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        bail!("{}: is a directory, not a database", path.display());
+    }
+    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        if !parent.is_dir() {
+            bail!(
+                "{}: cannot create the database: directory {} does not exist",
+                path.display(),
+                parent.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
     let globals = Globals {
-        config_path: cli.config,
-        config_explicit,
+        config: cli.config,
         db: cli.db,
     };
     match cli.command {
@@ -112,21 +207,33 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             sites,
             continuous,
             max_pages,
-        } => crawl_cmd::crawl(&globals, sites, continuous, max_pages),
-        Command::Demo { articles } => crawl_cmd::demo(&globals, articles),
+        } => crawl_cmd::crawl(&globals, out, sites, continuous, max_pages),
+        Command::Demo { articles } => crawl_cmd::demo(&globals, out, articles),
         Command::Extract {
             input,
             json,
             algorithm,
-            out,
+            out: out_dir,
             jsonl,
             jobs,
-        } => extract_cmd(&globals, &input, json, algorithm, out, jsonl, jobs),
-        Command::Search { query, limit, json } => search(&globals, &query, limit, json),
-        Command::Show { article, json } => show(&globals, &article, json),
-        Command::Export { out, site } => export(&globals, out, site),
-        Command::Stats { top, json } => stats(&globals, top, json),
-        Command::Reclean { site } => crawl_cmd::reclean(&globals, site),
+        } => {
+            let opts = extract_options(&globals, algorithm)?;
+            let request = extract_cmd::Request {
+                input: &input,
+                json,
+                out_dir: out_dir.as_deref(),
+                jsonl,
+                jobs,
+            };
+            extract_cmd::extract(&globals, out, &request, &opts)
+        }
+        Command::Search { query, limit, json } => {
+            store_cmds::search(&globals, out, &query, limit, json)
+        }
+        Command::Show { article, json } => store_cmds::show(&globals, out, &article, json),
+        Command::Export { out: file, site } => store_cmds::export(&globals, out, file, site),
+        Command::Stats { top, json } => store_cmds::stats(&globals, out, top, json),
+        Command::Reclean { site } => crawl_cmd::reclean(&globals, out, site),
         Command::Eval {
             html,
             gold,
@@ -138,9 +245,9 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         } => {
             let opts = extract_options(&globals, algorithm)?;
             if sequence {
-                corpus::eval_sequence(&globals, &html, &gold, &opts, json)
+                corpus::eval_sequence(&globals, out, &html, &gold, &opts, json)
             } else {
-                corpus::eval(&html, &gold, &opts, worst, json, jobs)
+                corpus::eval(out, &html, &gold, &opts, worst, json, jobs.unwrap_or(1))
             }
         }
     }
@@ -152,161 +259,4 @@ fn extract_options(globals: &Globals, algorithm: Option<Algorithm>) -> Result<Ex
         None => globals.config()?.extract.algorithm,
     };
     Ok(ExtractOptions { algorithm })
-}
-
-fn extract_cmd(
-    globals: &Globals,
-    input: &str,
-    json: bool,
-    algorithm: Option<Algorithm>,
-    out: Option<PathBuf>,
-    jsonl: bool,
-    jobs: usize,
-) -> Result<ExitCode> {
-    let opts = extract_options(globals, algorithm)?;
-    if input.starts_with("http://") || input.starts_with("https://") {
-        let article = crawl_cmd::extract_url(globals, input, &opts)?;
-        print_article(&article, json)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let path = Path::new(input);
-    if path.is_dir() {
-        return corpus::extract_dir(path, out.as_deref(), jsonl, jobs, &opts);
-    }
-    let bytes = std::fs::read(path).with_context(|| format!("{input}: cannot read"))?;
-    let article = extract::extract_bytes(&bytes, None, None, &opts);
-    print_article(&article, json)?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn print_article(article: &extract::Article, json: bool) -> Result<()> {
-    let mut out = std::io::stdout().lock();
-    if json {
-        serde_json::to_writer_pretty(&mut out, article)?;
-        writeln!(out)?;
-    } else {
-        writeln!(out, "{}", article.text)?;
-    }
-    Ok(())
-}
-
-fn search(globals: &Globals, query: &str, limit: usize, json: bool) -> Result<ExitCode> {
-    let store = globals.open_existing_store()?;
-    let hits = store.search(query, limit)?;
-    let mut out = std::io::stdout().lock();
-    if json {
-        serde_json::to_writer_pretty(&mut out, &hits)?;
-        writeln!(out)?;
-    } else if hits.is_empty() {
-        writeln!(out, "no articles match {query:?}")?;
-    } else {
-        for hit in &hits {
-            let title = hit.title.as_deref().unwrap_or("(untitled)");
-            writeln!(out, "{:>6}  [{}] {}", hit.id, hit.site, title)?;
-            writeln!(out, "        {}", hit.url)?;
-            writeln!(out, "        {}", one_line_text(&hit.snippet))?;
-        }
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn show(globals: &Globals, which: &str, json: bool) -> Result<ExitCode> {
-    let store = globals.open_existing_store()?;
-    let reference = match which.parse::<i64>() {
-        Ok(id) => ArticleRef::Id(id),
-        Err(_) => ArticleRef::Url(which.to_string()),
-    };
-    let Some(a) = store.article(reference)? else {
-        bail!("{which}: no such article");
-    };
-    let mut out = std::io::stdout().lock();
-    if json {
-        serde_json::to_writer_pretty(&mut out, &a)?;
-        writeln!(out)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    let field = |name: &str, v: &Option<String>| match v {
-        Some(v) => format!("{name:<10} {v}\n"),
-        None => String::new(),
-    };
-    write!(
-        out,
-        "{}{}{}{}{}{}",
-        field("title", &a.article.title),
-        field("author", &a.article.author),
-        field("published", &a.article.published_at),
-        field("language", &a.article.language),
-        field("canonical", &a.article.canonical_url),
-        field("site name", &a.article.site_name),
-    )?;
-    writeln!(out, "{:<10} {}", "url", a.url)?;
-    writeln!(out, "{:<10} {} ({} words)\n", "id", a.id, a.word_count)?;
-    writeln!(out, "{}", a.article.text)?;
-    Ok(ExitCode::SUCCESS)
-}
-
-fn export(globals: &Globals, out: Option<PathBuf>, site: Option<String>) -> Result<ExitCode> {
-    let store = globals.open_existing_store()?;
-    let n = match &out {
-        Some(path) => {
-            let file = std::fs::File::create(path)
-                .with_context(|| format!("{}: cannot create", path.display()))?;
-            let mut w = std::io::BufWriter::new(file);
-            newshound::export::write_jsonl(&store, site.as_deref(), &mut w)
-                .with_context(|| format!("{}", path.display()))?
-        }
-        None => {
-            let mut w = std::io::BufWriter::new(std::io::stdout().lock());
-            newshound::export::write_jsonl(&store, site.as_deref(), &mut w)?
-        }
-    };
-    if out.is_some() || !std::io::stdout().is_terminal() {
-        eprintln!("exported {n} articles");
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
-fn stats(globals: &Globals, top: usize, json: bool) -> Result<ExitCode> {
-    let store = globals.open_existing_store()?;
-    let stats = store.site_stats(globals.config()?.boilerplate.line_window)?;
-    let mut out = std::io::stdout().lock();
-    if json {
-        serde_json::to_writer_pretty(&mut out, &stats)?;
-        writeln!(out)?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    if stats.is_empty() {
-        writeln!(out, "the database holds no sites yet")?;
-    }
-    writeln!(
-        out,
-        "{:<16} {:>8} {:>8} {:>9} {:>8} {:>11} {:>9}  errors",
-        "site", "urls", "fetched", "articles", "RC", "lines kept", "boilerpl."
-    )?;
-    for s in &stats {
-        let errors = s
-            .errors
-            .iter()
-            .map(|(k, n)| format!("{k}={n}"))
-            .collect::<Vec<_>>()
-            .join(" ");
-        writeln!(
-            out,
-            "{:<16} {:>8} {:>8} {:>9} {:>8} {:>11} {:>9}  {}",
-            s.site,
-            s.urls_known,
-            s.pages_fetched,
-            s.articles,
-            s.articles_processed,
-            s.lines_tracked,
-            s.boilerplate_lines,
-            if errors.is_empty() { "-" } else { &errors }
-        )?;
-        if top > 0 {
-            for (line, count) in store.top_lines(&s.site, top)? {
-                writeln!(out, "    {count:>6}×  {line}")?;
-            }
-        }
-    }
-    Ok(ExitCode::SUCCESS)
 }

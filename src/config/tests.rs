@@ -83,3 +83,12 @@ fn shipped_crawler_toml_is_valid() {
     assert!(bbc.owns(&article) && bbc.is_article(&article));
     assert!(!bbc.is_article(&Url::parse("https://www.bbc.com/news/world").unwrap()));
 }
+
+#[test]
+fn syntax_error_gives_position_without_quoting_the_file() {
+    let err = parse("[crawler]\nsecret_line_here = \n")
+        .unwrap_err()
+        .to_string();
+    assert!(err.starts_with("crawler.toml: line 2, column"), "{err}");
+    assert!(!err.contains("secret_line_here"), "{err}");
+}

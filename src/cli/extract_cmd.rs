@@ -1,0 +1,143 @@
+//! `extract`: one page (file, URL or stdin) or a directory of pages in, the
+//! article text (or JSON) out.
+//!
+//! The input is a path (not a `String`) so that file names that are not
+//! UTF-8 still work. Flags that only make sense for a directory (`--out`,
+//! `--jsonl`, `--jobs`) or only for one page (`--json`) are rejected
+//! elsewhere rather than silently ignored.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+
+use newshound::extract::{self, Article, ExtractOptions};
+
+use super::out::Out;
+use super::store_cmds::write_json;
+use super::{corpus, crawl_cmd, status, Globals};
+
+/// What the user asked `extract` for.
+pub struct Request<'a> {
+    pub input: &'a Path,
+    pub json: bool,
+    pub out_dir: Option<&'a Path>,
+    pub jsonl: bool,
+    pub jobs: Option<usize>,
+}
+
+enum Input<'a> {
+    Stdin,
+    Url(&'a str),
+    Dir(&'a Path),
+    File(&'a Path),
+}
+
+fn classify(input: &Path) -> Result<Input<'_>> {
+    if input.as_os_str().is_empty() {
+        bail!("extract: empty input (give a file, a URL, `-` or a directory)");
+    }
+    if input.as_os_str() == "-" {
+        return Ok(Input::Stdin);
+    }
+    if input.is_dir() {
+        return Ok(Input::Dir(input));
+    }
+    // An existing file wins over URL syntax (a file may be called "http:").
+    if let Some(s) = input.to_str().filter(|_| !input.exists()) {
+        if let Some((scheme, _)) = s.split_once("://") {
+            if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") {
+                return Ok(Input::Url(s));
+            }
+            if !scheme.is_empty() && scheme.chars().all(|c| c.is_ascii_alphanumeric()) {
+                bail!("{s}: unsupported URL scheme {scheme:?} (http and https only)");
+            }
+        }
+    }
+    Ok(Input::File(input))
+}
+
+pub fn extract(
+    globals: &Globals,
+    out: &mut Out,
+    req: &Request<'_>,
+    opts: &ExtractOptions,
+) -> Result<ExitCode> {
+    let (label, article) = match classify(req.input)? {
+        Input::Dir(dir) => {
+            if req.json {
+                bail!(
+                    "{}: --json is for one page; a directory is printed as JSONL \
+                     (or written with --out DIR)",
+                    dir.display()
+                );
+            }
+            return corpus::extract_dir(out, dir, req.out_dir, req.jsonl, req.jobs, opts);
+        }
+        Input::Url(url) => {
+            one_page_flags(req)?;
+            let article = crawl_cmd::extract_url(globals, url, opts)?;
+            (url.to_string(), article)
+        }
+        Input::Stdin => {
+            one_page_flags(req)?;
+            let limit = globals.config()?.fetch.max_body_bytes;
+            let bytes = read_limited(std::io::stdin().lock(), limit, "<stdin>")?;
+            let article = extract::extract_bytes(&bytes, None, None, opts);
+            ("<stdin>".to_string(), article)
+        }
+        Input::File(path) => {
+            one_page_flags(req)?;
+            let label = path.display().to_string();
+            let limit = globals.config()?.fetch.max_body_bytes;
+            let file =
+                std::fs::File::open(path).with_context(|| format!("{label}: cannot read"))?;
+            let bytes = read_limited(file, limit, &label)?;
+            let article = extract::extract_bytes(&bytes, None, None, opts);
+            (label, article)
+        }
+    };
+    if article.text.trim().is_empty() {
+        status(format_args!(
+            "newshound: {label}: warning: no article text found"
+        ));
+    }
+    print_article(out, &article, req.json)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The whole input, refused beyond `limit` bytes: `/dev/zero` or an endless
+/// pipe must not eat the machine's memory. The crawler's body limit is the
+/// natural bound for one page.
+fn read_limited(r: impl Read, limit: u64, label: &str) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    r.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("{label}: cannot read"))?;
+    if bytes.len() as u64 > limit {
+        bail!("{label}: larger than {limit} bytes (raise [fetch] max_body_bytes in the config)");
+    }
+    Ok(bytes)
+}
+
+/// Directory-only flags given for one page are a mistake worth naming.
+fn one_page_flags(req: &Request<'_>) -> Result<()> {
+    if req.out_dir.is_some() || req.jsonl || req.jobs.is_some() {
+        bail!(
+            "{}: --out, --jsonl and --jobs are for a directory of pages; \
+             for one page use --json (and redirect stdout to save it)",
+            req.input.display()
+        );
+    }
+    Ok(())
+}
+
+fn print_article(out: &mut Out, article: &Article, json: bool) -> Result<()> {
+    if json {
+        write_json(out, article)?;
+    } else {
+        writeln!(out, "{}", article.text)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,238 @@
+//! `search`, `show`, `export` and `stats`: the commands that read an existing
+//! database. In: the request and the store. Out: text or JSON on stdout.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use serde::Serialize;
+
+use newshound::store::{ArticleRef, SiteStats, Store};
+
+use super::out::Out;
+use super::{one_line_text, status, Globals};
+
+/// JSON, pretty-printed, then a newline.
+pub fn write_json(out: &mut Out, value: &impl Serialize) -> Result<()> {
+    let text = serde_json::to_string_pretty(value)?;
+    writeln!(out, "{text}")?;
+    Ok(())
+}
+
+/// The sites the database knows, for "unknown site" messages.
+fn known_sites(store: &Store) -> Result<Vec<String>> {
+    Ok(store
+        .site_stats(1)?
+        .into_iter()
+        .map(|s| s.site)
+        .collect::<Vec<_>>())
+}
+
+/// Fail with the list of known sites unless `site` is one of them.
+pub fn require_site(store: &Store, site: &str) -> Result<()> {
+    let known = known_sites(store)?;
+    if !known.iter().any(|k| k == site) {
+        if known.is_empty() {
+            bail!(
+                "unknown site {site:?} ({}: holds no sites yet)",
+                store.path().display()
+            );
+        }
+        bail!(
+            "unknown site {site:?} (sites in {}: {})",
+            store.path().display(),
+            known.join(", ")
+        );
+    }
+    Ok(())
+}
+
+pub fn search(
+    globals: &Globals,
+    out: &mut Out,
+    query: &str,
+    limit: usize,
+    json: bool,
+) -> Result<ExitCode> {
+    // The store ignores terms without a letter or digit; a query made only of
+    // those can never match, which deserves saying rather than "no match".
+    if !query.chars().any(char::is_alphanumeric) {
+        bail!("search: the query {query:?} has no words to look for");
+    }
+    let store = globals.open_existing_store()?;
+    let hits = store.search(query, limit)?;
+    if json {
+        write_json(out, &hits)?;
+    } else if hits.is_empty() {
+        status(format_args!("no articles match {query:?}"));
+    } else {
+        for hit in &hits {
+            let title = hit.title.as_deref().unwrap_or("(untitled)");
+            writeln!(out, "{:>6}  [{}] {}", hit.id, hit.site, title)?;
+            writeln!(out, "        {}", hit.url)?;
+            writeln!(out, "        {}", one_line_text(&hit.snippet))?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn show(globals: &Globals, out: &mut Out, which: &str, json: bool) -> Result<ExitCode> {
+    let which = which.trim();
+    let reference = if which.is_empty() {
+        bail!("show: give an article id (as printed by `search`) or its URL");
+    } else if let Ok(id) = which.parse::<i64>() {
+        ArticleRef::Id(id)
+    } else if url::Url::parse(which).is_ok() {
+        ArticleRef::Url(which.to_string())
+    } else {
+        bail!("{which:?}: neither an article id nor a URL");
+    };
+    let store = globals.open_existing_store()?;
+    let Some(a) = store.article(reference.clone())? else {
+        match reference {
+            ArticleRef::Id(id) => bail!("no article with id {id}"),
+            ArticleRef::Url(url) => bail!("{url}: no stored article has this URL"),
+        }
+    };
+    if json {
+        write_json(out, &a)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let field = |name: &str, v: &Option<String>| match v {
+        Some(v) => format!("{name:<10} {v}\n"),
+        None => String::new(),
+    };
+    write!(
+        out,
+        "{}{}{}{}{}{}",
+        field("title", &a.article.title),
+        field("author", &a.article.author),
+        field("published", &a.article.published_at),
+        field("language", &a.article.language),
+        field("canonical", &a.article.canonical_url),
+        field("site name", &a.article.site_name),
+    )?;
+    writeln!(out, "{:<10} {}", "site", a.site)?;
+    writeln!(out, "{:<10} {}", "url", a.url)?;
+    writeln!(out, "{:<10} {} ({} words)\n", "id", a.id, a.word_count)?;
+    writeln!(out, "{}", a.article.text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn export(
+    globals: &Globals,
+    out: &mut Out,
+    file: Option<PathBuf>,
+    site: Option<String>,
+) -> Result<ExitCode> {
+    let store = globals.open_existing_store()?;
+    // Before the output file is created: a typo must not leave an empty file.
+    if let Some(site) = &site {
+        require_site(&store, site)?;
+    }
+    // `--out -` is stdout, as for most Unix tools.
+    let file = file.filter(|p| p.as_os_str() != "-");
+    if let Some(path) = &file {
+        // Creating the file truncates it: never let that be the database.
+        let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        };
+        if same(path, store.path()) {
+            bail!(
+                "{}: this is the database itself; choose another --out file",
+                path.display()
+            );
+        }
+    }
+    let n = match &file {
+        Some(path) => {
+            let f = std::fs::File::create(path)
+                .with_context(|| format!("{}: cannot create", path.display()))?;
+            let mut w = std::io::BufWriter::new(f);
+            newshound::export::write_jsonl(&store, site.as_deref(), &mut w)
+                .with_context(|| format!("{}", path.display()))?
+        }
+        None => newshound::export::write_jsonl(&store, site.as_deref(), out)?,
+    };
+    status(format_args!("exported {n} articles"));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A site's figures with its most recurring lines (`stats --json --top N`).
+#[derive(Serialize)]
+struct StatsWithTop<'a> {
+    #[serde(flatten)]
+    stats: &'a SiteStats,
+    top_lines: Vec<TopLine>,
+}
+
+#[derive(Serialize)]
+struct TopLine {
+    line: String,
+    count: u64,
+}
+
+pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result<ExitCode> {
+    let store = globals.open_existing_store()?;
+    let stats = store.site_stats(globals.config()?.boilerplate.line_window)?;
+    if json {
+        if top == 0 {
+            write_json(out, &stats)?;
+        } else {
+            let mut with_top = Vec::with_capacity(stats.len());
+            for s in &stats {
+                let top_lines = store
+                    .top_lines(&s.site, top)?
+                    .into_iter()
+                    .map(|(line, count)| TopLine { line, count })
+                    .collect();
+                with_top.push(StatsWithTop {
+                    stats: s,
+                    top_lines,
+                });
+            }
+            write_json(out, &with_top)?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if stats.is_empty() {
+        status(format_args!(
+            "{}: the database holds no sites yet",
+            store.path().display()
+        ));
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "{:<16} {:>8} {:>8} {:>9} {:>8} {:>11} {:>9}  errors",
+        "site", "urls", "fetched", "articles", "RC", "lines kept", "boilerpl."
+    )?;
+    for s in &stats {
+        let errors = s
+            .errors
+            .iter()
+            .map(|(k, n)| format!("{k}={n}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        writeln!(
+            out,
+            "{:<16} {:>8} {:>8} {:>9} {:>8} {:>11} {:>9}  {}",
+            s.site,
+            s.urls_known,
+            s.pages_fetched,
+            s.articles,
+            s.articles_processed,
+            s.lines_tracked,
+            s.boilerplate_lines,
+            if errors.is_empty() { "-" } else { &errors }
+        )?;
+        if top > 0 {
+            for (line, count) in store.top_lines(&s.site, top)? {
+                writeln!(out, "    {count:>6}×  {line}")?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}

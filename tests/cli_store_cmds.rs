@@ -1,0 +1,165 @@
+//! `search`, `show`, `export`, `stats`, `reclean` on good and bad input.
+
+mod cli_support;
+
+use cli_support::{assert_clean_failure, assert_usage_error, demo_db, newshound, stderr, stdout};
+
+#[test]
+fn search_with_no_words_is_an_error_not_an_empty_result() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    for q in ["", "   ", "*", "\"", "(", "-"] {
+        let out = newshound(&["--db", "demo.db", "search", q], dir.path());
+        assert_clean_failure(&out, "has no words to look for");
+    }
+}
+
+#[test]
+fn search_limit_zero_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = newshound(
+        &["--db", "demo.db", "search", "x", "--limit", "0"],
+        dir.path(),
+    );
+    assert_usage_error(&out, "must be at least 1");
+}
+
+#[test]
+fn search_fts_syntax_is_plain_text_and_no_match_goes_to_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    for q in [
+        "foo AND",
+        "NEAR(",
+        "title:x",
+        "a OR b NOT c",
+        "\"unclosed",
+        "x*",
+    ] {
+        let out = newshound(&["--db", "demo.db", "search", q], dir.path());
+        assert!(out.status.success(), "{q}: {}", stderr(&out));
+        assert_eq!(stdout(&out), "", "{q}: data only on stdout");
+        assert!(stderr(&out).contains("no articles match"), "{q}");
+    }
+    let out = newshound(&["--db", "demo.db", "search", "zzqq", "--json"], dir.path());
+    assert_eq!(stdout(&out).trim(), "[]");
+}
+
+#[test]
+fn show_names_what_was_not_found() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let db = ["--db", "demo.db", "show"];
+    let run = |arg: &str| newshound(&[&db[..], &[arg]].concat(), dir.path());
+    assert_clean_failure(&run("999999"), "no article with id 999999");
+    assert_clean_failure(&run(""), "give an article id");
+    assert_clean_failure(&run("not a url"), "neither an article id nor a URL");
+    assert_clean_failure(
+        &run("http://127.0.0.1:9/x"),
+        "no stored article has this URL",
+    );
+    // Surrounding blanks (copied from a terminal) are not part of the id.
+    let out = run(" 1 ");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("site "));
+}
+
+#[test]
+fn export_unknown_site_lists_known_ones_and_creates_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let out = newshound(
+        &[
+            "--db", "demo.db", "export", "--site", "nope", "--out", "x.jsonl",
+        ],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "unknown site \"nope\"");
+    assert!(stderr(&out).contains("globe"), "{}", stderr(&out));
+    assert!(!dir.path().join("x.jsonl").exists());
+}
+
+#[test]
+fn export_out_in_missing_directory_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let out = newshound(
+        &["--db", "demo.db", "export", "--out", "no/such/dir/x.jsonl"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "no/such/dir/x.jsonl: cannot create");
+}
+
+#[test]
+fn reclean_unknown_site_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let out = newshound(
+        &["--db", "demo.db", "reclean", "--site", "nope"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "unknown site \"nope\"");
+}
+
+#[test]
+fn stats_of_empty_database_prints_no_table() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("empty.db"), "").unwrap();
+    let out = newshound(&["--db", "empty.db", "stats"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert!(stderr(&out).contains("holds no sites yet"));
+}
+
+#[test]
+fn stats_json_includes_top_lines_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let out = newshound(
+        &["--db", "demo.db", "stats", "--json", "--top", "2"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sites = v.as_array().unwrap();
+    assert_eq!(sites.len(), 3);
+    for s in sites {
+        let top = s["top_lines"].as_array().unwrap();
+        assert_eq!(top.len(), 2, "{s}");
+        assert!(top[0]["count"].as_u64().unwrap() >= 1);
+    }
+}
+
+#[test]
+fn database_path_that_is_a_directory_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("d.db")).unwrap();
+    let out = newshound(&["--db", "d.db", "stats"], dir.path());
+    assert_clean_failure(&out, "d.db: is a directory");
+}
+
+#[test]
+fn export_over_the_database_itself_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let before = std::fs::metadata(dir.path().join("demo.db")).unwrap().len();
+    let out = newshound(
+        &["--db", "demo.db", "export", "--out", "./demo.db"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "this is the database itself");
+    let after = std::fs::metadata(dir.path().join("demo.db")).unwrap().len();
+    assert_eq!(before, after, "the database was truncated");
+    let out = newshound(&["--db", "demo.db", "stats"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn export_out_dash_is_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let out = newshound(&["--db", "demo.db", "export", "--out", "-"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 9);
+    assert!(!dir.path().join("-").exists());
+}
