@@ -64,6 +64,21 @@ pub struct CrawlerConfig {
     /// Seconds between two visits of a feed, sitemap, start or index page
     /// (`crawl --continuous` revisits them on this schedule).
     pub revisit_secs: f64,
+    /// `keep` (default): `/a/` and `/a` are different URLs, as HTTP says;
+    /// `strip`: a trailing slash is removed from every path but `/`.
+    pub trailing_slash: TrailingSlash,
+    /// Fetch each stored article once more this many seconds after its first
+    /// fetch, to catch corrections and updates (0 = never).
+    pub refetch_articles_after_secs: f64,
+}
+
+/// How URL normalisation treats a trailing slash (`[crawler] trailing_slash`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TrailingSlash {
+    #[default]
+    Keep,
+    Strip,
 }
 
 impl Default for CrawlerConfig {
@@ -76,6 +91,8 @@ impl Default for CrawlerConfig {
             max_depth: 5,
             max_pages_per_site: 0,
             revisit_secs: 3600.0,
+            trailing_slash: TrailingSlash::Keep,
+            refetch_articles_after_secs: 0.0,
         }
     }
 }
@@ -203,14 +220,54 @@ pub struct SiteConfig {
     pub rate: Option<f64>,
     /// Per-site switch for boilerplate learning (overrides `[boilerplate] enabled`).
     pub boilerplate: Option<bool>,
+    /// `www.example.com` and `example.com` are one site (default true): both
+    /// spellings belong to the site and are respelled as the configured one.
+    pub merge_www: bool,
 }
 
 impl SiteConfig {
-    /// Whether a URL is on one of the site's hosts.
+    /// Whether a URL is on one of the site's hosts (or, with `merge_www`,
+    /// on the www/bare twin of one).
     pub fn owns(&self, url: &Url) -> bool {
         let authority = host_key(url);
         let host = url.host_str().unwrap_or("");
         self.hosts.iter().any(|h| *h == authority || h == host)
+            || (self.merge_www && self.merged_host(url).is_some())
+    }
+
+    /// With `merge_www`: the first configured host that is this URL's host
+    /// or its www/bare twin (`host:port` keys compare with the port).
+    fn merged_host(&self, url: &Url) -> Option<&str> {
+        let key = host_key(url);
+        let twin = match key.strip_prefix("www.") {
+            Some(bare) => bare.to_string(),
+            None => format!("www.{key}"),
+        };
+        self.hosts
+            .iter()
+            .find(|h| **h == key || **h == twin)
+            .map(String::as_str)
+    }
+
+    /// With `merge_www`, a URL on either spelling of a host is respelled with
+    /// the configured one, so the frontier knows one URL per page and
+    /// politeness sees one host per server. Other URLs are returned as is.
+    pub fn merge_host(&self, url: Url) -> Url {
+        if !self.merge_www {
+            return url;
+        }
+        let Some(target) = self.merged_host(&url) else {
+            return url;
+        };
+        if target == host_key(&url) {
+            return url;
+        }
+        let name = target.rsplit_once(':').map_or(target, |(h, _)| h);
+        let mut out = url.clone();
+        match out.set_host(Some(name)) {
+            Ok(()) => out,
+            Err(_) => url,
+        }
     }
     pub fn is_article(&self, url: &Url) -> bool {
         self.article_patterns
@@ -277,6 +334,7 @@ struct RawSite {
     hosts: Vec<String>,
     rate: Option<f64>,
     boilerplate: Option<bool>,
+    merge_www: Option<bool>,
 }
 
 impl Config {
@@ -367,6 +425,10 @@ fn validate_sections(raw: &RawConfig) -> Result<(), (&'static str, String)> {
         return Err(("crawler.database", "must not be empty".into()));
     }
     positive("crawler.revisit_secs", c.revisit_secs)?;
+    non_negative(
+        "crawler.refetch_articles_after_secs",
+        c.refetch_articles_after_secs,
+    )?;
     let p = &raw.politeness;
     positive("politeness.rate_per_host", p.rate_per_host)?;
     if p.per_host_concurrency == 0 {
@@ -496,6 +558,7 @@ fn validate_site(i: usize, raw: RawSite, base_dir: &Path) -> Result<SiteConfig, 
         hosts,
         rate: raw.rate,
         boilerplate: raw.boilerplate,
+        merge_www: raw.merge_www.unwrap_or(true),
     })
 }
 

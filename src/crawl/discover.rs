@@ -129,6 +129,7 @@ mod tests {
             hosts: vec!["news.example.com".into()],
             rate: None,
             boilerplate: None,
+            merge_www: true,
         }
     }
 

@@ -7,6 +7,7 @@
 
 use url::Url;
 
+use crate::config::{SiteConfig, TrailingSlash};
 use crate::store::UrlKind;
 
 /// Query parameters that only track the reader; dropping them merges URLs
@@ -64,6 +65,24 @@ pub fn normalize(url: &Url) -> Option<Url> {
         }
     }
     Some(out)
+}
+
+/// [`normalize`], then the configured trailing-slash rule: with `Strip`,
+/// `/world/` becomes `/world` (the root `/` stays).
+pub fn normalize_with(url: &Url, trailing: TrailingSlash) -> Option<Url> {
+    let mut out = normalize(url)?;
+    if trailing == TrailingSlash::Strip && out.path() != "/" && out.path().ends_with('/') {
+        let path = out.path().trim_end_matches('/').to_string();
+        // All slashes ("//") leave the root.
+        out.set_path(if path.is_empty() { "/" } else { &path });
+    }
+    Some(out)
+}
+
+/// The frontier spelling of a URL found for `site`: [`normalize_with`],
+/// then the site's www/bare merge ([`SiteConfig::merge_host`]).
+pub fn normalize_for(site: &SiteConfig, url: &Url, trailing: TrailingSlash) -> Option<Url> {
+    normalize_with(url, trailing).map(|u| site.merge_host(u))
 }
 
 fn param_key(pair: &str) -> &str {
@@ -250,6 +269,100 @@ mod tests {
             let once = n(u).unwrap();
             assert_eq!(n(&once).as_deref(), Some(once.as_str()), "{u}");
         }
+    }
+
+    #[test]
+    fn trailing_slashes_are_kept_or_stripped_as_configured() {
+        let w = |s: &str, t| normalize_with(&Url::parse(s).unwrap(), t).map(String::from);
+        let keep = TrailingSlash::Keep;
+        let strip = TrailingSlash::Strip;
+        assert_eq!(
+            w("https://e.com/a/", keep).as_deref(),
+            Some("https://e.com/a/")
+        );
+        assert_eq!(
+            w("https://e.com/a/", strip).as_deref(),
+            Some("https://e.com/a")
+        );
+        assert_eq!(
+            w("https://e.com/a/b//?x=1#f", strip).as_deref(),
+            Some("https://e.com/a/b?x=1")
+        );
+        assert_eq!(
+            w("https://e.com/", strip).as_deref(),
+            Some("https://e.com/")
+        );
+        assert_eq!(w("https://e.com", strip).as_deref(), Some("https://e.com/"));
+        assert_eq!(
+            w("https://e.com//", strip).as_deref(),
+            Some("https://e.com/")
+        );
+        let once = w("https://e.com/a//", strip).unwrap();
+        assert_eq!(w(&once, strip), Some(once.clone()));
+    }
+
+    fn site(toml_extra: &str) -> SiteConfig {
+        let text = format!(
+            "[[sites]]\nname = \"s\"\nstart = [\"https://www.news.test/\", \"http://127.0.0.1:8080/\"]\n{toml_extra}"
+        );
+        let cfg = crate::config::Config::parse(
+            &text,
+            std::path::Path::new("t.toml"),
+            std::path::Path::new("."),
+        )
+        .unwrap();
+        cfg.sites[0].clone()
+    }
+
+    #[test]
+    fn www_and_bare_hosts_are_one_site_unless_configured_otherwise() {
+        let u = |s: &str| Url::parse(s).unwrap();
+        let merged = site("");
+        assert!(merged.merge_www, "default is on");
+        assert!(merged.owns(&u("https://news.test/a")));
+        let f = |s: &SiteConfig, x: &str| {
+            normalize_for(s, &u(x), TrailingSlash::Keep).map(String::from)
+        };
+        assert_eq!(
+            f(&merged, "https://NEWS.test/a?utm_source=x").as_deref(),
+            Some("https://www.news.test/a")
+        );
+        assert_eq!(
+            f(&merged, "https://www.news.test/a").as_deref(),
+            Some("https://www.news.test/a")
+        );
+        assert_eq!(
+            f(&merged, "http://127.0.0.1:8080/x").as_deref(),
+            Some("http://127.0.0.1:8080/x")
+        );
+        assert!(!merged.owns(&u("https://other.test/a")));
+        assert_eq!(
+            f(&merged, "https://other.test/a").as_deref(),
+            Some("https://other.test/a")
+        );
+
+        let text = "[crawler]\ntrailing_slash = \"strip\"\n[[sites]]\nname = \"s\"\nstart = [\"https://e.com/\"]\n";
+        let cfg = crate::config::Config::parse(
+            text,
+            std::path::Path::new("t"),
+            std::path::Path::new("."),
+        )
+        .unwrap();
+        assert_eq!(cfg.crawler.trailing_slash, TrailingSlash::Strip);
+        let bad = text.replace("strip", "drop");
+        assert!(crate::config::Config::parse(
+            &bad,
+            std::path::Path::new("t"),
+            std::path::Path::new(".")
+        )
+        .is_err());
+
+        let apart = site("merge_www = false");
+        assert!(!apart.owns(&u("https://news.test/a")));
+        assert_eq!(
+            f(&apart, "https://news.test/a").as_deref(),
+            Some("https://news.test/a")
+        );
     }
 
     #[test]

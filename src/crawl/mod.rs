@@ -35,7 +35,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::config::{Config, SiteConfig};
+use crate::config::{self, Config, SiteConfig};
 use crate::extract::ExtractOptions;
 use crate::store::lines::LineSettings;
 use crate::store::{NewUrl, Store, StoreError, UrlKind, WriteOp};
@@ -123,7 +123,10 @@ pub async fn run_with<S: CrawlStore>(
     if resumed > 0 {
         tracing::info!("resuming: {resumed} URLs left in flight were queued again");
     }
-    let seeds = seed_urls(selected.values().map(Arc::as_ref));
+    let seeds = seed_urls(
+        selected.values().map(Arc::as_ref),
+        config.crawler.trailing_slash,
+    );
     Counters::add(&counters.urls_discovered, seeds.len() as u64);
     writer.write(vec![WriteOp::AddUrls(seeds)]).await?;
 
@@ -198,7 +201,10 @@ fn select_sites(
 }
 
 /// Start pages, feeds and sitemaps of the sites, at depth 0.
-fn seed_urls<'a>(sites: impl Iterator<Item = &'a SiteConfig>) -> Vec<NewUrl> {
+fn seed_urls<'a>(
+    sites: impl Iterator<Item = &'a SiteConfig>,
+    trailing: config::TrailingSlash,
+) -> Vec<NewUrl> {
     let mut urls = Vec::new();
     for site in sites {
         let lists = [
@@ -208,7 +214,8 @@ fn seed_urls<'a>(sites: impl Iterator<Item = &'a SiteConfig>) -> Vec<NewUrl> {
         ];
         for (kind, list) in lists {
             for url in list {
-                let url = frontier::normalize(url).unwrap_or_else(|| url.clone());
+                let url =
+                    frontier::normalize_for(site, url, trailing).unwrap_or_else(|| url.clone());
                 urls.push(NewUrl {
                     url: url.into(),
                     site: site.name.clone(),
@@ -237,10 +244,15 @@ mod tests {
         fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
             Ok(0)
         }
-        fn claim_due(&mut self, _: i64, _: usize) -> Result<Vec<QueuedUrl>, StoreError> {
+        fn claim_due(
+            &mut self,
+            _: i64,
+            _: usize,
+            _: &crate::store::ClaimFilter,
+        ) -> Result<Vec<QueuedUrl>, StoreError> {
             Ok(Vec::new())
         }
-        fn next_due_at(&mut self) -> Result<Option<i64>, StoreError> {
+        fn next_due_at(&mut self, _: Option<&[String]>) -> Result<Option<i64>, StoreError> {
             Ok(None)
         }
         fn write_batch(&mut self, _: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {

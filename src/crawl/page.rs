@@ -19,7 +19,7 @@ use std::collections::HashSet;
 use url::Url;
 
 use super::{discover, frontier};
-use crate::config::SiteConfig;
+use crate::config::{SiteConfig, TrailingSlash};
 use crate::extract::{self, Article, ExtractOptions};
 use crate::store::{NewUrl, UrlKind};
 
@@ -38,6 +38,8 @@ pub struct PageInput<'a> {
     pub extract: &'a ExtractOptions,
     /// Unix ms, to judge the freshness of feed and sitemap entries.
     pub now_ms: i64,
+    /// `[crawler] trailing_slash`.
+    pub trailing_slash: TrailingSlash,
 }
 
 /// What came out of one document.
@@ -45,6 +47,9 @@ pub struct PageInput<'a> {
 pub struct PageOutput {
     pub urls: Vec<NewUrl>,
     pub article: Option<Article>,
+    /// URLs to record as known without fetching them: an article's
+    /// canonical URL on the same site, when it differs from the fetched one.
+    pub known: Vec<NewUrl>,
     /// A problem to count (`bad_feed`, `bad_sitemap`), the page is still done.
     pub problem: Option<&'static str>,
 }
@@ -108,7 +113,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
     let decoded = extract::charset::decode(input.body, input.content_type, Some(input.final_url));
     let mut found = Found::new(input);
     let links = discover::page_links(&decoded.text, input.final_url);
-    for link in links.links.iter().chain(&links.canonical) {
+    for link in &links.links {
         found.link(link);
     }
     // Feeds announced by start and section pages are new entry points; those
@@ -123,11 +128,44 @@ fn html(input: &PageInput<'_>) -> PageOutput {
     let is_article = input.kind == UrlKind::Article
         && (!input.redirected
             || discover::classify(input.site, input.final_url) == UrlKind::Article);
-    let article = is_article
+    let mut article = is_article
         .then(|| extract::extract_html(&decoded.text, Some(input.final_url), input.extract));
+    // The canonical URL (`link rel=canonical`, else `og:url`) in the
+    // frontier's spelling, if it is on the site.
+    let canonical = links
+        .canonical
+        .as_ref()
+        .and_then(|c| frontier::normalize_for(input.site, c, input.trailing_slash))
+        .filter(|c| input.site.owns(c));
+    let mut known = Vec::new();
+    match (&mut article, canonical) {
+        (Some(a), Some(c)) => {
+            // The article is that page: recorded under it, and the canonical
+            // URL is known (not fetched again). A canonical pointing at an
+            // index page is a site's mistake, not a reason to stop
+            // revisiting that index page.
+            let fetched =
+                frontier::normalize_for(input.site, input.final_url, input.trailing_slash);
+            let kind = discover::classify(input.site, &c);
+            if fetched.as_ref() != Some(&c) && kind != UrlKind::Index {
+                known.push(NewUrl {
+                    url: c.to_string(),
+                    site: input.site.name.clone(),
+                    kind,
+                    depth: input.depth,
+                    priority: frontier::priority(kind, input.depth),
+                });
+            }
+            a.canonical_url = Some(c.into());
+        }
+        // Not an article: the canonical URL is just another link.
+        (None, Some(c)) => found.link(&c),
+        (_, None) => {}
+    }
     PageOutput {
         urls: found.urls,
         article,
+        known,
         problem: None,
     }
 }
@@ -154,7 +192,7 @@ impl<'a> Found<'a> {
     }
 
     fn accept(&mut self, url: &Url) -> Option<Url> {
-        let url = frontier::normalize(url)?;
+        let url = frontier::normalize_for(self.input.site, url, self.input.trailing_slash)?;
         let depth = self.input.depth + 1;
         if depth > self.input.max_depth
             || !self.input.site.owns(&url)

@@ -41,6 +41,7 @@ fn run(
         body: body.as_bytes(),
         extract: &ExtractOptions::default(),
         now_ms: 0,
+        trailing_slash: crate::config::TrailingSlash::Keep,
     })
 }
 
@@ -156,6 +157,7 @@ fn feed_entries_are_classified_and_bad_feeds_counted() {
         body: body.as_bytes(),
         extract: &opts,
         now_ms: 0,
+        trailing_slash: crate::config::TrailingSlash::Keep,
     };
     let out = process(&input(rss));
     let queued: Vec<(&str, UrlKind)> = out.urls.iter().map(|u| (u.url.as_str(), u.kind)).collect();
@@ -169,4 +171,79 @@ fn feed_entries_are_classified_and_bad_feeds_counted() {
     assert!(out.article.is_none() && out.problem.is_none());
     let out = process(&input("<html>not a feed</html>"));
     assert_eq!(out.problem, Some("bad_feed"));
+}
+
+fn with_canonical(href: &str) -> String {
+    ARTICLE.replace(
+        "<title>Storm hits the coast</title>",
+        &format!("<title>Storm hits the coast</title><link rel=\"canonical\" href=\"{href}\">"),
+    )
+}
+
+#[test]
+fn an_articles_canonical_url_on_the_site_is_known_not_queued() {
+    let s = site();
+    // Fetched under a variant spelling (bare host, merged into news.test's
+    // twin would need www; here a query variant of the same page).
+    let body = with_canonical("http://news.test/a/7#top");
+    let out = run(
+        &s,
+        UrlKind::Article,
+        1,
+        "http://news.test/a/7-amp?x=1",
+        false,
+        &body,
+    );
+    let article = out.article.expect("article extracted");
+    assert_eq!(
+        article.canonical_url.as_deref(),
+        Some("http://news.test/a/7")
+    );
+    let known: Vec<(&str, UrlKind)> = out.known.iter().map(|u| (u.url.as_str(), u.kind)).collect();
+    assert_eq!(known, [("http://news.test/a/7", UrlKind::Article)]);
+    assert!(out.urls.iter().all(|u| u.url != "http://news.test/a/7"));
+
+    // The canonical URL is the fetched one: nothing extra to record.
+    let out = run(
+        &s,
+        UrlKind::Article,
+        1,
+        "http://news.test/a/7",
+        false,
+        &body,
+    );
+    assert!(out.known.is_empty());
+    assert_eq!(
+        out.article.and_then(|a| a.canonical_url).as_deref(),
+        Some("http://news.test/a/7")
+    );
+
+    // Another site's canonical (syndication) is neither known nor queued.
+    let body = with_canonical("http://other.test/a/7");
+    let out = run(
+        &s,
+        UrlKind::Article,
+        1,
+        "http://news.test/a/8",
+        false,
+        &body,
+    );
+    assert!(out.known.is_empty());
+    assert!(out.urls.iter().all(|u| !u.url.contains("other.test")));
+
+    // On an index page the canonical URL is just a link.
+    let body = with_canonical("http://news.test/section/world");
+    let out = run(
+        &s,
+        UrlKind::Index,
+        0,
+        "http://news.test/?page=1",
+        false,
+        &body,
+    );
+    assert!(out.known.is_empty() && out.article.is_none());
+    assert!(out
+        .urls
+        .iter()
+        .any(|u| u.url == "http://news.test/section/world"));
 }

@@ -9,11 +9,15 @@
 //! grants a permit (its own concurrency cap, not paused, not parked),
 //! round-robin over hosts. Workers wait for their host's rate limit before
 //! taking one of the `concurrency` global fetch slots, so a slow host never
-//! idles a slot. If every queued host is busy while slots are free (the
-//! frontier's top is one host's backlog), more URLs are claimed, up to
-//! [`MAX_QUEUED`], to reach other hosts. A host paused or parked for longer
-//! than [`SHORT_BLOCK`] gets its queued URLs rescheduled to the end of the
-//! block instead of holding them in memory.
+//! idles a slot. Claims are per-host fair in the store: only the selected
+//! sites whose page budget is not exhausted are read, each host gives at
+//! most [`Scheduler::per_host_target`] URLs, and hosts already holding that
+//! many are skipped — so one host's backlog never makes the scheduler dig
+//! through it to reach the others. If every queued host is busy while slots
+//! are free, the claim target doubles (still per-host capped). A host paused
+//! or parked for longer than [`SHORT_BLOCK`] gets its queued URLs
+//! rescheduled to the end of the block instead of holding them in memory
+//! (and is skipped by the following claims while blocked).
 //!
 //! One-pass mode ends when nothing is in flight, nothing claimed is waiting
 //! and nothing is due now — except that retries scheduled by this run within
@@ -37,16 +41,12 @@ use super::progress::Progress;
 use super::worker::{self, now_ms, Ctx, Done, Job};
 use super::writer::WriterError;
 use crate::config::{host_key, SiteConfig};
-use crate::store::{NextState, QueuedUrl};
+use crate::store::{ClaimFilter, NextState, QueuedUrl};
 
 /// Retries due within this long are waited for in one-pass mode.
 pub const ONE_PASS_PATIENCE: Duration = Duration::from_secs(30);
 /// Hosts blocked longer than this have their queued URLs rescheduled.
 pub const SHORT_BLOCK: Duration = Duration::from_secs(2);
-/// Most claimed URLs held waiting. A starved crawl digs this deep for other
-/// hosts; deeper would delay a big host's fresh URLs behind its backlog
-/// (a per-host fair claim in the store would make digging unnecessary).
-pub const MAX_QUEUED: usize = 2_000;
 /// Workers alive at once (most of them waiting for a rate limit), as a
 /// multiple of `concurrency`.
 const WORKERS_PER_SLOT: usize = 4;
@@ -97,6 +97,9 @@ pub struct Scheduler {
     continuous: bool,
     /// Selected sites by name.
     selected: HashMap<String, Arc<SiteConfig>>,
+    /// Selected sites whose page budget is not exhausted: the only ones
+    /// claimed from (and waited for).
+    claimable: Vec<String>,
     queues: HashMap<String, BinaryHeap<Waiting>>,
     /// Claim order, for FIFO among equal priorities.
     seq: u64,
@@ -123,10 +126,18 @@ impl Scheduler {
         site_pages: HashMap<String, u64>,
         stop: watch::Receiver<bool>,
     ) -> Scheduler {
+        let budget = ctx.cfg.crawler.max_pages_per_site;
+        let mut claimable: Vec<String> = selected
+            .keys()
+            .filter(|name| budget == 0 || site_pages.get(*name).copied().unwrap_or(0) < budget)
+            .cloned()
+            .collect();
+        claimable.sort();
         Scheduler {
             ctx,
             continuous,
             selected,
+            claimable,
             queues: HashMap::new(),
             rotation: VecDeque::new(),
             seq: 0,
@@ -155,6 +166,38 @@ impl Scheduler {
         (self.concurrency() * 4).max(32)
     }
 
+    /// Claimed URLs of one host kept waiting: a few rounds of its own
+    /// concurrency, so its next URL is at hand when a fetch finishes.
+    fn per_host_target(&self) -> usize {
+        (self.ctx.cfg.politeness.per_host_concurrency * 4).max(4)
+    }
+
+    /// What the next claim may take: the claimable sites, a few URLs per
+    /// host, none of the hosts already holding enough or blocked for long.
+    fn claim_filter(&self) -> ClaimFilter {
+        let per_host = self.per_host_target();
+        let skip_hosts = self
+            .queues
+            .iter()
+            .filter(|(host, q)| q.len() >= per_host || self.blocked_long(host))
+            .map(|(host, _)| host.clone())
+            .collect();
+        ClaimFilter {
+            sites: Some(self.claimable.clone()),
+            per_host,
+            skip_hosts,
+        }
+    }
+
+    fn blocked_long(&self, host: &str) -> bool {
+        self.ctx
+            .politeness
+            .blocked_until(host)
+            .is_some_and(|until| {
+                until.saturating_duration_since(std::time::Instant::now()) > SHORT_BLOCK
+            })
+    }
+
     fn page_limit_reached(&self) -> bool {
         let max = self.ctx.cfg.crawler.max_pages;
         max > 0 && self.dispatched >= max
@@ -173,13 +216,14 @@ impl Scheduler {
             }
             let starved = self.dispatch().await?;
             let want = if starved {
-                MAX_QUEUED
+                self.queue_target() * 2
             } else {
                 self.queue_target()
             };
             if self.queued < want && Instant::now() >= self.claim_after {
                 let limit = (want - self.queued).min(self.queue_target());
-                let claimed = self.ctx.writer.claim(now_ms(), limit).await?;
+                let filter = self.claim_filter();
+                let claimed = self.ctx.writer.claim(now_ms(), limit, filter).await?;
                 if claimed.is_empty() {
                     self.claim_after = Instant::now() + IDLE_POLL;
                 } else {
@@ -217,7 +261,11 @@ impl Scheduler {
     /// Nothing running, nothing waiting: how long to sleep, or `None` when
     /// the pass is over.
     async fn idle(&mut self) -> Result<Option<Duration>, WriterError> {
-        let next = self.ctx.writer.next_due().await?;
+        let next = self
+            .ctx
+            .writer
+            .next_due(Some(self.claimable.clone()))
+            .await?;
         let now = now_ms();
         let waiting_for_retry = match (next, self.retry_horizon) {
             (Some(t), Some(h)) => t <= h,
@@ -257,8 +305,8 @@ impl Scheduler {
 
     async fn enqueue(&mut self, q: QueuedUrl) -> Result<(), WriterError> {
         let Some(site) = self.selected.get(&q.site).cloned() else {
-            // Another site's URL (only some sites selected): left claimed
-            // and put back by the reset at the end of the run.
+            // Not claimed any more (claims are filtered by site); kept as
+            // a guard: left claimed and put back by the end-of-run reset.
             return Ok(());
         };
         let Ok(url) = Url::parse(&q.url) else {
@@ -315,14 +363,20 @@ impl Scheduler {
             }
             idle_hosts = 0;
             if self.over_budget(&w.site) {
+                // Claimed before the budget ran out. Left due, but the site
+                // is no longer claimed from, so it waits (unattempted) for a
+                // run with a larger budget instead of coming back every
+                // revisit interval.
                 self.ctx.counters.skip("site_budget");
-                let next = NextState::At(now_ms() + worker::revisit_ms(&self.ctx.cfg));
-                let op = worker::skipped(&w.q, "site_budget", next);
+                let op = worker::skipped(&w.q, "site_budget", NextState::At(now_ms()));
                 self.ctx.writer.write(vec![op]).await?;
                 continue;
             }
             self.dispatched += 1;
             *self.site_pages.entry(w.site.name.clone()).or_default() += 1;
+            if self.over_budget(&w.site) {
+                self.claimable.retain(|name| *name != w.site.name);
+            }
             let job = Job {
                 q: w.q,
                 url: w.url,

@@ -24,6 +24,7 @@ pub struct Counters {
     pub not_modified: AtomicU64,
     pub articles_stored: AtomicU64,
     pub duplicates: AtomicU64,
+    pub articles_updated: AtomicU64,
     pub lines_dropped: AtomicU64,
     pub urls_discovered: AtomicU64,
     errors: Mutex<BTreeMap<String, u64>>,
@@ -77,6 +78,7 @@ impl Counters {
             not_modified: Self::get(&self.not_modified),
             articles_stored: Self::get(&self.articles_stored),
             duplicates: Self::get(&self.duplicates),
+            articles_updated: Self::get(&self.articles_updated),
             lines_dropped: Self::get(&self.lines_dropped),
             urls_discovered: Self::get(&self.urls_discovered),
             errors: self.errors(),
@@ -96,6 +98,9 @@ pub struct CrawlSummary {
     pub articles_stored: u64,
     /// Articles whose body was already stored (recorded against the first).
     pub duplicates: u64,
+    /// Stored articles whose body had changed when refetched
+    /// (`refetch_articles_after_secs`).
+    pub articles_updated: u64,
     /// Boilerplate lines removed from stored articles.
     pub lines_dropped: u64,
     /// New URLs handed to the frontier (before its dedup).
@@ -130,6 +135,9 @@ impl fmt::Display for CrawlSummary {
         )?;
         writeln!(f, "  articles stored:  {}", self.articles_stored)?;
         writeln!(f, "  duplicates:       {}", self.duplicates)?;
+        if self.articles_updated > 0 {
+            writeln!(f, "  articles updated: {}", self.articles_updated)?;
+        }
         writeln!(f, "  boilerplate lines dropped: {}", self.lines_dropped)?;
         writeln!(f, "  URLs discovered:  {}", self.urls_discovered)?;
         if !self.skipped.is_empty() {

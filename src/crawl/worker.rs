@@ -27,7 +27,9 @@ use super::summary::Counters;
 use super::writer::Writer;
 use crate::config::{Config, SiteConfig};
 use crate::extract::ExtractOptions;
-use crate::store::{FetchRecord, NewArticle, NewUrl, NextState, QueuedUrl, UrlKind, WriteOp};
+use crate::store::{
+    FetchRecord, NewArticle, NewUrl, NextState, QueuedUrl, SkipRecord, UrlKind, WriteOp,
+};
 
 /// Everything the workers of one run share.
 pub struct Ctx {
@@ -81,19 +83,13 @@ pub fn is_revisited(kind: UrlKind) -> bool {
     )
 }
 
-/// A fetch record without a fetch (robots, budget, parked host).
+/// A claimed URL put back without a fetch (robots, budget, parked host):
+/// logged under `kind`, not counted as a failed attempt.
 pub fn skipped(q: &QueuedUrl, kind: &str, next: NextState) -> WriteOp {
-    WriteOp::Fetched(FetchRecord {
+    WriteOp::Skipped(SkipRecord {
         url_id: q.id,
-        started_at: now_ms(),
-        status: None,
-        error_kind: Some(kind.to_string()),
-        bytes: 0,
-        elapsed_ms: 0,
-        final_url: None,
-        content_type: None,
-        etag: None,
-        last_modified: None,
+        at: now_ms(),
+        reason: kind.to_string(),
         next,
     })
 }
@@ -172,7 +168,8 @@ pub async fn work(ctx: Arc<Ctx>, job: Job, stop: watch::Receiver<bool>) -> Done 
         }
     };
     let started_at = now_ms();
-    let validators = if is_revisited(q.kind) {
+    // A refetched article is asked conditionally too: unchanged is a 304.
+    let validators = if is_revisited(q.kind) || q.fetched_before {
         Validators {
             etag: q.etag.clone(),
             last_modified: q.last_modified.clone(),
@@ -222,7 +219,7 @@ async fn robots_verdict(
         let maps: Vec<NewUrl> = robots
             .sitemaps
             .iter()
-            .filter_map(super::frontier::normalize)
+            .filter_map(|u| super::frontier::normalize_for(site, u, ctx.cfg.crawler.trailing_slash))
             .filter(|u| site.owns(u))
             .map(|u| NewUrl {
                 url: u.into(),
@@ -293,6 +290,8 @@ fn failed(
             NextState::At(at)
         }
         Some(_) if is_revisited(q.kind) => NextState::At(now + revisit_ms(cfg)),
+        // A failed refetch leaves the stored article as it is.
+        _ if q.fetched_before && q.kind == UrlKind::Article => NextState::Done,
         _ => NextState::Failed,
     };
     let status = match e {
@@ -313,6 +312,15 @@ fn failed(
         next,
     };
     (record, retry_at)
+}
+
+/// When an article fetched for the first time is fetched once more
+/// (`[crawler] refetch_articles_after_secs`, 0 = never). A refetch is the
+/// last visit: `fetched_before` is set by then.
+pub fn refetch_at(cfg: &Config, q: &QueuedUrl) -> Option<i64> {
+    let secs = cfg.crawler.refetch_articles_after_secs;
+    (secs > 0.0 && q.kind == UrlKind::Article && !q.fetched_before)
+        .then(|| now_ms() + ms(Duration::from_secs_f64(secs)))
 }
 
 pub fn revisit_ms(cfg: &Config) -> i64 {
@@ -344,19 +352,29 @@ async fn succeeded(
             Counters::add(&ctx.counters.urls_discovered, processed.urls.len() as u64);
             ops.push(WriteOp::AddUrls(processed.urls));
         }
+        if !processed.known.is_empty() {
+            ops.push(WriteOp::Known(processed.known));
+        }
         if let Some(article) = processed.article {
-            ops.push(WriteOp::Article(NewArticle {
+            let new = NewArticle {
                 url: q.url.clone(),
                 url_id: Some(q.id),
                 site: site.name.clone(),
                 fetched_at: now_ms(),
                 article,
                 lines: super::line_settings(cfg, Some(site)),
-            }));
+            };
+            ops.push(if q.fetched_before {
+                WriteOp::Refetched(new)
+            } else {
+                WriteOp::Article(new)
+            });
         }
     }
     let next = if is_revisited(q.kind) {
         NextState::At(now_ms() + revisit_ms(cfg))
+    } else if let Some(at) = refetch_at(cfg, q) {
+        NextState::At(at)
     } else {
         NextState::Done
     };
@@ -391,6 +409,7 @@ async fn process_blocking(
     let redirected = !fetched.redirects.is_empty();
     let content_type = fetched.content_type.clone();
     let extract = ctx.extract.clone();
+    let trailing_slash = ctx.cfg.crawler.trailing_slash;
     let started = Instant::now();
     let out = tokio::task::spawn_blocking(move || {
         page::process(&PageInput {
@@ -404,6 +423,7 @@ async fn process_blocking(
             body: &body,
             extract: &extract,
             now_ms: now_ms(),
+            trailing_slash,
         })
     })
     .await;

@@ -27,7 +27,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::summary::Counters;
-use crate::store::{QueuedUrl, Store, StoreError, WriteOp, WriteOutcome};
+use crate::store::{ClaimFilter, QueuedUrl, Store, StoreError, WriteOp, WriteOutcome};
 
 /// Items (URLs, records, articles) buffered before a commit.
 pub const FLUSH_ITEMS: usize = 256;
@@ -41,8 +41,14 @@ pub const CHANNEL: usize = 1024;
 /// frontier would implement.
 pub trait CrawlStore: Send + 'static {
     fn reset_in_flight(&mut self) -> Result<usize, StoreError>;
-    fn claim_due(&mut self, now_ms: i64, limit: usize) -> Result<Vec<QueuedUrl>, StoreError>;
-    fn next_due_at(&mut self) -> Result<Option<i64>, StoreError>;
+    fn claim_due(
+        &mut self,
+        now_ms: i64,
+        limit: usize,
+        filter: &ClaimFilter,
+    ) -> Result<Vec<QueuedUrl>, StoreError>;
+    /// The next due time over `sites` (`None` = all).
+    fn next_due_at(&mut self, sites: Option<&[String]>) -> Result<Option<i64>, StoreError>;
     fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError>;
     /// Pages fetched so far per site (database lifetime, for budgets).
     fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError>;
@@ -52,11 +58,16 @@ impl CrawlStore for Store {
     fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
         Store::reset_in_flight(self)
     }
-    fn claim_due(&mut self, now_ms: i64, limit: usize) -> Result<Vec<QueuedUrl>, StoreError> {
-        Store::claim_due(self, now_ms, limit)
+    fn claim_due(
+        &mut self,
+        now_ms: i64,
+        limit: usize,
+        filter: &ClaimFilter,
+    ) -> Result<Vec<QueuedUrl>, StoreError> {
+        Store::claim_due_for(self, now_ms, limit, filter)
     }
-    fn next_due_at(&mut self) -> Result<Option<i64>, StoreError> {
-        Store::next_due_at(self)
+    fn next_due_at(&mut self, sites: Option<&[String]>) -> Result<Option<i64>, StoreError> {
+        Store::next_due_at_for(self, sites)
     }
     fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
         Store::write_batch(self, ops)
@@ -83,9 +94,11 @@ pub enum Command {
     Claim {
         now_ms: i64,
         limit: usize,
+        filter: ClaimFilter,
         reply: Reply<Vec<QueuedUrl>>,
     },
     NextDue {
+        sites: Option<Vec<String>>,
         reply: Reply<Option<i64>>,
     },
     ResetInFlight {
@@ -131,17 +144,23 @@ impl Writer {
         Ok(rx.await.map_err(|_| WriterError::Gone)??)
     }
 
-    pub async fn claim(&self, now_ms: i64, limit: usize) -> Result<Vec<QueuedUrl>, WriterError> {
+    pub async fn claim(
+        &self,
+        now_ms: i64,
+        limit: usize,
+        filter: ClaimFilter,
+    ) -> Result<Vec<QueuedUrl>, WriterError> {
         self.ask(|reply| Command::Claim {
             now_ms,
             limit,
+            filter,
             reply,
         })
         .await
     }
 
-    pub async fn next_due(&self) -> Result<Option<i64>, WriterError> {
-        self.ask(|reply| Command::NextDue { reply }).await
+    pub async fn next_due(&self, sites: Option<Vec<String>>) -> Result<Option<i64>, WriterError> {
+        self.ask(|reply| Command::NextDue { sites, reply }).await
     }
 
     pub async fn reset_in_flight(&self) -> Result<usize, WriterError> {
@@ -170,7 +189,7 @@ struct Pending {
 
 fn items(op: &WriteOp) -> usize {
     match op {
-        WriteOp::AddUrls(urls) => urls.len().max(1),
+        WriteOp::AddUrls(urls) | WriteOp::Known(urls) => urls.len().max(1),
         _ => 1,
     }
 }
@@ -213,16 +232,18 @@ async fn writer_loop<S: CrawlStore>(
             Command::Claim {
                 now_ms,
                 limit,
+                filter,
                 reply,
             } => {
                 store = flush(store, &mut pending, &counters).await?;
-                let (s, out) = blocking(store, move |s| s.claim_due(now_ms, limit)).await?;
+                let (s, out) =
+                    blocking(store, move |s| s.claim_due(now_ms, limit, &filter)).await?;
                 store = s;
                 let _ = reply.send(out);
             }
-            Command::NextDue { reply } => {
+            Command::NextDue { sites, reply } => {
                 store = flush(store, &mut pending, &counters).await?;
-                let (s, out) = blocking(store, |s| s.next_due_at()).await?;
+                let (s, out) = blocking(store, move |s| s.next_due_at(sites.as_deref())).await?;
                 store = s;
                 let _ = reply.send(out);
             }
@@ -290,6 +311,8 @@ fn tally(outcomes: &[WriteOutcome], counters: &Counters) {
                 Counters::add(&counters.lines_dropped, *lines_dropped as u64);
             }
             WriteOutcome::ArticleDuplicate { .. } => Counters::add(&counters.duplicates, 1),
+            WriteOutcome::ArticleUpdated { .. } => Counters::add(&counters.articles_updated, 1),
+            WriteOutcome::ArticleUnchanged { .. } => {}
             WriteOutcome::ArticleEmpty => counters.error("empty_article"),
             WriteOutcome::UrlsAdded(_) | WriteOutcome::FetchRecorded => {}
         }

@@ -21,7 +21,12 @@ impl CrawlStore for Fake {
         self.log.lock().unwrap().calls.push("reset".into());
         Ok(3)
     }
-    fn claim_due(&mut self, _now_ms: i64, limit: usize) -> Result<Vec<QueuedUrl>, StoreError> {
+    fn claim_due(
+        &mut self,
+        _now_ms: i64,
+        limit: usize,
+        _filter: &ClaimFilter,
+    ) -> Result<Vec<QueuedUrl>, StoreError> {
         self.log
             .lock()
             .unwrap()
@@ -29,7 +34,7 @@ impl CrawlStore for Fake {
             .push(format!("claim {limit}"));
         Ok(Vec::new())
     }
-    fn next_due_at(&mut self) -> Result<Option<i64>, StoreError> {
+    fn next_due_at(&mut self, _sites: Option<&[String]>) -> Result<Option<i64>, StoreError> {
         Ok(Some(42))
     }
     fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError> {
@@ -58,8 +63,9 @@ impl CrawlStore for Fake {
             .iter()
             .map(|op| match op {
                 WriteOp::AddUrls(u) => WriteOutcome::UrlsAdded(u.len()),
-                WriteOp::Fetched(_) => WriteOutcome::FetchRecorded,
-                WriteOp::Article(_) => WriteOutcome::ArticleStored {
+                WriteOp::Fetched(_) | WriteOp::Skipped(_) => WriteOutcome::FetchRecorded,
+                WriteOp::Known(u) => WriteOutcome::UrlsAdded(u.len()),
+                WriteOp::Article(_) | WriteOp::Refetched(_) => WriteOutcome::ArticleStored {
                     id: 1,
                     lines_dropped: 2,
                 },
@@ -94,8 +100,8 @@ async fn writes_are_batched_and_flushed_before_a_claim() {
     let (w, task) = Writer::spawn(store, counters.clone());
     w.write(add("a")).await.unwrap();
     w.write(add("b")).await.unwrap();
-    w.claim(0, 5).await.unwrap();
-    assert_eq!(w.next_due().await.unwrap(), Some(42));
+    w.claim(0, 5, ClaimFilter::default()).await.unwrap();
+    assert_eq!(w.next_due(None).await.unwrap(), Some(42));
     w.write(add("c")).await.unwrap();
     drop(w);
     task.await.unwrap().unwrap();
@@ -138,7 +144,7 @@ async fn the_writer_gives_up_when_nothing_can_be_written() {
     let (store, _log) = fake(Some("x"));
     let (w, task) = Writer::spawn(store, Arc::new(Counters::default()));
     w.write(add("x1")).await.unwrap();
-    let err = w.claim(0, 1).await.unwrap_err();
+    let err = w.claim(0, 1, ClaimFilter::default()).await.unwrap_err();
     assert!(matches!(err, WriterError::Gone), "{err}");
     assert!(matches!(task.await.unwrap(), Err(WriterError::Store(_))));
 }

@@ -13,7 +13,10 @@ use rusqlite::{params, OptionalExtension, Transaction};
 
 use super::frontier::{add_urls_in, site_id_in};
 use super::lines::{self, Cleaned};
-use super::{FetchRecord, NewArticle, NextState, Store, StoreError, WriteOp, WriteOutcome};
+use super::NewUrl;
+use super::{
+    FetchRecord, NewArticle, NextState, SkipRecord, Store, StoreError, WriteOp, WriteOutcome,
+};
 
 impl Store {
     /// Apply a batch of writes in one transaction. On error nothing of the
@@ -28,7 +31,13 @@ impl Store {
                     record_fetch(&tx, &rec)?;
                     WriteOutcome::FetchRecorded
                 }
+                WriteOp::Known(urls) => WriteOutcome::UrlsAdded(add_known(&tx, &urls)?),
+                WriteOp::Skipped(rec) => {
+                    record_skip(&tx, &rec)?;
+                    WriteOutcome::FetchRecorded
+                }
                 WriteOp::Article(a) => store_article(&tx, &a)?,
+                WriteOp::Refetched(a) => refetched(&tx, &a)?,
             });
         }
         tx.commit()?;
@@ -91,6 +100,44 @@ fn record_fetch(tx: &Transaction<'_>, rec: &FetchRecord) -> rusqlite::Result<()>
     Ok(())
 }
 
+/// URLs known without a fetch: inserted as `done` (or a queued one set
+/// `done`). `fetched_at` stays empty, so they cost no page budget.
+fn add_known(tx: &Transaction<'_>, urls: &[NewUrl]) -> rusqlite::Result<usize> {
+    let added = add_urls_in(tx, urls)?;
+    let mut done =
+        tx.prepare_cached("UPDATE urls SET state = 'done' WHERE url = ?1 AND state = 'queued'")?;
+    for u in urls {
+        done.execute([&u.url])?;
+    }
+    Ok(added)
+}
+
+/// A skip: logged, the URL rescheduled or set aside, its failure count and
+/// last status untouched.
+fn record_skip(tx: &Transaction<'_>, rec: &SkipRecord) -> rusqlite::Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO fetches(url_id, started_at, error_kind, bytes, elapsed_ms)
+         VALUES (?1, ?2, ?3, 0, 0)",
+    )?
+    .execute(params![rec.url_id, rec.at, rec.reason])?;
+    let (state, next_at) = match rec.next {
+        NextState::Done => ("done", None),
+        NextState::At(t) => ("queued", Some(t)),
+        NextState::Failed => ("skipped", None),
+    };
+    let changed = tx
+        .prepare_cached(
+            "UPDATE urls SET state = ?2, next_fetch_at = coalesce(?3, next_fetch_at),
+                last_error = ?4
+             WHERE id = ?1",
+        )?
+        .execute(params![rec.url_id, state, next_at, rec.reason])?;
+    if changed == 0 {
+        return Err(rusqlite::Error::QueryReturnedNoRows);
+    }
+    Ok(())
+}
+
 fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<WriteOutcome> {
     let raw = a.article.text.as_str();
     if raw.trim().is_empty() {
@@ -100,6 +147,18 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
         return Ok(WriteOutcome::ArticleDuplicate { id });
     }
     let site_id = site_id_in(tx, &a.site)?;
+    // A canonical URL the crawler recorded for this site (a `Known` URL):
+    // the article is that page, whatever URL it was fetched under.
+    let canonical = match a.article.canonical_url.as_deref() {
+        Some(c) if c != a.url && is_site_url(tx, c, site_id)? => Some(c),
+        _ => None,
+    };
+    if let Some(c) = canonical {
+        if let Some(id) = article_by_url(tx, c)? {
+            add_alias(tx, &a.url, id)?;
+            return Ok(WriteOutcome::ArticleDuplicate { id });
+        }
+    }
     let hash = content_hash(raw);
     let same_body: Option<i64> = tx
         .prepare_cached("SELECT id FROM articles WHERE site_id = ?1 AND content_hash = ?2")?
@@ -146,10 +205,94 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
     ])?;
     let id = tx.last_insert_rowid();
     add_alias(tx, &a.url, id)?;
+    if let Some(c) = canonical {
+        add_alias(tx, c, id)?;
+    }
     Ok(WriteOutcome::ArticleStored {
         id,
         lines_dropped: cleaned.dropped,
     })
+}
+
+fn is_site_url(tx: &Transaction<'_>, url: &str, site_id: i64) -> rusqlite::Result<bool> {
+    Ok(tx
+        .prepare_cached("SELECT 1 FROM urls WHERE url = ?1 AND site_id = ?2")?
+        .query_row(params![url, site_id], |_| Ok(()))
+        .optional()?
+        .is_some())
+}
+
+/// A refetch of a stored article's URL. When the extracted body differs
+/// from the stored raw text, the row is updated in place: metadata, raw
+/// text, content hash, and the text cleaned with the site's line counts as
+/// they are — without learning. The line table counts each article once
+/// (LC = articles containing a line, RC = articles seen); learning the new
+/// version would count the same article twice and its unchanged template
+/// lines would look more common than they are. Left unchanged: a URL that
+/// is only an alias of another article (the body belongs to that URL), an
+/// empty extraction, and a new body that another article of the site
+/// already has (the content-hash dedup keeps one row per body).
+/// A URL with no article yet (the first fetch stored none) is stored as new.
+fn refetched(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<WriteOutcome> {
+    let raw = a.article.text.as_str();
+    let existing: Option<(i64, String, i64)> = tx
+        .prepare_cached("SELECT id, content_hash, site_id FROM articles WHERE url = ?1")?
+        .query_row([&a.url], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .optional()?;
+    let Some((id, old_hash, site_id)) = existing else {
+        return match article_by_url(tx, &a.url)? {
+            Some(id) => Ok(WriteOutcome::ArticleUnchanged { id }),
+            None => store_article(tx, a),
+        };
+    };
+    let hash = content_hash(raw);
+    if raw.trim().is_empty() || hash == old_hash {
+        return Ok(WriteOutcome::ArticleUnchanged { id });
+    }
+    let taken: Option<i64> = tx
+        .prepare_cached("SELECT id FROM articles WHERE site_id = ?1 AND content_hash = ?2")?
+        .query_row(params![site_id, hash], |r| r.get(0))
+        .optional()?;
+    if taken.is_some() {
+        return Ok(WriteOutcome::ArticleUnchanged { id });
+    }
+    let cleaned = if a.lines.enabled {
+        lines::clean_with_current_counts(tx, site_id, raw, &a.lines)?
+    } else {
+        Cleaned {
+            text: raw.to_string(),
+            dropped: 0,
+        }
+    };
+    let text = if cleaned.text.trim().is_empty() {
+        raw.to_string()
+    } else {
+        cleaned.text
+    };
+    let m = &a.article;
+    tx.prepare_cached(
+        "UPDATE articles SET title = ?2, author = ?3, published_at = ?4, modified_at = ?5,
+            language = ?6, site_name = ?7, text = ?8, raw_text = ?9, content_hash = ?10,
+            word_count = ?11, fetched_at = ?12,
+            canonical_url = coalesce(?13, canonical_url)
+         WHERE id = ?1",
+    )?
+    .execute(params![
+        id,
+        m.title,
+        m.author,
+        m.published_at,
+        m.modified_at,
+        m.language,
+        m.site_name,
+        text,
+        raw,
+        hash,
+        i64::try_from(word_count(&text)).unwrap_or(i64::MAX),
+        a.fetched_at,
+        m.canonical_url,
+    ])?;
+    Ok(WriteOutcome::ArticleUpdated { id })
 }
 
 fn article_by_url(tx: &Transaction<'_>, url: &str) -> rusqlite::Result<Option<i64>> {

@@ -11,7 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::{FrontierCounts, NewUrl, QueuedUrl, Store, StoreError, UrlKind};
+use super::{ClaimFilter, FrontierCounts, NewUrl, QueuedUrl, Store, StoreError, UrlKind};
 
 impl UrlKind {
     /// The name stored in `urls.kind`.
@@ -63,13 +63,42 @@ pub(super) fn find_site(conn: &Connection, name: &str) -> Result<i64, StoreError
         .ok_or_else(|| StoreError::UnknownSite(name.to_string()))
 }
 
+/// The sites a claim reads: `(id, name)` of the named ones that exist (all
+/// sites for `None`), in id order.
+fn selected_sites(
+    conn: &Connection,
+    names: Option<&[String]>,
+) -> rusqlite::Result<Vec<(i64, String)>> {
+    let all: Vec<(i64, String)> = conn
+        .prepare_cached("SELECT id, name FROM sites ORDER BY id")?
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(match names {
+        None => all,
+        Some(names) => all
+            .into_iter()
+            .filter(|(_, n)| names.iter().any(|s| s == n))
+            .collect(),
+    })
+}
+
+/// The authority of a normalised URL (`host` or `host:port`): the text
+/// between `://` and the next `/`, `?` or `#`. Matches `crate::config::host_key`
+/// for normalised URLs (no default port, no user info) and the backfill of
+/// migration 0004.
+pub fn url_host(url: &str) -> &str {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    &rest[..end]
+}
+
 /// Insert new URLs, ignoring known ones; returns how many were new.
 pub(super) fn add_urls_in(conn: &Connection, urls: &[NewUrl]) -> rusqlite::Result<usize> {
     let now = now_ms();
     let mut sites: HashMap<&str, i64> = HashMap::new();
     let mut insert = conn.prepare_cached(
-        "INSERT OR IGNORE INTO urls(url, site_id, kind, priority, depth, discovered_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT OR IGNORE INTO urls(url, site_id, kind, priority, depth, discovered_at, host)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
     let mut added = 0;
     for u in urls {
@@ -87,7 +116,8 @@ pub(super) fn add_urls_in(conn: &Connection, urls: &[NewUrl]) -> rusqlite::Resul
             u.kind.as_str(),
             u.priority,
             u.depth,
-            now
+            now,
+            url_host(&u.url)
         ])?;
     }
     Ok(added)
@@ -108,64 +138,97 @@ impl Store {
         Ok(n)
     }
 
-    /// Claim up to `limit` queued URLs due at `now_ms`, marking them
-    /// `fetching`; their outcome comes back as [`super::WriteOp::Fetched`].
-    ///
-    /// Within a site: highest priority first, then oldest. Across sites the
-    /// claim is interleaved round-robin (the site with the best head first),
-    /// so one site with a huge backlog cannot fill every claim while the
-    /// per-host rate limit lets other hosts sit idle.
+    /// Claim up to `limit` queued URLs due at `now_ms` of any site, with no
+    /// per-host cap: [`Store::claim_due_for`] with the default filter.
     pub fn claim_due(&mut self, now_ms: i64, limit: usize) -> Result<Vec<QueuedUrl>, StoreError> {
+        self.claim_due_for(now_ms, limit, &ClaimFilter::default())
+    }
+
+    /// Claim up to `limit` queued URLs due at `now_ms` that pass `filter`,
+    /// marking them `fetching`; their outcome comes back as
+    /// [`super::WriteOp::Fetched`] (or `Skipped`).
+    ///
+    /// Within a host: highest priority first, then oldest, at most
+    /// `filter.per_host` of them. Across hosts the claim is interleaved
+    /// round-robin (the host with the best head first), so one host's
+    /// backlog can neither fill a claim nor make the caller claim deeper to
+    /// reach the other hosts. Only the filter's sites are read at all.
+    pub fn claim_due_for(
+        &mut self,
+        now_ms: i64,
+        limit: usize,
+        filter: &ClaimFilter,
+    ) -> Result<Vec<QueuedUrl>, StoreError> {
         if limit == 0 {
             return Ok(Vec::new());
         }
+        let per_host = match filter.per_host {
+            0 => limit,
+            n => n.min(limit),
+        };
         let tx = self.conn.transaction()?;
-        // (best priority, its id, the site's due URLs in order) per site.
-        let mut by_site: Vec<(i64, i64, Vec<QueuedUrl>)> = Vec::new();
+        // (best priority, its id, the host's due URLs in order) per host.
+        let mut by_host: Vec<(i64, i64, Vec<QueuedUrl>)> = Vec::new();
         {
-            let sites: Vec<(i64, String)> = tx
-                .prepare_cached("SELECT id, name FROM sites ORDER BY id")?
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-                .collect::<rusqlite::Result<_>>()?;
-            let mut select = tx.prepare_cached(
-                "SELECT id, url, kind, depth, attempts, etag, last_modified, priority
-                 FROM urls INDEXED BY urls_claim
-                 WHERE site_id = ?1 AND state = 'queued' AND next_fetch_at <= ?2
-                 ORDER BY priority DESC, id
-                 LIMIT ?3",
+            let sites = selected_sites(&tx, filter.sites.as_deref())?;
+            // Skip scan: the next host of a site with queued URLs.
+            let mut next_host = tx.prepare_cached(
+                "SELECT host FROM urls INDEXED BY urls_claim_host
+                 WHERE site_id = ?1 AND state = 'queued' AND host > ?2
+                 ORDER BY host LIMIT 1",
             )?;
-            let sql_limit = i64::try_from(limit).unwrap_or(i64::MAX);
+            let mut select = tx.prepare_cached(
+                "SELECT id, url, kind, depth, attempts, etag, last_modified, priority,
+                        fetched_at IS NOT NULL
+                 FROM urls INDEXED BY urls_claim_host
+                 WHERE site_id = ?1 AND host = ?2 AND state = 'queued' AND next_fetch_at <= ?3
+                 ORDER BY priority DESC, id
+                 LIMIT ?4",
+            )?;
+            let sql_limit = i64::try_from(per_host).unwrap_or(i64::MAX);
             for (site_id, site) in &sites {
-                let mut best = None;
-                let due = select
-                    .query_map(params![site_id, now_ms, sql_limit], |r| {
-                        if best.is_none() {
-                            best = Some((r.get::<_, i64>(7)?, r.get::<_, i64>(0)?));
-                        }
-                        Ok(QueuedUrl {
-                            id: r.get(0)?,
-                            url: r.get(1)?,
-                            site: site.clone(),
-                            kind: UrlKind::parse(&r.get::<_, String>(2)?),
-                            depth: r.get(3)?,
-                            attempts: r.get(4)?,
-                            etag: r.get(5)?,
-                            last_modified: r.get(6)?,
-                        })
-                    })?
-                    .collect::<rusqlite::Result<Vec<_>>>()?;
-                if let Some((priority, id)) = best {
-                    by_site.push((priority, id, due));
+                let mut after = String::new();
+                while let Some(host) = next_host
+                    .query_row(params![site_id, after], |r| r.get::<_, String>(0))
+                    .optional()?
+                {
+                    after.clone_from(&host);
+                    if filter.skip_hosts.contains(&host) {
+                        continue;
+                    }
+                    let mut best = None;
+                    let due = select
+                        .query_map(params![site_id, host, now_ms, sql_limit], |r| {
+                            if best.is_none() {
+                                best = Some((r.get::<_, i64>(7)?, r.get::<_, i64>(0)?));
+                            }
+                            Ok(QueuedUrl {
+                                id: r.get(0)?,
+                                url: r.get(1)?,
+                                site: site.clone(),
+                                host: host.clone(),
+                                fetched_before: r.get(8)?,
+                                kind: UrlKind::parse(&r.get::<_, String>(2)?),
+                                depth: r.get(3)?,
+                                attempts: r.get(4)?,
+                                etag: r.get(5)?,
+                                last_modified: r.get(6)?,
+                            })
+                        })?
+                        .collect::<rusqlite::Result<Vec<_>>>()?;
+                    if let Some((priority, id)) = best {
+                        by_host.push((priority, id, due));
+                    }
                 }
             }
         }
-        // Rounds visit the sites in the order of their best URL.
-        by_site.sort_unstable_by_key(|&(priority, id, _)| (std::cmp::Reverse(priority), id));
-        let mut per_site: Vec<_> = by_site.into_iter().map(|(_, _, v)| v.into_iter()).collect();
+        // Rounds visit the hosts in the order of their best URL.
+        by_host.sort_unstable_by_key(|&(priority, id, _)| (std::cmp::Reverse(priority), id));
+        let mut per_host: Vec<_> = by_host.into_iter().map(|(_, _, v)| v.into_iter()).collect();
         let mut claimed = Vec::with_capacity(limit);
         'rounds: loop {
             let mut any = false;
-            for it in per_site.iter_mut() {
+            for it in per_host.iter_mut() {
                 if let Some(q) = it.next() {
                     claimed.push(q);
                     any = true;
@@ -199,11 +262,32 @@ impl Store {
 
     /// When the next queued URL becomes due (unix ms); `None` if nothing is queued.
     pub fn next_due_at(&self) -> Result<Option<i64>, StoreError> {
-        Ok(self.conn.query_row(
-            "SELECT min(next_fetch_at) FROM urls WHERE state = 'queued'",
-            [],
-            |r| r.get(0),
-        )?)
+        self.next_due_at_for(None)
+    }
+
+    /// [`Store::next_due_at`] over some sites only (`None` = all): what a
+    /// crawl of those sites (the others not claimable) waits for.
+    pub fn next_due_at_for(&self, sites: Option<&[String]>) -> Result<Option<i64>, StoreError> {
+        let Some(names) = sites else {
+            return Ok(self.conn.query_row(
+                "SELECT min(next_fetch_at) FROM urls WHERE state = 'queued'",
+                [],
+                |r| r.get(0),
+            )?);
+        };
+        let ids: Vec<String> = selected_sites(&self.conn, Some(names))?
+            .into_iter()
+            .map(|(id, _)| id.to_string())
+            .collect();
+        if ids.is_empty() {
+            return Ok(None);
+        }
+        // Site ids are integers from the database: safe to inline.
+        let sql = format!(
+            "SELECT min(next_fetch_at) FROM urls WHERE state = 'queued' AND site_id IN ({})",
+            ids.join(",")
+        );
+        Ok(self.conn.query_row(&sql, [], |r| r.get(0))?)
     }
 
     /// URLs per frontier state.

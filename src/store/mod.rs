@@ -15,6 +15,7 @@
 
 mod articles;
 mod frontier;
+pub use frontier::url_host;
 pub mod lines;
 mod maintenance;
 mod open;
@@ -80,12 +81,29 @@ pub struct NewUrl {
     pub priority: i32,
 }
 
+/// Which due URLs a claim may take ([`Store::claim_due_for`]).
+#[derive(Debug, Clone, Default)]
+pub struct ClaimFilter {
+    /// Only these sites' URLs (`None` = every site). A crawl of some sites
+    /// on a shared database never claims (and so never delays) the others'.
+    pub sites: Option<Vec<String>>,
+    /// At most this many URLs of one host per claim (0 = no per-host cap).
+    pub per_host: usize,
+    /// Hosts to leave alone this time (the caller holds enough of their
+    /// URLs, or the host is paused).
+    pub skip_hosts: std::collections::HashSet<String>,
+}
+
 /// A URL claimed from the frontier for fetching.
 #[derive(Debug, Clone)]
 pub struct QueuedUrl {
     pub id: i64,
     pub url: String,
     pub site: String,
+    /// The URL's authority (`host` or `host:port`), the per-host key.
+    pub host: String,
+    /// Fetched successfully before (an article's refetch, a revisit).
+    pub fetched_before: bool,
     pub kind: UrlKind,
     pub depth: u32,
     pub attempts: u32,
@@ -193,6 +211,19 @@ pub struct FetchRecord {
     pub next: NextState,
 }
 
+/// A claimed URL put back without a request (disallowed by robots.txt,
+/// host parked, site budget exhausted). Logged in the fetch log under its
+/// reason, but not a failed attempt: `attempts` (the backoff exponent) and
+/// the last status are left alone. `next = Failed` means "never fetch"
+/// (state `skipped`).
+#[derive(Debug, Clone)]
+pub struct SkipRecord {
+    pub url_id: i64,
+    pub at: i64,
+    pub reason: String,
+    pub next: NextState,
+}
+
 /// An extracted article to store, with the URL it was fetched from.
 #[derive(Debug, Clone)]
 pub struct NewArticle {
@@ -210,7 +241,14 @@ pub struct NewArticle {
 pub enum WriteOp {
     AddUrls(Vec<NewUrl>),
     Fetched(FetchRecord),
+    Skipped(SkipRecord),
+    /// URLs known without being fetched (an article's canonical URL): added
+    /// as `done`, or set `done` if still queued, so they are never fetched.
+    Known(Vec<NewUrl>),
     Article(NewArticle),
+    /// An article's URL fetched again to catch updates: if the body changed,
+    /// the stored article is updated in place (see `articles::refetched`).
+    Refetched(NewArticle),
 }
 
 /// What a write did.
@@ -228,4 +266,14 @@ pub enum WriteOutcome {
     },
     /// Nothing left after boilerplate removal / extraction found no text.
     ArticleEmpty,
+    /// A refetched article's body had changed: text, raw text, title and
+    /// dates replaced (the FTS index follows).
+    ArticleUpdated {
+        id: i64,
+    },
+    /// A refetched article was the same (or cannot be updated: see
+    /// `articles::refetched`).
+    ArticleUnchanged {
+        id: i64,
+    },
 }

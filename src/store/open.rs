@@ -24,6 +24,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
         3,
         include_str!("../../migrations/0003_cjk_index_only_cjk.sql"),
     ),
+    (4, include_str!("../../migrations/0004_claim_per_host.sql")),
 ];
 
 /// The schema version this build writes.

@@ -212,3 +212,158 @@ fn frontier_scale_200k() {
     let _ = s.site_stats(50).unwrap();
     println!("site_stats: {:?}", t.elapsed());
 }
+
+#[test]
+fn claims_are_fair_per_host_within_a_site_and_capped_per_host() {
+    let mut s = Store::open_in_memory().unwrap();
+    // One site, two hosts: www has a big high-priority backlog, feeds one URL.
+    let mut urls: Vec<NewUrl> = (0..500)
+        .map(|i| url(&format!("https://www.a.test/{i}"), "a", UrlKind::Article, 9))
+        .collect();
+    urls.push(url("https://feeds.a.test/rss", "a", UrlKind::Feed, 1));
+    urls.push(url("http://127.0.0.1:8080/x", "a", UrlKind::Page, 0));
+    s.add_urls(&urls).unwrap();
+    let filter = ClaimFilter {
+        per_host: 3,
+        ..ClaimFilter::default()
+    };
+    let got = s.claim_due_for(0, 100, &filter).unwrap();
+    let hosts: Vec<&str> = got.iter().map(|q| q.host.as_str()).collect();
+    // Round-robin by best head, 3 of www at most: no digging through www's
+    // backlog to reach the other hosts.
+    assert_eq!(
+        hosts,
+        [
+            "www.a.test",
+            "feeds.a.test",
+            "127.0.0.1:8080",
+            "www.a.test",
+            "www.a.test"
+        ]
+    );
+    assert_eq!(s.counts().unwrap().fetching, 5);
+    // A host the caller holds enough of is skipped altogether.
+    let filter = ClaimFilter {
+        per_host: 3,
+        skip_hosts: ["www.a.test".to_string()].into(),
+        ..ClaimFilter::default()
+    };
+    assert!(s.claim_due_for(0, 100, &filter).unwrap().is_empty());
+    // Without a cap, a limit still applies.
+    assert_eq!(s.claim_due(0, 10).unwrap().len(), 10);
+    assert_eq!(url_host("https://www.a.test/1?x"), "www.a.test");
+    assert_eq!(url_host("http://127.0.0.1:8080/x"), "127.0.0.1:8080");
+}
+
+#[test]
+fn claims_and_due_times_only_read_the_selected_sites() {
+    let mut s = Store::open_in_memory().unwrap();
+    let mut urls: Vec<NewUrl> = (0..20)
+        .map(|i| {
+            url(
+                &format!("https://other.test/{i}"),
+                "other",
+                UrlKind::Feed,
+                99,
+            )
+        })
+        .collect();
+    urls.push(url("https://mine.test/1", "mine", UrlKind::Article, 1));
+    urls.push(url("https://mine.test/2", "mine", UrlKind::Article, 1));
+    s.add_urls(&urls).unwrap();
+    let mine = ClaimFilter {
+        sites: Some(vec!["mine".into()]),
+        ..ClaimFilter::default()
+    };
+    let got = s.claim_due_for(0, 5, &mine).unwrap();
+    assert_eq!(got.len(), 2);
+    assert!(got.iter().all(|q| q.site == "mine"), "{got:?}");
+    // The other site's URLs were never touched.
+    let c = s.counts().unwrap();
+    assert_eq!((c.fetching, c.queued), (2, 20));
+    assert_eq!(s.next_due_at_for(Some(&["mine".into()])).unwrap(), None);
+    assert_eq!(s.next_due_at_for(Some(&["other".into()])).unwrap(), Some(0));
+    assert_eq!(s.next_due_at_for(Some(&["nope".into()])).unwrap(), None);
+    let none = ClaimFilter {
+        sites: Some(Vec::new()),
+        ..ClaimFilter::default()
+    };
+    assert!(s.claim_due_for(0, 5, &none).unwrap().is_empty());
+}
+
+#[test]
+fn skips_are_logged_but_are_not_failed_attempts() {
+    let mut s = Store::open_in_memory().unwrap();
+    s.add_urls(&[
+        url("https://a.test/1", "a", UrlKind::Article, 1),
+        url("https://a.test/2", "a", UrlKind::Article, 1),
+    ])
+    .unwrap();
+    let q = s.claim_due(0, 10).unwrap();
+    // One real failure first: attempts = 1.
+    s.write_batch(vec![WriteOp::Fetched(fetched(
+        q[0].id,
+        NextState::At(0),
+        Some("http_5xx"),
+    ))])
+    .unwrap();
+    let skip = |id, reason: &str, next| {
+        WriteOp::Skipped(SkipRecord {
+            url_id: id,
+            at: 6_000,
+            reason: reason.into(),
+            next,
+        })
+    };
+    s.write_batch(vec![skip(q[1].id, "robots_disallowed", NextState::Failed)])
+        .unwrap();
+    let again = s.claim_due(0, 10).unwrap();
+    assert_eq!(again.len(), 1);
+    s.write_batch(vec![skip(again[0].id, "host_parked", NextState::At(50))])
+        .unwrap();
+    let again = s.claim_due(50, 10).unwrap();
+    assert_eq!(again.len(), 1);
+    assert_eq!(again[0].attempts, 1, "the parked skip did not count");
+    let c = s.counts().unwrap();
+    assert_eq!((c.skipped, c.failed), (1, 0));
+    let st = s.site_stats(50).unwrap();
+    let kinds: Vec<&str> = st[0].errors.iter().map(|(k, _)| k.as_str()).collect();
+    assert!(kinds.contains(&"robots_disallowed") && kinds.contains(&"host_parked"));
+}
+
+#[test]
+fn migration_4_backfills_hosts_of_existing_urls() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v3.db");
+    {
+        let c = rusqlite::Connection::open(&path).unwrap();
+        for sql in [
+            include_str!("../../../migrations/0001_init.sql"),
+            include_str!("../../../migrations/0002_claim_index.sql"),
+            include_str!("../../../migrations/0003_cjk_index_only_cjk.sql"),
+        ] {
+            c.execute_batch(sql).unwrap();
+        }
+        c.pragma_update(None, "user_version", 3).unwrap();
+        c.execute_batch(
+            "INSERT INTO sites(id, name) VALUES (1, 'a');
+             INSERT INTO urls(url, site_id, kind, discovered_at) VALUES
+               ('https://www.a.test/x/y?q=1', 1, 'article', 0),
+               ('http://127.0.0.1:8080/', 1, 'seed', 0),
+               ('https://a.test?x', 1, 'page', 0);",
+        )
+        .unwrap();
+    }
+    let mut s = Store::open(&path).unwrap();
+    let mut hosts: Vec<String> = s
+        .claim_due(0, 10)
+        .unwrap()
+        .into_iter()
+        .map(|q| {
+            assert_eq!(q.host, url_host(&q.url));
+            q.host
+        })
+        .collect();
+    hosts.sort();
+    assert_eq!(hosts, ["127.0.0.1:8080", "a.test", "www.a.test"]);
+}

@@ -261,3 +261,125 @@ fn a_failed_batch_does_not_count_its_articles_in_the_line_table() {
     ));
     assert_eq!(s.site_stats(50).unwrap()[0].articles_processed, 1);
 }
+
+#[test]
+fn a_known_canonical_url_is_never_claimed_and_names_the_article() {
+    let mut s = Store::open_in_memory().unwrap();
+    s.add_urls(&[
+        url("https://a.test/story", "a", UrlKind::Article, 1),
+        url("https://a.test/story-amp", "a", UrlKind::Article, 1),
+    ])
+    .unwrap();
+    let claimed = s.claim_due(0, 1).unwrap();
+    assert_eq!(claimed[0].url, "https://a.test/story");
+    s.reset_in_flight().unwrap();
+    // The AMP variant is fetched; it declares the plain URL canonical.
+    let mut a = article("https://a.test/story-amp", "a", "T", "Storm text.");
+    a.article.canonical_url = Some("https://a.test/story".into());
+    let out = s
+        .write_batch(vec![
+            WriteOp::Known(vec![url("https://a.test/story", "a", UrlKind::Article, 1)]),
+            WriteOp::Article(a),
+        ])
+        .unwrap();
+    let id = match out[1] {
+        WriteOutcome::ArticleStored { id, .. } => id,
+        ref o => panic!("{o:?}"),
+    };
+    // Queued before: now done, so no claim hands it out.
+    let left: Vec<String> = s
+        .claim_due(0, 10)
+        .unwrap()
+        .into_iter()
+        .map(|q| q.url)
+        .collect();
+    assert_eq!(left, ["https://a.test/story-amp"]);
+    let c = s.counts().unwrap();
+    assert_eq!(c.done, 1);
+    assert_eq!(s.pages_by_site().unwrap()["a"], 0, "known is not fetched");
+    let by_canonical = s
+        .article(ArticleRef::Url("https://a.test/story".into()))
+        .unwrap()
+        .expect("found by its canonical URL");
+    assert_eq!(by_canonical.id, id);
+    // Another variant with the same canonical but a different body is the
+    // same article.
+    let mut b = article(
+        "https://a.test/story?page=all",
+        "a",
+        "T",
+        "Storm text, longer.",
+    );
+    b.article.canonical_url = Some("https://a.test/story".into());
+    assert_eq!(store_one(&mut s, b), WriteOutcome::ArticleDuplicate { id });
+    // A canonical URL the crawler did not record (another site) is not an alias.
+    let mut c = article("https://a.test/other", "a", "T", "Different words.");
+    c.article.canonical_url = Some("https://elsewhere.test/x".into());
+    assert!(matches!(
+        store_one(&mut s, c),
+        WriteOutcome::ArticleStored { .. }
+    ));
+}
+
+#[test]
+fn a_refetched_article_is_updated_only_when_its_body_changed_and_learns_nothing() {
+    let mut s = Store::open_in_memory().unwrap();
+    let template = "Subscribe to our newsletter today.";
+    let first = store_one(
+        &mut s,
+        learning_article("https://a.test/1", &format!("{FIRST}\n{template}")),
+    );
+    let WriteOutcome::ArticleStored { id, .. } = first else {
+        panic!("{first:?}")
+    };
+    store_one(
+        &mut s,
+        learning_article("https://a.test/2", &format!("{SECOND}\n{template}")),
+    );
+    let lines_before = s.site_stats(1).unwrap()[0].clone();
+    let refetch = |s: &mut Store, body: &str| {
+        let a = learning_article("https://a.test/1", body);
+        s.write_batch(vec![WriteOp::Refetched(a)])
+            .unwrap()
+            .pop()
+            .unwrap()
+    };
+    // Same body: nothing happens.
+    let same = refetch(&mut s, &format!("{FIRST}\n{template}"));
+    assert_eq!(same, WriteOutcome::ArticleUnchanged { id });
+    // A correction: text, raw text and the search index follow.
+    let fixed = FIRST.replace("harbour strike", "dockworkers walkout");
+    let out = refetch(&mut s, &format!("{fixed}\n{template}"));
+    assert_eq!(out, WriteOutcome::ArticleUpdated { id });
+    let stored = s.article(ArticleRef::Id(id)).unwrap().unwrap();
+    assert!(stored.article.text.contains("dockworkers walkout"));
+    assert!(!stored.article.text.contains("harbour"));
+    assert_eq!(s.search("dockworkers", 10).unwrap()[0].id, id);
+    assert!(s.search("harbour", 10).unwrap().is_empty());
+    // The line table and RC are as before: the article counted once.
+    let lines_after = s.site_stats(1).unwrap()[0].clone();
+    assert_eq!(
+        lines_after.articles_processed,
+        lines_before.articles_processed
+    );
+    assert_eq!(lines_after.lines_tracked, lines_before.lines_tracked);
+    // A body another article already has: left alone (one row per body).
+    let taken = refetch(&mut s, &format!("{SECOND}\n{template}"));
+    assert_eq!(taken, WriteOutcome::ArticleUnchanged { id });
+    // An alias (duplicate URL) does not rewrite the article it points to.
+    let dup = store_one(
+        &mut s,
+        learning_article("https://a.test/1-copy", &format!("{fixed}\n{template}")),
+    );
+    assert_eq!(dup, WriteOutcome::ArticleDuplicate { id });
+    let a = learning_article("https://a.test/1-copy", "Something else entirely.");
+    let out = s.write_batch(vec![WriteOp::Refetched(a)]).unwrap();
+    assert_eq!(out, [WriteOutcome::ArticleUnchanged { id }]);
+    assert!(s
+        .article(ArticleRef::Id(id))
+        .unwrap()
+        .unwrap()
+        .article
+        .text
+        .contains("dockworkers"));
+}
