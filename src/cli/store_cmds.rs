@@ -206,16 +206,24 @@ pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result
     }
     writeln!(
         out,
-        "{:<16} {:>8} {:>8} {:>9} {:>8} {:>11} {:>9}  errors",
+        "{:<16} {:>8} {:>8} {:>9} {:>8} {:>11} {:>9}  errors; skipped",
         "site", "urls", "fetched", "articles", "RC", "line table", "boilerpl."
     )?;
     for s in &stats {
-        let errors = s
-            .errors
-            .iter()
-            .map(|(k, n)| format!("{k}={n}"))
-            .collect::<Vec<_>>()
-            .join(" ");
+        let kinds = |pairs: &[(String, u64)]| {
+            pairs
+                .iter()
+                .map(|(k, n)| format!("{k}={n}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let mut errors = kinds(&s.errors);
+        if errors.is_empty() {
+            errors.push('-');
+        }
+        if !s.skipped.is_empty() {
+            errors = format!("{errors}; skipped {}", kinds(&s.skipped));
+        }
         writeln!(
             out,
             "{:<16} {:>8} {:>8} {:>9} {:>8} {:>11} {:>9}  {}",
@@ -226,7 +234,7 @@ pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result
             s.articles_processed,
             s.lines_tracked,
             s.boilerplate_lines,
-            if errors.is_empty() { "-" } else { &errors }
+            errors
         )?;
         if top > 0 {
             for (line, count) in store.top_lines(&s.site, top)? {

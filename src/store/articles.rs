@@ -116,8 +116,8 @@ fn add_known(tx: &Transaction<'_>, urls: &[NewUrl]) -> rusqlite::Result<usize> {
 /// last status untouched.
 fn record_skip(tx: &Transaction<'_>, rec: &SkipRecord) -> rusqlite::Result<()> {
     tx.prepare_cached(
-        "INSERT INTO fetches(url_id, started_at, error_kind, bytes, elapsed_ms)
-         VALUES (?1, ?2, ?3, 0, 0)",
+        "INSERT INTO fetches(url_id, started_at, error_kind, bytes, elapsed_ms, skipped)
+         VALUES (?1, ?2, ?3, 0, 0, 1)",
     )?
     .execute(params![rec.url_id, rec.at, rec.reason])?;
     let (state, next_at) = match rec.next {

@@ -158,8 +158,17 @@ pub struct SiteStats {
     pub lines_tracked: u64,
     /// Lines currently judged boilerplate.
     pub boilerplate_lines: u64,
-    /// Failed fetches by error kind.
+    /// Failed fetches by error kind, most frequent first.
+    #[serde(serialize_with = "pairs_as_map")]
     pub errors: Vec<(String, u64)>,
+    /// URLs put back without a request (robots, parked host, budget) by reason.
+    #[serde(serialize_with = "pairs_as_map")]
+    pub skipped: Vec<(String, u64)>,
+}
+
+/// `[("timeout", 3)]` as `{"timeout": 3}`, keeping the order.
+fn pairs_as_map<S: serde::Serializer>(pairs: &[(String, u64)], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(pairs.iter().map(|(k, n)| (k, n)))
 }
 
 /// The SQLite store. One writer at a time; readers open their own.

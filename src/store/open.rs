@@ -25,6 +25,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("../../migrations/0003_cjk_index_only_cjk.sql"),
     ),
     (4, include_str!("../../migrations/0004_claim_per_host.sql")),
+    (5, include_str!("../../migrations/0005_fetch_skips.sql")),
 ];
 
 /// The schema version this build writes.

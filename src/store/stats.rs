@@ -33,42 +33,57 @@ impl Store {
             let (id, site, urls_known, articles, rc) = row?;
             let lines_tracked = lines::table_size(&self.conn, id)?;
             let boilerplate_lines = lines::boilerplate_lines(&self.conn, id, &rule)?;
-            let (pages_fetched, errors) = self.fetch_outcomes(id)?;
+            let fetches = self.fetch_outcomes(id)?;
             out.push(SiteStats {
                 site,
                 urls_known: count(urls_known),
-                pages_fetched,
+                pages_fetched: fetches.ok,
                 articles: count(articles),
                 articles_processed: count(rc),
                 lines_tracked,
                 boilerplate_lines,
-                errors,
+                errors: fetches.errors,
+                skipped: fetches.skipped,
             });
         }
         Ok(out)
     }
 
-    /// Successful fetches, and failed ones by kind (most frequent first).
-    fn fetch_outcomes(&self, site_id: i64) -> Result<(u64, Vec<(String, u64)>), StoreError> {
+    /// Successful fetches, failed ones by kind and skips by reason (each
+    /// most frequent first).
+    fn fetch_outcomes(&self, site_id: i64) -> Result<FetchOutcomes, StoreError> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT f.error_kind, count(*) AS n FROM fetches f JOIN urls u ON u.id = f.url_id
-             WHERE u.site_id = ?1 GROUP BY f.error_kind ORDER BY n DESC, f.error_kind",
+            "SELECT f.error_kind, f.skipped, count(*) AS n FROM fetches f
+             JOIN urls u ON u.id = f.url_id
+             WHERE u.site_id = ?1 GROUP BY f.error_kind, f.skipped
+             ORDER BY n DESC, f.error_kind",
         )?;
         let rows = stmt.query_map([site_id], |r| {
-            Ok((r.get::<_, Option<String>>(0)?, count(r.get(1)?)))
+            Ok((
+                r.get::<_, Option<String>>(0)?,
+                r.get::<_, bool>(1)?,
+                count(r.get(2)?),
+            ))
         })?;
-        let mut ok = 0;
-        let mut errors = Vec::new();
+        let mut out = FetchOutcomes::default();
         for row in rows {
             match row? {
-                (None, n) => ok = n,
-                (Some(kind), n) => errors.push((kind, n)),
+                (None, _, n) => out.ok += n,
+                (Some(kind), false, n) => out.errors.push((kind, n)),
+                (Some(kind), true, n) => out.skipped.push((kind, n)),
             }
         }
-        Ok((ok, errors))
+        Ok(out)
     }
 }
 
 fn count(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
+}
+
+#[derive(Default)]
+struct FetchOutcomes {
+    ok: u64,
+    errors: Vec<(String, u64)>,
+    skipped: Vec<(String, u64)>,
 }

@@ -326,9 +326,16 @@ fn skips_are_logged_but_are_not_failed_attempts() {
     assert_eq!(again[0].attempts, 1, "the parked skip did not count");
     let c = s.counts().unwrap();
     assert_eq!((c.skipped, c.failed), (1, 0));
+    // `stats` reports skips apart from real failures.
     let st = s.site_stats(50).unwrap();
-    let kinds: Vec<&str> = st[0].errors.iter().map(|(k, _)| k.as_str()).collect();
-    assert!(kinds.contains(&"robots_disallowed") && kinds.contains(&"host_parked"));
+    let kinds = |v: &[(String, u64)]| v.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>();
+    assert_eq!(kinds(&st[0].errors), ["http_5xx"]);
+    let skipped = kinds(&st[0].skipped);
+    assert!(
+        skipped.contains(&"robots_disallowed".to_string()),
+        "{skipped:?}"
+    );
+    assert!(skipped.contains(&"host_parked".to_string()), "{skipped:?}");
 }
 
 #[test]
@@ -366,4 +373,37 @@ fn migration_4_backfills_hosts_of_existing_urls() {
         .collect();
     hosts.sort();
     assert_eq!(hosts, ["127.0.0.1:8080", "a.test", "www.a.test"]);
+}
+
+#[test]
+fn migration_5_marks_old_skip_rows_as_skips() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v4.db");
+    {
+        let c = rusqlite::Connection::open(&path).unwrap();
+        for sql in [
+            include_str!("../../../migrations/0001_init.sql"),
+            include_str!("../../../migrations/0002_claim_index.sql"),
+            include_str!("../../../migrations/0003_cjk_index_only_cjk.sql"),
+            include_str!("../../../migrations/0004_claim_per_host.sql"),
+        ] {
+            c.execute_batch(sql).unwrap();
+        }
+        c.pragma_update(None, "user_version", 4).unwrap();
+        c.execute_batch(
+            "INSERT INTO sites(id, name) VALUES (1, 'a');
+             INSERT INTO urls(id, url, site_id, kind, discovered_at, host) VALUES
+               (1, 'https://a.test/1', 1, 'article', 0, 'a.test');
+             INSERT INTO fetches(url_id, started_at, status, error_kind, bytes, elapsed_ms) VALUES
+               (1, 0, NULL, 'robots_disallowed', 0, 0),
+               (1, 1, NULL, 'timeout', 0, 20000),
+               (1, 2, 200, NULL, 5000, 30);",
+        )
+        .unwrap();
+    }
+    let s = Store::open(&path).unwrap();
+    let st = s.site_stats(50).unwrap();
+    assert_eq!(st[0].pages_fetched, 1);
+    assert_eq!(st[0].errors, [("timeout".to_string(), 1)]);
+    assert_eq!(st[0].skipped, [("robots_disallowed".to_string(), 1)]);
 }
