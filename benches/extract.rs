@@ -3,12 +3,14 @@
 //! In: the corpus pages (read into memory first, so disk is not measured).
 //! Out: pages/s per set and algorithm for 1 and 2 threads, the slowest page,
 //! and the time of the pathological pages (a 20 MB page, 100,000 nested
-//! `<div>`s). Run: `cargo bench --bench extract [-- SET_PREFIX]`.
+//! `<div>`s). Run: `cargo bench --bench extract [-- SET_PREFIX]`, or
+//! `-- language` for the language-detection check alone.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use newshound::extract::metadata::detect_language;
 use newshound::extract::{extract_bytes, extract_bytes_text, Algorithm, ExtractOptions};
 
 fn load(set: &Path) -> Vec<(String, Vec<u8>)> {
@@ -104,6 +106,10 @@ fn slowest(pages: &[(String, Vec<u8>)], opts: &ExtractOptions) -> (Duration, Str
 fn main() {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if filter.as_deref() == Some("language") {
+        language_check(&corpus, None);
+        return;
+    }
     for set in ["page-signal-dev", "cleaneval-dev", "cleanportaleval"] {
         if filter.as_deref().is_some_and(|f| !set.starts_with(f)) {
             continue;
@@ -154,6 +160,7 @@ fn main() {
             n / t0.elapsed().as_secs_f64()
         );
     }
+    language_check(&corpus, filter.as_deref());
     let opts = ExtractOptions::default();
     // A 20 MB page: many paragraphs and link lists.
     let mut big = String::from("<html><head><title>Big</title></head><body>");
@@ -181,4 +188,61 @@ fn main() {
         t.elapsed().as_secs_f64() * 1e3,
         a.text
     );
+}
+
+/// The language the metadata stage reported before it was tuned for speed:
+/// whatlang over the first 2048 bytes of the text.
+fn reference_language(text: &str) -> Option<String> {
+    let mut end = text.len().min(2048);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let sample = &text[..end];
+    if sample.chars().filter(|c| c.is_alphabetic()).count() < 20 {
+        return None;
+    }
+    let info = whatlang::detect(sample)?;
+    info.is_reliable().then(|| info.lang().code().to_string())
+}
+
+/// Language detection: the reference (see [`reference_language`]) against
+/// `metadata::detect_language` on every corpus page's text: agreement and
+/// CPU time of each.
+fn language_check(corpus: &Path, filter: Option<&str>) {
+    let mut texts = Vec::new();
+    for set in ["page-signal-dev", "cleaneval-dev", "cleanportaleval"] {
+        if filter.is_some_and(|f| !set.starts_with(f)) {
+            continue;
+        }
+        for (_, bytes) in load(&corpus.join(set)) {
+            texts.push(extract_bytes_text(&bytes, None, None, Algorithm::Auto));
+        }
+    }
+    if texts.is_empty() {
+        return;
+    }
+    let time = |f: &dyn Fn(&str) -> Option<String>| {
+        let c0 = thread_cpu();
+        let mut out: Vec<Option<String>> = Vec::new();
+        for _ in 0..3 {
+            out = texts.iter().map(|t| f(t)).collect();
+        }
+        let us = match (c0, thread_cpu()) {
+            (Some(a), Some(b)) => (b - a).as_secs_f64() * 1e6 / (3 * texts.len()) as f64,
+            _ => f64::NAN,
+        };
+        (out, us)
+    };
+    let (old, old_us) = time(&reference_language);
+    let (new, new_us) = time(&detect_language);
+    let same = old.iter().zip(&new).filter(|(a, b)| a == b).count();
+    println!(
+        "language: {same}/{} pages agree with the reference ({:.1} %); {old_us:.0} µs → {new_us:.0} µs per page (x{:.2})",
+        texts.len(),
+        100.0 * same as f64 / texts.len() as f64,
+        old_us / new_us
+    );
+    for (a, b) in old.iter().zip(&new).filter(|(a, b)| a != b).take(10) {
+        println!("  reference {a:?}, now {b:?}");
+    }
 }
