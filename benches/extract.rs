@@ -4,7 +4,8 @@
 //! Out: pages/s per set and algorithm for 1 and 2 threads, the slowest page,
 //! and the time of the pathological pages (a 20 MB page, 100,000 nested
 //! `<div>`s). Run: `cargo bench --bench extract [-- SET_PREFIX]`, or
-//! `-- language` for the language-detection check alone.
+//! `-- language` for the language-detection check alone, or `-- stages` for
+//! CPU time per stage on page-signal-dev.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -108,6 +109,10 @@ fn main() {
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
     if filter.as_deref() == Some("language") {
         language_check(&corpus, None);
+        return;
+    }
+    if filter.as_deref() == Some("stages") {
+        stages(&load(&corpus.join("page-signal-dev")));
         return;
     }
     for set in ["page-signal-dev", "cleaneval-dev", "cleanportaleval"] {
@@ -245,4 +250,63 @@ fn language_check(corpus: &Path, filter: Option<&str>) {
     for (a, b) in old.iter().zip(&new).filter(|(a, b)| a != b).take(10) {
         println!("  reference {a:?}, now {b:?}");
     }
+}
+
+/// CPU time per stage over all pages (3 rounds), in pages per CPU-second and
+/// µs per page.
+fn stages(pages: &[(String, Vec<u8>)]) {
+    use newshound::extract::{charset, metadata, strip, text_of_document};
+    let mut t = [Duration::ZERO; 6];
+    let mut lap = |i: usize, c0: &mut Option<Duration>| {
+        let c1 = thread_cpu();
+        if let (Some(a), Some(b)) = (*c0, c1) {
+            t[i] += b - a;
+        }
+        *c0 = c1;
+    };
+    for _ in 0..3 {
+        for (_, bytes) in pages {
+            let mut c = thread_cpu();
+            let html = charset::decode(bytes, None, None);
+            lap(0, &mut c);
+            let stripped = strip::strip(&html.text);
+            lap(1, &mut c);
+            let doc = scraper::Html::parse_document(&stripped);
+            lap(2, &mut c);
+            let text = text_of_document(&doc, Algorithm::Auto);
+            lap(3, &mut c);
+            std::hint::black_box(metadata::extract_metadata(&doc, None));
+            lap(4, &mut c);
+            std::hint::black_box(metadata::detect_language(&text));
+            lap(5, &mut c);
+        }
+    }
+    let n = (3 * pages.len()) as f64;
+    let names = [
+        "decode",
+        "strip",
+        "parse",
+        "dom+select+text",
+        "metadata",
+        "language",
+    ];
+    let mut text_only = Duration::ZERO;
+    for (i, (name, d)) in names.iter().zip(t).enumerate() {
+        if i < 4 {
+            text_only += d;
+        }
+        println!(
+            "stage {name:<16} {:>7.0} µs/page {:>7.0} pages per CPU-second",
+            d.as_secs_f64() * 1e6 / n,
+            n / d.as_secs_f64()
+        );
+    }
+    let all: Duration = t.iter().sum();
+    println!(
+        "stages text-only total {:>7.0} µs/page {:>7.0} pages per CPU-second; full {:>7.0} µs/page {:>7.0} pages per CPU-second",
+        text_only.as_secs_f64() * 1e6 / n,
+        n / text_only.as_secs_f64(),
+        all.as_secs_f64() * 1e6 / n,
+        n / all.as_secs_f64()
+    );
 }
