@@ -123,11 +123,18 @@ fn stats_json_includes_top_lines_when_asked() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let sites = v.as_array().unwrap();
     assert_eq!(sites.len(), 3);
+    let mut listed = 0;
     for s in sites {
         let top = s["top_lines"].as_array().unwrap();
-        assert_eq!(top.len(), 2, "{s}");
-        assert!(top[0]["count"].as_u64().unwrap() >= 1);
+        assert!(top.len() <= 2, "{s}");
+        // Only lines that recur (seen in 2+ articles) are listed.
+        for line in top {
+            assert!(line["count"].as_u64().unwrap() >= 2, "{s}");
+        }
+        listed += top.len();
     }
+    // The Chinese site's newsletter pitch survives extraction and recurs.
+    assert!(listed >= 1, "{v}");
 }
 
 #[test]

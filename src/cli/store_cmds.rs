@@ -207,7 +207,7 @@ pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result
     writeln!(
         out,
         "{:<16} {:>8} {:>8} {:>9} {:>8} {:>11} {:>9}  errors",
-        "site", "urls", "fetched", "articles", "RC", "lines kept", "boilerpl."
+        "site", "urls", "fetched", "articles", "RC", "line table", "boilerpl."
     )?;
     for s in &stats {
         let errors = s

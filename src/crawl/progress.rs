@@ -34,11 +34,16 @@ impl Progress {
             pb
         });
         let now = Instant::now();
+        // A bar draws at the first turn; plain log lines start after the
+        // first interval (a line of zeros at start-up tells nothing).
+        let last_log = match bar {
+            Some(_) => now.checked_sub(LOG_EVERY).unwrap_or(now),
+            None => now,
+        };
         Progress {
             bar,
             started: now,
-            // The first turn draws at once.
-            last_log: now.checked_sub(LOG_EVERY).unwrap_or(now),
+            last_log,
         }
     }
 

@@ -252,6 +252,8 @@ async fn fetch_robots(ctx: &Ctx, url: &Url, host: &str) -> RobotsFetch {
     {
         Ok(f) => RobotsFetch::Body(f.body),
         Err(e) if e.is_host_failure() || e.kind() == "http_429" => {
+            // The one place a dead host shows up: say why, once per attempt.
+            tracing::warn!("{host}: robots.txt unavailable, its URLs wait: {e}");
             ctx.counters.error("robots_fetch");
             RobotsFetch::Unavailable
         }

@@ -36,14 +36,19 @@ impl Store {
         Ok(changed)
     }
 
-    /// A site's `n` most recurring lines with their counts (LC).
+    /// A site's `n` most recurring lines with their counts (LC); lines seen
+    /// in only one article do not recur and are left out.
     pub fn top_lines(&self, site: &str, n: usize) -> Result<Vec<(String, u64)>, StoreError> {
         let id: Option<i64> = self
             .conn
             .query_row("SELECT id FROM sites WHERE name = ?1", [site], |r| r.get(0))
             .optional()?;
         match id {
-            Some(id) => Ok(lines::top_lines(&self.conn, id, n)?),
+            Some(id) => {
+                let mut top = lines::top_lines(&self.conn, id, n)?;
+                top.retain(|(_, count)| *count > 1);
+                Ok(top)
+            }
             None => Ok(Vec::new()),
         }
     }

@@ -34,10 +34,13 @@ use crate::extract::Article;
 pub enum StoreError {
     #[error("{path}: not a newshound database (file is not SQLite or is corrupt)")]
     NotADatabase { path: PathBuf },
-    #[error("{path}: cannot open database: {source}")]
+    #[error("{path}: cannot open database: {reason}")]
     Open {
         path: PathBuf,
-        source: rusqlite::Error,
+        /// SQLite's short reason (its full message repeats the path).
+        reason: String,
+        /// Not a `source`: the reason already says it, once.
+        error: rusqlite::Error,
     },
     #[error("{path}: database schema version {found} is newer than this newshound supports ({supported})")]
     TooNew {

@@ -138,7 +138,11 @@ fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
         },
         _ => StoreError::Open {
             path: path.to_path_buf(),
-            source: e,
+            reason: match &e {
+                rusqlite::Error::SqliteFailure(code, _) => code.to_string(),
+                other => other.to_string(),
+            },
+            error: e,
         },
     }
 }
