@@ -3,13 +3,17 @@
 //! In: the corpus pages (read into memory first, so disk is not measured).
 //! Out: pages/s per set and algorithm for 1 and 2 threads, the slowest page,
 //! and the time of the pathological pages (a 20 MB page, 100,000 nested
-//! `<div>`s). Run: `cargo bench --bench extract [-- SET_PREFIX]`.
+//! `<div>`s). Run: `cargo bench --bench extract [-- SET_PREFIX]`, or
+//! `-- language` for the language-detection check alone, or `-- stages` for
+//! CPU time per stage on page-signal-dev, or `-- big` for the
+//! pathological pages alone.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use newshound::extract::{charset, extract_bytes, extract_text, Algorithm, ExtractOptions};
+use newshound::extract::metadata::detect_language;
+use newshound::extract::{extract_bytes, extract_bytes_text, Algorithm, ExtractOptions};
 
 fn load(set: &Path) -> Vec<(String, Vec<u8>)> {
     let mut pages = Vec::new();
@@ -104,6 +108,18 @@ fn slowest(pages: &[(String, Vec<u8>)], opts: &ExtractOptions) -> (Duration, Str
 fn main() {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    if filter.as_deref() == Some("language") {
+        language_check(&corpus, None);
+        return;
+    }
+    if filter.as_deref() == Some("big") {
+        big_pages();
+        return;
+    }
+    if filter.as_deref() == Some("stages") {
+        stages(&load(&corpus.join("page-signal-dev")));
+        return;
+    }
     for set in ["page-signal-dev", "cleaneval-dev", "cleanportaleval"] {
         if filter.as_deref().is_some_and(|f| !set.starts_with(f)) {
             continue;
@@ -129,8 +145,8 @@ fn main() {
         }
     }
     // The text path alone (decode, strip, parse, select, assemble; no
-    // metadata, no language detection) on the main set, to separate the
-    // extractor's cost from the metadata stage's.
+    // metadata, no language detection) on the main set: what
+    // `extract DIR --out DIR2` (plain .txt files) runs per page.
     let pages = load(&corpus.join("page-signal-dev"));
     if !pages.is_empty()
         && filter
@@ -141,8 +157,7 @@ fn main() {
         let t0 = Instant::now();
         for _ in 0..3 {
             for (_, bytes) in &pages {
-                let d = charset::decode(bytes, None, None);
-                std::hint::black_box(extract_text(&d.text, Algorithm::Auto));
+                std::hint::black_box(extract_bytes_text(bytes, None, None, Algorithm::Auto));
             }
         }
         let n = (pages.len() * 3) as f64;
@@ -155,6 +170,12 @@ fn main() {
             n / t0.elapsed().as_secs_f64()
         );
     }
+    language_check(&corpus, filter.as_deref());
+    big_pages();
+}
+
+/// The pathological pages: 20 MB of blocks, 100,000 nested `<div>`s.
+fn big_pages() {
     let opts = ExtractOptions::default();
     // A 20 MB page: many paragraphs and link lists.
     let mut big = String::from("<html><head><title>Big</title></head><body>");
@@ -163,12 +184,26 @@ fn main() {
         big.push_str("<div class=item><h2>Heading number one</h2><p>A paragraph of article text, with commas, and a <a href=x>link</a> in it.</p><ul><li><a href=y>nav</a></li><li><a href=z>more nav</a></li></ul></div>\n");
         k += 1;
     }
-    let t = Instant::now();
+    // Wall and CPU time: on a shared machine the wall time includes waiting.
+    let cpu_ms = |c0: Option<Duration>| match (c0, thread_cpu()) {
+        (Some(a), Some(b)) => (b - a).as_secs_f64() * 1e3,
+        _ => f64::NAN,
+    };
+    let (t, c) = (Instant::now(), thread_cpu());
     let a = extract_bytes(big.as_bytes(), None, None, &opts);
     println!(
-        "20 MB page ({k} blocks): {:.0} ms, {} chars out",
+        "20 MB page ({k} blocks): {:.0} ms wall, {:.0} ms CPU, {} chars out",
         t.elapsed().as_secs_f64() * 1e3,
+        cpu_ms(c),
         a.text.len()
+    );
+    let (t, c) = (Instant::now(), thread_cpu());
+    let text = extract_bytes_text(big.as_bytes(), None, None, Algorithm::Auto);
+    println!(
+        "20 MB page, text only: {:.0} ms wall, {:.0} ms CPU, {} chars out",
+        t.elapsed().as_secs_f64() * 1e3,
+        cpu_ms(c),
+        text.len()
     );
     let mut deep = String::from("<html><body>");
     for _ in 0..100_000 {
@@ -181,5 +216,121 @@ fn main() {
         "100,000 nested divs: {:.0} ms, text {:?}",
         t.elapsed().as_secs_f64() * 1e3,
         a.text
+    );
+}
+
+/// The language the metadata stage reported before it was tuned for speed:
+/// whatlang over the first 2048 bytes of the text.
+fn reference_language(text: &str) -> Option<String> {
+    let mut end = text.len().min(2048);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    let sample = &text[..end];
+    if sample.chars().filter(|c| c.is_alphabetic()).count() < 20 {
+        return None;
+    }
+    let info = whatlang::detect(sample)?;
+    info.is_reliable().then(|| info.lang().code().to_string())
+}
+
+/// Language detection: the reference (see [`reference_language`]) against
+/// `metadata::detect_language` on every corpus page's text: agreement and
+/// CPU time of each.
+fn language_check(corpus: &Path, filter: Option<&str>) {
+    let mut texts = Vec::new();
+    for set in ["page-signal-dev", "cleaneval-dev", "cleanportaleval"] {
+        if filter.is_some_and(|f| !set.starts_with(f)) {
+            continue;
+        }
+        for (_, bytes) in load(&corpus.join(set)) {
+            texts.push(extract_bytes_text(&bytes, None, None, Algorithm::Auto));
+        }
+    }
+    if texts.is_empty() {
+        return;
+    }
+    let time = |f: &dyn Fn(&str) -> Option<String>| {
+        let c0 = thread_cpu();
+        let mut out: Vec<Option<String>> = Vec::new();
+        for _ in 0..3 {
+            out = texts.iter().map(|t| f(t)).collect();
+        }
+        let us = match (c0, thread_cpu()) {
+            (Some(a), Some(b)) => (b - a).as_secs_f64() * 1e6 / (3 * texts.len()) as f64,
+            _ => f64::NAN,
+        };
+        (out, us)
+    };
+    let (old, old_us) = time(&reference_language);
+    let (new, new_us) = time(&detect_language);
+    let same = old.iter().zip(&new).filter(|(a, b)| a == b).count();
+    println!(
+        "language: {same}/{} pages agree with the reference ({:.1} %); {old_us:.0} µs → {new_us:.0} µs per page (x{:.2})",
+        texts.len(),
+        100.0 * same as f64 / texts.len() as f64,
+        old_us / new_us
+    );
+    for (a, b) in old.iter().zip(&new).filter(|(a, b)| a != b).take(10) {
+        println!("  reference {a:?}, now {b:?}");
+    }
+}
+
+/// CPU time per stage over all pages (3 rounds), in pages per CPU-second and
+/// µs per page.
+fn stages(pages: &[(String, Vec<u8>)]) {
+    use newshound::extract::{charset, metadata, strip, text_of_document};
+    let mut t = [Duration::ZERO; 6];
+    let mut lap = |i: usize, c0: &mut Option<Duration>| {
+        let c1 = thread_cpu();
+        if let (Some(a), Some(b)) = (*c0, c1) {
+            t[i] += b - a;
+        }
+        *c0 = c1;
+    };
+    for _ in 0..3 {
+        for (_, bytes) in pages {
+            let mut c = thread_cpu();
+            let html = charset::decode(bytes, None, None);
+            lap(0, &mut c);
+            let stripped = strip::strip(&html.text);
+            lap(1, &mut c);
+            let doc = scraper::Html::parse_document(&stripped);
+            lap(2, &mut c);
+            let text = text_of_document(&doc, Algorithm::Auto);
+            lap(3, &mut c);
+            std::hint::black_box(metadata::extract_metadata(&doc, None));
+            lap(4, &mut c);
+            std::hint::black_box(metadata::detect_language(&text));
+            lap(5, &mut c);
+        }
+    }
+    let n = (3 * pages.len()) as f64;
+    let names = [
+        "decode",
+        "strip",
+        "parse",
+        "dom+select+text",
+        "metadata",
+        "language",
+    ];
+    let mut text_only = Duration::ZERO;
+    for (i, (name, d)) in names.iter().zip(t).enumerate() {
+        if i < 4 {
+            text_only += d;
+        }
+        println!(
+            "stage {name:<16} {:>7.0} µs/page {:>7.0} pages per CPU-second",
+            d.as_secs_f64() * 1e6 / n,
+            n / d.as_secs_f64()
+        );
+    }
+    let all: Duration = t.iter().sum();
+    println!(
+        "stages text-only total {:>7.0} µs/page {:>7.0} pages per CPU-second; full {:>7.0} µs/page {:>7.0} pages per CPU-second",
+        text_only.as_secs_f64() * 1e6 / n,
+        n / text_only.as_secs_f64(),
+        all.as_secs_f64() * 1e6 / n,
+        n / all.as_secs_f64()
     );
 }

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::extract::{extract_bytes, Algorithm, ExtractOptions};
+use crate::extract::{extract_bytes_text, Algorithm, ExtractOptions};
 
 mod lcs;
 pub use lcs::{is_cjk, lcs_len, tokenize};
@@ -165,7 +165,7 @@ impl EvalReport {
     }
 }
 
-/// Extract every `html_dir/<name>.html` (as bytes, via [`extract_bytes`]) and
+/// Extract every `html_dir/<name>.html` (as bytes, via [`extract_bytes_text`]) and
 /// score it against `gold_dir/<name>.txt`, on `jobs` threads.
 pub fn evaluate_dir(
     html_dir: &Path,
@@ -243,9 +243,10 @@ fn eval_page(page: &Path, gold_dir: &Path, opts: &ExtractOptions) -> Result<Page
         }
     };
     let t0 = Instant::now();
-    let article = extract_bytes(&bytes, None, None, opts);
+    // Only the text is scored: skip metadata and language detection.
+    let text = extract_bytes_text(&bytes, None, None, opts.algorithm);
     let millis = t0.elapsed().as_secs_f64() * 1000.0;
-    let a = tokenize(&article.text);
+    let a = tokenize(&text);
     let b = tokenize(&gold);
     Ok(PageScore {
         name,

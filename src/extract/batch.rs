@@ -13,7 +13,7 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-use super::{extract_bytes, Article, ExtractOptions};
+use super::{extract_bytes, extract_bytes_text, Article, ExtractOptions};
 use crate::eval::{html_files, EvalError};
 
 /// Errors that stop a batch run (per-page failures are in [`BatchSummary`]).
@@ -162,7 +162,15 @@ fn one_page(
     line: &mut Vec<u8>,
 ) -> Result<usize, String> {
     let bytes = std::fs::read(page).map_err(|e| e.to_string())?;
-    let article = extract_bytes(&bytes, None, None, opts);
+    // Plain `.txt` output needs only the text: skip metadata and language.
+    let article = if writer.is_some() {
+        extract_bytes(&bytes, None, None, opts)
+    } else {
+        Article {
+            text: extract_bytes_text(&bytes, None, None, opts.algorithm),
+            ..Article::default()
+        }
+    };
     drop(bytes);
     let name = page
         .file_stem()
@@ -170,11 +178,10 @@ fn one_page(
         .unwrap_or_default();
     if let Some(dir) = out_dir {
         let path = dir.join(format!("{name}.txt"));
-        let mut text = article.text.clone();
-        if !text.is_empty() {
-            text.push('\n');
-        }
-        std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = &article.text;
+        let nl: &[u8] = if text.is_empty() { b"" } else { b"\n" };
+        std::fs::write(&path, [text.as_bytes(), nl].concat())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     if let Some(w) = writer {
         line.clear();

@@ -34,6 +34,7 @@ pub use dates::{date_from_url, parse_date};
 
 use dates::Stamp;
 use page::Page;
+use std::sync::LazyLock;
 use url::Url;
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -157,20 +158,53 @@ pub fn extract_metadata(doc: &scraper::Html, url: Option<&Url>) -> Metadata {
 }
 
 /// Language of the article text (ISO 639-3), if whatlang is reliable on it.
-/// Looks at the first few kilobytes only: enough for a verdict, and bounded.
+/// Looks at the first kilobyte, then (if whatlang is unsure and there is
+/// more) the first two: whatlang's cost grows with the sample, and one
+/// kilobyte settles most pages.
 pub fn detect_language(text: &str) -> Option<String> {
-    const SAMPLE: usize = 2048;
-    let mut end = text.len().min(SAMPLE);
+    const SHORT: usize = 1024;
+    const LONG: usize = 2048;
+    let short = prefix(text, SHORT);
+    if short.chars().filter(|c| c.is_alphabetic()).count() < 20 {
+        return None;
+    }
+    if let Some(lang) = reliable_language(short) {
+        return Some(lang);
+    }
+    if short.len() == text.len() {
+        return None;
+    }
+    reliable_language(prefix(text, LONG))
+}
+
+/// At most `max` bytes of `text`, cut at a char boundary.
+fn prefix(text: &str, max: usize) -> &str {
+    let mut end = text.len().min(max);
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    let sample = &text[..end];
-    if sample.chars().filter(|c| c.is_alphabetic()).count() < 20 {
-        return None;
-    }
-    let info = whatlang::detect(sample)?;
+    &text[..end]
+}
+
+fn reliable_language(sample: &str) -> Option<String> {
+    // Latin script: score only the most-published languages. whatlang
+    // otherwise compares ~40 trigram profiles; the bench checks agreement
+    // with the full detection on the corpus.
+    let info = if whatlang::detect_script(sample) == Some(whatlang::Script::Latin) {
+        LATIN_DETECTOR.detect(sample)?
+    } else {
+        whatlang::detect(sample)?
+    };
     info.is_reliable().then(|| info.lang().code().to_string())
 }
+
+static LATIN_DETECTOR: LazyLock<whatlang::Detector> = LazyLock::new(|| {
+    use whatlang::Lang::*;
+    whatlang::Detector::with_allowlist(vec![
+        Eng, Deu, Fra, Spa, Por, Ita, Nld, Pol, Swe, Dan, Nob, Fin, Ces, Slk, Hun, Ron, Tur, Ind,
+        Vie, Hrv, Slv, Cat, Lit, Lav, Est,
+    ])
+});
 
 /// `modified` vets the weak sources: a page is not modified before it is
 /// published, so a weak date after the modification date is a date widget
