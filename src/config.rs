@@ -61,6 +61,8 @@ pub struct CrawlerConfig {
     pub max_depth: u32,
     /// Per-site page budget over the life of the database (0 = no limit).
     pub max_pages_per_site: u64,
+    /// URLs a site's frontier may hold at most (0 = no limit): a trap guard.
+    pub max_urls_per_site: u64,
     /// Seconds between two visits of a feed, sitemap, start or index page
     /// (`crawl --continuous` revisits them on this schedule).
     pub revisit_secs: f64,
@@ -90,6 +92,7 @@ impl Default for CrawlerConfig {
             max_pages: 0,
             max_depth: 5,
             max_pages_per_site: 0,
+            max_urls_per_site: 1_000_000,
             revisit_secs: 3600.0,
             trailing_slash: TrailingSlash::Keep,
             refetch_articles_after_secs: 0.0,

@@ -97,10 +97,11 @@ impl From<WriterError> for CrawlError {
 /// are written before the summary is returned.
 pub async fn run(
     config: &Config,
-    store: Store,
+    mut store: Store,
     opts: CrawlOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<CrawlSummary, CrawlError> {
+    store.set_max_urls_per_site(config.crawler.max_urls_per_site);
     run_with(config, store, opts, shutdown).await
 }
 

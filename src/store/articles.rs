@@ -22,11 +22,12 @@ impl Store {
     /// Apply a batch of writes in one transaction. On error nothing of the
     /// batch is kept.
     pub fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
+        let cap = self.max_urls_per_site;
         let tx = self.conn.transaction()?;
         let mut out = Vec::with_capacity(ops.len());
         for op in ops {
             out.push(match op {
-                WriteOp::AddUrls(urls) => WriteOutcome::UrlsAdded(add_urls_in(&tx, &urls)?),
+                WriteOp::AddUrls(urls) => WriteOutcome::UrlsAdded(add_urls_in(&tx, &urls, cap)?),
                 WriteOp::Fetched(rec) => {
                     record_fetch(&tx, &rec)?;
                     WriteOutcome::FetchRecorded
@@ -103,7 +104,8 @@ fn record_fetch(tx: &Transaction<'_>, rec: &FetchRecord) -> rusqlite::Result<()>
 /// URLs known without a fetch: inserted as `done` (or a queued one set
 /// `done`). `fetched_at` stays empty, so they cost no page budget.
 fn add_known(tx: &Transaction<'_>, urls: &[NewUrl]) -> rusqlite::Result<usize> {
-    let added = add_urls_in(tx, urls)?;
+    // Known URLs (canonical aliases) are never capped: they are not fetched.
+    let added = add_urls_in(tx, urls, 0)?;
     let mut done =
         tx.prepare_cached("UPDATE urls SET state = 'done' WHERE url = ?1 AND state = 'queued'")?;
     for u in urls {

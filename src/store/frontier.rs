@@ -93,24 +93,37 @@ pub fn url_host(url: &str) -> &str {
 }
 
 /// Insert new URLs, ignoring known ones; returns how many were new.
-pub(super) fn add_urls_in(conn: &Connection, urls: &[NewUrl]) -> rusqlite::Result<usize> {
+/// Insert new URLs; known ones are ignored. With `cap > 0`, a site that
+/// already knows `cap` URLs gets no more (a trap guard: an endless link or
+/// query space fills one site's frontier at most this far).
+pub(super) fn add_urls_in(conn: &Connection, urls: &[NewUrl], cap: u64) -> rusqlite::Result<usize> {
     let now = now_ms();
-    let mut sites: HashMap<&str, i64> = HashMap::new();
+    // Per site: its id and how many URLs it knows (read once per batch).
+    let mut sites: HashMap<&str, (i64, u64)> = HashMap::new();
     let mut insert = conn.prepare_cached(
         "INSERT OR IGNORE INTO urls(url, site_id, kind, priority, depth, discovered_at, host)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
     let mut added = 0;
     for u in urls {
-        let site_id = match sites.get(u.site.as_str()) {
-            Some(&id) => id,
+        let (site_id, known) = match sites.get_mut(u.site.as_str()) {
+            Some(entry) => entry,
             None => {
                 let id = site_id_in(conn, &u.site)?;
-                sites.insert(&u.site, id);
-                id
+                let known: i64 = if cap > 0 {
+                    conn.prepare_cached("SELECT count(*) FROM urls WHERE site_id = ?1")?
+                        .query_row([id], |r| r.get(0))?
+                } else {
+                    0
+                };
+                sites.entry(&u.site).or_insert((id, known.max(0) as u64))
             }
         };
-        added += insert.execute(params![
+        if cap > 0 && *known >= cap {
+            continue;
+        }
+        let site_id = *site_id;
+        let n = insert.execute(params![
             u.url,
             site_id,
             u.kind.as_str(),
@@ -119,11 +132,19 @@ pub(super) fn add_urls_in(conn: &Connection, urls: &[NewUrl]) -> rusqlite::Resul
             now,
             url_host(&u.url)
         ])?;
+        *known += n as u64;
+        added += n;
     }
     Ok(added)
 }
 
 impl Store {
+    /// Cap the URLs a site may know (0 = no cap); see `[crawler]
+    /// max_urls_per_site`. URLs beyond it are dropped when added.
+    pub fn set_max_urls_per_site(&mut self, cap: u64) {
+        self.max_urls_per_site = cap;
+    }
+
     /// The id of a site, created if new.
     pub fn site_id(&mut self, name: &str) -> Result<i64, StoreError> {
         Ok(site_id_in(&self.conn, name)?)
@@ -133,7 +154,7 @@ impl Store {
     /// Returns how many were new.
     pub fn add_urls(&mut self, urls: &[NewUrl]) -> Result<usize, StoreError> {
         let tx = self.conn.transaction()?;
-        let n = add_urls_in(&tx, urls)?;
+        let n = add_urls_in(&tx, urls, self.max_urls_per_site)?;
         tx.commit()?;
         Ok(n)
     }

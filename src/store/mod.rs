@@ -175,6 +175,8 @@ fn pairs_as_map<S: serde::Serializer>(pairs: &[(String, u64)], s: S) -> Result<S
 pub struct Store {
     conn: rusqlite::Connection,
     path: PathBuf,
+    /// URLs a site may know at most (0 = no cap).
+    max_urls_per_site: u64,
 }
 
 impl Store {

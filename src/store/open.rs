@@ -53,7 +53,11 @@ impl Store {
 
     fn init(conn: Connection, path: PathBuf) -> Result<Store, StoreError> {
         configure(&conn).map_err(|e| classify(&path, e))?;
-        let mut store = Store { conn, path };
+        let mut store = Store {
+            conn,
+            path,
+            max_urls_per_site: 0,
+        };
         store.migrate()?;
         Ok(store)
     }

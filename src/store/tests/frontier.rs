@@ -407,3 +407,26 @@ fn migration_5_marks_old_skip_rows_as_skips() {
     assert_eq!(st[0].errors, [("timeout".to_string(), 1)]);
     assert_eq!(st[0].skipped, [("robots_disallowed".to_string(), 1)]);
 }
+
+#[test]
+fn a_site_cannot_know_more_urls_than_its_cap() {
+    let mut s = Store::open_in_memory().unwrap();
+    s.set_max_urls_per_site(3);
+    let batch: Vec<NewUrl> = (0..5)
+        .map(|i| url(&format!("https://a.test/{i}"), "a", UrlKind::Page, 0))
+        .chain([url("https://b.test/1", "b", UrlKind::Page, 0)])
+        .collect();
+    assert_eq!(s.add_urls(&batch).unwrap(), 4, "3 of site a, 1 of site b");
+    // Known URLs do not count twice, and the cap holds across batches.
+    let more = vec![url("https://a.test/9", "a", UrlKind::Page, 0)];
+    let out = s.write_batch(vec![WriteOp::AddUrls(more)]).unwrap();
+    assert_eq!(out, [WriteOutcome::UrlsAdded(0)]);
+    assert_eq!(s.site_urls("a").unwrap(), 3);
+    // 0 lifts the cap.
+    s.set_max_urls_per_site(0);
+    assert_eq!(
+        s.add_urls(&[url("https://a.test/9", "a", UrlKind::Page, 0)])
+            .unwrap(),
+        1
+    );
+}
