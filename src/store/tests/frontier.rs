@@ -343,15 +343,7 @@ fn migration_4_backfills_hosts_of_existing_urls() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("v3.db");
     {
-        let c = rusqlite::Connection::open(&path).unwrap();
-        for sql in [
-            include_str!("../../../migrations/0001_init.sql"),
-            include_str!("../../../migrations/0002_claim_index.sql"),
-            include_str!("../../../migrations/0003_cjk_index_only_cjk.sql"),
-        ] {
-            c.execute_batch(sql).unwrap();
-        }
-        c.pragma_update(None, "user_version", 3).unwrap();
+        let c = database_at_version(&path, 3);
         c.execute_batch(
             "INSERT INTO sites(id, name) VALUES (1, 'a');
              INSERT INTO urls(url, site_id, kind, discovered_at) VALUES
@@ -380,16 +372,7 @@ fn migration_5_marks_old_skip_rows_as_skips() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("v4.db");
     {
-        let c = rusqlite::Connection::open(&path).unwrap();
-        for sql in [
-            include_str!("../../../migrations/0001_init.sql"),
-            include_str!("../../../migrations/0002_claim_index.sql"),
-            include_str!("../../../migrations/0003_cjk_index_only_cjk.sql"),
-            include_str!("../../../migrations/0004_claim_per_host.sql"),
-        ] {
-            c.execute_batch(sql).unwrap();
-        }
-        c.pragma_update(None, "user_version", 4).unwrap();
+        let c = database_at_version(&path, 4);
         c.execute_batch(
             "INSERT INTO sites(id, name) VALUES (1, 'a');
              INSERT INTO urls(id, url, site_id, kind, discovered_at, host) VALUES
@@ -429,4 +412,22 @@ fn a_site_cannot_know_more_urls_than_its_cap() {
             .unwrap(),
         1
     );
+}
+
+/// A database built by this version's first `version` migrations, as an
+/// older newshound left it.
+fn database_at_version(path: &std::path::Path, version: usize) -> rusqlite::Connection {
+    let c = rusqlite::Connection::open(path).unwrap();
+    let all = [
+        include_str!("../../../migrations/0001_init.sql"),
+        include_str!("../../../migrations/0002_claim_index.sql"),
+        include_str!("../../../migrations/0003_cjk_index_only_cjk.sql"),
+        include_str!("../../../migrations/0004_claim_per_host.sql"),
+    ];
+    for sql in &all[..version] {
+        c.execute_batch(sql).unwrap();
+    }
+    c.pragma_update(None, "user_version", version as i64)
+        .unwrap();
+    c
 }
