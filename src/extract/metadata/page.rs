@@ -283,15 +283,13 @@ impl Page {
         key.push(' ');
         key.push_str(id);
         key.make_ascii_lowercase();
-        let any = |needles: &[&str]| needles.iter().any(|n| key.contains(n));
-        if any(&["comment", "related"]) {
+        let found = hint_words(key.as_bytes());
+        if found & hint::SKIP != 0 {
             return;
         }
-        let key_has_name = any(&["name"]);
-        let byline =
-            self.byline_hints.len() < MAX_HINTS && any(&["byline", "author", "writer", "reporter"]);
-        let date = self.date_hints.len() < MAX_HINTS
-            && any(&["date", "time", "publish", "posted", "meta", "info"]);
+        let key_has_name = found & hint::NAME != 0;
+        let byline = self.byline_hints.len() < MAX_HINTS && found & hint::BYLINE != 0;
+        let date = self.date_hints.len() < MAX_HINTS && found & hint::DATE != 0;
         if !(byline || date) {
             return;
         }
@@ -400,9 +398,68 @@ fn in_chrome_or_comments(el: ElementRef) -> bool {
     chrome && !content
 }
 
+/// Groups of class/id words [`hint_words`] looks for.
+mod hint {
+    pub const SKIP: u8 = 1;
+    pub const NAME: u8 = 2;
+    pub const BYLINE: u8 = 4;
+    pub const DATE: u8 = 8;
+}
+
+/// Class/id substrings and the group each one signals.
+const HINT_WORDS: [(&[u8], u8); 13] = [
+    (b"comment", hint::SKIP),
+    (b"related", hint::SKIP),
+    (b"name", hint::NAME),
+    (b"byline", hint::BYLINE),
+    (b"author", hint::BYLINE),
+    (b"writer", hint::BYLINE),
+    (b"reporter", hint::BYLINE),
+    (b"date", hint::DATE),
+    (b"time", hint::DATE),
+    (b"publish", hint::DATE),
+    (b"posted", hint::DATE),
+    (b"meta", hint::DATE),
+    (b"info", hint::DATE),
+];
+
+/// The [`hint`] groups whose words occur in `key` (lower case). One pass over
+/// the key instead of a substring search per word: this runs for most
+/// elements of a page.
+fn hint_words(key: &[u8]) -> u8 {
+    let mut found = 0;
+    for i in 0..key.len() {
+        let rest = &key[i..];
+        for (word, group) in HINT_WORDS {
+            if rest.starts_with(word) {
+                found |= group;
+            }
+        }
+    }
+    found
+}
+
 fn has_token(attr: Option<&str>, token: &str) -> bool {
     attr.is_some_and(|a| {
         a.split_ascii_whitespace()
             .any(|t| t.eq_ignore_ascii_case(token))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hint_words_finds_every_group_anywhere_in_the_key() {
+        assert_eq!(
+            hint_words(b"article-byline__name "),
+            hint::BYLINE | hint::NAME
+        );
+        assert_eq!(hint_words(b"entry-meta published"), hint::DATE);
+        assert_eq!(hint_words(b"x relatedposts"), hint::SKIP);
+        assert_eq!(hint_words(b"comment-time"), hint::SKIP | hint::DATE);
+        assert_eq!(hint_words(b"story body "), 0);
+        assert_eq!(hint_words(b"dat"), 0);
+    }
 }
