@@ -61,6 +61,24 @@ fn linked_words(p: &str, n: usize, href: &str) -> String {
     )
 }
 
+/// The body as `<p>` elements; the second paragraph links its opening words
+/// to a related story, as newsrooms do: body text inside a link must survive
+/// extraction.
+fn body_with_inline_link(h: &mut String, ctx: &Ctx, a: &Article) {
+    let related = a.related.first().and_then(|&j| ctx.site.articles.get(j));
+    for (k, p) in a.paragraphs().enumerate() {
+        match related {
+            Some(r) if k == 1 => {
+                let href = ctx.url(&r.path);
+                let _ = writeln!(h, "<p>{}</p>", linked_words(p, 4, href.as_str()));
+            }
+            _ => {
+                let _ = writeln!(h, "<p>{}</p>", esc(p));
+            }
+        }
+    }
+}
+
 fn lines(site: &SiteContent) -> Vec<String> {
     site.template_lines().iter().map(|l| esc(l)).collect()
 }
@@ -89,19 +107,7 @@ fn planet(ctx: &Ctx, a: &Article, url: &Url) -> String {
         s2 = t[3],
         s3 = t[4],
     );
-    for (k, p) in a.paragraphs().enumerate() {
-        // The second paragraph links its opening words to a related story,
-        // as newsrooms do: body text inside a link must survive extraction.
-        match a.related.first().and_then(|&j| site.articles.get(j)) {
-            Some(r) if k == 1 => {
-                let href = ctx.url(&r.path);
-                let _ = writeln!(h, "<p>{}</p>", linked_words(p, 4, href.as_str()));
-            }
-            _ => {
-                let _ = writeln!(h, "<p>{}</p>", esc(p));
-            }
-        }
-    }
+    body_with_inline_link(&mut h, ctx, a);
     let _ = write!(
         h,
         "</div>\n<div class=\"newsletter-box\"><p>{pitch}</p><form action=\"/newsletter\" method=\"post\">\
@@ -294,19 +300,7 @@ fn gazette(ctx: &Ctx, a: &Article, url: &Url) -> String {
         s2 = t[3],
         s3 = t[4],
     );
-    for (k, p) in a.paragraphs().enumerate() {
-        // The second paragraph links its opening words to a related story,
-        // as newsrooms do: body text inside a link must survive extraction.
-        match a.related.first().and_then(|&j| site.articles.get(j)) {
-            Some(r) if k == 1 => {
-                let href = ctx.url(&r.path);
-                let _ = writeln!(h, "<p>{}</p>", linked_words(p, 4, href.as_str()));
-            }
-            _ => {
-                let _ = writeln!(h, "<p>{}</p>", esc(p));
-            }
-        }
-    }
+    body_with_inline_link(&mut h, ctx, a);
     let _ = write!(
         h,
         "</div>\n<p class=\"pitch\">{}</p>\n<h3>{}</h3><p>{}</p>\n",
