@@ -147,7 +147,9 @@ pub mod attr_flags {
     pub const ROLE_MAIN: u8 = 8;
 }
 
-/// Read class, id and the flag attributes of an element in one pass.
+/// Read class, id and the flag attributes of an element in one pass. The
+/// strip prepass drops every attribute it does not know to be read: a new one
+/// read here must be added to its keep list.
 fn read_attrs(el: &Element) -> (&str, &str, u8) {
     let (mut class, mut id, mut flags) = ("", "", 0u8);
     for (name, value) in el.attrs() {

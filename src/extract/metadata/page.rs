@@ -140,6 +140,8 @@ impl Page {
         }
     }
 
+    /// The attributes read here must be on the strip prepass's keep list,
+    /// which drops all others before parsing.
     fn visit(&mut self, el: ElementRef) {
         let v = el.value();
         let in_html_ns = &*v.name.ns == "http://www.w3.org/1999/xhtml";

@@ -1,0 +1,168 @@
+//! HTML → HTML without non-content, in one streaming lol_html pass after a
+//! byte scan ([`prepass`]) that jumps over comments, scripts and styles.
+//!
+//! In: decoded HTML. Out: the same HTML minus elements that never carry article
+//! text (scripts, styles, comments, noscript, iframes, svg, form controls, …).
+//!
+//! Two traps this pass guards against (each has a regression test):
+//! - `<head>` itself is never stripped: old pages that never close their head
+//!   would lose the whole body with it. Only the content-free elements inside
+//!   head go (scripts, styles); `<title>`, `<meta>`, `<link>` stay for metadata.
+//! - A corrupt `<title>` (never closed, or with markup inside) makes the HTML
+//!   parser read the rest of the page as title text (RCDATA). [`fix_title`]
+//!   closes it at its first tag-like `<` before parsing.
+//!
+//! JSON-LD scripts are kept: metadata reads `datePublished` and friends there.
+//!
+//! A third guard protects the parser: nesting deeper than [`MAX_DEPTH`] is
+//! flattened by the prepass (see there why).
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use prepass::{find_ci, prepass};
+
+mod prepass;
+
+use lol_html::html_content::Element;
+use lol_html::{ElementContentHandlers, RewriteStrSettings, Selector};
+
+/// Elements that never hold article text and that only a parser can find
+/// the end of (they nest); the prepass has already dropped the simpler ones
+/// (scripts, styles, noscript, iframes, images, inputs, textareas). Form
+/// controls go too (`<button>` labels are "Share", "Subscribe"), but `<form>`
+/// stays: ASP.NET pages wrap the whole body in one. Rarer text-free elements
+/// (math, canvas, template, dialog, …) are left to the DOM stage, which skips
+/// them: every selector here costs time on every tag.
+const DROP: &str = "svg, button, select, audio, video";
+
+static DROP_SELECTOR: LazyLock<Option<Selector>> = LazyLock::new(|| DROP.parse().ok());
+
+/// Nesting deeper than this is flattened before parsing (see the module doc).
+pub const MAX_DEPTH: usize = 512;
+
+/// Strip non-content elements; on a rewriter error, return the input (with its
+/// title repaired) unchanged.
+pub fn strip(html: &str) -> String {
+    let html = fix_title(html);
+    match prepass(&html, MAX_DEPTH) {
+        Cow::Borrowed(b) => strip_elements(Cow::Borrowed(b)),
+        Cow::Owned(o) => strip_elements(Cow::Owned(o)),
+    }
+}
+
+fn strip_elements(html: Cow<'_, str>) -> String {
+    let Some(selector) = DROP_SELECTOR.as_ref() else {
+        return html.into_owned();
+    };
+    let settings = RewriteStrSettings::new()
+        .append_element_content_handler((
+            Cow::Borrowed(selector),
+            ElementContentHandlers::default().element(|el: &mut Element<'_, '_>| {
+                el.remove();
+                Ok(())
+            }),
+        ))
+        .with_strict(false);
+    match lol_html::rewrite_str(&html, settings) {
+        Ok(out) => out,
+        Err(_) => html.into_owned(),
+    }
+}
+
+/// Close a corrupt `<title>` at its first tag-like `<`.
+///
+/// A title is corrupt when no `</title` follows it, or when markup (`<` then a
+/// letter, `/` or `!`) appears before the closing tag. Only the first `<title`
+/// of the page is examined (the document title; svg titles are stripped).
+pub fn fix_title(html: &str) -> Cow<'_, str> {
+    let bytes = html.as_bytes();
+    let Some(open) = find_ci(bytes, 0, b"<title") else {
+        return Cow::Borrowed(html);
+    };
+    // `<title>` or `<title attr…>`, not `<titlefoo>`.
+    let after_name = open + 6;
+    match bytes.get(after_name) {
+        Some(b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'/') => {}
+        _ => return Cow::Borrowed(html),
+    }
+    let Some(gt) = bytes[after_name..].iter().position(|&b| b == b'>') else {
+        return Cow::Borrowed(html);
+    };
+    let content_start = after_name + gt + 1;
+    let close = find_ci(bytes, content_start, b"</title");
+    let content_end = close.unwrap_or(bytes.len());
+    let markup = bytes[content_start..content_end]
+        .windows(2)
+        .position(|w| w[0] == b'<' && (w[1].is_ascii_alphabetic() || w[1] == b'/' || w[1] == b'!'))
+        .map(|p| content_start + p);
+    let cut = match (close, markup) {
+        (_, Some(m)) => m,
+        (None, None) => {
+            // Unclosed and no markup until EOF: the title holds the whole rest.
+            // Close it after the first line of text at most.
+            let rest = &bytes[content_start..];
+            content_start + rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len())
+        }
+        (Some(_), None) => return Cow::Borrowed(html),
+    };
+    // `cut` is at an ASCII byte or the end, so it is a char boundary.
+    let mut out = String::with_capacity(html.len() + 8);
+    out.push_str(&html[..cut]);
+    out.push_str("</title>");
+    out.push_str(&html[cut..]);
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drops_scripts_styles_comments_keeps_text() {
+        let out = strip(
+            "<html><head><style>p{}</style><script>var a='<p>x</p>';</script></head>\
+             <body><!-- c --><p>Hello</p><noscript>Enable JS</noscript></body></html>",
+        );
+        assert!(out.contains("<p>Hello</p>"), "{out}");
+        assert!(!out.contains("var a"));
+        assert!(!out.contains("p{}"));
+        assert!(!out.contains("Enable JS"));
+        assert!(!out.contains("<!--"));
+    }
+
+    #[test]
+    fn head_never_closed_keeps_body() {
+        let out = strip("<html><head><title>T</title><meta charset=utf-8><p>Body text here.</p>");
+        assert!(out.contains("Body text here."), "{out}");
+    }
+
+    #[test]
+    fn keeps_json_ld() {
+        let out = strip(
+            r#"<head><script type="application/ld+json">{"datePublished":"2020"}</script></head>"#,
+        );
+        assert!(out.contains("datePublished"));
+    }
+
+    #[test]
+    fn corrupt_title_unclosed_is_closed() {
+        let fixed = fix_title("<html><head><title>News<body><p>Story</p></body>");
+        assert_eq!(
+            fixed,
+            "<html><head><title>News</title><body><p>Story</p></body>"
+        );
+    }
+
+    #[test]
+    fn corrupt_title_with_markup_is_closed() {
+        let fixed = fix_title("<title>A <b>bold</b> title</title><p>x</p>");
+        assert!(fixed.starts_with("<title>A </title><b>"), "{fixed}");
+    }
+
+    #[test]
+    fn good_title_untouched() {
+        let html = "<TITLE>a < b</TITLE><p>x</p>";
+        assert!(matches!(fix_title(html), Cow::Borrowed(_)));
+    }
+}

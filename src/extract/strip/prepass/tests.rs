@@ -1,0 +1,148 @@
+use super::*;
+
+fn pre(html: &str) -> String {
+    prepass(html, 512).into_owned()
+}
+
+#[test]
+fn untouched_page_is_borrowed() {
+    let html = "<html><body><div class=a><p id='x'>Text &amp; more</p></div></body></html>";
+    assert!(matches!(prepass(html, 512), Cow::Borrowed(_)));
+}
+
+#[test]
+fn comments_in_every_form_go() {
+    assert_eq!(pre("a<!-- c -->b"), "ab");
+    assert_eq!(pre("a<!-->b"), "ab");
+    assert_eq!(pre("a<!--->b"), "ab");
+    assert_eq!(pre("a<!-- x --!>b"), "ab");
+    assert_eq!(pre("a<!-- - -- ->b-->c"), "ac");
+    assert_eq!(pre("a<!--[if IE]><p>old</p><![endif]-->b"), "ab");
+    // Never closed: the tokenizer reads the rest of the page as the comment.
+    assert_eq!(pre("a<!-- open <p>b</p>"), "a");
+}
+
+#[test]
+fn scripts_styles_and_raw_text_elements_go_with_their_content() {
+    let out = pre(
+        "<head><style>p{}</style><script>var s='<p>x</p>';</script></head>\
+         <body><noscript><p>Enable JS</p></noscript><iframe src=x>fallback</iframe>\
+         <textarea>typed <b>text</b></textarea><p>Hello</p>\
+         <SCRIPT type=text/javascript>if (a</b) {}</SCRIPT ><p>World</p></body>",
+    );
+    assert_eq!(
+        out, "<head></head><body><p>Hello</p><p>World</p></body>",
+        "{out}"
+    );
+}
+
+#[test]
+fn script_end_needs_a_real_end_tag() {
+    // `</scripts` does not end a script; `</script/` does.
+    let out = pre("<script>a='</scripts>'</script/>after");
+    assert_eq!(out, "after");
+    // A script that never ends holds the rest of the page.
+    assert_eq!(pre("<p>x</p><script>var a = 1; <p>y</p>"), "<p>x</p>");
+}
+
+#[test]
+fn json_ld_is_kept() {
+    let html =
+        r#"<script type="application/ld+json">{"a":"<!-- not a comment -->"}</script><p>x</p>"#;
+    assert_eq!(pre(html), html);
+}
+
+#[test]
+fn markup_inside_attribute_values_and_rcdata_is_text() {
+    // `<script` and `<!--` inside a quoted value are not markup.
+    let html = r#"<div class="a<script>b" id='<!--'>keep</div><title>a <!-- b</title><p>c</p>"#;
+    assert_eq!(pre(html), html);
+}
+
+#[test]
+fn images_and_inputs_go() {
+    assert_eq!(
+        pre(r#"<p>a<img src="x.png" alt="A > B">b<input type=text value=v>c</p>"#),
+        "<p>abc</p>"
+    );
+}
+
+#[test]
+fn unread_attributes_go_and_read_ones_stay() {
+    let out = pre(
+        r#"<a href="/x" title=t class=c onclick="f('>')" rel=author>l</a><link rel=canonical href="https://e.com/a"><div data-x='1' style="color:red" ID=k>d</div><div style="display: NONE">h</div><meta property="og:title" content="T">"#,
+    );
+    assert_eq!(
+        out,
+        r#"<a class=c rel=author>l</a><link rel=canonical href="https://e.com/a"><div ID=k>d</div><div style="display: NONE">h</div><meta property="og:title" content="T">"#
+    );
+}
+
+#[test]
+fn self_closing_slash_survives_but_not_a_value_slash() {
+    assert_eq!(pre("<br data-a=1/>"), "<br>");
+    assert_eq!(pre("<br data-a=1 />"), "<br/>");
+    assert_eq!(pre("<p class=a data-b=c/>x"), "<p class=a>x");
+}
+
+#[test]
+fn unfinished_tag_at_the_end_is_left_alone() {
+    let html = "<p>x</p><div data-a=\"1";
+    assert_eq!(pre(html), html);
+}
+
+#[test]
+fn attributes_without_spaces_and_stray_quotes() {
+    // `class="a"id="b"`: two attributes; `x"y` is one attribute name.
+    assert_eq!(
+        pre(r#"<div class="a"id="b"data-c="d" x"y>t</div>"#),
+        r#"<div class="a" id="b">t</div>"#
+    );
+}
+
+#[test]
+fn deep_nesting_is_flattened_and_text_kept() {
+    let html = "<div><div><div><p>x</div></div></div>";
+    assert!(matches!(prepass(html, 3), Cow::Borrowed(_)));
+    let deep = "<div><div><span a='>'>t</span></div></div>";
+    assert_eq!(prepass(deep, 1), "<div>t</div>");
+    let mut many = String::new();
+    for _ in 0..10_000 {
+        many.push_str("<div>");
+    }
+    many.push_str("deep text");
+    let out = prepass(&many, 512);
+    assert_eq!(out.matches("<div>").count(), 512);
+    assert!(out.ends_with("deep text"));
+}
+
+#[test]
+fn odd_bytes_do_not_panic() {
+    for html in [
+        "",
+        "<",
+        "<!",
+        "<!-",
+        "<!--",
+        "</",
+        "</>",
+        "<a",
+        "<a ",
+        "<a b",
+        "<a b=",
+        "<a b='",
+        "<a b=\"",
+        "<script",
+        "<script>",
+        "</script",
+        "<title>",
+        "<plaintext><!-- x",
+        "<p>é<!--ü-->漢</p>",
+        "<\u{1F600}>",
+        "a < b > c",
+    ] {
+        let out = prepass(html, 4);
+        assert!(out.len() <= html.len(), "{html:?} -> {out:?}");
+    }
+    assert_eq!(pre("<p>é<!--ü-->漢</p>"), "<p>é漢</p>");
+}
