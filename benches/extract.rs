@@ -44,21 +44,49 @@ fn thread_cpu() -> Option<Duration> {
     Some(Duration::from_nanos(ns))
 }
 
-/// Extract all pages `rounds` times on one thread: (wall pages/s, CPU pages/s).
-fn single(pages: &[(String, Vec<u8>)], opts: &ExtractOptions, rounds: usize) -> (f64, Option<f64>) {
-    let t0 = Instant::now();
-    let c0 = thread_cpu();
+/// Pages/s of one thread over `rounds` passes over all pages, timed pass by
+/// pass: (median wall, median per CPU-second, slowest and fastest pass wall).
+/// The median, because a shared machine stalls the odd pass (a stolen vCPU
+/// counts as CPU time too).
+fn single(pages: &[(String, Vec<u8>)], opts: &ExtractOptions, rounds: usize) -> Rates {
+    let n = pages.len() as f64;
+    let mut wall = Vec::new();
+    let mut cpu = Vec::new();
     for _ in 0..rounds {
+        let t0 = Instant::now();
+        let c0 = thread_cpu();
         for (_, bytes) in pages {
             std::hint::black_box(extract_bytes(bytes, None, None, opts));
         }
+        wall.push(n / t0.elapsed().as_secs_f64());
+        if let (Some(a), Some(b)) = (c0, thread_cpu()) {
+            cpu.push(n / (b - a).as_secs_f64());
+        }
     }
-    let n = (pages.len() * rounds) as f64;
-    let cpu = match (c0, thread_cpu()) {
-        (Some(a), Some(b)) => Some(n / (b - a).as_secs_f64()),
-        _ => None,
-    };
-    (n / t0.elapsed().as_secs_f64(), cpu)
+    Rates::of(wall, cpu)
+}
+
+/// Per-pass rates of a measurement.
+struct Rates {
+    median: f64,
+    median_cpu: f64,
+    low: f64,
+    high: f64,
+}
+
+impl Rates {
+    fn of(mut wall: Vec<f64>, mut cpu: Vec<f64>) -> Rates {
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+        };
+        Rates {
+            median: median(&mut wall),
+            median_cpu: median(&mut cpu),
+            low: wall.first().copied().unwrap_or(f64::NAN),
+            high: wall.last().copied().unwrap_or(f64::NAN),
+        }
+    }
 }
 
 /// Extract all pages `rounds` times on `threads` threads; pages/s.
@@ -133,12 +161,15 @@ fn main() {
         for alg in [Algorithm::Auto, Algorithm::Td, Algorithm::Ctd] {
             let opts = ExtractOptions { algorithm: alg };
             throughput(&pages, &opts, 1, 1); // warm-up
-            let (t1, cpu1) = single(&pages, &opts, 3);
+            let r = single(&pages, &opts, 7);
             let t2 = throughput(&pages, &opts, 2, 3);
             let (w, name) = slowest(&pages, &opts);
             println!(
-                "{set:<16} {alg:<4?} {n} pages {mb:.1} MB: 1 thread {t1:>5.0} pages/s wall ({:>5.0} per CPU-second), 2 threads {t2:>5.0} pages/s wall; slowest {:.1} ms ({name})",
-                cpu1.unwrap_or(f64::NAN),
+                "{set:<16} {alg:<4?} {n} pages {mb:.1} MB: 1 thread {:>5.0} pages/s wall (median of 7 passes, range {:.0}-{:.0}; {:>5.0} per CPU-second), 2 threads {t2:>5.0} pages/s wall; slowest {:.1} ms ({name})",
+                r.median,
+                r.low,
+                r.high,
+                r.median_cpu,
                 w.as_secs_f64() * 1e3,
                 n = pages.len(),
             );
@@ -153,21 +184,24 @@ fn main() {
             .as_deref()
             .is_none_or(|f| "page-signal-dev".starts_with(f))
     {
-        let c0 = thread_cpu();
-        let t0 = Instant::now();
-        for _ in 0..3 {
+        let n = pages.len() as f64;
+        let mut wall = Vec::new();
+        let mut cpu = Vec::new();
+        for _ in 0..7 {
+            let c0 = thread_cpu();
+            let t0 = Instant::now();
             for (_, bytes) in &pages {
                 std::hint::black_box(extract_bytes_text(bytes, None, None, Algorithm::Auto));
             }
+            wall.push(n / t0.elapsed().as_secs_f64());
+            if let (Some(a), Some(b)) = (c0, thread_cpu()) {
+                cpu.push(n / (b - a).as_secs_f64());
+            }
         }
-        let n = (pages.len() * 3) as f64;
-        let cpu = match (c0, thread_cpu()) {
-            (Some(a), Some(b)) => n / (b - a).as_secs_f64(),
-            _ => f64::NAN,
-        };
+        let r = Rates::of(wall, cpu);
         println!(
-            "page-signal-dev  Auto text only (no metadata/language): 1 thread {:>5.0} pages/s wall ({cpu:>5.0} per CPU-second)",
-            n / t0.elapsed().as_secs_f64()
+            "page-signal-dev  Auto text only (no metadata/language): 1 thread {:>5.0} pages/s wall (median of 7 passes, range {:.0}-{:.0}; {:>5.0} per CPU-second)",
+            r.median, r.low, r.high, r.median_cpu
         );
     }
     language_check(&corpus, filter.as_deref());

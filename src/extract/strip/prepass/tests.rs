@@ -146,3 +146,23 @@ fn odd_bytes_do_not_panic() {
     }
     assert_eq!(pre("<p>é<!--ü-->漢</p>"), "<p>é漢</p>");
 }
+
+#[test]
+fn line_breaks_in_text_become_one_space_outside_pre() {
+    assert_eq!(
+        pre("<p>one\n  two</p>\n\n  <p>three \r\n\tfour</p>"),
+        "<p>one two</p> <p>three four</p>"
+    );
+    // Single spaces and runs without a line break are left as they are.
+    let html = "<p>a  b</p> <p>c</p>";
+    assert!(matches!(prepass(html, 512), Cow::Borrowed(_)));
+    // In <pre> the line breaks are text.
+    let pre_block = "<pre>line 1\n  line 2</pre>\n<PRE><b>x</b>\ny</PRE>";
+    assert_eq!(
+        pre(pre_block),
+        "<pre>line 1\n  line 2</pre> <PRE><b>x</b>\ny</PRE>"
+    );
+    // Inside raw-text elements and attribute values nothing is touched.
+    let raw = "<title>a\nb</title><div class=\"x\ny\">t</div>";
+    assert_eq!(pre(raw), raw);
+}
