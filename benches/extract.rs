@@ -159,7 +159,10 @@ fn main() {
         }
         let mb = pages.iter().map(|p| p.1.len()).sum::<usize>() as f64 / 1e6;
         for alg in [Algorithm::Auto, Algorithm::Td, Algorithm::Ctd] {
-            let opts = ExtractOptions { algorithm: alg };
+            let opts = ExtractOptions {
+                algorithm: alg,
+                ..ExtractOptions::default()
+            };
             throughput(&pages, &opts, 1, 1); // warm-up
             let r = single(&pages, &opts, 7);
             let t2 = throughput(&pages, &opts, 2, 3);

@@ -13,6 +13,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use chrono_tz::Tz;
+use newshound::config::parse_time_zone;
 use newshound::extract::Algorithm;
 
 /// A focused news crawler with built-in article extraction and per-site
@@ -113,6 +115,10 @@ pub enum Command {
         /// Directory: worker threads, 1 to 256 [default: 1].
         #[arg(long, value_name = "N", value_parser = jobs)]
         jobs: Option<usize>,
+        /// IANA time zone (e.g. Europe/Paris) for dates the page writes
+        /// without an offset [default: `[extract] timezone`, else UTC].
+        #[arg(long, value_name = "ZONE", value_parser = parse_time_zone)]
+        timezone: Option<Tz>,
     },
     /// Full-text search over stored articles (FTS5, best match first).
     ///

@@ -200,3 +200,38 @@ fn absurd_jobs_is_a_usage_error() {
     );
     assert_usage_error(&out, "must be at most 256");
 }
+
+#[test]
+fn timezone_reads_local_dates_and_unknown_zones_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = PAGE.replace(
+        "<article>",
+        "<article><p class=\"date\">2019年09月05日 11:10</p>",
+    );
+    std::fs::write(dir.path().join("p.html"), page).unwrap();
+    let published = |extra: &[&str]| {
+        let mut args = vec!["extract", "p.html", "--json"];
+        args.extend_from_slice(extra);
+        let out = newshound(&args, dir.path());
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["published_at"].as_str().map(String::from)
+    };
+    assert_eq!(published(&[]).as_deref(), Some("2019-09-05T11:10:00Z"));
+    assert_eq!(
+        published(&["--timezone", "Asia/Shanghai"]).as_deref(),
+        Some("2019-09-05T11:10:00+08:00")
+    );
+    // From the config's [extract] section when the flag is absent.
+    std::fs::write(
+        dir.path().join("crawler.toml"),
+        "[extract]\ntimezone = \"America/New_York\"\n",
+    )
+    .unwrap();
+    assert_eq!(published(&[]).as_deref(), Some("2019-09-05T11:10:00-04:00"));
+    let out = newshound(
+        &["extract", "p.html", "--timezone", "Mars/Olympus"],
+        dir.path(),
+    );
+    assert_usage_error(&out, "unknown time zone \"Mars/Olympus\"");
+}

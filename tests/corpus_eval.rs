@@ -54,6 +54,7 @@ fn corpus_mean_f1_stays_above_floors() {
                 .unwrap_or_else(|| panic!("eval_floors.toml: {set}.{alg} must be a float"));
             let opts = ExtractOptions {
                 algorithm: algorithm(alg),
+                ..ExtractOptions::default()
             };
             let report = evaluate_dir(&html, &gold, &opts, 2)
                 .unwrap_or_else(|e| panic!("eval {set} {alg}: {e}"));

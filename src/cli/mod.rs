@@ -216,8 +216,15 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
             out: out_dir,
             jsonl,
             jobs,
+            timezone,
         } => {
-            let opts = extract_options(&globals, algorithm)?;
+            let opts = ExtractOptions {
+                timezone: match timezone {
+                    Some(zone) => Some(zone),
+                    None => globals.config()?.extract.timezone,
+                },
+                ..extract_options(&globals, algorithm)?
+            };
             let request = extract_cmd::Request {
                 input: &input,
                 json,
@@ -253,10 +260,15 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
     }
 }
 
+/// The algorithm from the command line, else from the config (read only
+/// then); dates are read as UTC.
 fn extract_options(globals: &Globals, algorithm: Option<Algorithm>) -> Result<ExtractOptions> {
     let algorithm = match algorithm {
         Some(a) => a,
         None => globals.config()?.extract.algorithm,
     };
-    Ok(ExtractOptions { algorithm })
+    Ok(ExtractOptions {
+        algorithm,
+        timezone: None,
+    })
 }

@@ -92,3 +92,27 @@ fn syntax_error_gives_position_without_quoting_the_file() {
     assert!(err.starts_with("crawler.toml: line 2, column"), "{err}");
     assert!(!err.contains("secret_line_here"), "{err}");
 }
+
+#[test]
+fn time_zones_global_and_per_site() {
+    let text =
+        format!("[extract]\ntimezone = \"Europe/Paris\"\n{SITE}timezone = \"Asia/Shanghai\"\n");
+    let cfg = parse(&text).unwrap();
+    assert_eq!(cfg.extract.timezone, Some(chrono_tz::Europe::Paris));
+    assert_eq!(cfg.sites[0].timezone, Some(chrono_tz::Asia::Shanghai));
+    let cfg = parse(SITE).unwrap();
+    assert_eq!(cfg.extract.timezone, None);
+    assert_eq!(cfg.sites[0].timezone, None);
+}
+
+#[test]
+fn unknown_time_zone_is_named_with_its_line() {
+    let text = format!("{SITE}timezone = \"Asia/Shangai\"\n");
+    let err = parse(&text).unwrap_err().to_string();
+    assert!(err.contains("unknown time zone \"Asia/Shangai\""), "{err}");
+    assert!(err.contains("line 6"), "{err}");
+    let err = parse("[extract]\ntimezone = \"+08:00\"\n")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("unknown time zone \"+08:00\""), "{err}");
+}

@@ -130,6 +130,7 @@ mod tests {
             rate: None,
             boilerplate: None,
             merge_www: true,
+            timezone: None,
         }
     }
 

@@ -142,6 +142,7 @@ pub async fn run_with<S: CrawlStore>(
         counters: counters.clone(),
         extract: ExtractOptions {
             algorithm: cfg.extract.algorithm,
+            timezone: cfg.extract.timezone,
         },
         cfg,
     });

@@ -128,8 +128,13 @@ fn html(input: &PageInput<'_>) -> PageOutput {
     let is_article = input.kind == UrlKind::Article
         && (!input.redirected
             || discover::classify(input.site, input.final_url) == UrlKind::Article);
-    let mut article = is_article
-        .then(|| extract::extract_html(&decoded.text, Some(input.final_url), input.extract));
+    let mut article = is_article.then(|| {
+        let opts = ExtractOptions {
+            timezone: input.site.timezone.or(input.extract.timezone),
+            ..input.extract.clone()
+        };
+        extract::extract_html(&decoded.text, Some(input.final_url), &opts)
+    });
     // The canonical URL (`link rel=canonical`, else `og:url`) in the
     // frontier's spelling, if it is on the site.
     let canonical = links

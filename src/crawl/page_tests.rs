@@ -247,3 +247,20 @@ fn an_articles_canonical_url_on_the_site_is_known_not_queued() {
         .iter()
         .any(|u| u.url == "http://news.test/section/world"));
 }
+
+#[test]
+fn dates_without_offset_are_read_in_the_sites_time_zone() {
+    let page = ARTICLE.replace(
+        "<h1>Storm hits the coast</h1>",
+        "<h1>Storm hits the coast</h1><p class=\"date\">Published 2019-07-01 09:30</p>",
+    );
+    let mut s = site();
+    let stored = |s: &SiteConfig| {
+        run(s, UrlKind::Article, 1, "http://news.test/a/1", false, &page)
+            .article
+            .and_then(|a| a.published_at)
+    };
+    assert_eq!(stored(&s).as_deref(), Some("2019-07-01T09:30:00Z"));
+    s.timezone = Some(chrono_tz::Europe::Paris);
+    assert_eq!(stored(&s).as_deref(), Some("2019-07-01T09:30:00+02:00"));
+}

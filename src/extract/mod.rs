@@ -40,6 +40,8 @@ pub enum Algorithm {
 #[derive(Debug, Clone, Default)]
 pub struct ExtractOptions {
     pub algorithm: Algorithm,
+    /// Time zone for dates the page writes without an offset (UTC if none).
+    pub timezone: Option<chrono_tz::Tz>,
 }
 
 /// What extraction yields for one page.
@@ -76,7 +78,7 @@ pub fn extract_html(html: &str, url: Option<&Url>, opts: &ExtractOptions) -> Art
     let stripped = strip::strip(html);
     let doc = scraper::Html::parse_document(&stripped);
     let text = text_of_document(&doc, opts.algorithm);
-    let meta = metadata::extract_metadata(&doc, url);
+    let meta = metadata::extract_metadata_in(&doc, url, opts.timezone);
     let language = metadata::detect_language(language_sample(&text));
     Article {
         title: meta.title,

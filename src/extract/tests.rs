@@ -69,7 +69,10 @@ fn nested_divs_100k_no_panic_no_overflow() {
 #[test]
 fn empty_input_gives_empty_text() {
     for alg in ALL {
-        let opts = ExtractOptions { algorithm: alg };
+        let opts = ExtractOptions {
+            algorithm: alg,
+            ..ExtractOptions::default()
+        };
         assert_eq!(extract_bytes(b"", None, None, &opts), Article::default());
         assert_eq!(extract_text("<html></html>", alg), "");
     }
@@ -87,7 +90,10 @@ fn binary_input_no_panic() {
         })
         .collect();
     for alg in ALL {
-        let opts = ExtractOptions { algorithm: alg };
+        let opts = ExtractOptions {
+            algorithm: alg,
+            ..ExtractOptions::default()
+        };
         let a = extract_bytes(&bytes, None, None, &opts);
         // Whatever comes out is normalised text: no control characters, no
         // blank runs longer than one empty line.

@@ -8,11 +8,14 @@
 //!
 //! Every accepted shape is an explicit pattern; the numbers go through chrono's
 //! checked constructors, so 2019-02-30 or 25:61 are rejected rather than
-//! rolled over. A time without an offset is written as UTC (`Z`): RFC 3339
-//! needs an offset and the page did not give one. Years outside 1900–2100 and
+//! rolled over. A time without an offset is read in the site's time zone when
+//! one is configured (`timezone` in crawler.toml, `extract --timezone`), with
+//! its daylight-saving rules, and written with that offset; otherwise it is
+//! written as UTC (`Z`): RFC 3339 needs an offset and the page gave none. Years outside 1900–2100 and
 //! the Unix epoch (a placeholder of broken CMSs) are rejected as absurd.
 
-use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime};
+use chrono::{DateTime, Datelike, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use chrono_tz::Tz;
 use regex::{Captures, Regex};
 use std::sync::LazyLock;
 use url::Url;
@@ -75,19 +78,34 @@ impl Stamp {
         }
     }
 
-    pub(super) fn to_rfc3339(self) -> String {
+    /// RFC 3339; a local time is read in `zone` (UTC without one).
+    pub(super) fn to_rfc3339(self, zone: Option<Tz>) -> String {
+        use chrono::SecondsFormat::AutoSi;
         match self {
-            Stamp::Zoned(d) => d.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true),
-            Stamp::Naive(d) => d
-                .and_utc()
-                .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true),
+            Stamp::Zoned(d) => d.to_rfc3339_opts(AutoSi, true),
+            Stamp::Naive(d) => match zone.and_then(|z| local_in(z, d)) {
+                Some(zoned) => zoned.to_rfc3339_opts(AutoSi, true),
+                None => d.and_utc().to_rfc3339_opts(AutoSi, true),
+            },
         }
     }
 }
 
-/// Parse a date written by a page into RFC 3339.
+/// `local` as a wall-clock time in `zone`. A time that a daylight-saving
+/// change makes ambiguous is read as the earlier one; one that falls in the
+/// skipped hour is read an hour later (the clock the page's writer saw).
+fn local_in(zone: Tz, local: NaiveDateTime) -> Option<DateTime<FixedOffset>> {
+    let zoned = zone.from_local_datetime(&local).earliest().or_else(|| {
+        zone.from_local_datetime(&(local + chrono::Duration::hours(1)))
+            .earliest()
+    })?;
+    Some(zoned.fixed_offset())
+}
+
+/// Parse a date written by a page into RFC 3339 (a time without an offset is
+/// read as UTC).
 pub fn parse_date(s: &str) -> Option<String> {
-    parse_stamp(s).map(Stamp::to_rfc3339)
+    parse_stamp(s).map(|d| d.to_rfc3339(None))
 }
 
 pub(super) fn parse_stamp(s: &str) -> Option<Stamp> {
@@ -113,7 +131,7 @@ pub(super) fn parse_stamp(s: &str) -> Option<Stamp> {
 
 /// A date in the URL path (day precision), e.g. `/2019/09/05/slug`.
 pub fn date_from_url(url: &Url) -> Option<String> {
-    url_stamp(url).map(Stamp::to_rfc3339)
+    url_stamp(url).map(|d| d.to_rfc3339(None))
 }
 
 pub(super) fn url_stamp(url: &Url) -> Option<Stamp> {
@@ -240,6 +258,48 @@ mod tests {
 
     fn p(s: &str) -> Option<String> {
         parse_date(s)
+    }
+
+    fn in_zone(s: &str, zone: &str) -> Option<String> {
+        let zone: Tz = zone.parse().expect("zone");
+        parse_stamp(s).map(|d| d.to_rfc3339(Some(zone)))
+    }
+
+    #[test]
+    fn local_times_are_read_in_the_site_zone() {
+        // No offset on the page: the zone's offset on that day, DST included.
+        assert_eq!(
+            in_zone("2019年09月05日 11:10", "Asia/Shanghai").as_deref(),
+            Some("2019-09-05T11:10:00+08:00")
+        );
+        assert_eq!(
+            in_zone("2019-07-01 09:00", "Europe/Paris").as_deref(),
+            Some("2019-07-01T09:00:00+02:00")
+        );
+        assert_eq!(
+            in_zone("2019-12-01 09:00", "Europe/Paris").as_deref(),
+            Some("2019-12-01T09:00:00+01:00")
+        );
+        // The page's own offset wins over the zone.
+        assert_eq!(
+            in_zone("2019-07-01T09:00:00-04:00", "Europe/Paris").as_deref(),
+            Some("2019-07-01T09:00:00-04:00")
+        );
+        // 02:30 does not exist on the spring-forward night: read an hour later;
+        // on the fall-back night it exists twice: the earlier one.
+        assert_eq!(
+            in_zone("2019-03-31 02:30", "Europe/Paris").as_deref(),
+            Some("2019-03-31T03:30:00+02:00")
+        );
+        assert_eq!(
+            in_zone("2019-10-27 02:30", "Europe/Paris").as_deref(),
+            Some("2019-10-27T02:30:00+02:00")
+        );
+        // Without a zone, as before: UTC.
+        assert_eq!(
+            p("2019-07-01 09:00").as_deref(),
+            Some("2019-07-01T09:00:00Z")
+        );
     }
 
     #[test]

@@ -32,6 +32,7 @@ mod title;
 
 pub use dates::{date_from_url, parse_date};
 
+use chrono_tz::Tz;
 use dates::Stamp;
 use page::Page;
 use std::sync::LazyLock;
@@ -99,8 +100,15 @@ const AUTHOR_METAS: &[&str] = &[
 const SITE_METAS: &[&str] = &["application-name", "apple-mobile-web-app-title"];
 
 /// Read metadata from a parsed page (JSON-LD, OpenGraph, meta tags, `<time>`,
-/// `<h1>`, `<title>`, URL date patterns).
+/// `<h1>`, `<title>`, URL date patterns); dates without an offset are read
+/// as UTC.
 pub fn extract_metadata(doc: &scraper::Html, url: Option<&Url>) -> Metadata {
+    extract_metadata_in(doc, url, None)
+}
+
+/// [`extract_metadata`], reading dates without an offset in `zone` (the
+/// site's time zone).
+pub fn extract_metadata_in(doc: &scraper::Html, url: Option<&Url>, zone: Option<Tz>) -> Metadata {
     let page = Page::collect(doc);
     let ld = jsonld::read(&page.ld_json);
 
@@ -150,8 +158,8 @@ pub fn extract_metadata(doc: &scraper::Html, url: Option<&Url>) -> Metadata {
     Metadata {
         title,
         author: find_author(&page, &ld, site_name.as_deref()),
-        published_at: published.map(Stamp::to_rfc3339),
-        modified_at: modified.map(Stamp::to_rfc3339),
+        published_at: published.map(|d| d.to_rfc3339(zone)),
+        modified_at: modified.map(|d| d.to_rfc3339(zone)),
         canonical_url,
         site_name,
     }

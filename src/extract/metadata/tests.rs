@@ -142,6 +142,15 @@ fn published_from_chinese_byline_text() {
     assert_eq!(m.published_at.as_deref(), Some("2019-09-05T11:10:00Z"));
     let m = body(r#"<span class="pubtime">2019年09月05日 11:10</span>"#, None);
     assert_eq!(m.published_at.as_deref(), Some("2019-09-05T11:10:00Z"));
+    // With the site's time zone the same text is Beijing time; a date with
+    // its own offset (the modified meta) keeps it.
+    let doc = scraper::Html::parse_document(
+        r#"<head><meta property="article:modified_time" content="2019-09-06T01:00:00Z"></head>
+           <body><span class="pubtime">2019年09月05日 11:10</span></body>"#,
+    );
+    let m = extract_metadata_in(&doc, None, Some(chrono_tz::Asia::Shanghai));
+    assert_eq!(m.published_at.as_deref(), Some("2019-09-05T11:10:00+08:00"));
+    assert_eq!(m.modified_at.as_deref(), Some("2019-09-06T01:00:00Z"));
 }
 
 #[test]
