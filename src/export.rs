@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use crate::store::{Store, StoreError};
+use crate::store::{Selection, Store, StoreError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum ExportError {
@@ -14,14 +14,14 @@ pub enum ExportError {
     Write(#[from] std::io::Error),
 }
 
-/// Stream every stored article (of one site, or all) as JSONL into `out`.
-/// Returns the number of articles written.
+/// Stream the selected stored articles as JSONL into `out`. Returns the
+/// number of articles written.
 pub fn write_jsonl(
     store: &Store,
-    site: Option<&str>,
+    sel: &Selection,
     out: &mut dyn Write,
 ) -> Result<u64, ExportError> {
-    let n = store.export(site, |article| {
+    let n = store.export(sel, |article| {
         // `io::Error::from` gives back the writer's own error (its kind, e.g.
         // BrokenPipe, intact) where `io::Error::other` would bury it.
         serde_json::to_writer(&mut *out, article).map_err(std::io::Error::from)?;

@@ -11,9 +11,10 @@ mod cli;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
-
+use chrono::{DateTime, FixedOffset, NaiveDate};
 use chrono_tz::Tz;
+use clap::{Args, Parser, Subcommand};
+
 use newshound::config::parse_time_zone;
 use newshound::extract::Algorithm;
 
@@ -58,6 +59,43 @@ fn jobs(s: &str) -> Result<usize, String> {
         return Err(format!("must be at most {MAX_JOBS}"));
     }
     Ok(n)
+}
+
+/// A `--since`/`--until` bound: a whole day or an instant.
+#[derive(Debug, Clone, Copy)]
+pub enum When {
+    /// `2026-11-01`: that day, in UTC.
+    Day(NaiveDate),
+    /// `2026-11-01T08:00:00+01:00` (RFC 3339).
+    Instant(DateTime<FixedOffset>),
+}
+
+fn when(s: &str) -> Result<When, String> {
+    let s = s.trim();
+    if let Ok(day) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
+        return Ok(When::Day(day));
+    }
+    DateTime::parse_from_rfc3339(s)
+        .map(When::Instant)
+        .map_err(|_| {
+            "expected a day (2026-11-01) or an RFC 3339 time (2026-11-01T08:00:00Z)".into()
+        })
+}
+
+/// Which stored articles `search` and `export` cover.
+#[derive(Debug, Clone, Args)]
+pub struct Filter {
+    /// Only this site (its name in the config).
+    #[arg(long, value_name = "NAME")]
+    site: Option<String>,
+    /// Only articles published on or after this day (UTC) or time
+    /// (articles without a publication date are left out).
+    #[arg(long, value_name = "WHEN", value_parser = when)]
+    since: Option<When>,
+    /// Only articles published on or before this day (the whole day, UTC)
+    /// or time (articles without a publication date are left out).
+    #[arg(long, value_name = "WHEN", value_parser = when)]
+    until: Option<When>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -126,7 +164,8 @@ pub enum Command {
     /// FTS5 syntax (AND, OR, NOT, "quotes", *, column:) has no special
     /// meaning. Chinese and Japanese match as substrings.
     ///
-    /// Example: newshound search "climate summit" --limit 5
+    /// Examples: newshound search "climate summit" --limit 5;
+    /// newshound search election --site lemonde --since 2026-11-01
     Search {
         /// The words to look for.
         query: String,
@@ -136,6 +175,8 @@ pub enum Command {
         /// Print the hits as a JSON array (id, url, site, title, snippet, rank).
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        filter: Filter,
     },
     /// Show one stored article by id or URL.
     ///
@@ -153,14 +194,14 @@ pub enum Command {
     /// epoch), word_count, title, author, published_at, modified_at,
     /// language, canonical_url, site_name, text.
     ///
-    /// Example: newshound export --site bbc --out bbc.jsonl
+    /// Examples: newshound export --site bbc --out bbc.jsonl;
+    /// newshound export --since 2026-11-01 --until 2026-11-07
     Export {
         /// Write to this file (replaced if it exists; `-` is stdout).
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
-        /// Only this site.
-        #[arg(long, value_name = "NAME")]
-        site: Option<String>,
+        #[command(flatten)]
+        filter: Filter,
     },
     /// Per-site figures: pages, articles, errors, boilerplate lines learned.
     ///

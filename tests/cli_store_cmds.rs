@@ -2,6 +2,7 @@
 
 mod cli_support;
 
+use chrono::{DateTime, FixedOffset, NaiveDate, TimeDelta, Utc};
 use cli_support::{assert_clean_failure, assert_usage_error, demo_db, newshound, stderr, stdout};
 
 #[test]
@@ -169,4 +170,103 @@ fn export_out_dash_is_stdout() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out).lines().count(), 9);
     assert!(!dir.path().join("-").exists());
+}
+
+/// (id, published instant) of every exported article.
+fn published(dir: &std::path::Path, extra: &[&str]) -> Vec<(i64, Option<DateTime<Utc>>)> {
+    let mut args = vec!["--db", "demo.db", "export"];
+    args.extend_from_slice(extra);
+    let out = newshound(&args, dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    stdout(&out)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let at = v["published_at"]
+                .as_str()
+                .map(|s| DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc));
+            (v["id"].as_i64().unwrap(), at)
+        })
+        .collect()
+}
+
+#[test]
+fn export_and_search_filter_by_site_and_publication_day() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 8);
+    let all = published(dir.path(), &[]);
+    let mut days: Vec<NaiveDate> = all
+        .iter()
+        .filter_map(|(_, d)| d.map(|d| d.date_naive()))
+        .collect();
+    days.sort_unstable();
+    let day = days[days.len() / 2];
+    let start = day.and_hms_opt(0, 0, 0).unwrap().and_utc();
+    let end = start + TimeDelta::days(1);
+    let ids = |keep: &dyn Fn(DateTime<Utc>) -> bool| -> Vec<i64> {
+        all.iter()
+            .filter(|(_, d)| d.is_some_and(keep))
+            .map(|(id, _)| *id)
+            .collect()
+    };
+    let got = |extra: &[&str]| -> Vec<i64> {
+        published(dir.path(), extra)
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect()
+    };
+    let day_arg = day.to_string();
+    let since = ids(&|d| d >= start);
+    let until = ids(&|d| d < end);
+    assert!(
+        !since.is_empty() && since.len() < all.len(),
+        "{day}: {since:?}"
+    );
+    assert_eq!(got(&["--since", &day_arg]), since);
+    assert_eq!(got(&["--until", &day_arg]), until);
+    assert_eq!(
+        got(&["--since", &day_arg, "--until", &day_arg]),
+        ids(&|d| d >= start && d < end)
+    );
+    // An instant with an offset is the same bound as its UTC spelling.
+    let noon =
+        (start + TimeDelta::hours(12)).with_timezone(&FixedOffset::east_opt(8 * 3600).unwrap());
+    assert_eq!(
+        got(&["--since", &noon.to_rfc3339()]),
+        ids(&|d| d >= start + TimeDelta::hours(12))
+    );
+    // Search takes the same filter.
+    let out = newshound(
+        &[
+            "--db", "demo.db", "search", "the", "--site", "globe", "--since", &day_arg, "--json",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let hits: Vec<serde_json::Value> = serde_json::from_str(&stdout(&out)).unwrap_or_default();
+    assert!(hits.iter().all(|h| h["site"] == "globe"), "{hits:?}");
+    // Bad bounds are named.
+    let out = newshound(
+        &["--db", "demo.db", "export", "--since", "yesterday"],
+        dir.path(),
+    );
+    assert_usage_error(&out, "expected a day (2026-11-01)");
+    let out = newshound(
+        &[
+            "--db",
+            "demo.db",
+            "export",
+            "--since",
+            "2026-11-02",
+            "--until",
+            "2026-11-01",
+        ],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "is after --until");
+    let out = newshound(
+        &["--db", "demo.db", "search", "x", "--site", "nope"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "nope");
 }

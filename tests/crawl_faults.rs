@@ -119,7 +119,7 @@ async fn every_fault_is_counted_and_none_wedges_the_crawl() {
     let store = Store::open(&db).expect("reopen");
     let mut stored = Vec::new();
     store
-        .export(Some("faults"), |a| {
+        .export(&newshound::store::Selection::site("faults"), |a| {
             stored.push(a.clone());
             Ok(())
         })

@@ -83,7 +83,7 @@ async fn killed_crawls_resume_and_store_every_article_once() {
     let store = Store::open(&db).expect("reopen");
     let mut stored: HashMap<String, usize> = HashMap::new();
     store
-        .export(None, |a| {
+        .export(&newshound::store::Selection::default(), |a| {
             *stored.entry(a.url.clone()).or_default() += 1;
             Ok(())
         })

@@ -64,7 +64,7 @@ async fn interrupted_crawls_resume_without_refetching_articles() {
     let store = Store::open(&db).expect("reopen");
     let mut urls: HashMap<String, usize> = HashMap::new();
     store
-        .export(None, |a| {
+        .export(&newshound::store::Selection::default(), |a| {
             *urls.entry(a.url.clone()).or_default() += 1;
             Ok(())
         })

@@ -33,7 +33,7 @@ fn stored(db: &Path) -> Vec<StoredArticle> {
     let store = Store::open(db).expect("reopen store");
     let mut all = Vec::new();
     store
-        .export(None, |a| {
+        .export(&newshound::store::Selection::default(), |a| {
             all.push(a.clone());
             Ok(())
         })

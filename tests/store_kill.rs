@@ -156,7 +156,11 @@ fn kill_at_any_point_loses_nothing() {
     assert_eq!(s.integrity_check().unwrap(), "ok");
     let c = s.counts().unwrap();
     assert_eq!((c.done, c.queued, c.fetching), (URLS as u64, 0, 0));
-    assert_eq!(s.export(None, |_| Ok(())).unwrap(), URLS as u64);
+    assert_eq!(
+        s.export(&newshound::store::Selection::default(), |_| Ok(()))
+            .unwrap(),
+        URLS as u64
+    );
     // Each URL fetched exactly once: a killed batch never committed its
     // fetch records, so its URLs were requeued and done once.
     assert_eq!(scalar(&db, "SELECT count(*) FROM fetches"), URLS as i64);

@@ -13,7 +13,7 @@ use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions};
 use newshound::extract::{self, Article, ExtractOptions};
 use newshound::simweb::{SimWeb, SimWebSpec};
-use newshound::store::Store;
+use newshound::store::{Selection, Store};
 
 use super::out::Out;
 use super::store_cmds::require_site;
@@ -256,7 +256,7 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
 /// first stored article's title.
 fn demo_query(store: &Store) -> Result<String> {
     let mut word = String::from("news");
-    store.export(None, |a| {
+    store.export(&Selection::default(), |a| {
         if let Some(title) = &a.article.title {
             if let Some(w) = title
                 .split(|c: char| !c.is_alphanumeric())

@@ -234,11 +234,14 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
             };
             extract_cmd::extract(&globals, out, &request, &opts)
         }
-        Command::Search { query, limit, json } => {
-            store_cmds::search(&globals, out, &query, limit, json)
-        }
+        Command::Search {
+            query,
+            limit,
+            json,
+            filter,
+        } => store_cmds::search(&globals, out, &query, limit, json, &filter),
         Command::Show { article, json } => store_cmds::show(&globals, out, &article, json),
-        Command::Export { out: file, site } => store_cmds::export(&globals, out, file, site),
+        Command::Export { out: file, filter } => store_cmds::export(&globals, out, file, &filter),
         Command::Stats { top, json } => store_cmds::stats(&globals, out, top, json),
         Command::Reclean { site } => crawl_cmd::reclean(&globals, out, site),
         Command::Eval {

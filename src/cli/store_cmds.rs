@@ -6,12 +6,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
+use chrono::{NaiveDate, NaiveTime, TimeDelta};
 use serde::Serialize;
 
-use newshound::store::{ArticleRef, SiteStats, Store};
+use newshound::store::{ArticleRef, Selection, SiteStats, Store};
 
 use super::out::Out;
 use super::{one_line_text, status, Globals};
+use crate::{Filter, When};
 
 /// JSON, pretty-printed, then a newline.
 pub fn write_json(out: &mut Out, value: &impl Serialize) -> Result<()> {
@@ -54,14 +56,19 @@ pub fn search(
     query: &str,
     limit: usize,
     json: bool,
+    filter: &Filter,
 ) -> Result<ExitCode> {
     // The store ignores terms without a letter or digit; a query made only of
     // those can never match, which deserves saying rather than "no match".
     if !query.chars().any(char::is_alphanumeric) {
         bail!("search: the query {query:?} has no words to look for");
     }
+    let sel = selection(filter)?;
     let store = globals.open_existing_store()?;
-    let hits = store.search(query, limit)?;
+    if let Some(site) = &sel.site {
+        require_site(&store, site)?;
+    }
+    let hits = store.search_in(query, limit, &sel)?;
     if json {
         write_json(out, &hits)?;
     } else if hits.is_empty() {
@@ -75,6 +82,30 @@ pub fn search(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The store's [`Selection`] for `--site/--since/--until`: a day bound
+/// covers the whole day in UTC.
+fn selection(filter: &Filter) -> Result<Selection> {
+    let day_start = |d: NaiveDate| d.and_time(NaiveTime::MIN).and_utc().fixed_offset();
+    let since = filter.since.map(|w| match w {
+        When::Day(d) => day_start(d),
+        When::Instant(t) => t,
+    });
+    let until = filter.until.map(|w| match w {
+        When::Day(d) => day_start(d) + TimeDelta::days(1) - TimeDelta::milliseconds(1),
+        When::Instant(t) => t,
+    });
+    if let (Some(a), Some(b)) = (since, until) {
+        if a > b {
+            bail!("--since ({a}) is after --until ({b}): no article can match");
+        }
+    }
+    Ok(Selection {
+        site: filter.site.clone(),
+        published_since: since,
+        published_until: until,
+    })
 }
 
 pub fn show(globals: &Globals, out: &mut Out, which: &str, json: bool) -> Result<ExitCode> {
@@ -124,11 +155,12 @@ pub fn export(
     globals: &Globals,
     out: &mut Out,
     file: Option<PathBuf>,
-    site: Option<String>,
+    filter: &Filter,
 ) -> Result<ExitCode> {
+    let sel = selection(filter)?;
     let store = globals.open_existing_store()?;
     // Before the output file is created: a typo must not leave an empty file.
-    if let Some(site) = &site {
+    if let Some(site) = &sel.site {
         require_site(&store, site)?;
     }
     // `--out -` is stdout, as for most Unix tools.
@@ -151,10 +183,10 @@ pub fn export(
             let f = std::fs::File::create(path)
                 .with_context(|| format!("{}: cannot create", path.display()))?;
             let mut w = std::io::BufWriter::new(f);
-            newshound::export::write_jsonl(&store, site.as_deref(), &mut w)
+            newshound::export::write_jsonl(&store, &sel, &mut w)
                 .with_context(|| format!("{}", path.display()))?
         }
-        None => newshound::export::write_jsonl(&store, site.as_deref(), out)?,
+        None => newshound::export::write_jsonl(&store, &sel, out)?,
     };
     status(format_args!("exported {n} articles"));
     Ok(ExitCode::SUCCESS)

@@ -26,6 +26,8 @@ mod tests;
 
 use std::path::{Path, PathBuf};
 
+use chrono::{DateTime, FixedOffset};
+
 use serde::Serialize;
 
 use crate::extract::Article;
@@ -119,6 +121,29 @@ pub struct QueuedUrl {
 pub enum ArticleRef {
     Id(i64),
     Url(String),
+}
+
+/// Which stored articles [`Store::search_in`] and [`Store::export`] cover;
+/// the default is all of them. A date bound leaves out articles without a
+/// publication date.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Only this site (its configured name).
+    pub site: Option<String>,
+    /// Published at or after this instant.
+    pub published_since: Option<DateTime<FixedOffset>>,
+    /// Published at or before this instant.
+    pub published_until: Option<DateTime<FixedOffset>>,
+}
+
+impl Selection {
+    /// All articles of one site.
+    pub fn site(name: &str) -> Self {
+        Selection {
+            site: Some(name.to_string()),
+            ..Selection::default()
+        }
+    }
 }
 
 /// An article as stored.

@@ -9,12 +9,12 @@
 //! ≥ 3 characters (a trigram index cannot match shorter strings); shorter CJK
 //! queries fall back to a LIKE scan ranked by occurrence count.
 
-use rusqlite::{params, OptionalExtension, Row};
+use rusqlite::{OptionalExtension, Row, ToSql};
 use url::Url;
 
 use super::articles::is_cjk;
 use super::frontier::find_site;
-use super::{ArticleRef, SearchHit, Store, StoreError, StoredArticle};
+use super::{ArticleRef, SearchHit, Selection, Store, StoreError, StoredArticle};
 use crate::crawl::frontier::normalize;
 use crate::extract::Article;
 
@@ -31,10 +31,62 @@ const LIKE_CONTEXT: usize = 40;
 const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.word_count, a.title,
     a.author, a.published_at, a.modified_at, a.language, a.canonical_url, a.site_name, a.text";
 
+/// SQL conditions on `a` (articles) for a [`Selection`], with its named
+/// parameters `:site`, `:since` and `:until`. SQLite's `julianday` reads any
+/// RFC 3339 offset, so dates written in different zones compare correctly.
+const SELECTION_SQL: &str = " AND (:site IS NULL OR a.site_id = :site)
+    AND (:since IS NULL OR julianday(a.published_at) >= julianday(:since))
+    AND (:until IS NULL OR julianday(a.published_at) <= julianday(:until))";
+
+/// The bound values of [`SELECTION_SQL`].
+struct SelectionArgs {
+    site: Option<i64>,
+    since: Option<String>,
+    until: Option<String>,
+}
+
+impl SelectionArgs {
+    fn new(store: &Store, sel: &Selection) -> Result<Self, StoreError> {
+        let utc = |d: &chrono::DateTime<chrono::FixedOffset>| {
+            d.with_timezone(&chrono::Utc)
+                .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+        };
+        Ok(SelectionArgs {
+            site: sel
+                .site
+                .as_deref()
+                .map(|s| find_site(&store.conn, s))
+                .transpose()?,
+            since: sel.published_since.as_ref().map(utc),
+            until: sel.published_until.as_ref().map(utc),
+        })
+    }
+
+    fn params(&self) -> [(&'static str, &dyn ToSql); 3] {
+        [
+            (":site", &self.site),
+            (":since", &self.since),
+            (":until", &self.until),
+        ]
+    }
+}
+
 impl Store {
     /// Full-text search, best first. A query with no searchable term returns
     /// nothing; no query text can cause an error.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
+        self.search_in(query, limit, &Selection::default())
+    }
+
+    /// [`Store::search`] among the selected articles (an unknown site is an
+    /// error).
+    pub fn search_in(
+        &self,
+        query: &str,
+        limit: usize,
+        sel: &Selection,
+    ) -> Result<Vec<SearchHit>, StoreError> {
+        let sel = SelectionArgs::new(self, sel)?;
         let terms: Vec<&str> = query
             .split_whitespace()
             .filter(|t| t.chars().any(char::is_alphanumeric))
@@ -44,7 +96,7 @@ impl Store {
         }
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         if !terms.iter().any(|t| t.chars().any(is_cjk)) {
-            return self.fts_search("articles_fts", &fts_query(&terms, true), limit);
+            return self.fts_search("articles_fts", &fts_query(&terms, true), limit, &sel);
         }
         // Substring matching: punctuation (，。、「」 or ASCII) only separates terms.
         let terms: Vec<&str> = query
@@ -52,12 +104,18 @@ impl Store {
             .filter(|t| !t.is_empty())
             .collect();
         if terms.iter().all(|t| t.chars().count() >= 3) {
-            return self.fts_search("articles_fts_cjk", &fts_query(&terms, false), limit);
+            return self.fts_search("articles_fts_cjk", &fts_query(&terms, false), limit, &sel);
         }
-        self.like_search(&terms, limit)
+        self.like_search(&terms, limit, &sel)
     }
 
-    fn fts_search(&self, table: &str, fts: &str, limit: i64) -> Result<Vec<SearchHit>, StoreError> {
+    fn fts_search(
+        &self,
+        table: &str,
+        fts: &str,
+        limit: i64,
+        sel: &SelectionArgs,
+    ) -> Result<Vec<SearchHit>, StoreError> {
         let tokens = if table == "articles_fts_cjk" {
             SNIPPET_CHARS_CJK
         } else {
@@ -69,11 +127,13 @@ impl Store {
                     bm25({table}, {TITLE_WEIGHT}, 1.0) AS score
              FROM {table} JOIN articles a ON a.id = {table}.rowid
              JOIN sites s ON s.id = a.site_id
-             WHERE {table} MATCH ?1
-             ORDER BY score LIMIT ?2"
+             WHERE {table} MATCH :fts {SELECTION_SQL}
+             ORDER BY score LIMIT :limit"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(params![fts, limit], |r| {
+        let mut args: Vec<(&str, &dyn ToSql)> = vec![(":fts", &fts), (":limit", &limit)];
+        args.extend(sel.params());
+        let rows = stmt.query_map(args.as_slice(), |r| {
             Ok(SearchHit {
                 id: r.get(0)?,
                 url: r.get(1)?,
@@ -86,30 +146,31 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    fn like_search(&self, terms: &[&str], limit: i64) -> Result<Vec<SearchHit>, StoreError> {
+    fn like_search(
+        &self,
+        terms: &[&str],
+        limit: i64,
+        sel: &SelectionArgs,
+    ) -> Result<Vec<SearchHit>, StoreError> {
         // All terms must occur (as with FTS); rank by occurrences of the first.
-        let mut sql = String::from(
+        let mut sql = format!(
             "SELECT a.id, a.url, s.name, a.title, a.text,
-                    (length(a.text) - length(replace(a.text, ?1, ''))) / length(?1) AS hits
-             FROM articles a JOIN sites s ON s.id = a.site_id WHERE 1",
+                    (length(a.text) - length(replace(a.text, :first, ''))) / length(:first) AS hits
+             FROM articles a JOIN sites s ON s.id = a.site_id WHERE 1 {SELECTION_SQL}"
         );
         let mut patterns = Vec::new();
         for (i, t) in terms.iter().enumerate() {
-            let n = i + 2;
             sql.push_str(&format!(
-                " AND (a.text LIKE ?{n} ESCAPE '\\' OR a.title LIKE ?{n} ESCAPE '\\')"
+                " AND (a.text LIKE :p{i} ESCAPE '\\' OR a.title LIKE :p{i} ESCAPE '\\')"
             ));
-            patterns.push(like_pattern(t));
+            patterns.push((format!(":p{i}"), like_pattern(t)));
         }
-        sql.push_str(&format!(
-            " ORDER BY hits DESC, a.id LIMIT ?{}",
-            terms.len() + 2
-        ));
-        let mut args: Vec<&dyn rusqlite::ToSql> = vec![&terms[0]];
-        for p in &patterns {
-            args.push(p);
+        sql.push_str(" ORDER BY hits DESC, a.id LIMIT :limit");
+        let mut args: Vec<(&str, &dyn ToSql)> = vec![(":first", &terms[0]), (":limit", &limit)];
+        args.extend(sel.params());
+        for (name, p) in &patterns {
+            args.push((name.as_str(), p));
         }
-        args.push(&limit);
         let mut stmt = self.conn.prepare(&sql)?;
         let rows = stmt.query_map(args.as_slice(), |r| {
             let text: String = r.get(4)?;
@@ -163,20 +224,20 @@ impl Store {
         Ok(None)
     }
 
-    /// Stream every article (of one site, or all) in id order to `f`;
-    /// returns how many were written. An unknown site is an error.
+    /// Stream the selected articles in id order to `f`; returns how many
+    /// were written. An unknown site is an error.
     pub fn export(
         &self,
-        site: Option<&str>,
+        sel: &Selection,
         mut f: impl FnMut(&StoredArticle) -> std::io::Result<()>,
     ) -> Result<u64, StoreError> {
-        let site_id = site.map(|s| find_site(&self.conn, s)).transpose()?;
+        let sel = SelectionArgs::new(self, sel)?;
         let sql = format!(
             "SELECT {ARTICLE_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
-             WHERE ?1 IS NULL OR a.site_id = ?1 ORDER BY a.id"
+             WHERE 1 {SELECTION_SQL} ORDER BY a.id"
         );
         let mut stmt = self.conn.prepare(&sql)?;
-        let mut rows = stmt.query([site_id])?;
+        let mut rows = stmt.query(&sel.params()[..])?;
         let mut n = 0;
         while let Some(row) = rows.next()? {
             f(&stored_article(row)?)?;

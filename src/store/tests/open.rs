@@ -47,7 +47,11 @@ fn open_creates_the_file_and_reopen_keeps_data_without_remigrating() {
     // Re-running migration 1 would fail with "table sites already exists".
     let mut s = Store::open(&path).unwrap();
     assert_eq!(s.counts().unwrap().queued, 1);
-    assert_eq!(s.export(None, |_| Ok(())).unwrap(), 1);
+    assert_eq!(
+        s.export(&crate::store::Selection::default(), |_| Ok(()))
+            .unwrap(),
+        1
+    );
     let mode: String = s
         .conn
         .pragma_query_value(None, "journal_mode", |r| r.get(0))

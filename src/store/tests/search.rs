@@ -108,19 +108,21 @@ fn export_streams_every_article_and_filters_by_site() {
     let s = search_fixture();
     let mut urls = Vec::new();
     let n = s
-        .export(None, |a| {
+        .export(&Selection::default(), |a| {
             urls.push(a.url.clone());
             Ok(())
         })
         .unwrap();
     assert_eq!(n, 5);
     assert_eq!(urls.len(), 5);
-    assert_eq!(s.export(Some("xinhua"), |_| Ok(())).unwrap(), 2);
+    assert_eq!(s.export(&Selection::site("xinhua"), |_| Ok(())).unwrap(), 2);
     assert!(matches!(
-        s.export(Some("nope"), |_| Ok(())),
+        s.export(&Selection::site("nope"), |_| Ok(())),
         Err(StoreError::UnknownSite(_))
     ));
-    let broken = s.export(None, |_| Err(std::io::Error::other("pipe closed")));
+    let broken = s.export(&Selection::default(), |_| {
+        Err(std::io::Error::other("pipe closed"))
+    });
     assert!(matches!(broken, Err(StoreError::Io(_))));
 }
 
@@ -230,4 +232,69 @@ fn migrating_a_version_2_database_drops_latin_rows_from_the_trigram_index() {
     assert_eq!(trigram_rows(&s, "国务院"), 1);
     fts_check(&s).unwrap();
     assert_eq!(s.search("harbour", 10).unwrap().len(), 1);
+}
+
+fn at(s: &str) -> chrono::DateTime<chrono::FixedOffset> {
+    chrono::DateTime::parse_from_rfc3339(s).unwrap()
+}
+
+/// Articles published at the same instant written in three zones, one a
+/// minute later, and one without a date.
+fn dated_fixture() -> Store {
+    let mut s = Store::open_in_memory().unwrap();
+    let dated = |u: &str, site: &str, when: Option<&str>| {
+        // Distinct texts: a site's duplicate texts are stored once.
+        let text = format!("The harbour reopened today ({u}).");
+        let mut a = article(u, site, "Harbour news", &text);
+        a.article.published_at = when.map(String::from);
+        WriteOp::Article(a)
+    };
+    s.write_batch(vec![
+        dated("https://a.test/1", "a", Some("2026-11-01T12:00:00Z")),
+        dated("https://a.test/2", "a", Some("2026-11-01T20:00:00+08:00")),
+        dated("https://b.test/1", "b", Some("2026-11-01T07:00:00-05:00")),
+        dated("https://b.test/2", "b", Some("2026-11-01T12:01:00Z")),
+        dated("https://b.test/3", "b", None),
+    ])
+    .unwrap();
+    s
+}
+
+#[test]
+fn export_and_search_select_by_publication_time_across_offsets() {
+    let s = dated_fixture();
+    let count = |sel: &Selection| s.export(sel, |_| Ok(())).unwrap();
+    let between = |since: Option<&str>, until: Option<&str>| Selection {
+        published_since: since.map(at),
+        published_until: until.map(at),
+        ..Selection::default()
+    };
+    assert_eq!(count(&Selection::default()), 5);
+    // The first three are the same instant (12:00 UTC) in three spellings:
+    // bounds compare instants, not strings; undated articles are left out.
+    assert_eq!(count(&between(Some("2026-11-01T12:00:00Z"), None)), 4);
+    assert_eq!(count(&between(None, Some("2026-11-01T13:00:00+01:00"))), 3);
+    assert_eq!(count(&between(Some("2026-11-01T12:00:30Z"), None)), 1);
+    assert_eq!(
+        count(&between(
+            Some("2026-11-01T12:00:00Z"),
+            Some("2026-11-01T12:00:00Z")
+        )),
+        3
+    );
+    // Site and dates together; search applies the same selection.
+    let sel = Selection {
+        site: Some("b".into()),
+        ..between(Some("2026-11-01T00:00:00Z"), None)
+    };
+    assert_eq!(count(&sel), 2);
+    let hits = s.search_in("harbour", 10, &sel).unwrap();
+    let mut urls: Vec<&str> = hits.iter().map(|h| h.url.as_str()).collect();
+    urls.sort_unstable();
+    assert_eq!(urls, ["https://b.test/1", "https://b.test/2"]);
+    assert_eq!(s.search("harbour", 10).unwrap().len(), 5);
+    assert!(matches!(
+        s.search_in("harbour", 10, &Selection::site("nope")),
+        Err(StoreError::UnknownSite(_))
+    ));
 }

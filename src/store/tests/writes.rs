@@ -16,7 +16,11 @@ fn write_batch_is_atomic() {
     ]);
     assert!(r.is_err());
     assert_eq!(s.counts().unwrap().queued, 1);
-    assert_eq!(s.export(None, |_| Ok(())).unwrap(), 0);
+    assert_eq!(
+        s.export(&crate::store::Selection::default(), |_| Ok(()))
+            .unwrap(),
+        0
+    );
     assert!(s.search("text", 10).unwrap().is_empty());
 }
 
@@ -50,7 +54,11 @@ fn same_url_twice_and_same_body_twice_store_one_article() {
         ),
         WriteOutcome::ArticleStored { .. }
     ));
-    assert_eq!(s.export(Some("a"), |_| Ok(())).unwrap(), 1);
+    assert_eq!(
+        s.export(&crate::store::Selection::site("a"), |_| Ok(()))
+            .unwrap(),
+        1
+    );
     let alias = s
         .article(ArticleRef::Url("https://a.test/1?amp".into()))
         .unwrap()
@@ -91,7 +99,11 @@ fn empty_text_is_not_stored() {
         store_one(&mut s, article("https://a.test/1", "a", "T", "  \n\n ")),
         WriteOutcome::ArticleEmpty
     );
-    assert_eq!(s.export(None, |_| Ok(())).unwrap(), 0);
+    assert_eq!(
+        s.export(&crate::store::Selection::default(), |_| Ok(()))
+            .unwrap(),
+        0
+    );
 }
 
 #[test]
@@ -236,7 +248,11 @@ fn an_article_of_nothing_but_boilerplate_is_empty() {
         "All rights reserved.\nShare this story.",
     );
     assert_eq!(store_one(&mut s, second), WriteOutcome::ArticleEmpty);
-    assert_eq!(s.export(None, |_| Ok(())).unwrap(), 1);
+    assert_eq!(
+        s.export(&crate::store::Selection::default(), |_| Ok(()))
+            .unwrap(),
+        1
+    );
 }
 
 #[test]
