@@ -80,9 +80,7 @@ pub fn crawl(
         opts,
         ctrl_c_twice(stopped.clone()),
     ))?;
-    let recleaned = reclean_after_crawl(&config, &db, &sites)?;
     writeln!(out, "{summary}")?;
-    writeln!(out, "  articles re-cleaned: {recleaned}")?;
     out.flush()?;
     if stopped.load(Ordering::SeqCst) {
         status("newshound: crawl stopped by Ctrl-C; the next crawl resumes where it stopped");
@@ -124,21 +122,6 @@ fn lock_for_crawl(db: &Path) -> Result<std::fs::File> {
             Err(e).with_context(|| format!("{}: cannot lock", path.display()))
         }
     }
-}
-
-/// The crawl's closing step (see `reclean`): articles stored while a site's
-/// line table was still warming up are cleaned again with what it learned.
-fn reclean_after_crawl(config: &Config, db: &Path, sites: &[String]) -> Result<usize> {
-    let mut store = Store::open(db)?;
-    let settings = |name: &str| crawl::line_settings(config, config.site(name));
-    if sites.is_empty() {
-        return Ok(store.reclean(None, settings)?);
-    }
-    let mut changed = 0;
-    for site in sites {
-        changed += store.reclean(Some(site), settings)?;
-    }
-    Ok(changed)
 }
 
 pub fn reclean(globals: &Globals, out: &mut Out, site: Option<String>) -> Result<ExitCode> {
@@ -187,7 +170,7 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
     // Before the web starts: a bad --db is reported first and alone.
     let store = Store::open(&db)?;
     let stopped = Arc::new(AtomicBool::new(false));
-    let config = rt.block_on(async {
+    rt.block_on(async {
         let web = SimWeb::start(SimWebSpec {
             articles_per_site: articles,
             ..SimWebSpec::default()
@@ -215,10 +198,8 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
         let summary = crawl::run(&config, store, opts, ctrl_c_twice(stopped.clone())).await?;
         web.shutdown().await;
         writeln!(out, "\n{summary}")?;
-        anyhow::Ok(config)
+        anyhow::Ok(())
     })?;
-    let recleaned = reclean_after_crawl(&config, &db, &[])?;
-    writeln!(out, "  articles re-cleaned: {recleaned}")?;
     if stopped.load(Ordering::SeqCst) {
         out.flush()?;
         status("newshound: demo crawl stopped by Ctrl-C; showing what was stored");

@@ -94,7 +94,9 @@ impl From<WriterError> for CrawlError {
 /// in flight by an interrupted run are queued again, then due URLs are
 /// fetched until the pass is over (or, with `continuous`, until `shutdown`
 /// completes). On shutdown no new URL is started; pages in flight finish and
-/// are written before the summary is returned.
+/// are written. Last, the stored articles of the crawled sites are cleaned
+/// again with what their line tables learned (the first pages of a site were
+/// cleaned before its template was known), and the summary is returned.
 pub async fn run(
     config: &Config,
     mut store: Store,
@@ -170,9 +172,15 @@ pub async fn run_with<S: CrawlStore>(
     let closed = writer_task.await.map_err(|_| CrawlError::WriterGone)?;
     // The writer's own error says why (e.g. the disk is full); the
     // scheduler only saw the writer go away.
-    closed?;
+    let mut store = closed?;
     reset?;
-    Ok(counters.summary(started.elapsed()))
+    let (config, sites) = (config.clone(), opts.sites.clone());
+    let recleaned = tokio::task::spawn_blocking(move || store.reclean(&config, &sites))
+        .await
+        .map_err(|_| CrawlError::WriterGone)??;
+    let mut summary = counters.summary(started.elapsed());
+    summary.articles_recleaned = recleaned as u64;
+    Ok(summary)
 }
 
 fn select_sites(

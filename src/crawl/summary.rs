@@ -80,6 +80,7 @@ impl Counters {
             duplicates: Self::get(&self.duplicates),
             articles_updated: Self::get(&self.articles_updated),
             lines_dropped: Self::get(&self.lines_dropped),
+            articles_recleaned: 0,
             urls_discovered: Self::get(&self.urls_discovered),
             errors: self.errors(),
             skipped: self.skipped(),
@@ -103,6 +104,8 @@ pub struct CrawlSummary {
     pub articles_updated: u64,
     /// Boilerplate lines removed from stored articles.
     pub lines_dropped: u64,
+    /// Stored articles whose text changed when cleaned again at the end.
+    pub articles_recleaned: u64,
     /// New URLs handed to the frontier (before its dedup).
     pub urls_discovered: u64,
     /// Failures by kind (`timeout`, `http_5xx`, `too_large`...).
@@ -139,6 +142,7 @@ impl fmt::Display for CrawlSummary {
             writeln!(f, "  articles updated: {}", self.articles_updated)?;
         }
         writeln!(f, "  boilerplate lines dropped: {}", self.lines_dropped)?;
+        writeln!(f, "  articles re-cleaned: {}", self.articles_recleaned)?;
         writeln!(f, "  URLs discovered:  {}", self.urls_discovered)?;
         if !self.skipped.is_empty() {
             let total: u64 = self.skipped.values().sum();

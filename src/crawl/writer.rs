@@ -27,6 +27,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::summary::Counters;
+use crate::config::Config;
 use crate::store::{ClaimFilter, QueuedUrl, Store, StoreError, WriteOp, WriteOutcome};
 
 /// Items (URLs, records, articles) buffered before a commit.
@@ -52,6 +53,14 @@ pub trait CrawlStore: Send + 'static {
     fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError>;
     /// Pages fetched so far per site (database lifetime, for budgets).
     fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError>;
+    /// The crawl's closing step: clean the stored articles of `sites` (all
+    /// sites when empty) again with what their line tables have learned;
+    /// returns how many changed. Stores without line tables have nothing to
+    /// do.
+    fn reclean(&mut self, config: &Config, sites: &[String]) -> Result<usize, StoreError> {
+        let _ = (config, sites);
+        Ok(0)
+    }
 }
 
 impl CrawlStore for Store {
@@ -74,6 +83,17 @@ impl CrawlStore for Store {
     }
     fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError> {
         Store::pages_by_site(self)
+    }
+    fn reclean(&mut self, config: &Config, sites: &[String]) -> Result<usize, StoreError> {
+        let settings = |name: &str| super::line_settings(config, config.site(name));
+        if sites.is_empty() {
+            return Store::reclean(self, None, settings);
+        }
+        let mut changed = 0;
+        for site in sites {
+            changed += Store::reclean(self, Some(site), settings)?;
+        }
+        Ok(changed)
     }
 }
 
