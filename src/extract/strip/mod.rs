@@ -17,15 +17,14 @@
 //! A third guard protects the parser: nesting deeper than [`MAX_DEPTH`] is
 //! flattened by the prepass (see there why).
 
+mod prepass;
+
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
-use prepass::{find_ci, prepass};
-
-mod prepass;
-
 use lol_html::html_content::Element;
 use lol_html::{ElementContentHandlers, RewriteStrSettings, Selector};
+use prepass::{find_ci, prepass};
 
 /// Elements that never hold article text and that only a parser can find
 /// the end of (they nest); the prepass has already dropped the simpler ones
@@ -45,10 +44,7 @@ pub const MAX_DEPTH: usize = 512;
 /// title repaired) unchanged.
 pub fn strip(html: &str) -> String {
     let html = fix_title(html);
-    match prepass(&html, MAX_DEPTH) {
-        Cow::Borrowed(b) => strip_elements(Cow::Borrowed(b)),
-        Cow::Owned(o) => strip_elements(Cow::Owned(o)),
-    }
+    strip_elements(prepass(&html, MAX_DEPTH))
 }
 
 fn strip_elements(html: Cow<'_, str>) -> String {

@@ -40,63 +40,84 @@ use std::ops::Range;
 /// listed in the module doc and unread attributes, and with tags nested
 /// deeper than `max_depth` removed. Borrowed when nothing changed.
 pub fn prepass(html: &str, max_depth: usize) -> Cow<'_, str> {
-    let bytes = html.as_bytes();
-    let n = bytes.len();
-    let mut out = Edits::new(html);
-    let mut depth = 0usize;
-    let mut excess = 0usize;
+    let mut scan = Scan {
+        html,
+        bytes: html.as_bytes(),
+        out: Edits::new(html),
+        depth: Depth::new(max_depth),
+        pre_depth: 0,
+    };
     let mut pos = 0usize;
-    // Inside `<pre>`/`<listing>`, where line breaks are text.
-    let mut pre_depth = 0usize;
-    while let Some(off) = memchr::memchr2(b'<', b'\n', &bytes[pos..]) {
+    while let Some(off) = memchr::memchr2(b'<', b'\n', &scan.bytes[pos..]) {
         let at = pos + off;
-        if bytes[at] == b'\n' {
-            if pre_depth == 0 {
-                // A whitespace run with a line break becomes one space: the
-                // parser handles each line break as a token of its own, and
-                // text assembly turns any whitespace run into one space.
-                let back = bytes[pos..at]
-                    .iter()
-                    .rev()
-                    .take_while(|&&b| is_space(b))
-                    .count();
-                let start = at - back;
-                let end = at + 1 + bytes[at + 1..].iter().take_while(|&&b| is_space(b)).count();
-                out.replace(start, end, |o| o.push(' '));
-                pos = end;
-            } else {
-                pos = at + 1;
-            }
-            continue;
+        let next = if scan.bytes[at] == b'\n' {
+            Some(scan.line_break(pos, at))
+        } else {
+            scan.markup(at)
+        };
+        match next {
+            Some(next) if next < scan.bytes.len() => pos = next,
+            _ => break,
         }
-        let lt = at;
+    }
+    scan.out.finish()
+}
+
+/// The state of one [`prepass`].
+struct Scan<'a> {
+    html: &'a str,
+    bytes: &'a [u8],
+    out: Edits<'a>,
+    depth: Depth,
+    /// Inside `<pre>`/`<listing>`, where line breaks are text.
+    pre_depth: usize,
+}
+
+impl Scan<'_> {
+    /// A line break at `at` in text that starts at or before `from`: the
+    /// whitespace run around it becomes one space (outside `<pre>`). The
+    /// parser makes each line break a token of its own, and text assembly
+    /// turns any whitespace run into one space. Returns where to go on.
+    fn line_break(&mut self, from: usize, at: usize) -> usize {
+        if self.pre_depth > 0 {
+            return at + 1;
+        }
+        let bytes = self.bytes;
+        let back = bytes[from..at]
+            .iter()
+            .rev()
+            .take_while(|&&b| is_space(b))
+            .count();
+        let end = at + 1 + bytes[at + 1..].iter().take_while(|&&b| is_space(b)).count();
+        self.out.replace(at - back, end, |o| o.push(' '));
+        end
+    }
+
+    /// Markup starting with the `<` at `lt`: returns where to go on, or
+    /// `None` when the rest of the page is to be copied as it is.
+    fn markup(&mut self, lt: usize) -> Option<usize> {
+        let (html, bytes, n) = (self.html, self.bytes, self.bytes.len());
         let next = bytes.get(lt + 1).copied().unwrap_or(0);
         if next == b'!' && bytes[lt + 2..].starts_with(b"--") {
             let end = comment_end(bytes, lt + 4);
-            out.cut(lt, end);
-            pos = end;
-            continue;
+            self.out.cut(lt, end);
+            return Some(end);
         }
         let close = next == b'/';
         let name_start = lt + 1 + usize::from(close);
         if !bytes.get(name_start).is_some_and(u8::is_ascii_alphabetic) {
-            pos = lt + 1;
-            continue;
+            return Some(lt + 1);
         }
         let name_end = name_start
             + bytes[name_start..]
                 .iter()
                 .take_while(|&&b| !is_space(b) && b != b'/' && b != b'>')
                 .count();
+        let is_link = bytes[name_start..name_end].eq_ignore_ascii_case(b"a");
         let mut attrs = AttrScan::new(bytes, name_end);
         let mut drops_attr = false;
-        let is_link = bytes[name_start..name_end].eq_ignore_ascii_case(b"a");
-        if close {
-            attrs.by_ref().for_each(drop);
-        } else {
-            for attr in attrs.by_ref() {
-                drops_attr |= !keeps_attribute(bytes, &attr, is_link);
-            }
+        for attr in attrs.by_ref() {
+            drops_attr |= !close && !keeps_attribute(bytes, &attr, is_link);
         }
         let gt = attrs.i;
         let after = (gt + 1).min(n);
@@ -106,86 +127,107 @@ pub fn prepass(html: &str, max_depth: usize) -> Cow<'_, str> {
             match name {
                 b"script" | b"style" | b"noscript" | b"iframe" | b"textarea" => {
                     let end = end_tag_end(bytes, after, name).unwrap_or(n);
-                    let keep = name == b"script" && is_json_ld(&bytes[name_end..gt.min(n)]);
-                    if !keep {
-                        out.cut(lt, end);
+                    if !(name == b"script" && is_json_ld(&bytes[name_end..gt.min(n)])) {
+                        self.out.cut(lt, end);
                     }
-                    pos = end;
-                    continue;
+                    return Some(end);
                 }
+                // Text up to the end tag is not markup; an element that is
+                // never closed holds the rest of the page.
                 b"title" | b"xmp" | b"noembed" | b"noframes" => {
-                    // Text up to the end tag is not markup; an element that is
-                    // never closed holds the rest of the page.
-                    match end_tag_end(bytes, after, name) {
-                        Some(end) => pos = end,
-                        None => break,
-                    }
-                    continue;
+                    return end_tag_end(bytes, after, name);
                 }
-                b"plaintext" => break,
+                b"plaintext" => return None,
                 b"img" | b"input" => {
-                    out.cut(lt, after);
-                    pos = after;
-                    continue;
+                    self.out.cut(lt, after);
+                    return Some(after);
                 }
                 _ => {}
             }
         }
-        // An unfinished tag at the end is dropped by the parser: left alone.
-        let rewrite = drops_attr && gt < n;
         if name == b"pre" || name == b"listing" {
-            pre_depth = if close {
-                pre_depth.saturating_sub(1)
+            self.pre_depth = if close {
+                self.pre_depth.saturating_sub(1)
             } else {
-                pre_depth + 1
+                self.pre_depth + 1
             };
         }
-        if counts_for_depth(name) {
-            let drop_tag = if close {
-                if excess > 0 {
-                    excess -= 1;
-                    true
-                } else {
-                    depth = depth.saturating_sub(1);
-                    false
-                }
-            } else if depth >= max_depth {
-                excess += 1;
-                true
-            } else {
-                depth += 1;
-                false
-            };
-            if drop_tag {
-                out.cut(lt, after);
-                pos = after;
-                continue;
-            }
+        if counts_for_depth(name) && !self.depth.admit(close) {
+            self.out.cut(lt, after);
+            return Some(after);
         }
-        if rewrite {
-            out.replace(lt, after, |o| {
-                o.push_str(&html[lt..name_end]);
-                let mut last = name_end;
-                for attr in AttrScan::new(bytes, name_end) {
-                    last = attr.end;
-                    if keeps_attribute(bytes, &attr, is_link) {
-                        o.push(' ');
-                        o.push_str(&html[attr.name.start..attr.end]);
-                    }
-                }
-                // `/>` (not a `/` ending an unquoted value).
-                if gt > last && bytes[gt - 1] == b'/' {
-                    o.push('/');
-                }
-                o.push('>');
+        // An unfinished tag at the end is dropped by the parser: left alone.
+        if drops_attr && gt < n {
+            self.out.replace(lt, after, |o| {
+                write_kept_tag(o, html, lt, name_end, gt, is_link);
             });
         }
-        pos = after;
-        if pos >= n {
-            break;
+        Some(after)
+    }
+}
+
+/// `<name` and the kept attributes of the tag `html[lt..=gt]` whose name
+/// ends at `name_end`, then `>` (or `/>`).
+fn write_kept_tag(
+    o: &mut String,
+    html: &str,
+    lt: usize,
+    name_end: usize,
+    gt: usize,
+    is_link: bool,
+) {
+    let bytes = html.as_bytes();
+    o.push_str(&html[lt..name_end]);
+    let mut last = name_end;
+    for attr in AttrScan::new(bytes, name_end) {
+        last = attr.end;
+        if keeps_attribute(bytes, &attr, is_link) {
+            o.push(' ');
+            o.push_str(&html[attr.name.start..attr.end]);
         }
     }
-    out.finish()
+    // `/>` (not a `/` ending an unquoted value).
+    if gt > last && bytes[gt - 1] == b'/' {
+        o.push('/');
+    }
+    o.push('>');
+}
+
+/// Nesting depth estimate: start tags minus end tags of the elements that
+/// count (see [`counts_for_depth`]), with the tags beyond the limit dropped.
+struct Depth {
+    max: usize,
+    depth: usize,
+    /// Start tags dropped and not yet closed.
+    excess: usize,
+}
+
+impl Depth {
+    fn new(max: usize) -> Self {
+        Depth {
+            max,
+            depth: 0,
+            excess: 0,
+        }
+    }
+
+    /// Whether a start (or, with `close`, end) tag stays.
+    fn admit(&mut self, close: bool) -> bool {
+        if close {
+            if self.excess > 0 {
+                self.excess -= 1;
+                return false;
+            }
+            self.depth = self.depth.saturating_sub(1);
+            true
+        } else if self.depth >= self.max {
+            self.excess += 1;
+            false
+        } else {
+            self.depth += 1;
+            true
+        }
+    }
 }
 
 /// The output, built only once something is cut.
@@ -428,16 +470,7 @@ fn is_json_ld(attrs: &[u8]) -> bool {
 
 /// Position of the first occurrence of `needle` in `hay[from..]`.
 fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    let first = needle[0];
-    let mut i = from;
-    while i + needle.len() <= hay.len() {
-        let p = i + hay[i..].iter().position(|&b| b == first)?;
-        if hay[p..].starts_with(needle) {
-            return Some(p);
-        }
-        i = p + 1;
-    }
-    None
+    memchr::memmem::find(hay.get(from..)?, needle).map(|p| from + p)
 }
 
 /// Position of the first ASCII-case-insensitive occurrence of `needle` (lower
