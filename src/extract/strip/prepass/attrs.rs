@@ -1,0 +1,132 @@
+//! Attributes of a tag as the HTML tokenizer reads them, and which of them
+//! the later stages read.
+
+use std::ops::Range;
+
+use super::{find_ci, is_space};
+
+/// One attribute of a tag, as byte ranges of the page.
+pub(super) struct RawAttr {
+    pub(super) name: Range<usize>,
+    /// Value without its quotes; `None` for a bare attribute.
+    value: Option<Range<usize>>,
+    /// One past the attribute's last byte (its closing quote included).
+    pub(super) end: usize,
+}
+
+/// The attributes of a tag whose name ends at `i`, read as the tokenizer
+/// reads them (a quoted value may hold `>`). After the last one, `i` is at
+/// the `>` that ends the tag, or at the end of the input.
+pub(super) struct AttrScan<'a> {
+    bytes: &'a [u8],
+    pub(super) i: usize,
+}
+
+impl<'a> AttrScan<'a> {
+    pub(super) fn new(bytes: &'a [u8], i: usize) -> Self {
+        AttrScan { bytes, i }
+    }
+
+    fn skip_space(&mut self) {
+        while self.i < self.bytes.len() && is_space(self.bytes[self.i]) {
+            self.i += 1;
+        }
+    }
+}
+
+impl Iterator for AttrScan<'_> {
+    type Item = RawAttr;
+
+    fn next(&mut self) -> Option<RawAttr> {
+        let (bytes, n) = (self.bytes, self.bytes.len());
+        while self.i < n && (is_space(bytes[self.i]) || bytes[self.i] == b'/') {
+            self.i += 1;
+        }
+        if self.i >= n || bytes[self.i] == b'>' {
+            return None;
+        }
+        // The name's first character may be anything, even `=`.
+        let start = self.i;
+        self.i += 1;
+        while self.i < n && !is_space(bytes[self.i]) && !matches!(bytes[self.i], b'/' | b'>' | b'=')
+        {
+            self.i += 1;
+        }
+        let name = start..self.i;
+        let mut end = self.i;
+        let mut value = None;
+        self.skip_space();
+        if self.i < n && bytes[self.i] == b'=' {
+            self.i += 1;
+            self.skip_space();
+            match bytes.get(self.i) {
+                Some(&q @ (b'"' | b'\'')) => {
+                    let v = self.i + 1;
+                    match bytes[v..].iter().position(|&b| b == q) {
+                        Some(p) => {
+                            value = Some(v..v + p);
+                            self.i = v + p + 1;
+                        }
+                        None => {
+                            value = Some(v..n);
+                            self.i = n;
+                        }
+                    }
+                }
+                _ => {
+                    let v = self.i;
+                    while self.i < n && !is_space(bytes[self.i]) && bytes[self.i] != b'>' {
+                        self.i += 1;
+                    }
+                    value = Some(v..self.i);
+                }
+            }
+            end = self.i;
+        }
+        Some(RawAttr { name, value, end })
+    }
+}
+
+/// Index of the `>` that ends a tag whose name ends at `from`, or the input
+/// length when the tag never ends.
+pub(super) fn tag_end(bytes: &[u8], from: usize) -> usize {
+    let mut scan = AttrScan::new(bytes, from);
+    scan.by_ref().for_each(drop);
+    scan.i
+}
+
+/// Attributes some later stage reads (`dom::read_attrs`, the metadata page
+/// scan): a stage that starts reading another one must add it here. Link targets
+/// go (`rel` stays for bylines), and inline styles unless they may hide the
+/// element.
+pub(super) fn keeps_attribute(bytes: &[u8], attr: &RawAttr, is_link: bool) -> bool {
+    const KEEP: [&[u8]; 15] = [
+        b"class",
+        b"id",
+        b"hidden",
+        b"aria-hidden",
+        b"itemprop",
+        b"role",
+        b"content",
+        b"name",
+        b"property",
+        b"rel",
+        b"type",
+        b"datetime",
+        b"pubdate",
+        b"http-equiv",
+        b"charset",
+    ];
+    let name = &bytes[attr.name.clone()];
+    if KEEP.iter().any(|k| k.eq_ignore_ascii_case(name)) {
+        return true;
+    }
+    if name.eq_ignore_ascii_case(b"href") {
+        return !is_link;
+    }
+    if name.eq_ignore_ascii_case(b"style") {
+        let value = attr.value.clone().map_or(&[][..], |v| &bytes[v]);
+        return find_ci(value, 0, b"none").is_some() || find_ci(value, 0, b"hidden").is_some();
+    }
+    false
+}
