@@ -2,13 +2,14 @@
 //! schedule with conditional GETs (answered 304 when unchanged), articles are
 //! fetched once, and the shutdown future ends the run with a summary.
 
+mod crawl_support;
+
 use std::collections::HashMap;
-use std::path::Path;
 use std::time::Duration;
 
-use newshound::config::Config;
+use crawl_support::start_web;
 use newshound::crawl::{self, CrawlOptions};
-use newshound::simweb::{SimWeb, SimWebSpec};
+use newshound::simweb::SimWebSpec;
 use newshound::store::Store;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -19,10 +20,7 @@ async fn continuous_mode_revisits_feeds_conditionally_and_articles_never() {
         seed: 9,
         faults: false,
     };
-    let web = SimWeb::start(spec).await.expect("simweb starts");
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut cfg = Config::parse(&web.config_toml(), Path::new("simweb.toml"), dir.path())
-        .expect("simweb config parses");
+    let (web, dir, mut cfg) = start_web(spec).await;
     cfg.crawler.revisit_secs = 1.0;
     let store = Store::open(&dir.path().join("cont.db")).expect("open store");
     let opts = CrawlOptions {

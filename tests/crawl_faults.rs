@@ -2,13 +2,14 @@
 //! (bounded by timeouts), count each failure by kind, store nothing broken,
 //! and stay out of a host whose robots.txt answers 500.
 
+mod crawl_support;
+
 use std::collections::HashMap;
-use std::path::Path;
 use std::time::Duration;
 
-use newshound::config::Config;
+use crawl_support::start_web;
 use newshound::crawl::{self, CrawlOptions};
-use newshound::simweb::{SimWeb, SimWebSpec};
+use newshound::simweb::SimWebSpec;
 use newshound::store::Store;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -19,10 +20,7 @@ async fn every_fault_is_counted_and_none_wedges_the_crawl() {
         seed: 5,
         faults: true,
     };
-    let web = SimWeb::start(spec).await.expect("simweb starts");
-    let dir = tempfile::tempdir().expect("tempdir");
-    let cfg = Config::parse(&web.config_toml(), Path::new("simweb.toml"), dir.path())
-        .expect("simweb config parses");
+    let (web, dir, cfg) = start_web(spec).await;
     let db = dir.path().join("faults.db");
     let store = Store::open(&db).expect("open store");
     let run = crawl::run(&cfg, store, CrawlOptions::default(), std::future::pending());

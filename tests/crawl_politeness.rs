@@ -3,27 +3,15 @@
 //! global default, and a site's own `rate`), even with several requests to
 //! the host allowed in flight at once.
 
+mod crawl_support;
+
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
-use newshound::config::Config;
+use crawl_support::{max_in_window, start_web};
 use newshound::crawl::{self, CrawlOptions};
-use newshound::simweb::{SimWeb, SimWebSpec};
+use newshound::simweb::SimWebSpec;
 use newshound::store::Store;
-
-/// Most requests in any window of `window` (times sorted).
-fn max_in_window(times: &[Instant], window: Duration) -> usize {
-    let mut best = 0;
-    let mut start = 0;
-    for end in 0..times.len() {
-        while times[end] - times[start] > window {
-            start += 1;
-        }
-        best = best.max(end - start + 1);
-    }
-    best
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn observed_rate_per_host_never_exceeds_the_configured_rate() {
@@ -33,10 +21,7 @@ async fn observed_rate_per_host_never_exceeds_the_configured_rate() {
         seed: 3,
         faults: false,
     };
-    let web = SimWeb::start(spec).await.expect("simweb starts");
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut cfg = Config::parse(&web.config_toml(), Path::new("simweb.toml"), dir.path())
-        .expect("simweb config parses");
+    let (web, dir, mut cfg) = start_web(spec).await;
     // Slow enough that a crawl of a site spans several seconds, with more
     // requests allowed in flight per host than the rate would need.
     cfg.politeness.rate_per_host = 10.0;

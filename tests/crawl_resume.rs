@@ -3,13 +3,16 @@
 //! database. Together they store every article exactly once and never fetch
 //! an article twice.
 
+mod crawl_support;
+
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
+use crawl_support::start_web;
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions, CrawlSummary};
-use newshound::simweb::{SimWeb, SimWebSpec};
+use newshound::simweb::SimWebSpec;
 use newshound::store::Store;
 
 async fn crawl(
@@ -31,10 +34,7 @@ async fn interrupted_crawls_resume_without_refetching_articles() {
         seed: 21,
         faults: false,
     };
-    let web = SimWeb::start(spec).await.expect("simweb starts");
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut cfg = Config::parse(&web.config_toml(), Path::new("simweb.toml"), dir.path())
-        .expect("simweb config parses");
+    let (web, dir, mut cfg) = start_web(spec).await;
     cfg.politeness.rate_per_host = 10.0;
     let db = dir.path().join("resume.db");
     let total: usize = web.sites().iter().map(|s| s.article_urls.len()).sum();

@@ -4,12 +4,13 @@
 //! URL is left in flight, the database is sound, and the next run resumes
 //! and finishes without fetching any article twice.
 
+mod crawl_support;
+
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use newshound::config::Config;
+use crawl_support::start_web;
 use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::{SimWeb, SimWebSpec};
 use newshound::store::Store;
@@ -40,10 +41,8 @@ async fn a_shutdown_mid_crawl_writes_in_flight_pages_and_the_next_run_resumes() 
         seed: 77,
         faults: false,
     };
-    let web = Arc::new(SimWeb::start(spec).await.expect("simweb starts"));
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut cfg = Config::parse(&web.config_toml(), Path::new("simweb.toml"), dir.path())
-        .expect("simweb config parses");
+    let (web, dir, mut cfg) = start_web(spec).await;
+    let web = Arc::new(web);
     cfg.politeness.rate_per_host = 15.0;
     let db = dir.path().join("stop.db");
     let total: usize = web.sites().iter().map(|s| s.article_urls.len()).sum();

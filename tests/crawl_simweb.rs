@@ -4,13 +4,16 @@
 //! rules, its request log). A second run on the same database must fetch no
 //! article again.
 
+mod crawl_support;
+
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use crawl_support::{max_in_window, start_web};
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions, CrawlSummary};
-use newshound::simweb::{RequestRecord, SimWeb, SimWebSpec};
+use newshound::simweb::{RequestRecord, SimWebSpec};
 use newshound::store::{Store, StoredArticle};
 
 /// Articles stored before this many per site are judged without the
@@ -41,19 +44,6 @@ fn stored(db: &Path) -> Vec<StoredArticle> {
     all
 }
 
-/// Most requests to one site in any window of `window`.
-fn max_in_window(times: &[Instant], window: Duration) -> usize {
-    let mut best = 0;
-    let mut start = 0;
-    for end in 0..times.len() {
-        while times[end] - times[start] > window {
-            start += 1;
-        }
-        best = best.max(end - start + 1);
-    }
-    best
-}
-
 fn per_site_times(requests: &[RequestRecord]) -> BTreeMap<String, Vec<Instant>> {
     let mut by_site: BTreeMap<String, Vec<Instant>> = BTreeMap::new();
     for r in requests {
@@ -73,10 +63,7 @@ async fn crawl_stores_every_article_once_cleanly_and_politely() {
         seed: 11,
         faults: false,
     };
-    let web = SimWeb::start(spec).await.expect("simweb starts");
-    let dir = tempfile::tempdir().expect("tempdir");
-    let cfg = Config::parse(&web.config_toml(), Path::new("simweb.toml"), dir.path())
-        .expect("simweb config parses");
+    let (web, dir, cfg) = start_web(spec).await;
     let db = dir.path().join("crawl.db");
 
     let first = crawl_once(&cfg, &db).await;

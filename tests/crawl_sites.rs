@@ -4,15 +4,18 @@
 //! per-site budget holds over runs, and an exhausted site is neither
 //! claimed nor re-skipped, in one pass or continuously.
 
+mod crawl_support;
+
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use crawl_support::start_web;
 use newshound::config::Config;
 use newshound::crawl::writer::CrawlStore;
 use newshound::crawl::{self, CrawlError, CrawlOptions};
-use newshound::simweb::{SimWeb, SimWebSpec};
+use newshound::simweb::SimWebSpec;
 use newshound::store::{
     ClaimFilter, NewUrl, QueuedUrl, Store, StoreError, UrlKind, WriteOp, WriteOutcome,
 };
@@ -77,10 +80,7 @@ async fn a_site_crawl_on_a_shared_database_claims_only_its_own_urls_fairly() {
         seed: 5,
         faults: false,
     };
-    let web = SimWeb::start(spec).await.expect("simweb starts");
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut cfg = Config::parse(&web.config_toml(), Path::new("simweb.toml"), dir.path())
-        .expect("simweb config parses");
+    let (web, dir, mut cfg) = start_web(spec).await;
     cfg.politeness.rate_per_host = 20.0;
     let db = dir.path().join("shared.db");
     let (mine, other) = (web.sites()[0].name.clone(), web.sites()[1].name.clone());
@@ -151,10 +151,7 @@ async fn only_selected_sites_are_crawled_and_unknown_ones_are_refused() {
         seed: 4,
         faults: false,
     };
-    let web = SimWeb::start(spec).await.expect("simweb starts");
-    let dir = tempfile::tempdir().expect("tempdir");
-    let cfg = Config::parse(&web.config_toml(), Path::new("simweb.toml"), dir.path())
-        .expect("simweb config parses");
+    let (web, dir, cfg) = start_web(spec).await;
     let db = dir.path().join("sites.db");
     let chosen = web.sites()[1].name.clone();
 
@@ -206,10 +203,7 @@ async fn the_per_site_budget_holds_over_runs() {
         seed: 8,
         faults: false,
     };
-    let web = SimWeb::start(spec).await.expect("simweb starts");
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut cfg = Config::parse(&web.config_toml(), Path::new("simweb.toml"), dir.path())
-        .expect("simweb config parses");
+    let (web, dir, mut cfg) = start_web(spec).await;
     cfg.crawler.max_pages_per_site = 6;
     let db = dir.path().join("budget.db");
     let run = |cfg: Config| {
