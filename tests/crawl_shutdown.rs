@@ -6,26 +6,18 @@
 
 mod crawl_support;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crawl_support::start_web;
+use crawl_support::{article_paths, start_web};
 use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::{SimWeb, SimWebSpec};
 use newshound::store::Store;
 
 /// Article requests served so far, as (site, path).
 fn served_articles(web: &SimWeb) -> Vec<(String, String)> {
-    let articles: HashSet<(String, String)> = web
-        .sites()
-        .iter()
-        .flat_map(|s| {
-            s.article_urls
-                .iter()
-                .map(|u| (s.name.clone(), u.path().to_string()))
-        })
-        .collect();
+    let articles = article_paths(web);
     web.requests()
         .into_iter()
         .map(|r| (r.site, r.path))

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crawl_support::{max_in_window, start_web};
+use crawl_support::{article_paths, max_in_window, start_web};
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions, CrawlSummary};
 use newshound::simweb::{RequestRecord, SimWebSpec};
@@ -182,15 +182,7 @@ async fn crawl_stores_every_article_once_cleanly_and_politely() {
     println!("second run:\n{second}");
     let after = web.requests();
     let mut article_requests: HashMap<(&str, &str), usize> = HashMap::new();
-    let paths: HashSet<(String, String)> = web
-        .sites()
-        .iter()
-        .flat_map(|s| {
-            s.article_urls
-                .iter()
-                .map(|u| (s.name.clone(), u.path().to_string()))
-        })
-        .collect();
+    let paths = article_paths(&web);
     for r in &after {
         if paths.contains(&(r.site.clone(), r.path.clone())) {
             *article_requests

@@ -4,6 +4,7 @@
 // Each test binary uses a part of this module.
 #![allow(dead_code)]
 
+use std::collections::HashSet;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -31,4 +32,16 @@ pub fn max_in_window(times: &[Instant], window: Duration) -> usize {
         best = best.max(end - start + 1);
     }
     best
+}
+
+/// Every article of the web as (site, path), the key of its request log.
+pub fn article_paths(web: &SimWeb) -> HashSet<(String, String)> {
+    web.sites()
+        .iter()
+        .flat_map(|s| {
+            s.article_urls
+                .iter()
+                .map(|u| (s.name.clone(), u.path().to_string()))
+        })
+        .collect()
 }
