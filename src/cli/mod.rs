@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
+use chrono_tz::Tz;
 
 use newshound::config::Config;
 use newshound::extract::{Algorithm, ExtractOptions};
@@ -218,13 +219,7 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
             jobs,
             timezone,
         } => {
-            let opts = ExtractOptions {
-                timezone: match timezone {
-                    Some(zone) => Some(zone),
-                    None => globals.config()?.extract.timezone,
-                },
-                ..extract_options(&globals, algorithm)?
-            };
+            let opts = extract_options(&globals, algorithm, Zone::Flag(timezone))?;
             let request = extract_cmd::Request {
                 input: &input,
                 json,
@@ -253,7 +248,7 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
             jobs,
             sequence,
         } => {
-            let opts = extract_options(&globals, algorithm)?;
+            let opts = extract_options(&globals, algorithm, Zone::Utc)?;
             if sequence {
                 corpus::eval_sequence(&globals, out, &html, &gold, &opts, json)
             } else {
@@ -263,15 +258,37 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
     }
 }
 
-/// The algorithm from the command line, else from the config (read only
-/// then); dates are read as UTC.
-fn extract_options(globals: &Globals, algorithm: Option<Algorithm>) -> Result<ExtractOptions> {
-    let algorithm = match algorithm {
-        Some(a) => a,
-        None => globals.config()?.extract.algorithm,
+/// Where a command's time zone for dates without an offset comes from.
+enum Zone {
+    /// `--timezone`, else `[extract] timezone`.
+    Flag(Option<Tz>),
+    /// Dates do not matter to the command (`eval`): UTC.
+    Utc,
+}
+
+/// `--algorithm` and the time zone from the command line, else from the
+/// config's `[extract]` section: the config is read once, and only when a
+/// value is missing.
+fn extract_options(
+    globals: &Globals,
+    algorithm: Option<Algorithm>,
+    zone: Zone,
+) -> Result<ExtractOptions> {
+    let zone_missing = matches!(zone, Zone::Flag(None));
+    let config = if algorithm.is_none() || zone_missing {
+        Some(globals.config()?)
+    } else {
+        None
     };
+    let from_config = config.as_ref().map(|c| &c.extract);
     Ok(ExtractOptions {
-        algorithm,
-        timezone: None,
+        algorithm: algorithm
+            .or(from_config.map(|e| e.algorithm))
+            .unwrap_or_default(),
+        timezone: match zone {
+            Zone::Flag(Some(z)) => Some(z),
+            Zone::Flag(None) => from_config.and_then(|e| e.timezone),
+            Zone::Utc => None,
+        },
     })
 }
