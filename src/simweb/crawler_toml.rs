@@ -32,7 +32,7 @@ fn patterns(template: Template, b: &str) -> (Vec<String>, Vec<String>) {
             )],
         ),
         Template::Huaxia => (
-            vec![format!(r"^{b}/n1/\d{{4}}/\d{{4}}/c\d+-\d+\.html$")],
+            vec![format!(r"^{b}/n1/\d{{4}}/\d{{4}}/c\d+(-v\d+)?-\d+\.html$")],
             vec![format!(
                 r"^{b}/(channel/[a-z]+/index(_\d+)?\.html|private/[a-z]+\.html)?$"
             )],

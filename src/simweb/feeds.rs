@@ -20,11 +20,12 @@ pub const ARCHIVE_SITEMAP: &str = "/sitemap-archive.xml";
 /// Articles in the Google News sitemap (the rest go to the archive sitemap).
 const NEWS_COUNT: usize = 10;
 
-pub fn robots(site: &SiteContent, base: &Url) -> String {
+pub fn robots(site: &SiteContent, base: &Url, crawl_delay: Option<f64>) -> String {
+    let delay = crawl_delay.map_or_else(String::new, |d| format!("Crawl-delay: {d}\n"));
     format!(
         "# robots.txt for {name}\n\
          User-agent: BadBot\nDisallow: /\n\n\
-         User-agent: *\nDisallow: /private/\nDisallow: /share/\nAllow: /\n\n\
+         User-agent: *\nDisallow: /private/\nDisallow: /share/\nAllow: /\n{delay}\n\
          Sitemap: {sitemap}\n",
         name = site.display,
         sitemap = join(base, SITEMAP),

@@ -97,6 +97,21 @@ pub struct SimSite {
     pub fault_urls: Vec<(String, Url)>,
 }
 
+/// How the servers behave beyond the content of a [`SimWebSpec`]: for the
+/// politeness tests (slow answers, a robots.txt `Crawl-delay`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Behaviour {
+    /// Every response is sent this long after its request arrived.
+    pub latency: Duration,
+    /// Announced in every site's robots.txt as `Crawl-delay` (seconds).
+    pub crawl_delay: Option<f64>,
+    /// Every article of the ordinary sites is also published this many more
+    /// times under its own URL with one paragraph changed (see
+    /// `SiteContent::republish`); the copies are articles like any other
+    /// (listed, in sitemaps, with a true body).
+    pub republished_copies: usize,
+}
+
 /// One request the web received.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RequestRecord {
@@ -106,6 +121,8 @@ pub struct RequestRecord {
     pub path: String,
     /// When it arrived.
     pub at: Instant,
+    /// When its response was handed to the connection (after any latency).
+    pub answered: Instant,
     /// Status answered (200 also for bodies cut off or dripped later).
     pub status: u16,
 }
@@ -131,6 +148,11 @@ impl SimWeb {
     /// Generate the content and start one server per site, each on its own
     /// `127.0.0.1:0` listener. Must run inside a tokio runtime.
     pub async fn start(spec: SimWebSpec) -> std::io::Result<SimWeb> {
+        SimWeb::start_with(spec, Behaviour::default()).await
+    }
+
+    /// [`SimWeb::start`] with servers that behave as `behaviour` says.
+    pub async fn start_with(spec: SimWebSpec, behaviour: Behaviour) -> std::io::Result<SimWeb> {
         let (stop, stop_rx) = watch::channel(false);
         let log: Log = Arc::new(Mutex::new(Vec::new()));
         let mut plan: Vec<(Template, usize)> = (0..spec.sites)
@@ -158,7 +180,13 @@ impl SimWeb {
             let port = listener.local_addr()?.port();
             let base = Url::parse(&format!("http://127.0.0.1:{port}/"))
                 .map_err(|e| std::io::Error::other(e.to_string()))?;
-            let content = SiteContent::generate(spec.seed, position, template, articles);
+            let mut content = SiteContent::generate(spec.seed, position, template, articles);
+            if matches!(
+                template,
+                Template::Planet | Template::Globe | Template::Huaxia
+            ) {
+                content.republish(spec.seed, position, behaviour.republished_copies);
+            }
             let mut fault_body = None;
             let assets = match template {
                 Template::Faults => {
@@ -174,6 +202,7 @@ impl SimWeb {
                 assets,
                 log.clone(),
                 stop_rx.clone(),
+                behaviour.clone(),
             ));
             let site = describe(&server, web.servers.len());
             for (i, url) in site.article_urls.iter().enumerate() {

@@ -25,7 +25,7 @@ use super::faults::{self, FaultAssets};
 use super::feeds;
 use super::pages::{index_page, not_found_page, private_page, Ctx};
 use super::site::{fnv1a, SiteContent, Template};
-use super::RequestRecord;
+use super::{Behaviour, RequestRecord};
 
 /// Shared request log of the whole web.
 pub type Log = Arc<Mutex<Vec<RequestRecord>>>;
@@ -41,6 +41,7 @@ pub struct SiteServer {
     pub faults: Option<FaultAssets>,
     pub log: Log,
     pub shutdown: watch::Receiver<bool>,
+    pub behaviour: Behaviour,
 }
 
 impl SiteServer {
@@ -50,6 +51,7 @@ impl SiteServer {
         faults: Option<FaultAssets>,
         log: Log,
         shutdown: watch::Receiver<bool>,
+        behaviour: Behaviour,
     ) -> SiteServer {
         let article_index = content
             .articles
@@ -78,6 +80,7 @@ impl SiteServer {
             faults,
             log,
             shutdown,
+            behaviour,
         }
     }
 
@@ -101,10 +104,14 @@ async fn handle(State(s): State<Arc<SiteServer>>, req: Request) -> Response {
         .path_and_query()
         .map_or_else(|| "/".to_string(), |p| p.as_str().to_string());
     let response = route(&s, req.uri().path(), req.uri().query(), req.headers());
+    if !s.behaviour.latency.is_zero() {
+        tokio::time::sleep_until((at + s.behaviour.latency).into()).await;
+    }
     let record = RequestRecord {
         site: s.content.name.clone(),
         path: path_and_query,
         at,
+        answered: Instant::now(),
         status: response.status().as_u16(),
     };
     s.log
@@ -160,7 +167,7 @@ fn render(s: &SiteServer, path: &str, query: Option<&str>) -> Doc {
         "/robots.txt" => {
             return doc(
                 "text/plain; charset=utf-8",
-                feeds::robots(site, &s.base),
+                feeds::robots(site, &s.base, s.behaviour.crawl_delay),
                 None,
             )
         }

@@ -76,6 +76,7 @@ impl Published {
     }
 }
 
+#[derive(Clone)]
 pub struct Article {
     pub id: u64,
     pub section: usize,
@@ -189,6 +190,37 @@ impl SiteContent {
             sections,
             articles: list,
             most_read,
+        }
+    }
+
+    /// Republish every article `copies` more times, as a site serving the
+    /// same story under several URLs does (updates, syndicated, print and AMP
+    /// versions): copy `k` of an article has its own URL (`-v{k}` before the
+    /// id), the same title, date and section, and paragraph `k - 1` (cycling)
+    /// replaced by a fresh one. Copies follow the originals in the list.
+    pub fn republish(&mut self, seed: u64, position: usize, copies: usize) {
+        let originals = self.articles.len();
+        let site_key = position as u64 + 1;
+        for k in 1..=copies {
+            for i in 0..originals {
+                let a = &self.articles[i];
+                let mut rng = Rng::derive(seed, &[site_key, i as u64, 0xc091, k as u64]);
+                let fresh = Writer::new(&mut rng, self.lang).paragraph();
+                let paragraphs: Vec<&str> = a.paragraphs().collect();
+                let changed = (k - 1) % paragraphs.len().max(1);
+                let body = paragraphs
+                    .iter()
+                    .enumerate()
+                    .map(|(j, p)| if j == changed { fresh.as_str() } else { p })
+                    .collect::<Vec<_>>()
+                    .join("\n\n");
+                let copy = Article {
+                    path: copy_path(&a.path, k),
+                    body,
+                    ..a.clone()
+                };
+                self.articles.push(copy);
+            }
         }
     }
 
@@ -369,6 +401,20 @@ fn first_sentence(p: &str, lang: Lang) -> String {
             p[..end].to_string()
         }
         None => p.to_string(),
+    }
+}
+
+/// The path of copy `k` of an article: `-v{k}` inserted before the id that
+/// ends the file name (`slug-123.html` → `slug-v1-123.html`,
+/// `slug_123.html` → `slug-v1_123.html`, `c12-34.html` → `c12-v1-34.html`).
+pub fn copy_path(path: &str, k: usize) -> String {
+    let name_start = path.rfind('/').map_or(0, |i| i + 1);
+    match path[name_start..].rfind(['-', '_']) {
+        Some(at) => {
+            let at = name_start + at;
+            format!("{}-v{k}{}", &path[..at], &path[at..])
+        }
+        None => format!("{path}-v{k}"),
     }
 }
 
