@@ -73,6 +73,9 @@ pub struct CrawlerConfig {
     /// Fetch each stored article once more this many seconds after its first
     /// fetch, to catch corrections and updates (0 = never).
     pub refetch_articles_after_secs: f64,
+    /// Links taken from one HTML page at most (the first ones, in document
+    /// order): a memory bound against link farms.
+    pub max_links_per_page: usize,
 }
 
 /// How URL normalisation treats a trailing slash (`[crawler] trailing_slash`).
@@ -97,6 +100,7 @@ impl Default for CrawlerConfig {
             revisit_secs: 3600.0,
             trailing_slash: TrailingSlash::Keep,
             refetch_articles_after_secs: 0.0,
+            max_links_per_page: 2_000,
         }
     }
 }
@@ -145,6 +149,10 @@ pub struct FetchConfig {
     /// Fetch private, loopback and link-local addresses. Off by default; the
     /// simulated web (demo, tests) turns it on.
     pub allow_private_addresses: bool,
+    /// Body bytes held at once over all fetches and pages waiting for or in
+    /// processing: a fetch reserves `max_body_bytes` (or its Content-Length)
+    /// before it is sent and keeps its body's size until processed.
+    pub max_bytes_in_flight: u64,
 }
 
 impl Default for FetchConfig {
@@ -159,6 +167,7 @@ impl Default for FetchConfig {
             backoff_base_secs: 2.0,
             backoff_max_secs: 600.0,
             allow_private_addresses: false,
+            max_bytes_in_flight: 128 * 1024 * 1024,
         }
     }
 }
@@ -346,6 +355,18 @@ fn validate_sections(raw: &RawConfig) -> Result<(), (&'static str, String)> {
     positive("fetch.timeout_secs", f.timeout_secs)?;
     if f.max_body_bytes == 0 {
         return Err(("fetch.max_body_bytes", "must be > 0".into()));
+    }
+    if f.max_bytes_in_flight < f.max_body_bytes {
+        return Err((
+            "fetch.max_bytes_in_flight",
+            format!(
+                "must be >= fetch.max_body_bytes ({}) (got {})",
+                f.max_body_bytes, f.max_bytes_in_flight
+            ),
+        ));
+    }
+    if c.max_links_per_page == 0 {
+        return Err(("crawler.max_links_per_page", "must be > 0".into()));
     }
     non_negative("fetch.backoff_base_secs", f.backoff_base_secs)?;
     non_negative("fetch.backoff_max_secs", f.backoff_max_secs)?;

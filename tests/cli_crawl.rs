@@ -148,3 +148,85 @@ fn second_crawl_on_the_same_database_is_refused() {
     assert_clean_failure(&out, "x.db: another crawl is using this database");
     drop(lock);
 }
+
+#[cfg(unix)]
+#[test]
+fn regression_sigterm_killed_the_crawl_without_finishing_in_flight_pages() {
+    // systemd and Docker stop services with SIGTERM: it must be as graceful
+    // as Ctrl-C (summary printed, exit 0, the database consistent).
+    let rt = runtime();
+    let web = rt
+        .block_on(SimWeb::start(SimWebSpec {
+            articles_per_site: 30,
+            ..SimWebSpec::default()
+        }))
+        .unwrap();
+    let cfg = web
+        .config_toml()
+        .replace("rate_per_host = 50.0", "rate_per_host = 2.0");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sim.toml"), cfg).unwrap();
+    let child = bin()
+        .args(["--config", "sim.toml", "--db", "sim.db", "crawl"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the crawl is under way (articles served), then stop it.
+    let started = std::time::Instant::now();
+    while web.requests().len() < 20 && started.elapsed() < Duration::from_secs(60) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(stdout(&out).contains("crawl finished"), "{}", stdout(&out));
+    assert!(err.contains("crawl stopped by SIGTERM"), "{err}");
+    // Nothing left in flight: a second crawl resumes and completes.
+    let out = newshound(&["--db", "sim.db", "export"], dir.path());
+    let stored = stdout(&out).lines().count();
+    assert!(
+        stored < 3 * 30,
+        "{stored} articles: the crawl was not interrupted"
+    );
+    rt.block_on(web.shutdown());
+}
+
+#[test]
+fn regression_a_site_without_article_patterns_stored_nothing_without_a_word() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = "[fetch]\nallow_private_addresses = true\nretries = 0\n\
+        [politeness]\nrespect_robots = false\n\
+        [[sites]]\nname = \"plain\"\nstart = [\"http://127.0.0.1:1/\"]\n";
+    std::fs::write(dir.path().join("c.toml"), cfg).unwrap();
+    let out = newshound(&["--config", "c.toml", "--db", "x.db", "crawl"], dir.path());
+    let err = stderr(&out);
+    assert!(
+        err.lines().next().unwrap_or_default().starts_with(
+            "newshound: warning: site \"plain\" has no article_patterns: its pages are crawled"
+        ),
+        "{err}"
+    );
+}
+
+#[test]
+fn regression_a_crawl_blocked_by_the_private_address_guard_asked_if_the_network_was_reachable() {
+    let dir = tempfile::tempdir().unwrap();
+    // Loopback without `allow_private_addresses`: refused before connecting.
+    let cfg = "[fetch]\nretries = 0\n\
+        [[sites]]\nname = \"local\"\nstart = [\"http://127.0.0.1:1/\"]\narticle_patterns = ['/a/']\n";
+    std::fs::write(dir.path().join("c.toml"), cfg).unwrap();
+    let out = newshound(&["--config", "c.toml", "--db", "x.db", "crawl"], dir.path());
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let last = err.lines().last().unwrap_or_default();
+    assert!(last.contains("allow_private_addresses = true"), "{err}");
+    assert!(!last.contains("network reachable"), "{err}");
+}

@@ -10,11 +10,11 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crawl_support::{article_paths, max_in_window, start_web};
+use crawl_support::{article_paths, max_in_window, start_web, start_web_with};
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions, CrawlSummary};
-use newshound::simweb::{RequestRecord, SimWebSpec};
-use newshound::store::{Store, StoredArticle};
+use newshound::simweb::{Behaviour, RequestRecord, SimWebSpec};
+use newshound::store::{ArticleRef, Store, StoredArticle};
 
 /// Articles stored before this many per site are judged without the
 /// boilerplate table (it has not learned yet).
@@ -201,4 +201,53 @@ async fn crawl_stores_every_article_once_cleanly_and_politely() {
 
     // Last, so a shortfall in extraction quality does not hide the above.
     assert!(mean_f1 >= 0.90, "mean F1 {mean_f1:.4} < 0.90");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_republished_copies_taught_the_line_table_and_later_copies_came_out_empty() {
+    // Every story published 5 times, one paragraph changed in each copy.
+    let spec = SimWebSpec {
+        sites: 3,
+        articles_per_site: 12,
+        seed: 23,
+        faults: false,
+    };
+    let behaviour = Behaviour {
+        republished_copies: 4,
+        ..Behaviour::default()
+    };
+    let (web, dir, cfg) = start_web_with(spec, behaviour).await;
+    let db = dir.path().join("copies.db");
+    let summary = crawl_once(&cfg, &db).await;
+    println!("{summary}");
+    let urls: Vec<String> = web
+        .sites()
+        .iter()
+        .flat_map(|s| s.article_urls.iter().map(|u| u.to_string()))
+        .collect();
+    assert_eq!(urls.len(), 3 * 12 * 5);
+    assert_eq!(summary.errors.get("empty_article"), None, "{summary}");
+    // One article per story; every other copy a version of it.
+    assert!(summary.articles_stored <= 3 * 12 + 3, "{summary}");
+    assert!(summary.near_duplicates >= 3 * 12 * 4 - 3, "{summary}");
+
+    // Every URL shows an article, none empty, and the stored text of each
+    // story scores high against the true body of the URL it was stored from.
+    let store = Store::open(&db).expect("reopen");
+    for url in &urls {
+        let shown = store
+            .article(ArticleRef::Url(url.clone()))
+            .expect("query")
+            .unwrap_or_else(|| panic!("{url}: not found"));
+        assert!(!shown.article.text.trim().is_empty(), "{url}: empty");
+    }
+    let articles = stored(&db);
+    let mut total = 0.0;
+    for a in &articles {
+        let gold = web.true_body(&a.url).expect("a simweb article");
+        total += newshound::eval::score(&a.article.text, gold).f1;
+    }
+    let mean = total / articles.len() as f64;
+    println!("mean F1 of {} stored articles: {mean:.4}", articles.len());
+    assert!(mean >= 0.9, "mean F1 {mean:.4}");
 }

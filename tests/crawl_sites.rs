@@ -17,7 +17,7 @@ use newshound::crawl::writer::CrawlStore;
 use newshound::crawl::{self, CrawlError, CrawlOptions};
 use newshound::simweb::SimWebSpec;
 use newshound::store::{
-    ClaimFilter, NewUrl, QueuedUrl, Store, StoreError, UrlKind, WriteOp, WriteOutcome,
+    ArticleRef, ClaimFilter, NewUrl, QueuedUrl, Store, StoreError, UrlKind, WriteOp, WriteOutcome,
 };
 
 /// Every claim: the (site, host) of each URL claimed.
@@ -289,4 +289,41 @@ async fn the_per_site_budget_holds_over_runs() {
         .map(|(_, h)| h.clone())
         .collect();
     assert!(!hosts.is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_an_article_url_given_in_start_was_crawled_for_links_but_never_stored() {
+    let spec = SimWebSpec {
+        sites: 1,
+        articles_per_site: 3,
+        seed: 21,
+        faults: false,
+    };
+    let (web, dir, mut cfg) = start_web(spec).await;
+    let article = web.sites()[0].article_urls[1].clone();
+    let site = &mut cfg.sites[0];
+    site.start_urls = vec![article.clone()];
+    site.feeds.clear();
+    site.sitemaps.clear();
+    cfg.politeness.respect_robots = false;
+    // Only the start URL itself: none of its links.
+    cfg.crawler.max_depth = 0;
+    let store = Store::open(&dir.path().join("start.db")).expect("open");
+    let summary = crawl::run(&cfg, store, CrawlOptions::default(), std::future::pending())
+        .await
+        .expect("crawl runs");
+    assert_eq!(summary.pages_fetched, 1, "{summary}");
+    assert_eq!(summary.articles_stored, 1, "{summary}");
+    let store = Store::open(&dir.path().join("start.db")).expect("open");
+    let stored = store
+        .article(ArticleRef::Url(article.to_string()))
+        .expect("query")
+        .expect("the start article is stored");
+    let body = web.true_body(article.as_str()).expect("true body");
+    let first = body.split("\n\n").next().unwrap_or_default();
+    assert!(
+        stored.article.text.contains(first),
+        "{}",
+        stored.article.text
+    );
 }

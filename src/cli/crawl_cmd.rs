@@ -4,8 +4,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use anyhow::{bail, Context, Result};
 
@@ -26,20 +25,45 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
         .context("cannot start the async runtime")
 }
 
-/// First Ctrl-C: resolve (the crawl stops taking work and flushes) and set
-/// `stopped`, so the caller can say the run was cut short.
-/// Second Ctrl-C: exit at once.
-async fn ctrl_c_twice(stopped: Arc<AtomicBool>) {
+/// Which signal stopped a crawl (`Ctrl-C` or `SIGTERM`), once one did.
+type StoppedBy = Arc<OnceLock<&'static str>>;
+
+/// Resolves at the first Ctrl-C (SIGINT) or SIGTERM, naming it. Never
+/// resolves where signals cannot be watched (the crawl then ends by itself).
+async fn stop_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            let ctrl_c = async { tokio::signal::ctrl_c().await.is_ok() };
+            tokio::select! {
+                watched = ctrl_c => if watched { return "Ctrl-C" },
+                _ = term.recv() => return "SIGTERM",
+            }
+            // Ctrl-C cannot be watched here: only SIGTERM stops the crawl.
+            term.recv().await;
+            return "SIGTERM";
+        }
+    }
     if tokio::signal::ctrl_c().await.is_err() {
-        // No signal handling available: never resolve, the crawl ends by itself.
         std::future::pending::<()>().await;
     }
-    stopped.store(true, Ordering::SeqCst);
-    status("newshound: stopping after in-flight pages (Ctrl-C again to quit at once)");
+    "Ctrl-C"
+}
+
+/// First Ctrl-C or SIGTERM (how systemd and Docker stop a service): resolve
+/// (the crawl stops taking work and flushes) and record the signal in
+/// `stopped`, so the caller can say the run was cut short. A second signal
+/// of either kind: exit at once.
+async fn stop_on_signal(stopped: StoppedBy) {
+    let by = stop_signal().await;
+    let _ = stopped.set(by);
+    status(format!(
+        "newshound: {by}: stopping after in-flight pages (Ctrl-C again to quit at once)"
+    ));
     tokio::spawn(async {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            std::process::exit(130);
-        }
+        stop_signal().await;
+        std::process::exit(130);
     });
 }
 
@@ -73,28 +97,25 @@ pub fn crawl(
         sites: sites.clone(),
         progress: std::io::stderr().is_terminal(),
     };
-    let stopped = Arc::new(AtomicBool::new(false));
+    for warning in crawl::misconfiguration(&config, &sites) {
+        status(format!("newshound: warning: {warning}"));
+    }
+    let stopped = StoppedBy::default();
     let summary = runtime()?.block_on(crawl::run(
         &config,
         store,
         opts,
-        ctrl_c_twice(stopped.clone()),
+        stop_on_signal(stopped.clone()),
     ))?;
     writeln!(out, "{summary}")?;
     out.flush()?;
-    if stopped.load(Ordering::SeqCst) {
-        status("newshound: crawl stopped by Ctrl-C; the next crawl resumes where it stopped");
+    if let Some(by) = stopped.get() {
+        status(format!(
+            "newshound: crawl stopped by {by}; the next crawl resumes where it stopped"
+        ));
     }
-    if summary.pages_fetched == 0 && summary.error_total() > 0 {
-        let kinds: Vec<String> = summary
-            .errors
-            .iter()
-            .map(|(kind, n)| format!("{kind} {n}"))
-            .collect();
-        bail!(
-            "crawl: no page could be fetched ({}; is the network reachable?)",
-            kinds.join(", ")
-        );
+    if let Some(why) = summary.all_failed() {
+        bail!("crawl: {why}");
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -169,7 +190,7 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
     check_db_path_for_writing(&db)?;
     // Before the web starts: a bad --db is reported first and alone.
     let store = Store::open(&db)?;
-    let stopped = Arc::new(AtomicBool::new(false));
+    let stopped = StoppedBy::default();
     rt.block_on(async {
         let web = SimWeb::start(SimWebSpec {
             articles_per_site: articles,
@@ -195,14 +216,16 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
             sites: Vec::new(),
             progress: std::io::stderr().is_terminal(),
         };
-        let summary = crawl::run(&config, store, opts, ctrl_c_twice(stopped.clone())).await?;
+        let summary = crawl::run(&config, store, opts, stop_on_signal(stopped.clone())).await?;
         web.shutdown().await;
         writeln!(out, "\n{summary}")?;
         anyhow::Ok(())
     })?;
-    if stopped.load(Ordering::SeqCst) {
+    if let Some(by) = stopped.get() {
         out.flush()?;
-        status("newshound: demo crawl stopped by Ctrl-C; showing what was stored");
+        status(format!(
+            "newshound: demo crawl stopped by {by}; showing what was stored"
+        ));
     }
     let store = Store::open(&db)?;
     let query = demo_query(&store)?;

@@ -49,7 +49,7 @@ pub enum Sitemap {
 /// Everything a page points at, flattened: anchors, then the canonical URL,
 /// then announced feeds. Use [`page_links`] to tell them apart.
 pub fn html_links(html: &str, base: &Url) -> Vec<Url> {
-    let p = html::page_links(html, base);
+    let p = html::page_links(html, base, usize::MAX);
     let mut out = p.links;
     for u in p.canonical.into_iter().chain(p.feeds) {
         if !out.contains(&u) {
@@ -62,7 +62,13 @@ pub fn html_links(html: &str, base: &Url) -> Vec<Url> {
 /// Links of an HTML page, with the canonical URL (`link[rel=canonical]`,
 /// else `og:url`) and alternate feeds kept apart from the anchors.
 pub fn page_links(html: &str, base: &Url) -> PageLinks {
-    html::page_links(html, base)
+    html::page_links(html, base, usize::MAX)
+}
+
+/// [`page_links`] keeping only the first `max_links` anchors (document order,
+/// after de-duplication): the crawler's bound against link farms.
+pub fn page_links_capped(html: &str, base: &Url, max_links: usize) -> PageLinks {
+    html::page_links(html, base, max_links)
 }
 
 /// Entries of an RSS/Atom/JSON feed.

@@ -11,10 +11,11 @@
 //! [`page`] (pure: discovery and extraction of a fetched document),
 //! [`writer`] (the single store writer, batched transactions), [`politeness`]
 //! and [`robots`], [`fetch`] and [`addr`] (HTTP with limits and the address
-//! guard), [`summary`] and [`progress`]. The frontier's pure rules are in
+//! guard), [`budget`] (memory bounds), [`summary`] and [`progress`]. The frontier's pure rules are in
 //! [`frontier`], link/feed/sitemap parsing in [`discover`].
 
 pub mod addr;
+pub mod budget;
 pub mod discover;
 pub mod fetch;
 pub mod frontier;
@@ -146,6 +147,11 @@ pub async fn run_with<S: CrawlStore>(
             algorithm: cfg.extract.algorithm,
             timezone: cfg.extract.timezone,
         },
+        body_budget: budget::BodyBudget::new(
+            cfg.fetch.max_bytes_in_flight,
+            cfg.fetch.max_body_bytes,
+        ),
+        large_pages: Arc::new(tokio::sync::Semaphore::new(1)),
         cfg,
     });
     let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);
@@ -210,7 +216,28 @@ fn select_sites(
     Ok(selected)
 }
 
-/// Start pages, feeds and sitemaps of the sites, at depth 0.
+/// What in the configuration of the crawled `sites` (all when empty) makes
+/// a crawl store less than a user would expect, one sentence each, for the
+/// CLI to print before crawling. Today: a site without `article_patterns`
+/// stores nothing (pages are stored only when their URL is an article URL).
+pub fn misconfiguration(config: &Config, sites: &[String]) -> Vec<String> {
+    config
+        .sites
+        .iter()
+        .filter(|s| sites.is_empty() || sites.contains(&s.name))
+        .filter(|s| s.article_patterns.is_empty())
+        .map(|s| {
+            format!(
+                "site {:?} has no article_patterns: its pages are crawled for links but none is \
+                 stored as an article (add regexes of its article URLs to article_patterns)",
+                s.name
+            )
+        })
+        .collect()
+}
+
+/// Start pages, feeds and sitemaps of the sites, at depth 0; a start page
+/// whose URL matches the site's `article_patterns` is queued as an article.
 fn seed_urls<'a>(
     sites: impl Iterator<Item = &'a SiteConfig>,
     trailing: config::TrailingSlash,
@@ -226,6 +253,13 @@ fn seed_urls<'a>(
             for url in list {
                 let url =
                     frontier::normalize_for(site, url, trailing).unwrap_or_else(|| url.clone());
+                // A start URL that is an article page by the site's patterns
+                // is fetched and stored as an article (once, not revisited).
+                let kind = if kind == UrlKind::Seed && site.is_article(&url) {
+                    UrlKind::Article
+                } else {
+                    kind
+                };
                 urls.push(NewUrl {
                     url: url.into(),
                     site: site.name.clone(),

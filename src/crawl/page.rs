@@ -40,6 +40,8 @@ pub struct PageInput<'a> {
     pub now_ms: i64,
     /// `[crawler] trailing_slash`.
     pub trailing_slash: TrailingSlash,
+    /// `[crawler] max_links_per_page`: anchors taken from an HTML page.
+    pub max_links: usize,
 }
 
 /// What came out of one document.
@@ -112,7 +114,7 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
 fn html(input: &PageInput<'_>) -> PageOutput {
     let decoded = extract::charset::decode(input.body, input.content_type, Some(input.final_url));
     let mut found = Found::new(input);
-    let links = discover::page_links(&decoded.text, input.final_url);
+    let links = discover::page_links_capped(&decoded.text, input.final_url, input.max_links);
     for link in &links.links {
         found.link(link);
     }

@@ -1,17 +1,27 @@
-//! Per-host politeness: rate limits, concurrency caps, pauses and parking.
+//! Per-host politeness: request spacing, Crawl-delay, concurrency caps,
+//! pauses and parking.
 //!
 //! In: host keys ([`crate::config::host_key`]: `host` or `host:port`, since the
 //! simulated web runs one site per port), the configured rates, and what
 //! happened on each fetch. Out: permission to fetch — a per-host concurrency
-//! permit ([`Politeness::try_permit`]), a wait for the host's rate limiter
-//! ([`Politeness::wait_turn`]), and the time a paused or parked host may be
-//! contacted again ([`Politeness::blocked_until`]).
+//! permit ([`Politeness::try_permit`]), the right to send one request now
+//! ([`Politeness::try_send`], a [`Sent`] held until the response has been
+//! read), and the time a paused or parked host may be contacted again
+//! ([`Politeness::blocked_until`]).
 //!
-//! Every host has its own governor limiter because hosts differ in rate (a
-//! site's `rate`, or robots.txt `Crawl-delay` capped by
-//! `max_crawl_delay_secs`); governor's keyed limiter has a single quota. The
-//! quota has a burst of one, so requests to a host are spaced by at least
-//! 1/rate; jitter (up to a tenth of the period) only ever adds delay.
+//! Spacing is judged the way the server sees it. A request's turn is taken
+//! only at the moment it is sent (the caller holds its global fetch slot
+//! already, so no wait falls between the turn and the request), and the
+//! next turn of the host is `SPACING_FACTOR / rate` later plus a random
+//! jitter of up to [`JITTER_FACTOR`] of the period: the margin absorbs the
+//! few (under load, tens of) milliseconds between handing a request to the
+//! HTTP client and its arrival, so a host never sees more than `rate`
+//! requests in a second. A robots.txt `Crawl-delay` (capped by
+//! `max_crawl_delay_secs`) lowers the rate to at most 1/delay, makes the host
+//! serial (one request in flight) and counts from the end of the previous
+//! response, as robots.txt means it. One `next_send` instant per host says
+//! all of this; a token bucket (governor) decides at check time and cannot
+//! count from a response's end, so it is not used here.
 //!
 //! A host that fails `PARK_AFTER` times in a row (timeouts, resets,
 //! connection failures, 5xx) is parked: nothing is sent to it until the park
@@ -22,11 +32,10 @@
 //! not paused) are evicted, oldest first.
 
 use std::collections::HashMap;
-use std::num::NonZeroU32;
+use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use governor::{DefaultDirectRateLimiter, Jitter, Quota, RateLimiter};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::config::{Config, FetchConfig, PolitenessConfig};
@@ -35,6 +44,14 @@ use crate::config::{Config, FetchConfig, PolitenessConfig};
 pub const PARK_AFTER: u32 = 5;
 /// Hosts remembered at once (limiters, semaphores, failure counts).
 pub const MAX_HOSTS: usize = 10_000;
+/// Requests to a host leave at least this many periods (1/rate) apart.
+pub const SPACING_FACTOR: f64 = 1.05;
+/// Up to this share of a period is added at random to each spacing, so
+/// workers of many hosts do not fall into step.
+pub const JITTER_FACTOR: f64 = 0.05;
+/// How often a request to a serial (Crawl-delay) host looks again while the
+/// host's previous request is still in flight.
+pub const BUSY_POLL: Duration = Duration::from_millis(50);
 
 /// Per-host rate limiting, concurrency caps and parking for one crawl.
 pub struct Politeness {
@@ -50,7 +67,8 @@ pub struct Politeness {
 }
 
 struct HostState {
-    limiter: Arc<DefaultDirectRateLimiter>,
+    /// Shared with the [`Sent`] guards of requests in flight.
+    timing: Arc<Mutex<Timing>>,
     /// Requests per second in force (site rate, lowered by Crawl-delay).
     rate: f64,
     permits: Arc<Semaphore>,
@@ -61,10 +79,41 @@ struct HostState {
     last_used: Instant,
 }
 
+/// When the next request to a host may leave.
+#[derive(Debug)]
+struct Timing {
+    next_send: Instant,
+    in_flight: u32,
+    /// robots.txt `Crawl-delay` (capped): counted from a response's end.
+    crawl_delay: Option<Duration>,
+}
+
+fn lock_timing(timing: &Mutex<Timing>) -> MutexGuard<'_, Timing> {
+    // Every update is a few assignments that cannot panic half-way.
+    timing.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 /// Permission to have one request in flight to a host.
 #[derive(Debug)]
 pub struct HostPermit {
     _permit: OwnedSemaphorePermit,
+}
+
+/// One request sent to a host. Drop it when the response has been read (or
+/// the request failed): a Crawl-delay counts from then.
+#[derive(Debug)]
+pub struct Sent {
+    timing: Arc<Mutex<Timing>>,
+}
+
+impl Drop for Sent {
+    fn drop(&mut self) {
+        let mut t = lock_timing(&self.timing);
+        t.in_flight = t.in_flight.saturating_sub(1);
+        if let Some(delay) = t.crawl_delay {
+            t.next_send = t.next_send.max(Instant::now() + delay);
+        }
+    }
 }
 
 impl Politeness {
@@ -117,7 +166,11 @@ impl Politeness {
             hosts.insert(
                 host.to_string(),
                 HostState {
-                    limiter: Arc::new(limiter(rate)),
+                    timing: Arc::new(Mutex::new(Timing {
+                        next_send: Instant::now(),
+                        in_flight: 0,
+                        crawl_delay: None,
+                    })),
                     rate,
                     permits: Arc::new(Semaphore::new(self.per_host_concurrency)),
                     blocked_until: None,
@@ -156,11 +209,48 @@ impl Politeness {
         self.with_host(host, |s| s.blocked_until.filter(|t| *t > now))
     }
 
-    /// Wait until the host's rate limit allows one more request.
-    pub async fn wait_turn(&self, host: &str) {
-        let (limiter, rate) = self.with_host(host, |s| (s.limiter.clone(), s.rate));
-        let jitter = Jitter::up_to(Duration::from_secs_f64(0.1 / rate));
-        limiter.until_ready_with_jitter(jitter).await;
+    /// Send one request to `host` now, if its turn has come: the turn is
+    /// taken (the next one is a spaced period later) and the returned
+    /// [`Sent`] is held until the response has been read. Otherwise the
+    /// earliest time to ask again. Call it right before sending, with every
+    /// other wait (the global fetch slot) already behind.
+    pub fn try_send(&self, host: &str) -> Result<Sent, Instant> {
+        let (timing, rate) = self.with_host(host, |s| (s.timing.clone(), s.rate));
+        let now = Instant::now();
+        let mut t = lock_timing(&timing);
+        if t.crawl_delay.is_some() && t.in_flight > 0 {
+            return Err(t.next_send.max(now + BUSY_POLL));
+        }
+        if t.next_send > now {
+            return Err(t.next_send);
+        }
+        let period = 1.0 / rate.max(1e-6);
+        let jitter = random_unit() * JITTER_FACTOR * period;
+        let spacing =
+            Duration::try_from_secs_f64(SPACING_FACTOR * period + jitter).unwrap_or(Duration::MAX);
+        t.next_send = now.checked_add(spacing).unwrap_or(now + MAX_SPACING);
+        t.in_flight += 1;
+        drop(t);
+        Ok(Sent { timing })
+    }
+
+    /// When `host` may be sent its next request (now or later); a hint for
+    /// waiting before [`Politeness::try_send`].
+    pub fn send_ready_at(&self, host: &str) -> Instant {
+        let timing = self.with_host(host, |s| s.timing.clone());
+        let t = lock_timing(&timing);
+        t.next_send
+    }
+
+    /// Wait for `host`'s turn and take it (for callers that hold no other
+    /// resource while waiting).
+    pub async fn wait_turn(&self, host: &str) -> Sent {
+        loop {
+            match self.try_send(host) {
+                Ok(sent) => return sent,
+                Err(at) => tokio::time::sleep_until(at.into()).await,
+            }
+        }
     }
 
     /// Requests per second currently allowed to `host`.
@@ -169,25 +259,26 @@ impl Politeness {
     }
 
     /// Apply a robots.txt `Crawl-delay` (seconds, capped by
-    /// `max_crawl_delay_secs`): the host's rate becomes at most 1/delay.
-    /// Call it just after the request that fetched robots.txt.
+    /// `max_crawl_delay_secs`): the host's rate becomes at most 1/delay, it
+    /// gets one request in flight at a time, and each next request waits a
+    /// full delay after the previous response ended. Call it just after the
+    /// response carrying robots.txt was read: the delay counts from now.
     pub fn set_crawl_delay(&self, host: &str, delay_secs: f64) {
         let delay = delay_secs.min(self.max_crawl_delay);
         if !(delay.is_finite() && delay > 0.0) {
             return;
         }
+        let Ok(delay) = Duration::try_from_secs_f64(delay) else {
+            return;
+        };
         let base = self.base_rate(host);
-        self.with_host(host, |s| {
-            let rate = base.min(1.0 / delay);
-            if (rate - s.rate).abs() > f64::EPSILON {
-                s.rate = rate;
-                let fresh = limiter(rate);
-                // Called right after the robots.txt request: that request
-                // counts, so the next one waits a full delay.
-                let _ = fresh.check();
-                s.limiter = Arc::new(fresh);
-            }
+        let timing = self.with_host(host, |s| {
+            s.rate = base.min(1.0 / delay.as_secs_f64());
+            s.timing.clone()
         });
+        let mut t = lock_timing(&timing);
+        t.crawl_delay = Some(delay);
+        t.next_send = t.next_send.max(Instant::now() + delay);
     }
 
     /// Pause the host (a `Retry-After`), keeping the later of two pauses.
@@ -230,12 +321,14 @@ impl Politeness {
     }
 }
 
-fn limiter(rate: f64) -> DefaultDirectRateLimiter {
-    let period = Duration::from_secs_f64(1.0 / rate.max(1e-6));
-    let quota = Quota::with_period(period)
-        .unwrap_or_else(|| Quota::per_second(NonZeroU32::MIN))
-        .allow_burst(NonZeroU32::MIN);
-    RateLimiter::direct(quota)
+/// Longest spacing between two requests (a rate near zero).
+const MAX_SPACING: Duration = Duration::from_secs(24 * 3600);
+
+/// A number in [0, 1) that differs from call to call (for jitter; std's
+/// randomly keyed hasher, so no random-number crate is needed).
+fn random_unit() -> f64 {
+    let bits = std::collections::hash_map::RandomState::new().hash_one(Instant::now());
+    (bits >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// Drop up to `n` idle hosts (no permit out, not blocked), least recently used first.
@@ -246,7 +339,7 @@ fn evict_idle(hosts: &mut HashMap<String, HostState>, n: usize) {
         .filter(|(_, s)| {
             Arc::strong_count(&s.permits) == 1
                 && s.permits.available_permits() > 0
-                && Arc::strong_count(&s.limiter) == 1
+                && Arc::strong_count(&s.timing) == 1
                 && s.blocked_until.is_none_or(|t| t <= now)
         })
         .map(|(k, s)| (s.last_used, k.clone()))

@@ -45,11 +45,10 @@ async fn concurrent_waiters_never_exceed_the_host_rate() {
 #[tokio::test]
 async fn hosts_have_independent_limiters() {
     let p = polite(0.5, 1);
-    p.wait_turn("a:1").await;
-    let ready = |h: &str| p.with_host(h, |s| s.limiter.check().is_ok());
+    let _sent = p.wait_turn("a:1").await;
     // a:1 used its turn; a different host is not held back by a:1's period.
-    assert!(!ready("a:1"));
-    assert!(ready("b:2"));
+    assert!(p.try_send("a:1").is_err());
+    assert!(p.try_send("b:2").is_ok());
     assert_eq!(p.hosts_tracked(), 2);
 }
 
@@ -59,7 +58,7 @@ fn crawl_delay_lowers_the_rate_and_is_capped() {
     p.set_crawl_delay("h", 0.5);
     assert_eq!(p.rate("h"), 2.0);
     // The robots.txt request just made counts: no turn is free at once.
-    assert!(p.with_host("h", |s| s.limiter.check().is_err()));
+    assert!(p.try_send("h").is_err());
     p.set_crawl_delay("h2", 1000.0);
     assert!((p.rate("h2") - 1.0 / 30.0).abs() < 1e-9);
     // A delay shorter than the configured period never speeds a host up.
@@ -132,4 +131,34 @@ fn idle_hosts_are_evicted_beyond_the_bound() {
     // The host with a permit out was never evicted: its cap still holds.
     assert!(p.try_permit("busy").is_none());
     drop(held);
+}
+
+#[test]
+fn crawl_delay_counts_from_the_end_of_the_previous_response() {
+    let p = polite(1000.0, 4);
+    p.set_crawl_delay("h", 0.2);
+    let first_turn = p.send_ready_at("h");
+    assert!(first_turn > Instant::now() + Duration::from_millis(150));
+    // Pretend the delay has passed: move the turn to now.
+    p.with_host("h", |s| lock_timing(&s.timing).next_send = Instant::now());
+    let sent = p.try_send("h").expect("turn is due");
+    // Serial: nothing else while the request is in flight, however long.
+    assert!(p.try_send("h").is_err());
+    std::thread::sleep(Duration::from_millis(30));
+    let ended = Instant::now();
+    drop(sent);
+    // The next turn is a full delay after the response ended, not after the send.
+    assert!(p.send_ready_at("h") >= ended + Duration::from_millis(200));
+}
+
+#[test]
+fn turns_are_spaced_by_more_than_the_period() {
+    let p = polite(10.0, 4);
+    let before = Instant::now();
+    let _a = p.try_send("h").expect("first turn is free");
+    let next = p.send_ready_at("h");
+    let spacing = next - before;
+    // 1.05 periods plus up to 0.05 of jitter.
+    assert!(spacing >= Duration::from_millis(105), "{spacing:?}");
+    assert!(spacing <= Duration::from_millis(150), "{spacing:?}");
 }

@@ -21,9 +21,11 @@ fn bump(map: &Mutex<BTreeMap<String, u64>>, kind: &str) {
 #[derive(Debug, Default)]
 pub struct Counters {
     pub pages_fetched: AtomicU64,
+    pub pages_completed: AtomicU64,
     pub not_modified: AtomicU64,
     pub articles_stored: AtomicU64,
     pub duplicates: AtomicU64,
+    pub near_duplicates: AtomicU64,
     pub articles_updated: AtomicU64,
     pub lines_dropped: AtomicU64,
     pub urls_discovered: AtomicU64,
@@ -75,9 +77,11 @@ impl Counters {
     pub fn summary(&self, elapsed: Duration) -> CrawlSummary {
         CrawlSummary {
             pages_fetched: Self::get(&self.pages_fetched),
+            pages_completed: Self::get(&self.pages_completed),
             not_modified: Self::get(&self.not_modified),
             articles_stored: Self::get(&self.articles_stored),
             duplicates: Self::get(&self.duplicates),
+            near_duplicates: Self::get(&self.near_duplicates),
             articles_updated: Self::get(&self.articles_updated),
             lines_dropped: Self::get(&self.lines_dropped),
             articles_recleaned: 0,
@@ -94,11 +98,17 @@ impl Counters {
 pub struct CrawlSummary {
     /// Pages, feeds and sitemaps fetched successfully (including 304s).
     pub pages_fetched: u64,
+    /// Pages fetched and handled to the end (processed, their writes sent)
+    /// without a panic: a run with none of these and some errors failed.
+    pub pages_completed: u64,
     /// Of those, conditional GETs answered 304 Not Modified.
     pub not_modified: u64,
     pub articles_stored: u64,
     /// Articles whose body was already stored (recorded against the first).
     pub duplicates: u64,
+    /// Articles that were mostly a stored article's body (a republished copy
+    /// with small edits): recorded as versions of it, not learned from.
+    pub near_duplicates: u64,
     /// Stored articles whose body had changed when refetched
     /// (`refetch_articles_after_secs`).
     pub articles_updated: u64,
@@ -120,6 +130,36 @@ impl CrawlSummary {
     pub fn error_total(&self) -> u64 {
         self.errors.values().sum()
     }
+
+    /// Why the run failed as a whole — no page got through while some
+    /// failed (every fetch refused, or every fetched page failed on the way)
+    /// — or `None`. The reason names what to do when it can: a crawl blocked
+    /// by the private-address guard names `allow_private_addresses`.
+    pub fn all_failed(&self) -> Option<String> {
+        if self.pages_completed > 0 || self.error_total() == 0 {
+            return None;
+        }
+        let kinds: Vec<String> = self
+            .errors
+            .iter()
+            .map(|(kind, n)| format!("{kind} {n}"))
+            .collect();
+        let kinds = kinds.join(", ");
+        let what = if self.pages_fetched == 0 {
+            "no page could be fetched"
+        } else {
+            "every page failed"
+        };
+        let hint = if self.errors.contains_key("blocked_address") {
+            "the sites are on loopback or private addresses, which are refused unless \
+             `allow_private_addresses = true` is set under [fetch]"
+        } else if self.pages_fetched == 0 {
+            "is the network reachable?"
+        } else {
+            "see the errors by kind above"
+        };
+        Some(format!("{what} ({kinds}; {hint})"))
+    }
 }
 
 impl fmt::Display for CrawlSummary {
@@ -138,6 +178,13 @@ impl fmt::Display for CrawlSummary {
         )?;
         writeln!(f, "  articles stored:  {}", self.articles_stored)?;
         writeln!(f, "  duplicates:       {}", self.duplicates)?;
+        if self.near_duplicates > 0 {
+            writeln!(
+                f,
+                "  near-duplicates:  {} (stored as versions)",
+                self.near_duplicates
+            )?;
+        }
         if self.articles_updated > 0 {
             writeln!(f, "  articles updated: {}", self.articles_updated)?;
         }
@@ -166,6 +213,40 @@ impl fmt::Display for CrawlSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn regression_a_crawl_whose_every_fetched_page_panicked_counted_as_a_success() {
+        // `revisit_secs = 1e300` once made every page panic after its fetch
+        // was counted: pages fetched, nothing completed, exit 0.
+        let c = Counters::default();
+        Counters::add(&c.pages_fetched, 3);
+        for _ in 0..3 {
+            c.error("worker_panic");
+        }
+        let why = c.summary(Duration::from_secs(1)).all_failed();
+        assert_eq!(
+            why.as_deref(),
+            Some("every page failed (worker_panic 3; see the errors by kind above)")
+        );
+        Counters::add(&c.pages_completed, 1);
+        assert_eq!(c.summary(Duration::from_secs(1)).all_failed(), None);
+    }
+
+    #[test]
+    fn regression_a_crawl_blocked_by_the_address_guard_asked_whether_the_network_was_reachable() {
+        let c = Counters::default();
+        c.error("blocked_address");
+        let why = c
+            .summary(Duration::from_secs(1))
+            .all_failed()
+            .unwrap_or_default();
+        assert!(
+            why.starts_with("no page could be fetched (blocked_address 1;"),
+            "{why}"
+        );
+        assert!(why.contains("allow_private_addresses"), "{why}");
+        assert!(!why.contains("network"), "{why}");
+    }
 
     #[test]
     fn summary_lists_errors_by_kind() {

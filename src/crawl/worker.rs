@@ -19,9 +19,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use url::Url;
 
+use super::budget::{BodyBudget, LARGE_PAGE};
 use super::fetch::{Expect, FetchError, Fetched, Fetcher, Validators};
 use super::page::{self, PageInput};
-use super::politeness::{HostPermit, Politeness};
+use super::politeness::{HostPermit, Politeness, Sent};
 use super::robots::{RobotsCache, RobotsFetch, Verdict};
 use super::summary::Counters;
 use super::writer::Writer;
@@ -40,11 +41,19 @@ pub struct Ctx {
     pub robots: RobotsCache,
     pub writer: Writer,
     /// Requests in flight (fetch and processing) over all hosts:
-    /// `[crawler] concurrency`. Taken after the host's rate-limit wait, so
-    /// waiting for a slow host never idles a slot.
+    /// `[crawler] concurrency`. Taken once the host's turn is near and given
+    /// back if the turn was lost, so waiting for a slow host never idles a
+    /// slot; the turn itself is taken with the slot in hand ([`send_turn`]).
     pub fetch_slots: Arc<Semaphore>,
     pub counters: Arc<Counters>,
     pub extract: ExtractOptions,
+    /// Body bytes held at once (`[fetch] max_bytes_in_flight`), in KiB
+    /// permits: see [`BodyBudget`].
+    pub body_budget: BodyBudget,
+    /// Pages larger than [`LARGE_PAGE`] are processed one at a time: parsing
+    /// takes several times a body's size, so a few hostile 10 MB pages in
+    /// parallel would multiply the peak.
+    pub large_pages: Arc<Semaphore>,
 }
 
 /// A claimed URL ready to go.
@@ -102,14 +111,31 @@ async fn stopped(mut stop: watch::Receiver<bool>) {
     }
 }
 
-/// Ready to fetch, or skipped by robots.txt.
+/// Ready to fetch (room for the body, a global slot, the host's turn), or
+/// skipped by robots.txt.
 enum Prepared {
-    Go(OwnedSemaphorePermit),
+    Go(OwnedSemaphorePermit, OwnedSemaphorePermit, Sent),
     Skip(Verdict),
 }
 
-/// Everything before the request, all of it waiting: robots.txt, the host's
-/// rate limit, a global fetch slot.
+/// A global fetch slot and the host's turn, the turn taken last: the request
+/// leaves right after, so the host's spacing is the spacing it sees. Wait
+/// (holding nothing) until the host's turn is due, take a slot, and take the
+/// turn if it is still free (another worker of the host may have taken it
+/// meanwhile; then give the slot back and wait again).
+async fn send_turn(ctx: &Ctx, host: &str) -> Option<(OwnedSemaphorePermit, Sent)> {
+    loop {
+        tokio::time::sleep_until(ctx.politeness.send_ready_at(host).into()).await;
+        let slot = ctx.fetch_slots.clone().acquire_owned().await.ok()?;
+        match ctx.politeness.try_send(host) {
+            Ok(sent) => return Some((slot, sent)),
+            Err(_) => drop(slot),
+        }
+    }
+}
+
+/// Everything before the request, all of it waiting: robots.txt, room for
+/// the body, then the host's turn with a global fetch slot.
 async fn prepare(
     ctx: &Ctx,
     url: &Url,
@@ -123,9 +149,9 @@ async fn prepare(
             return Some(Prepared::Skip(verdict));
         }
     }
-    ctx.politeness.wait_turn(host).await;
-    let slot = ctx.fetch_slots.clone().acquire_owned().await.ok()?;
-    Some(Prepared::Go(slot))
+    let body = ctx.body_budget.reserve().await?;
+    let (slot, sent) = send_turn(ctx, host).await?;
+    Some(Prepared::Go(body, slot, sent))
 }
 
 pub async fn work(ctx: Arc<Ctx>, job: Job, stop: watch::Receiver<bool>) -> Done {
@@ -147,8 +173,8 @@ pub async fn work(ctx: Arc<Ctx>, job: Job, stop: watch::Receiver<bool>) -> Done 
         p = prepare(&ctx, &url, &host, &site, &mut ops) => p,
         _ = stopped(stop) => None,
     };
-    let slot = match prepared {
-        Some(Prepared::Go(slot)) => slot,
+    let (mut body_room, slot, sent) = match prepared {
+        Some(Prepared::Go(body_room, slot, sent)) => (body_room, slot, sent),
         Some(Prepared::Skip(Verdict::Unknown)) => {
             ctx.counters.skip("robots_unavailable");
             let retry = now_ms() + ms(super::robots::UNAVAILABLE_RETRY);
@@ -182,16 +208,22 @@ pub async fn work(ctx: Arc<Ctx>, job: Job, stop: watch::Receiver<bool>) -> Done 
         _ => Expect::Html,
     };
     let result = ctx.fetcher.fetch(&url, &validators, expect).await;
+    // The response has been read: a Crawl-delay counts from here.
+    drop(sent);
     let record = match result {
         Err(e) => {
             let (record, retry_at) = failed(&ctx, &q, &host, started_at, &e);
             done.retry_at = retry_at;
             record
         }
-        Ok(fetched) => succeeded(&ctx, &q, &site, &host, started_at, fetched, &mut ops).await,
+        Ok(fetched) => {
+            BodyBudget::shrink(&mut body_room, fetched.body.len());
+            succeeded(&ctx, &q, &site, &host, started_at, fetched, &mut ops).await
+        }
     };
-    // Fetch and processing are done: the slot (and the body) can go.
+    // Fetch and processing are done: the slot and the body's room can go.
     drop(slot);
+    drop(body_room);
     ops.push(WriteOp::Fetched(record));
     finish(&ctx, ops, permit).await;
     done
@@ -241,15 +273,15 @@ async fn fetch_robots(ctx: &Ctx, url: &Url, host: &str) -> RobotsFetch {
     let Ok(robots_url) = url.join("/robots.txt") else {
         return RobotsFetch::NoRules;
     };
-    ctx.politeness.wait_turn(host).await;
-    let Ok(_slot) = ctx.fetch_slots.clone().acquire_owned().await else {
+    let Some((_slot, sent)) = send_turn(ctx, host).await else {
         return RobotsFetch::Unavailable;
     };
-    match ctx
+    let fetched = ctx
         .fetcher
         .fetch(&robots_url, &Validators::default(), Expect::Text)
-        .await
-    {
+        .await;
+    drop(sent);
+    match fetched {
         Ok(f) => RobotsFetch::Body(f.body),
         Err(e) if e.is_host_failure() || e.kind() == "http_429" => {
             // The one place a dead host shows up: say why, once per attempt.
@@ -342,12 +374,14 @@ async fn succeeded(
     let bytes = fetched.body.len() as u64;
     ctx.politeness.record_success(host);
     Counters::add(&ctx.counters.pages_fetched, 1);
+    let mut completed = true;
     if fetched.not_modified() {
         Counters::add(&ctx.counters.not_modified, 1);
     } else {
         let body = std::mem::take(&mut fetched.body);
         let processed = process_blocking(ctx, q, site, &fetched, body).await;
         if let Some(p) = processed.problem {
+            completed &= p != PROCESS_PANIC;
             ctx.counters.error(p);
         }
         if !processed.urls.is_empty() {
@@ -380,6 +414,9 @@ async fn succeeded(
     } else {
         NextState::Done
     };
+    if completed {
+        Counters::add(&ctx.counters.pages_completed, 1);
+    }
     FetchRecord {
         url_id: q.id,
         started_at,
@@ -394,6 +431,9 @@ async fn succeeded(
         next,
     }
 }
+
+/// The problem counted when discovery or extraction panicked.
+const PROCESS_PANIC: &str = "process_panic";
 
 /// Discovery and extraction on the blocking pool (CPU work).
 async fn process_blocking(
@@ -412,6 +452,12 @@ async fn process_blocking(
     let content_type = fetched.content_type.clone();
     let extract = ctx.extract.clone();
     let trailing_slash = ctx.cfg.crawler.trailing_slash;
+    let max_links = ctx.cfg.crawler.max_links_per_page;
+    let _one_large_page = if body.len() > LARGE_PAGE {
+        ctx.large_pages.clone().acquire_owned().await.ok()
+    } else {
+        None
+    };
     let started = Instant::now();
     let out = tokio::task::spawn_blocking(move || {
         page::process(&PageInput {
@@ -426,6 +472,7 @@ async fn process_blocking(
             extract: &extract,
             now_ms: now_ms(),
             trailing_slash,
+            max_links,
         })
     })
     .await;
@@ -433,7 +480,7 @@ async fn process_blocking(
     out.unwrap_or_else(|_| {
         // A panic in a pure stage is a bug; count it and keep crawling.
         page::PageOutput {
-            problem: Some("process_panic"),
+            problem: Some(PROCESS_PANIC),
             ..Default::default()
         }
     })

@@ -331,6 +331,9 @@ fn tally(outcomes: &[WriteOutcome], counters: &Counters) {
                 Counters::add(&counters.lines_dropped, *lines_dropped as u64);
             }
             WriteOutcome::ArticleDuplicate { .. } => Counters::add(&counters.duplicates, 1),
+            WriteOutcome::ArticleNearDuplicate { .. } => {
+                Counters::add(&counters.near_duplicates, 1)
+            }
             WriteOutcome::ArticleUpdated { .. } => Counters::add(&counters.articles_updated, 1),
             WriteOutcome::ArticleUnchanged { .. } => {}
             WriteOutcome::ArticleEmpty => counters.error("empty_article"),

@@ -4,7 +4,9 @@
 //! Articles are de-duplicated twice: by URL (`article_urls`, so a URL stored
 //! twice is a no-op) and by content (MD5 of the extracted text per site, so
 //! the same body reached by several URLs is stored once with every URL
-//! recorded). New bodies go through the site's line filter
+//! recorded). A body that is mostly one stored article's (a republished
+//! copy with small edits, [`near_dup`]) is recorded as a version of it.
+//! New bodies go through the site's line filter
 //! ([`lines::learn_and_clean`]) inside the same transaction, so a crash never
 //! double-counts a page in the line table.
 
@@ -13,10 +15,12 @@ use rusqlite::{params, OptionalExtension, Transaction};
 
 use super::frontier::{add_urls_in, site_id_in};
 use super::lines::{self, Cleaned};
+use super::near_dup;
 use super::NewUrl;
 use super::{
     FetchRecord, NewArticle, NextState, SkipRecord, Store, StoreError, WriteOp, WriteOutcome,
 };
+use crate::boilerplate::split_lines;
 
 impl Store {
     /// Apply a batch of writes in one transaction. On error nothing of the
@@ -170,6 +174,20 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
         add_alias(tx, &a.url, id)?;
         return Ok(WriteOutcome::ArticleDuplicate { id });
     }
+    // Near-duplicates are judged before learning, so a copy teaches nothing.
+    // Only with learning on: without it, the template lines are not known.
+    let page = if a.lines.enabled {
+        let pieces = split_lines(raw, &a.lines.variant);
+        let page = near_dup::read(tx, site_id, &pieces)?;
+        if let Some(v) = near_dup::find(tx, site_id, &page)? {
+            near_dup::record_version(tx, &a.url, v, raw, &hash, a.fetched_at)?;
+            add_alias(tx, &a.url, v.article_id)?;
+            return Ok(WriteOutcome::ArticleNearDuplicate { id: v.article_id });
+        }
+        Some(page)
+    } else {
+        None
+    };
     let cleaned = if a.lines.enabled {
         lines::learn_and_clean(tx, site_id, raw, &a.lines)?
     } else {
@@ -206,6 +224,9 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
         a.fetched_at,
     ])?;
     let id = tx.last_insert_rowid();
+    if let Some(page) = &page {
+        near_dup::index(tx, site_id, id, page)?;
+    }
     add_alias(tx, &a.url, id)?;
     if let Some(c) = canonical {
         add_alias(tx, c, id)?;

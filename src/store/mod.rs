@@ -18,6 +18,7 @@ mod frontier;
 pub use frontier::url_host;
 pub mod lines;
 mod maintenance;
+mod near_dup;
 mod open;
 mod search;
 mod stats;
@@ -301,6 +302,11 @@ pub enum WriteOutcome {
     },
     /// Same body (content hash) already stored: the URL is recorded against it.
     ArticleDuplicate {
+        id: i64,
+    },
+    /// Mostly the same body as article `id` (a republished copy with small
+    /// edits): recorded as a version of it, its lines not learned.
+    ArticleNearDuplicate {
         id: i64,
     },
     /// Nothing left after boilerplate removal / extraction found no text.

@@ -9,12 +9,22 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use newshound::config::Config;
-use newshound::simweb::{SimWeb, SimWebSpec};
+use newshound::simweb::{Behaviour, SimWeb, SimWebSpec};
 
 /// The simulated web, a temporary directory, and the web's own config
 /// (seed files resolved in the directory; change fields before crawling).
 pub async fn start_web(spec: SimWebSpec) -> (SimWeb, tempfile::TempDir, Config) {
-    let web = SimWeb::start(spec).await.expect("simweb starts");
+    start_web_with(spec, Behaviour::default()).await
+}
+
+/// [`start_web`] with servers that behave as `behaviour` says.
+pub async fn start_web_with(
+    spec: SimWebSpec,
+    behaviour: Behaviour,
+) -> (SimWeb, tempfile::TempDir, Config) {
+    let web = SimWeb::start_with(spec, behaviour)
+        .await
+        .expect("simweb starts");
     let dir = tempfile::tempdir().expect("tempdir");
     let cfg = Config::parse(&web.config_toml(), Path::new("simweb.toml"), dir.path())
         .expect("simweb config parses");

@@ -46,28 +46,40 @@ const FEED_TYPES: &[&str] = &[
     "application/xml",
 ];
 
-pub(super) fn page_links(html: &str, page: &Url) -> PageLinks {
-    let mut raw = scan(html);
+pub(super) fn page_links(html: &str, page: &Url, max_links: usize) -> PageLinks {
+    // Raw hrefs kept: room for duplicates, bounded (a link farm page holds
+    // hundreds of thousands).
+    let max_raw = max_links.saturating_mul(RAW_PER_LINK);
+    let mut raw = scan(html, max_raw);
     if raw.links.is_empty() {
         // An unclosed <title> makes the rest of the page title text (as the
         // HTML spec says, and as lol_html does): old pages do this, and their
         // links are still wanted. Rename the tag and scan again.
         if let Some(fixed) = neutralise_unclosed_title(html) {
-            raw = scan(&fixed);
+            raw = scan(&fixed, max_raw);
         }
     }
-    resolve_all(raw, page)
+    let mut links = resolve_all(raw, page);
+    links.links.truncate(max_links);
+    links
 }
 
-/// One lol_html pass collecting raw attribute values.
-fn scan(html: &str) -> Raw {
+/// Raw hrefs collected per link wanted (pages repeat links: menus, teasers).
+const RAW_PER_LINK: usize = 4;
+
+/// One lol_html pass collecting raw attribute values (at most `max_raw`
+/// link hrefs).
+fn scan(html: &str, max_raw: usize) -> Raw {
     let raw = RefCell::new(Raw::default());
     {
         let settings = Settings::new()
             .with_strict(false)
             .append_element_content_handler(element!("a[href], area[href]", |el| {
-                if let Some(h) = el.get_attribute("href") {
-                    raw.borrow_mut().links.push(h);
+                let mut r = raw.borrow_mut();
+                if r.links.len() < max_raw {
+                    if let Some(h) = el.get_attribute("href") {
+                        r.links.push(h);
+                    }
                 }
                 Ok(())
             }))
@@ -272,7 +284,7 @@ mod tests {
             <a>no href</a>
             <area href="/map.html">
         </body></html>"##;
-        let got = page_links(html, &page());
+        let got = page_links(html, &page(), usize::MAX);
         assert_eq!(
             strs(&got.links),
             [
@@ -289,7 +301,7 @@ mod tests {
     fn base_href_applies_to_links_before_and_after_it() {
         let html = r#"<a href="a.html">a</a><head><base href="https://cdn.example.com/en/"></head>
             <a href="b.html">b</a><base href="https://ignored.example.com/">"#;
-        let got = page_links(html, &page());
+        let got = page_links(html, &page(), usize::MAX);
         assert_eq!(
             strs(&got.links),
             [
@@ -309,7 +321,7 @@ mod tests {
             <link rel="alternate" hreflang="fr" href="/fr/story.html">
             <link rel="stylesheet" href="/s.css">
         </head>"#;
-        let got = page_links(html, &page());
+        let got = page_links(html, &page(), usize::MAX);
         assert_eq!(
             got.canonical.as_ref().map(Url::as_str),
             Some("https://news.example.com/world/story.html")
@@ -327,7 +339,7 @@ mod tests {
     #[test]
     fn og_url_is_the_canonical_fallback() {
         let html = r#"<meta property="og:url" content="https://news.example.com/og?a=1&amp;b=2">"#;
-        let got = page_links(html, &page());
+        let got = page_links(html, &page(), usize::MAX);
         assert_eq!(
             got.canonical.as_ref().map(Url::as_str),
             Some("https://news.example.com/og?a=1&b=2")
@@ -343,9 +355,13 @@ mod tests {
             "<base href='javascript:alert(1)'><a href='/y'>",
             "\u{0}\u{feff}<a href=/z>",
         ] {
-            let _ = page_links(html, &page());
+            let _ = page_links(html, &page(), usize::MAX);
         }
-        let got = page_links("<base href='javascript:x'><a href='/y'>", &page());
+        let got = page_links(
+            "<base href='javascript:x'><a href='/y'>",
+            &page(),
+            usize::MAX,
+        );
         assert_eq!(strs(&got.links), ["https://news.example.com/y"]);
     }
 
@@ -354,7 +370,7 @@ mod tests {
         // Regression: a BBC page of page-signal-dev ("<title>BBC SPORTi library-->").
         let html = "<html><head><title>Sport library-->\n<script src=x.js></script></head>\n\
                     <body><a href=\"/sport/1.stm\">one</a><A HREF='/sport/2.stm'>two</A></body>";
-        let got = page_links(html, &page());
+        let got = page_links(html, &page(), usize::MAX);
         assert_eq!(
             strs(&got.links),
             [
@@ -372,7 +388,7 @@ mod tests {
     fn meta_refresh_is_a_link() {
         let html = r#"<meta http-equiv="Refresh" content="0; URL='/moved/story.html'">
             <meta http-equiv="refresh" content="300">"#;
-        let got = page_links(html, &page());
+        let got = page_links(html, &page(), usize::MAX);
         assert_eq!(
             strs(&got.links),
             ["https://news.example.com/moved/story.html"]
@@ -385,5 +401,26 @@ mod tests {
     #[test]
     fn entities_decode() {
         assert_eq!(decode_entities("a&amp;b&#38;c&#x26;d&e;f&"), "a&b&c&d&e;f&");
+    }
+}
+
+#[cfg(test)]
+mod capped {
+    use super::*;
+
+    #[test]
+    fn regression_a_link_farm_page_kept_every_one_of_its_links_in_memory() {
+        let mut html = String::from("<html><body>");
+        for i in 0..10_000 {
+            html.push_str(&format!(
+                "<a href=\"/p/{i}\">{i}</a><a href=\"/p/{i}\">again</a>"
+            ));
+        }
+        let page = Url::parse("http://example.com/").expect("url");
+        let got = page_links(&html, &page, 100);
+        assert_eq!(got.links.len(), 100);
+        assert_eq!(got.links[0].as_str(), "http://example.com/p/0");
+        assert_eq!(got.links[99].as_str(), "http://example.com/p/99");
+        assert_eq!(page_links(&html, &page, usize::MAX).links.len(), 10_000);
     }
 }
