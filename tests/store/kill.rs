@@ -108,7 +108,7 @@ fn child_writer() {
 /// or let it finish when `None`.
 fn child(db: &Path, kill_after: Option<usize>) {
     let mut c = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_writer", "--ignored", "--nocapture"])
+        .args(["--exact", "kill::child_writer", "--ignored", "--nocapture"])
         .env(ENV, db)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -130,7 +130,7 @@ async fn run(whole_page: bool) {
     };
     let web = SimWeb::start(spec).await.expect("simweb");
     let mut conn = rusqlite::Connection::open_in_memory().unwrap();
-    conn.execute_batch(include_str!("../migrations/0001_init.sql"))
+    conn.execute_batch(include_str!("../../migrations/0001_init.sql"))
         .unwrap();
     let settings = LineSettings::default();
     let opts = ExtractOptions::default();
