@@ -15,6 +15,7 @@ use url::Url;
 use chrono_tz::Tz;
 
 use crate::extract::Algorithm;
+use crate::urls::TrailingSlash;
 
 /// Why a configuration was rejected. Every variant names the file.
 #[derive(Debug, thiserror::Error)]
@@ -73,15 +74,6 @@ pub struct CrawlerConfig {
     /// Fetch each stored article once more this many seconds after its first
     /// fetch, to catch corrections and updates (0 = never).
     pub refetch_articles_after_secs: f64,
-}
-
-/// How URL normalisation treats a trailing slash (`[crawler] trailing_slash`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TrailingSlash {
-    #[default]
-    Keep,
-    Strip,
 }
 
 impl Default for CrawlerConfig {
@@ -382,5 +374,5 @@ mod site;
 #[cfg(test)]
 mod tests;
 
-pub use site::{host_key, SiteConfig};
+pub use site::SiteConfig;
 use site::{validate_site, RawSite};

@@ -29,3 +29,5 @@ pub mod export;
 pub mod extract;
 pub mod simweb;
 pub mod store;
+pub mod urls;
+pub mod words;

@@ -62,14 +62,6 @@ fn duplicate_site_names_are_rejected() {
 }
 
 #[test]
-fn host_key_keeps_non_default_ports() {
-    let u = Url::parse("http://127.0.0.1:8080/a").unwrap();
-    assert_eq!(host_key(&u), "127.0.0.1:8080");
-    let u = Url::parse("https://example.com:443/a").unwrap();
-    assert_eq!(host_key(&u), "example.com");
-}
-
-#[test]
 fn shipped_crawler_toml_is_valid() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("crawler.toml");
     let cfg = Config::load(&path).unwrap();

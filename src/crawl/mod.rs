@@ -35,7 +35,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::config::{self, Config, SiteConfig};
+use crate::config::{Config, SiteConfig};
 use crate::extract::ExtractOptions;
 use crate::store::lines::LineSettings;
 use crate::store::{NewUrl, Store, StoreError, UrlKind, WriteOp};
@@ -213,7 +213,7 @@ fn select_sites(
 /// Start pages, feeds and sitemaps of the sites, at depth 0.
 fn seed_urls<'a>(
     sites: impl Iterator<Item = &'a SiteConfig>,
-    trailing: config::TrailingSlash,
+    trailing: crate::urls::TrailingSlash,
 ) -> Vec<NewUrl> {
     let mut urls = Vec::new();
     for site in sites {

@@ -1,6 +1,6 @@
 //! Per-host politeness: rate limits, concurrency caps, pauses and parking.
 //!
-//! In: host keys ([`crate::config::host_key`]: `host` or `host:port`, since the
+//! In: host keys ([`crate::urls::host_key`]: `host` or `host:port`, since the
 //! simulated web runs one site per port), the configured rates, and what
 //! happened on each fetch. Out: permission to fetch — a per-host concurrency
 //! permit ([`Politeness::try_permit`]), a wait for the host's rate limiter

@@ -21,7 +21,9 @@ use serde::Serialize;
 use crate::extract::{extract_bytes_text, Algorithm, ExtractOptions};
 
 mod lcs;
-pub use lcs::{is_cjk, lcs_len, tokenize};
+pub use lcs::lcs_len;
+
+use crate::words::tokenize;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Score {

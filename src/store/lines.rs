@@ -12,11 +12,11 @@ use std::collections::HashMap;
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 
-use super::articles::word_count;
 use crate::boilerplate::{
     assemble, distinct_lines, judge, split_lines, LineRule, Piece, SiteCounts, Variant,
 };
 use crate::config::BoilerplateConfig;
+use crate::words::word_count;
 
 /// Text after boilerplate removal (`text`, `dropped` lines).
 pub type Cleaned = crate::boilerplate::Filtered;
