@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Deserialize;
-use url::Url;
 
 use chrono_tz::Tz;
 
+use crate::boilerplate::{LineRule, LineSettings, Variant};
 use crate::extract::Algorithm;
 use crate::urls::TrailingSlash;
 
@@ -208,11 +208,27 @@ pub struct BoilerplateConfig {
 
 impl Default for BoilerplateConfig {
     fn default() -> Self {
+        let lines = LineSettings::default();
         Self {
-            enabled: true,
-            line_window: 50,
-            prune_ratio: 0.01,
-            prune_every: 100,
+            enabled: lines.enabled,
+            line_window: lines.rule.window,
+            prune_ratio: lines.prune_ratio,
+            prune_every: lines.prune_every,
+        }
+    }
+}
+
+impl BoilerplateConfig {
+    /// The line filter's settings, with the site's resolved switch.
+    pub fn line_settings(&self, enabled: bool) -> LineSettings {
+        LineSettings {
+            rule: LineRule {
+                window: self.line_window,
+            },
+            prune_ratio: self.prune_ratio,
+            prune_every: self.prune_every,
+            enabled,
+            variant: Variant::default(),
         }
     }
 }
@@ -285,9 +301,14 @@ impl Config {
         self.sites.iter().find(|s| s.name == name)
     }
 
-    /// The site that owns a URL's host, if any.
-    pub fn site_for(&self, url: &Url) -> Option<&SiteConfig> {
-        self.sites.iter().find(|s| s.owns(url))
+    /// Boilerplate settings for a site (`None`: the global `[boilerplate]`
+    /// switch, as for pages of no configured site).
+    pub fn line_settings(&self, site: Option<&SiteConfig>) -> LineSettings {
+        let enabled = match site {
+            Some(site) => site.boilerplate_enabled(&self.boilerplate),
+            None => self.boilerplate.enabled,
+        };
+        self.boilerplate.line_settings(enabled)
     }
 }
 

@@ -1,5 +1,6 @@
 //! Config parsing and validation on strings and on the shipped crawler.toml.
 use super::*;
+use url::Url;
 
 fn parse(text: &str) -> Result<Config, ConfigError> {
     Config::parse(text, Path::new("crawler.toml"), Path::new("."))

@@ -37,22 +37,12 @@ use std::time::Instant;
 
 use crate::config::{Config, SiteConfig};
 use crate::extract::ExtractOptions;
-use crate::store::lines::LineSettings;
 use crate::store::{NewUrl, Store, StoreError, UrlKind, WriteOp};
 
 use summary::Counters;
 pub use summary::CrawlSummary;
 use worker::Ctx;
 use writer::{CrawlStore, Writer, WriterError};
-
-/// Boilerplate settings for a site (`None`: the global `[boilerplate]` switch).
-pub fn line_settings(config: &Config, site: Option<&SiteConfig>) -> LineSettings {
-    let enabled = match site {
-        Some(site) => site.boilerplate_enabled(&config.boilerplate),
-        None => config.boilerplate.enabled,
-    };
-    LineSettings::from_config(&config.boilerplate, enabled)
-}
 
 /// How to run a crawl.
 #[derive(Debug, Clone, Default)]

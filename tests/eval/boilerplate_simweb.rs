@@ -10,9 +10,10 @@
 //! line (every template line present: the rule does all the work).
 
 use newshound::boilerplate::normalize_line;
+use newshound::boilerplate::LineSettings;
 use newshound::extract::{extract_bytes, ExtractOptions};
 use newshound::simweb::{SimWeb, SimWebSpec};
-use newshound::store::lines::{learn_and_clean, LineSettings};
+use newshound::store::lines::learn_and_clean;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use url::Url;
 

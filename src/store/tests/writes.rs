@@ -161,15 +161,15 @@ fn article_write_scale() {
 
 /// The plain Li & Jiang rule: these tests are about the store's plumbing
 /// (same transaction, reclean, FTS), not the guards measured in `boilerplate`.
-fn learning() -> lines::LineSettings {
-    let mut s =
-        lines::LineSettings::from_config(&crate::config::BoilerplateConfig::default(), true);
-    s.variant = crate::boilerplate::Variant {
-        mask_digits: true,
-        guard_long_interior: false,
-        guard_mostly_dropped: false,
-    };
-    s
+fn learning() -> crate::boilerplate::LineSettings {
+    crate::boilerplate::LineSettings {
+        variant: crate::boilerplate::Variant {
+            mask_digits: true,
+            guard_long_interior: false,
+            guard_mostly_dropped: false,
+        },
+        ..Default::default()
+    }
 }
 
 fn learning_article(u: &str, body: &str) -> NewArticle {
