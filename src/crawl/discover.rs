@@ -108,7 +108,7 @@ pub fn robots_sitemaps(robots_txt: &str) -> Vec<Url> {
         }
         let url = Url::parse(value.trim())
             .ok()
-            .and_then(|u| crate::crawl::frontier::normalize(&u));
+            .and_then(|u| crate::urls::normalize(&u));
         if let Some(u) = url {
             if !out.contains(&u) {
                 out.push(u);

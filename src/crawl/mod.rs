@@ -36,24 +36,14 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::config::{self, Config, SiteConfig};
+use crate::config::{Config, SiteConfig};
 use crate::extract::ExtractOptions;
-use crate::store::lines::LineSettings;
 use crate::store::{NewUrl, Store, StoreError, UrlKind, WriteOp};
 
 use summary::Counters;
 pub use summary::CrawlSummary;
 use worker::Ctx;
 use writer::{CrawlStore, Writer, WriterError};
-
-/// Boilerplate settings for a site (`None`: the global `[boilerplate]` switch).
-pub fn line_settings(config: &Config, site: Option<&SiteConfig>) -> LineSettings {
-    let enabled = match site {
-        Some(site) => site.boilerplate_enabled(&config.boilerplate),
-        None => config.boilerplate.enabled,
-    };
-    LineSettings::from_config(&config.boilerplate, enabled)
-}
 
 /// How to run a crawl.
 #[derive(Debug, Clone, Default)]
@@ -240,7 +230,7 @@ pub fn misconfiguration(config: &Config, sites: &[String]) -> Vec<String> {
 /// whose URL matches the site's `article_patterns` is queued as an article.
 fn seed_urls<'a>(
     sites: impl Iterator<Item = &'a SiteConfig>,
-    trailing: config::TrailingSlash,
+    trailing: crate::urls::TrailingSlash,
 ) -> Vec<NewUrl> {
     let mut urls = Vec::new();
     for site in sites {

@@ -19,9 +19,10 @@ use std::collections::HashSet;
 use url::Url;
 
 use super::{discover, frontier};
-use crate::config::{SiteConfig, TrailingSlash};
+use crate::config::SiteConfig;
 use crate::extract::{self, Article, ExtractOptions};
 use crate::store::{NewUrl, UrlKind};
+use crate::urls::TrailingSlash;
 
 /// What to process.
 pub struct PageInput<'a> {

@@ -41,7 +41,7 @@ fn run(
         body: body.as_bytes(),
         extract: &ExtractOptions::default(),
         now_ms: 0,
-        trailing_slash: crate::config::TrailingSlash::Keep,
+        trailing_slash: crate::urls::TrailingSlash::Keep,
         max_links: usize::MAX,
     })
 }
@@ -158,7 +158,7 @@ fn feed_entries_are_classified_and_bad_feeds_counted() {
         body: body.as_bytes(),
         extract: &opts,
         now_ms: 0,
-        trailing_slash: crate::config::TrailingSlash::Keep,
+        trailing_slash: crate::urls::TrailingSlash::Keep,
         max_links: usize::MAX,
     };
     let out = process(&input(rss));

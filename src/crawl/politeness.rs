@@ -1,7 +1,7 @@
 //! Per-host politeness: request spacing, Crawl-delay, concurrency caps,
 //! pauses and parking.
 //!
-//! In: host keys ([`crate::config::host_key`]: `host` or `host:port`, since the
+//! In: host keys ([`crate::urls::host_key`]: `host` or `host:port`, since the
 //! simulated web runs one site per port), the configured rates, and what
 //! happened on each fetch. Out: permission to fetch — a per-host concurrency
 //! permit ([`Politeness::try_permit`]), the right to send one request now

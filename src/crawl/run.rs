@@ -40,8 +40,9 @@ use url::Url;
 use super::progress::Progress;
 use super::worker::{self, now_ms, Ctx, Done, Job};
 use super::writer::WriterError;
-use crate::config::{host_key, SiteConfig};
+use crate::config::SiteConfig;
 use crate::store::{ClaimFilter, NextState, QueuedUrl};
+use crate::urls::host_key;
 
 /// Retries due within this long are waited for in one-pass mode.
 pub const ONE_PASS_PATIENCE: Duration = Duration::from_secs(30);

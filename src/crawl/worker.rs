@@ -398,7 +398,7 @@ async fn succeeded(
                 site: site.name.clone(),
                 fetched_at: now_ms(),
                 article,
-                lines: super::line_settings(cfg, Some(site)),
+                lines: cfg.line_settings(Some(site)),
             };
             ops.push(if q.fetched_before {
                 WriteOp::Refetched(new)

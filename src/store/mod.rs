@@ -19,6 +19,7 @@ pub use frontier::url_host;
 pub mod lines;
 mod maintenance;
 mod near_dup;
+pub use maintenance::Replayed;
 mod open;
 mod search;
 mod stats;
@@ -273,7 +274,7 @@ pub struct NewArticle {
     pub fetched_at: i64,
     pub article: Article,
     /// Boilerplate settings for this site.
-    pub lines: lines::LineSettings,
+    pub lines: crate::boilerplate::LineSettings,
 }
 
 /// One write in a batch; a batch is one transaction.

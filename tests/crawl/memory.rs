@@ -8,7 +8,7 @@
 //!   100 new pages is crawled until 200,000 URLs have been discovered; peak
 //!   RSS is printed and must stay under 150 MB. Ignored by default (it
 //!   fetches ~2,000 pages); run by hand:
-//!   `cargo test --release --test crawl_memory -- --ignored --nocapture`.
+//!   `cargo test --release --test crawl memory:: -- --ignored --nocapture`.
 
 use std::path::Path;
 

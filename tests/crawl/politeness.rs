@@ -7,12 +7,10 @@
 //! counted from the end of the previous response. The web runs on its own
 //! runtime so its arrival times are the server's, not the crawler's.
 
-mod crawl_support;
-
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use crawl_support::{max_in_window, start_web};
+use crate::support::{max_in_window, start_web};
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::{Behaviour, RequestRecord, SimWeb, SimWebSpec};
