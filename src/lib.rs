@@ -29,8 +29,8 @@
 //! - [`config`]: `crawler.toml` → validated [`config::Config`] and each site's
 //!   resolved [`config::SiteSettings`]; errors name the field.
 //! - [`store`]: SQLite (WAL, numbered migrations): frontier, fetch log,
-//!   articles, FTS5 search, line hashes (learning runs inside its write
-//!   transaction).
+//!   articles and their near-duplicate versions, FTS5 search, line hashes
+//!   (learning runs inside its write transaction).
 //! - [`crawl`]: orchestration (scheduler, workers, the single writer,
 //!   shutdown, run summary) and the I/O-facing stages: frontier rules,
 //!   politeness, fetch, discover.
