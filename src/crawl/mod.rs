@@ -6,25 +6,29 @@
 //! errors by kind), or a [`CrawlError`] for the few things that stop a crawl
 //! (unknown site, HTTP client, store failure).
 //!
-//! The parts: [`run`] (scheduler: claims, per-host queues, workers, end of
-//! pass, shutdown), [`worker`] (one URL: robots, rate limit, fetch, decide),
-//! [`page`] (pure: discovery and extraction of a fetched document),
-//! [`writer`] (the single store writer, batched transactions), [`politeness`]
-//! and [`robots`], [`fetch`] and [`addr`] (HTTP with limits and the address
-//! guard), [`summary`] and [`progress`]. The frontier's pure rules are in
-//! [`frontier`], link/feed/sitemap parsing in [`discover`].
+//! The parts: `scheduler` (claims, per-host queues, workers, end of pass,
+//! shutdown), `worker` (one URL: robots, rate limit, fetch, decide), `page`
+//! (pure: discovery and extraction of a fetched document), [`writer`] (the
+//! single store writer, batched transactions, behind the [`CrawlStore`]
+//! seam), `politeness` and `robots`, [`fetch`] and `addr` (HTTP with limits
+//! and the address guard), [`kinds`] (what errors and skips are counted
+//! as), `summary` and `progress`. The frontier's pure rules are in
+//! `frontier`, link/feed/sitemap parsing in `discover`. Public: what the CLI,
+//! tests and benches use (`fetch` for `extract URL`, `writer` for the
+//! `CrawlStore` seam, `kinds` for the summary's keys).
 
-pub mod addr;
-pub mod discover;
+mod addr;
+mod discover;
 pub mod fetch;
-pub mod frontier;
-pub mod page;
-pub mod politeness;
-pub mod progress;
-pub mod robots;
-pub mod run;
-pub mod summary;
-pub mod worker;
+mod frontier;
+pub mod kinds;
+mod page;
+mod politeness;
+mod progress;
+mod robots;
+mod scheduler;
+mod summary;
+mod worker;
 pub mod writer;
 
 #[cfg(test)]
@@ -125,7 +129,6 @@ pub async fn run_with<S: CrawlStore>(
 
     let cfg = Arc::new(config.clone());
     let ctx = Arc::new(Ctx {
-        sites: selected.clone(),
         fetcher,
         politeness: politeness::Politeness::for_config(&cfg),
         robots: robots::RobotsCache::new(&cfg.crawler.user_agent),
@@ -143,7 +146,7 @@ pub async fn run_with<S: CrawlStore>(
         shutdown.await;
         let _ = stop_tx.send(true);
     });
-    let scheduler = run::Scheduler::new(
+    let scheduler = scheduler::Scheduler::new(
         ctx,
         opts.continuous,
         opts.progress,

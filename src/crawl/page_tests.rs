@@ -170,7 +170,7 @@ fn feed_entries_are_classified_and_bad_feeds_counted() {
     );
     assert!(out.article.is_none() && out.problem.is_none());
     let out = process(&input("<html>not a feed</html>"));
-    assert_eq!(out.problem, Some("bad_feed"));
+    assert_eq!(out.problem, Some(crate::crawl::kinds::ErrorKind::BadFeed));
 }
 
 fn with_canonical(href: &str) -> String {

@@ -164,6 +164,7 @@ impl Politeness {
     }
 
     /// Requests per second currently allowed to `host`.
+    #[cfg(test)]
     pub fn rate(&self, host: &str) -> f64 {
         self.with_host(host, |s| s.rate)
     }
@@ -225,6 +226,7 @@ impl Politeness {
     }
 
     /// Hosts currently remembered.
+    #[cfg(test)]
     pub fn hosts_tracked(&self) -> usize {
         self.lock().len()
     }
