@@ -45,7 +45,8 @@ pub struct Config {
     pub fetch: FetchConfig,
     pub extract: ExtractConfig,
     pub boilerplate: BoilerplateConfig,
-    pub sites: Vec<SiteConfig>,
+    /// Each site with its effective settings, resolved at load.
+    pub sites: Vec<SiteSettings>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -275,6 +276,11 @@ impl Config {
             message,
         };
         validate_sections(&raw).map_err(|(f, m)| invalid(f.to_string(), m))?;
+        let defaults = SiteDefaults {
+            rate: raw.politeness.rate_per_host,
+            timezone: raw.extract.timezone,
+            lines: raw.boilerplate.line_settings(raw.boilerplate.enabled),
+        };
         let mut sites = Vec::with_capacity(raw.sites.len());
         let mut names = std::collections::HashSet::new();
         for (i, site) in raw.sites.into_iter().enumerate() {
@@ -284,7 +290,8 @@ impl Config {
                     format!("duplicate site name {:?}", site.name),
                 ));
             }
-            sites.push(validate_site(i, site, base_dir).map_err(|(f, m)| invalid(f, m))?);
+            sites
+                .push(validate_site(i, site, base_dir, &defaults).map_err(|(f, m)| invalid(f, m))?);
         }
         Ok(Config {
             source: origin.to_path_buf(),
@@ -297,18 +304,17 @@ impl Config {
         })
     }
 
-    pub fn site(&self, name: &str) -> Option<&SiteConfig> {
+    pub fn site(&self, name: &str) -> Option<&SiteSettings> {
         self.sites.iter().find(|s| s.name == name)
     }
 
-    /// Boilerplate settings for a site (`None`: the global `[boilerplate]`
-    /// switch, as for pages of no configured site).
-    pub fn line_settings(&self, site: Option<&SiteConfig>) -> LineSettings {
-        let enabled = match site {
-            Some(site) => site.boilerplate_enabled(&self.boilerplate),
-            None => self.boilerplate.enabled,
-        };
-        self.boilerplate.line_settings(enabled)
+    /// Boilerplate settings of the site called `name`; for a name that is no
+    /// configured site (or `None`), `[boilerplate]` with its global switch.
+    pub fn line_settings(&self, name: Option<&str>) -> LineSettings {
+        match name.and_then(|n| self.site(n)) {
+            Some(site) => site.lines,
+            None => self.boilerplate.line_settings(self.boilerplate.enabled),
+        }
     }
 }
 
@@ -395,5 +401,5 @@ mod site;
 #[cfg(test)]
 mod tests;
 
-pub use site::SiteConfig;
-use site::{validate_site, RawSite};
+pub use site::SiteSettings;
+use site::{validate_site, RawSite, SiteDefaults};

@@ -109,3 +109,28 @@ fn unknown_time_zone_is_named_with_its_line() {
         .to_string();
     assert!(err.contains("unknown time zone \"+08:00\""), "{err}");
 }
+
+/// Issue 9: a site's time zone, rate and boilerplate switch were looked up in
+/// two places (the site's entry, then the global section) by every caller;
+/// now they are resolved once at load.
+#[test]
+fn site_settings_resolve_the_sites_own_values_else_the_global_ones() {
+    let text = format!(
+        "[politeness]\nrate_per_host = 3.0\n[extract]\ntimezone = \"Asia/Shanghai\"\n\
+         [boilerplate]\nenabled = false\nline_window = 7\n{SITE}\
+         [[sites]]\nname = \"own\"\nstart = [\"https://own.example/\"]\nrate = 0.5\n\
+         timezone = \"Europe/Paris\"\nboilerplate = true\n"
+    );
+    let cfg = parse(&text).unwrap();
+    let (global, own) = (&cfg.sites[0], &cfg.sites[1]);
+    assert_eq!(global.rate, 3.0);
+    assert_eq!(global.timezone, Some(chrono_tz::Asia::Shanghai));
+    assert!(!global.lines.enabled);
+    assert_eq!(global.lines.rule.window, 7);
+    assert_eq!(own.rate, 0.5);
+    assert_eq!(own.timezone, Some(chrono_tz::Europe::Paris));
+    assert!(own.lines.enabled);
+    assert_eq!(own.lines.rule.window, 7);
+    assert_eq!(cfg.line_settings(Some("own")), own.lines);
+    assert!(!cfg.line_settings(Some("no such site")).enabled);
+}

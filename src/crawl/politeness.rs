@@ -85,10 +85,8 @@ impl Politeness {
     pub fn for_config(cfg: &Config) -> Politeness {
         let mut p = Politeness::new(&cfg.politeness, &cfg.fetch);
         for site in &cfg.sites {
-            if let Some(rate) = site.rate {
-                for host in &site.hosts {
-                    p.site_rates.insert(host.clone(), rate);
-                }
+            for host in &site.hosts {
+                p.site_rates.insert(host.clone(), site.rate);
             }
         }
         p
