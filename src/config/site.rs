@@ -206,9 +206,7 @@ pub(super) fn validate_site(
         ));
     }
     if let Some(rate) = raw.rate {
-        if !(rate.is_finite() && rate > 0.0) {
-            return Err((at("rate"), format!("must be > 0 (got {rate})")));
-        }
+        super::sections::check_rate(rate).map_err(|m| (at("rate"), m))?;
     }
     let mut hosts: Vec<String> = raw.hosts.clone();
     for url in start_urls.iter().chain(&feeds).chain(&sitemaps) {

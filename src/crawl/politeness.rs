@@ -72,9 +72,9 @@ impl Politeness {
         Politeness {
             default_rate: politeness.rate_per_host,
             per_host_concurrency: politeness.per_host_concurrency.max(1),
-            max_crawl_delay: politeness.max_crawl_delay_secs,
-            backoff_base: fetch.backoff_base_secs,
-            backoff_max: fetch.backoff_max_secs,
+            max_crawl_delay: politeness.max_crawl_delay.as_secs_f64(),
+            backoff_base: fetch.backoff_base.as_secs_f64(),
+            backoff_max: fetch.backoff_max.as_secs_f64(),
             site_rates: HashMap::new(),
             max_hosts: MAX_HOSTS,
             hosts: Mutex::new(HashMap::new()),

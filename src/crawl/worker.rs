@@ -323,13 +323,13 @@ fn failed(
 /// (`[crawler] refetch_articles_after_secs`, 0 = never). A refetch is the
 /// last visit: `fetched_before` is set by then.
 pub fn refetch_at(cfg: &Config, q: &QueuedUrl) -> Option<i64> {
-    let secs = cfg.crawler.refetch_articles_after_secs;
-    (secs > 0.0 && q.kind == UrlKind::Article && !q.fetched_before)
-        .then(|| now_ms() + ms(Duration::from_secs_f64(secs)))
+    let after = cfg.crawler.refetch_articles_after;
+    (!after.is_zero() && q.kind == UrlKind::Article && !q.fetched_before)
+        .then(|| now_ms() + ms(after))
 }
 
 pub fn revisit_ms(cfg: &Config) -> i64 {
-    ms(Duration::from_secs_f64(cfg.crawler.revisit_secs))
+    ms(cfg.crawler.revisit)
 }
 
 async fn succeeded(

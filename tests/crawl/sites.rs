@@ -238,7 +238,7 @@ async fn the_per_site_budget_holds_over_runs() {
 
     // Continuous mode with a short revisit interval: the exhausted site is
     // not claimed, so its URLs are not re-skipped every interval.
-    cfg.crawler.revisit_secs = 0.2;
+    cfg.crawler.revisit = Duration::from_millis(200);
     let (store, claims) = recording(&db);
     let opts = CrawlOptions {
         continuous: true,
