@@ -485,5 +485,4 @@ fn chain_text(err: &dyn std::error::Error) -> String {
 }
 
 #[cfg(test)]
-#[path = "fetch_tests.rs"]
 mod tests;

@@ -259,5 +259,4 @@ impl<'a> Found<'a> {
 }
 
 #[cfg(test)]
-#[path = "page_tests.rs"]
 mod tests;

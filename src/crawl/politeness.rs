@@ -258,5 +258,4 @@ fn evict_idle(hosts: &mut HashMap<String, HostState>, n: usize) {
 }
 
 #[cfg(test)]
-#[path = "politeness_tests.rs"]
 mod tests;

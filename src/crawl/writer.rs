@@ -341,5 +341,4 @@ fn tally(outcomes: &[WriteOutcome], counters: &Counters) {
 }
 
 #[cfg(test)]
-#[path = "writer_tests.rs"]
 mod tests;
