@@ -53,8 +53,9 @@ impl BodyBudget {
         }
     }
 
-    /// KiB free right now (for tests and status).
-    pub fn available_kib(&self) -> usize {
+    /// KiB free right now.
+    #[cfg(test)]
+    fn available_kib(&self) -> usize {
         self.kib.available_permits()
     }
 }

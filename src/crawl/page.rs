@@ -18,15 +18,16 @@ use std::collections::HashSet;
 
 use url::Url;
 
+use super::kinds::ErrorKind;
 use super::{discover, frontier};
-use crate::config::SiteConfig;
+use crate::config::SiteSettings;
 use crate::extract::{self, Article, ExtractOptions};
 use crate::store::{NewUrl, UrlKind};
 use crate::urls::TrailingSlash;
 
 /// What to process.
 pub struct PageInput<'a> {
-    pub site: &'a SiteConfig,
+    pub site: &'a SiteSettings,
     pub kind: UrlKind,
     pub depth: u32,
     pub max_depth: u32,
@@ -54,7 +55,7 @@ pub struct PageOutput {
     /// canonical URL on the same site, when it differs from the fetched one.
     pub known: Vec<NewUrl>,
     /// A problem to count (`bad_feed`, `bad_sitemap`), the page is still done.
-    pub problem: Option<&'static str>,
+    pub problem: Option<ErrorKind>,
 }
 
 pub fn process(input: &PageInput<'_>) -> PageOutput {
@@ -103,9 +104,9 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
     let parsed = order.iter().any(|parse| parse(&mut found));
     if !parsed {
         out.problem = Some(if feed_first {
-            "bad_feed"
+            ErrorKind::BadFeed
         } else {
-            "bad_sitemap"
+            ErrorKind::BadSitemap
         });
     }
     out.urls = found.urls;
@@ -115,7 +116,7 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
 fn html(input: &PageInput<'_>) -> PageOutput {
     let decoded = extract::charset::decode(input.body, input.content_type, Some(input.final_url));
     let mut found = Found::new(input);
-    let links = discover::page_links_capped(&decoded.text, input.final_url, input.max_links);
+    let links = discover::page_links(&decoded.text, input.final_url, input.max_links);
     for link in &links.links {
         found.link(link);
     }
@@ -133,7 +134,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
             || discover::classify(input.site, input.final_url) == UrlKind::Article);
     let mut article = is_article.then(|| {
         let opts = ExtractOptions {
-            timezone: input.site.timezone.or(input.extract.timezone),
+            timezone: input.site.timezone,
             ..input.extract.clone()
         };
         extract::extract_html(&decoded.text, Some(input.final_url), &opts)
@@ -260,5 +261,4 @@ impl<'a> Found<'a> {
 }
 
 #[cfg(test)]
-#[path = "page_tests.rs"]
 mod tests;

@@ -121,9 +121,9 @@ impl Politeness {
         Politeness {
             default_rate: politeness.rate_per_host,
             per_host_concurrency: politeness.per_host_concurrency.max(1),
-            max_crawl_delay: politeness.max_crawl_delay_secs,
-            backoff_base: fetch.backoff_base_secs,
-            backoff_max: fetch.backoff_max_secs,
+            max_crawl_delay: politeness.max_crawl_delay.as_secs_f64(),
+            backoff_base: fetch.backoff_base.as_secs_f64(),
+            backoff_max: fetch.backoff_max.as_secs_f64(),
             site_rates: HashMap::new(),
             max_hosts: MAX_HOSTS,
             hosts: Mutex::new(HashMap::new()),
@@ -134,10 +134,8 @@ impl Politeness {
     pub fn for_config(cfg: &Config) -> Politeness {
         let mut p = Politeness::new(&cfg.politeness, &cfg.fetch);
         for site in &cfg.sites {
-            if let Some(rate) = site.rate {
-                for host in &site.hosts {
-                    p.site_rates.insert(host.clone(), rate);
-                }
+            for host in &site.hosts {
+                p.site_rates.insert(host.clone(), site.rate);
             }
         }
         p
@@ -243,7 +241,8 @@ impl Politeness {
     }
 
     /// Wait for `host`'s turn and take it (for callers that hold no other
-    /// resource while waiting).
+    /// resource while waiting; the crawl itself uses `try_send` with a slot).
+    #[cfg(test)]
     pub async fn wait_turn(&self, host: &str) -> Sent {
         loop {
             match self.try_send(host) {
@@ -254,6 +253,7 @@ impl Politeness {
     }
 
     /// Requests per second currently allowed to `host`.
+    #[cfg(test)]
     pub fn rate(&self, host: &str) -> f64 {
         self.with_host(host, |s| s.rate)
     }
@@ -316,6 +316,7 @@ impl Politeness {
     }
 
     /// Hosts currently remembered.
+    #[cfg(test)]
     pub fn hosts_tracked(&self) -> usize {
         self.lock().len()
     }
@@ -351,5 +352,4 @@ fn evict_idle(hosts: &mut HashMap<String, HostState>, n: usize) {
 }
 
 #[cfg(test)]
-#[path = "politeness_tests.rs"]
 mod tests;

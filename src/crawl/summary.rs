@@ -12,6 +12,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use super::kinds::{ErrorKind, SkipKind};
+
 fn bump(map: &Mutex<BTreeMap<String, u64>>, kind: &str) {
     let mut map = map.lock().unwrap_or_else(|p| p.into_inner());
     *map.entry(kind.to_string()).or_default() += 1;
@@ -43,13 +45,13 @@ impl Counters {
     }
 
     /// A failure (fetch, parse, store) of one URL.
-    pub fn error(&self, kind: &str) {
-        bump(&self.errors, kind);
+    pub fn error(&self, kind: ErrorKind) {
+        bump(&self.errors, kind.as_str());
     }
 
     /// A URL not fetched on purpose (robots.txt, budget, parked host).
-    pub fn skip(&self, kind: &str) {
-        bump(&self.skipped, kind);
+    pub fn skip(&self, kind: SkipKind) {
+        bump(&self.skipped, kind.as_str());
     }
 
     pub fn errors(&self) -> BTreeMap<String, u64> {
@@ -150,7 +152,7 @@ impl CrawlSummary {
         } else {
             "every page failed"
         };
-        let hint = if self.errors.contains_key("blocked_address") {
+        let hint = if self.errors.contains_key(ErrorKind::BlockedAddress.as_str()) {
             "the sites are on loopback or private addresses, which are refused unless \
              `allow_private_addresses = true` is set under [fetch]"
         } else if self.pages_fetched == 0 {
@@ -221,7 +223,7 @@ mod tests {
         let c = Counters::default();
         Counters::add(&c.pages_fetched, 3);
         for _ in 0..3 {
-            c.error("worker_panic");
+            c.error(ErrorKind::WorkerPanic);
         }
         let why = c.summary(Duration::from_secs(1)).all_failed();
         assert_eq!(
@@ -235,7 +237,7 @@ mod tests {
     #[test]
     fn regression_a_crawl_blocked_by_the_address_guard_asked_whether_the_network_was_reachable() {
         let c = Counters::default();
-        c.error("blocked_address");
+        c.error(ErrorKind::BlockedAddress);
         let why = c
             .summary(Duration::from_secs(1))
             .all_failed()
@@ -253,10 +255,10 @@ mod tests {
         let c = Counters::default();
         Counters::add(&c.pages_fetched, 10);
         Counters::add(&c.articles_stored, 7);
-        c.error("timeout");
-        c.error("timeout");
-        c.error("http_5xx");
-        c.skip("robots_disallowed");
+        c.error(ErrorKind::Timeout);
+        c.error(ErrorKind::Timeout);
+        c.error(ErrorKind::Http5xx);
+        c.skip(SkipKind::RobotsDisallowed);
         let s = c.summary(Duration::from_secs(2));
         assert_eq!(s.skipped["robots_disallowed"], 1);
         assert_eq!(s.error_total(), 3);

@@ -27,15 +27,11 @@ async fn observed_rate_per_host_never_exceeds_the_configured_rate() {
     let (web, dir, mut cfg) = start_web(spec).await;
     // Slow enough that a crawl of a site spans several seconds, with more
     // requests allowed in flight per host than the rate would need.
-    cfg.politeness.rate_per_host = 10.0;
+    crate::support::set_rate_per_host(&mut cfg, 10.0);
     cfg.politeness.per_host_concurrency = 4;
     cfg.crawler.concurrency = 8;
-    cfg.sites[1].rate = Some(5.0);
-    let rates: BTreeMap<String, f64> = cfg
-        .sites
-        .iter()
-        .map(|s| (s.name.clone(), s.rate_or(cfg.politeness.rate_per_host)))
-        .collect();
+    cfg.sites[1].rate = 5.0;
+    let rates: BTreeMap<String, f64> = cfg.sites.iter().map(|s| (s.name.clone(), s.rate)).collect();
 
     let store = Store::open(&dir.path().join("polite.db")).expect("open store");
     let summary = crawl::run(&cfg, store, CrawlOptions::default(), std::future::pending())
@@ -169,7 +165,7 @@ async fn regression_rate_turn_taken_before_the_slot_wait_let_a_host_see_three_re
     let mut cfg = served.config(dir.path());
     // 12 hosts at 2/s with 0.3 s answers could use ~7 slots; 4 means every
     // request waits for a slot after its host's turn came.
-    cfg.politeness.rate_per_host = 2.0;
+    crate::support::set_rate_per_host(&mut cfg, 2.0);
     cfg.politeness.per_host_concurrency = 2;
     cfg.crawler.concurrency = 4;
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -223,7 +219,7 @@ async fn regression_crawl_delay_counted_from_the_send_let_requests_follow_slow_r
         .expect("server thread");
     let dir = tempfile::tempdir().expect("tempdir");
     let mut cfg = served.config(dir.path());
-    cfg.politeness.rate_per_host = 20.0;
+    crate::support::set_rate_per_host(&mut cfg, 20.0);
     cfg.politeness.per_host_concurrency = 4;
     cfg.crawler.concurrency = 3;
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));

@@ -37,10 +37,11 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 use url::Url;
 
+use super::kinds::{ErrorKind, SkipKind};
 use super::progress::Progress;
 use super::worker::{self, now_ms, Ctx, Done, Job};
 use super::writer::WriterError;
-use crate::config::SiteConfig;
+use crate::config::SiteSettings;
 use crate::store::{ClaimFilter, NextState, QueuedUrl};
 use crate::urls::host_key;
 
@@ -64,7 +65,7 @@ struct Waiting {
     seq: Reverse<u64>,
     q: QueuedUrl,
     url: Url,
-    site: Arc<SiteConfig>,
+    site: Arc<SiteSettings>,
 }
 
 impl Waiting {
@@ -97,7 +98,7 @@ pub struct Scheduler {
     ctx: Arc<Ctx>,
     continuous: bool,
     /// Selected sites by name.
-    selected: HashMap<String, Arc<SiteConfig>>,
+    selected: HashMap<String, Arc<SiteSettings>>,
     /// Selected sites whose page budget is not exhausted: the only ones
     /// claimed from (and waited for).
     claimable: Vec<String>,
@@ -107,6 +108,8 @@ pub struct Scheduler {
     rotation: VecDeque<String>,
     queued: usize,
     running: JoinSet<Done>,
+    /// Stop after this many pages (0 = no limit).
+    max_pages: u64,
     /// Pages dispatched this run (for `max_pages`).
     dispatched: u64,
     /// Pages per site, database lifetime (for `max_pages_per_site`).
@@ -123,7 +126,8 @@ impl Scheduler {
         ctx: Arc<Ctx>,
         continuous: bool,
         progress: bool,
-        selected: HashMap<String, Arc<SiteConfig>>,
+        max_pages: u64,
+        selected: HashMap<String, Arc<SiteSettings>>,
         site_pages: HashMap<String, u64>,
         stop: watch::Receiver<bool>,
     ) -> Scheduler {
@@ -137,6 +141,7 @@ impl Scheduler {
         Scheduler {
             ctx,
             continuous,
+            max_pages,
             selected,
             claimable,
             queues: HashMap::new(),
@@ -200,8 +205,7 @@ impl Scheduler {
     }
 
     fn page_limit_reached(&self) -> bool {
-        let max = self.ctx.cfg.crawler.max_pages;
-        max > 0 && self.dispatched >= max
+        self.max_pages > 0 && self.dispatched >= self.max_pages
     }
 
     pub async fn run(mut self, stop: &mut watch::Receiver<bool>) -> Result<(), WriterError> {
@@ -299,7 +303,7 @@ impl Scheduler {
             }
             // A panicking worker is a bug; its URL stays claimed and is
             // queued again by the next run's reset.
-            Err(e) if e.is_panic() => self.ctx.counters.error("worker_panic"),
+            Err(e) if e.is_panic() => self.ctx.counters.error(ErrorKind::WorkerPanic),
             Err(_) => {}
         }
     }
@@ -311,8 +315,8 @@ impl Scheduler {
             return Ok(());
         };
         let Ok(url) = Url::parse(&q.url) else {
-            self.ctx.counters.error("bad_url");
-            let op = worker::skipped(&q, "bad_url", NextState::Failed);
+            self.ctx.counters.error(ErrorKind::BadUrl);
+            let op = worker::skipped(&q, SkipKind::BadUrl, NextState::Failed);
             return self.ctx.writer.write(vec![op]).await;
         };
         let host = host_key(&url);
@@ -368,8 +372,8 @@ impl Scheduler {
                 // is no longer claimed from, so it waits (unattempted) for a
                 // run with a larger budget instead of coming back every
                 // revisit interval.
-                self.ctx.counters.skip("site_budget");
-                let op = worker::skipped(&w.q, "site_budget", NextState::At(now_ms()));
+                self.ctx.counters.skip(SkipKind::SiteBudget);
+                let op = worker::skipped(&w.q, SkipKind::SiteBudget, NextState::At(now_ms()));
                 self.ctx.writer.write(vec![op]).await?;
                 continue;
             }
@@ -393,7 +397,7 @@ impl Scheduler {
         Ok(slots_free && hosts_busy)
     }
 
-    fn over_budget(&self, site: &SiteConfig) -> bool {
+    fn over_budget(&self, site: &SiteSettings) -> bool {
         let budget = self.ctx.cfg.crawler.max_pages_per_site;
         budget > 0 && self.site_pages.get(&site.name).copied().unwrap_or(0) >= budget
     }
@@ -414,8 +418,8 @@ impl Scheduler {
         let ops: Vec<_> = waiting
             .iter()
             .map(|w| {
-                self.ctx.counters.skip("host_parked");
-                worker::skipped(&w.q, "host_parked", NextState::At(at))
+                self.ctx.counters.skip(SkipKind::HostParked);
+                worker::skipped(&w.q, SkipKind::HostParked, NextState::At(at))
             })
             .collect();
         self.ctx.writer.write(ops).await?;
