@@ -391,3 +391,75 @@ fn a_refetched_article_is_updated_only_when_its_body_changed_and_learns_nothing(
         .text
         .contains("dockworkers"));
 }
+
+/// Five distinct paragraphs of a story; `changed` replaces paragraph `i`.
+/// (Paragraphs differ in words: lines that differ only in digits are one
+/// line to the line table.)
+fn story(topic: &str, changed: Option<(usize, &str)>) -> String {
+    ["first", "second", "third", "fourth", "fifth"]
+        .iter()
+        .enumerate()
+        .map(|(i, nth)| match changed {
+            Some((j, text)) if i == j => text.to_string(),
+            _ => format!(
+                "The {nth} paragraph of the {topic} story tells what the council decided about {topic} and why residents care."
+            ),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn regression_a_republished_copy_was_stored_again_and_taught_the_line_table() {
+    let mut s = Store::open_in_memory().unwrap();
+    let WriteOutcome::ArticleStored { id, .. } = store_one(
+        &mut s,
+        learning_article("https://a.test/1", &story("harbour", None)),
+    ) else {
+        panic!("the original is stored")
+    };
+    let update = story(
+        "harbour",
+        Some((2, "An update added this sentence about the harbour vote.")),
+    );
+    assert_eq!(
+        store_one(&mut s, learning_article("https://a.test/1-v2", &update)),
+        WriteOutcome::ArticleNearDuplicate { id }
+    );
+    // Counted once: the copy did not add to RC or to its lines' LC.
+    let rc: i64 = s
+        .conn
+        .query_row("SELECT articles_processed FROM site_stats", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(rc, 1);
+    let max_lc: i64 = s
+        .conn
+        .query_row("SELECT max(count) FROM line_hashes", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(max_lc, 1);
+    // The copy's URL shows the article; its own text is kept as a version.
+    let shown = s
+        .article(ArticleRef::Url("https://a.test/1-v2".into()))
+        .unwrap()
+        .unwrap();
+    assert_eq!(shown.id, id);
+    let kept: String = s
+        .conn
+        .query_row(
+            "SELECT raw_text FROM article_versions WHERE url = 'https://a.test/1-v2'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(kept, update);
+    // Another story is an article of its own.
+    assert!(matches!(
+        store_one(
+            &mut s,
+            learning_article("https://a.test/2", &story("school", None))
+        ),
+        WriteOutcome::ArticleStored { .. }
+    ));
+}
