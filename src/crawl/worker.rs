@@ -276,6 +276,11 @@ async fn fetch_robots(ctx: &Ctx, url: &Url, host: &str) -> RobotsFetch {
     let Ok(robots_url) = url.join("/robots.txt") else {
         return RobotsFetch::NoRules;
     };
+    // robots.txt bodies count against the body budget like pages (a hostile
+    // host may serve a huge one); taken before the turn, as for pages.
+    let Some(_room) = ctx.body_budget.reserve().await else {
+        return RobotsFetch::Unavailable;
+    };
     let Some((_slot, sent)) = send_turn(ctx, host).await else {
         return RobotsFetch::Unavailable;
     };
