@@ -365,7 +365,7 @@ fn extract_options(
     if let Some(m) = model.as_ref().filter(|_| algorithm.is_learned()) {
         if m.algorithm() != algorithm {
             bail!(
-                "the model is a {} model, but the algorithm is {}",
+                "the model is for {}, but the algorithm is {}",
                 m.name(),
                 algorithm.name()
             );

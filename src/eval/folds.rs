@@ -309,3 +309,89 @@ pub fn cross_validate(
         text: EvalReport::from_pages(algorithm, scored),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Three "sites", three pages each: a link menu, a story, a footer.
+    fn write_set(root: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+        let (html, gold) = (root.join("html"), root.join("gold"));
+        for d in [&html, &gold] {
+            std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("{e}"));
+        }
+        for site in ["alpha", "beta", "gamma"] {
+            for i in 0..3 {
+                let story = format!(
+                    "The {site} council met on day {i}, and agreed the budget after a long \
+                     debate. Members said the plan would be reviewed next spring."
+                );
+                let page = format!(
+                    "<html><body><div class=menu><a href=/a>Home</a> <a href=/b>World</a> \
+                     <a href=/c>Sport</a></div><div class=story><p>{story}</p><p>{story}</p>\
+                     </div><div class=foot><a href=/e>Privacy</a> <a href=/f>Terms</a></div>\
+                     </body></html>"
+                );
+                let write = |p: std::path::PathBuf, t: &str| {
+                    std::fs::write(&p, t).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
+                };
+                write(html.join(format!("{site}_{i}.html")), &page);
+                write(
+                    gold.join(format!("{site}_{i}.txt")),
+                    &format!("{story}\n\n{story}\n"),
+                );
+            }
+        }
+        (html, gold)
+    }
+
+    #[test]
+    fn labels_by_lcs_and_folds_by_site() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let (html, gold) = write_set(tmp.path());
+        let pages = label_dir(&html, &gold, 2).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(pages.len(), 9);
+        for p in &pages {
+            // menu, story, footer: only the story is content.
+            assert_eq!(p.labels, vec![false, true, false], "{}", p.name);
+        }
+        let folds = site_folds(&pages, 5);
+        for (a, fa) in pages.iter().zip(&folds) {
+            for (b, fb) in pages.iter().zip(&folds) {
+                assert_eq!(a.site == b.site, fa == fb, "{} {}", a.name, b.name);
+            }
+        }
+        assert_eq!(stem_site("bbc-1"), "bbc");
+        assert_eq!(stem_site("tv.msnbc.com_news_07"), "tv.msnbc.com_news");
+    }
+
+    #[test]
+    fn trained_models_round_trip_through_json() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let (html, gold) = write_set(tmp.path());
+        let pages = label_dir(&html, &gold, 1).unwrap_or_else(|e| panic!("{e}"));
+        for alg in [Algorithm::Nb, Algorithm::Tree] {
+            let model = train(alg, &pages).unwrap_or_else(|| panic!("{alg:?} trains"));
+            let path = tmp.path().join(format!("{}.json", alg.name()));
+            std::fs::write(&path, model.to_json()).unwrap_or_else(|e| panic!("{e}"));
+            let back = BlockModel::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(back, model, "{alg:?}");
+            let page = &pages[0];
+            let opts = ExtractOptions {
+                algorithm: alg,
+                model: Some(Arc::new(back)),
+                ..ExtractOptions::default()
+            };
+            let text = extract_bytes_text_with(&page.bytes, None, None, &opts);
+            assert!(
+                text.contains("agreed the budget") && !text.contains("Privacy"),
+                "{alg:?}: {text}"
+            );
+        }
+        let cv = cross_validate(Algorithm::Nb, &pages, 3, 1);
+        let cv = cv.unwrap_or_else(|| panic!("nb cross-validates"));
+        assert_eq!((cv.folds, cv.sites), (3, 3));
+        assert_eq!(cv.text.pages.len(), 9);
+        assert!(cv.text.mean.f1 > 0.9, "{:?}", cv.text.mean);
+    }
+}
