@@ -20,7 +20,7 @@ use url::Url;
 
 use super::kinds::ErrorKind;
 use super::{discover, frontier};
-use crate::config::SiteConfig;
+use crate::config::SiteSettings;
 use crate::extract::tree::rule::{RuleOutcome, SiteRule};
 use crate::extract::{self, Article, ExtractOptions};
 use crate::store::{NewUrl, UrlKind};
@@ -28,7 +28,7 @@ use crate::urls::TrailingSlash;
 
 /// What to process.
 pub struct PageInput<'a> {
-    pub site: &'a SiteConfig,
+    pub site: &'a SiteSettings,
     pub kind: UrlKind,
     pub depth: u32,
     pub max_depth: u32,
@@ -138,7 +138,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
     let mut rule = None;
     let mut article = is_article.then(|| {
         let opts = ExtractOptions {
-            timezone: input.site.timezone.or(input.extract.timezone),
+            timezone: input.site.timezone,
             ..input.extract.clone()
         };
         let (article, outcome) = extract::extract_html_by_rule(
@@ -273,5 +273,4 @@ impl<'a> Found<'a> {
 }
 
 #[cfg(test)]
-#[path = "page_tests.rs"]
 mod tests;
