@@ -7,8 +7,11 @@
 //! Steps: 1. charset → UTF-8 ([`charset`]); 2. strip non-content with a byte
 //! prepass and lol_html ([`strip`]); 3. parse into a DOM (scraper/html5ever) and flatten the body
 //! into an arena with per-node statistics ([`dom`]); 4. scoring and selection
-//! ([`density`] for the CETD family, [`select`] for `auto`); 5. text assembly
-//! ([`text`]); 6. metadata ([`metadata`]) from the same parsed DOM.
+//! ([`density`] for the CETD family, [`select`] for `auto`; the other methods
+//! of the research: [`htd`], [`ceds`], [`punct`], and the learned block
+//! classifiers [`nb`] and [`tree`] over [`blocks`], with [`model`] files);
+//! 5. text assembly ([`text`]); 6. metadata ([`metadata`]) from the same
+//! parsed DOM.
 
 pub mod batch;
 pub mod blocks;
