@@ -338,12 +338,12 @@ fn set_name(html: &Path) -> String {
 fn extract_options(
     globals: &Globals,
     algorithm: Option<Algorithm>,
-    model: Option<&Path>,
+    model_path: Option<&Path>,
     zone: Zone,
 ) -> Result<ExtractOptions> {
     let zone_missing = matches!(zone, Zone::Flag(None));
-    let model_missing = model.is_none() && algorithm.is_some_and(Algorithm::is_learned);
-    let flag_model = model.map(BlockModel::load).transpose()?;
+    let model_missing = model_path.is_none() && algorithm.is_some_and(Algorithm::is_learned);
+    let flag_model = model_path.map(BlockModel::load).transpose()?;
     let config = if (algorithm.is_none() && flag_model.is_none()) || zone_missing || model_missing {
         Some(globals.config()?)
     } else {
@@ -355,22 +355,21 @@ fn extract_options(
         .or(from_config.map(|e| e.algorithm))
         .unwrap_or_default();
     let model = match flag_model {
+        Some(m) if algorithm.is_learned() && m.algorithm() != algorithm => bail!(
+            "{}: the model is for {}, but the algorithm is {}",
+            model_path
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            m.name(),
+            algorithm.name()
+        ),
         Some(m) => Some(m),
         None if algorithm.is_learned() => from_config
             .and_then(|e| e.model.as_deref())
-            .map(BlockModel::load)
+            .map(|p| BlockModel::load_for(p, algorithm))
             .transpose()?,
         None => None,
     };
-    if let Some(m) = model.as_ref().filter(|_| algorithm.is_learned()) {
-        if m.algorithm() != algorithm {
-            bail!(
-                "the model is for {}, but the algorithm is {}",
-                m.name(),
-                algorithm.name()
-            );
-        }
-    }
     Ok(ExtractOptions {
         algorithm,
         timezone: match zone {

@@ -117,9 +117,12 @@ pub async fn run_with<S: CrawlStore>(
 ) -> Result<CrawlSummary, CrawlError> {
     let started = Instant::now();
     let selected = select_sites(config, &opts.sites)?;
+    // A model only serves nb and tree; it must be of the configured kind.
     let model = match &config.extract.model {
-        Some(path) => Some(Arc::new(crate::extract::model::BlockModel::load(path)?)),
-        None => None,
+        Some(path) if config.extract.algorithm.is_learned() => Some(Arc::new(
+            crate::extract::model::BlockModel::load_for(path, config.extract.algorithm)?,
+        )),
+        _ => None,
     };
     let fetcher = fetch::Fetcher::new(&config.fetch, &config.crawler.user_agent)
         .map_err(CrawlError::Client)?;

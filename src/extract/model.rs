@@ -47,6 +47,12 @@ pub enum ModelError {
         path: String,
         algorithm: &'static str,
     },
+    #[error("{path}: the model is for {model}, but the algorithm is {algorithm}")]
+    WrongAlgorithm {
+        path: String,
+        model: &'static str,
+        algorithm: &'static str,
+    },
 }
 
 static DEFAULT_NB: LazyLock<BlockModel> = LazyLock::new(|| {
@@ -87,6 +93,20 @@ impl BlockModel {
             source,
         })?;
         BlockModel::parse(&bytes, &shown)
+    }
+
+    /// Read a model file for `algorithm` (`nb` or `tree`): a model of the
+    /// other kind is an error.
+    pub fn load_for(path: &Path, algorithm: Algorithm) -> Result<BlockModel, ModelError> {
+        let model = BlockModel::load(path)?;
+        if model.algorithm() != algorithm {
+            return Err(ModelError::WrongAlgorithm {
+                path: path.display().to_string(),
+                model: model.name(),
+                algorithm: algorithm.name(),
+            });
+        }
+        Ok(model)
     }
 
     /// Pretty JSON for a model file.
@@ -182,5 +202,20 @@ mod tests {
         assert!(matches!(e, Err(ModelError::Malformed { .. })), "{e:?}");
         let e = BlockModel::load(Path::new("/nonexistent/model.json"));
         assert!(matches!(e, Err(ModelError::Io { .. })), "{e:?}");
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = tmp.path().join("nb.json");
+        let nb = BlockModel::default_for(Algorithm::Nb).map(BlockModel::to_json);
+        std::fs::write(&path, nb.unwrap_or_default()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(BlockModel::load_for(&path, Algorithm::Nb).is_ok());
+        let e = BlockModel::load_for(&path, Algorithm::Tree);
+        let msg = e
+            .map(|_| ())
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            msg.ends_with("nb.json: the model is for nb, but the algorithm is tree"),
+            "{msg}"
+        );
     }
 }

@@ -77,7 +77,10 @@ fn train_writes_a_model_that_extract_uses_and_a_mismatched_algorithm_is_named() 
         ],
         tmp.path(),
     );
-    assert_clean_failure(&out, "the model is for nb, but the algorithm is tree");
+    assert_clean_failure(
+        &out,
+        "nb.json: the model is for nb, but the algorithm is tree",
+    );
     let out = newshound(
         &["extract", "html/alpha_0.html", "--model", "none.json"],
         tmp.path(),
