@@ -112,3 +112,56 @@ impl Store {
         Ok(rule_stats(&self.conn, id)?)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::WriteOp;
+
+    fn update(by_rule: bool, dropped: bool, learned: Option<&str>) -> WriteOp {
+        WriteOp::SiteRule(SiteRuleUpdate {
+            site: "news".into(),
+            by_rule,
+            dropped,
+            learned: learned.map(|d| (format!("{{\"path\":\"{d}\"}}"), d.to_string())),
+        })
+    }
+
+    #[test]
+    fn rule_is_learned_counted_dropped_and_relearned() {
+        let mut store = Store::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        store
+            .write_batch(vec![
+                update(false, false, Some("div#story")),
+                update(true, false, None),
+                update(true, false, None),
+                update(true, false, None),
+            ])
+            .unwrap_or_else(|e| panic!("{e}"));
+        let s = store
+            .site_rule_stats("news")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.rule.as_deref(), Some("div#story"));
+        assert_eq!((s.pages_by_rule, s.pages_by_tree, s.dropped), (3, 1, 0));
+        assert!((s.hit_rate() - 0.75).abs() < 1e-12);
+        assert_eq!(store.site_rules().unwrap_or_default().len(), 1);
+
+        // A redesign: the rule is dropped; no new one could be learned.
+        store
+            .write_batch(vec![update(false, true, None)])
+            .unwrap_or_else(|e| panic!("{e}"));
+        let s = store
+            .site_rule_stats("news")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((s.rule, s.dropped, s.pages_by_tree), (None, 1, 2));
+        assert!(store.site_rules().unwrap_or_default().is_empty());
+
+        // Relearned on the next page; `stats` shows it.
+        store
+            .write_batch(vec![update(false, false, Some("main > article"))])
+            .unwrap_or_else(|e| panic!("{e}"));
+        let all = store.site_stats(50).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].site_rule.rule.as_deref(), Some("main > article"));
+    }
+}
