@@ -23,14 +23,18 @@ use super::fetch::{Expect, FetchError, Fetched, Fetcher, Validators};
 use super::kinds::{ErrorKind, SkipKind};
 use super::page::{self, PageInput};
 use super::politeness::{HostPermit, Politeness, Sent};
-use super::robots::{RobotsCache, RobotsFetch, Verdict};
+use super::robots::{RobotsCache, Verdict};
 use super::summary::Counters;
 use super::writer::Writer;
 use crate::config::{Config, SiteSettings};
-use crate::extract::ExtractOptions;
+use crate::extract::tree::rule::{RuleOutcome, SiteRule};
+use crate::extract::{Algorithm, ExtractOptions};
 use crate::store::{
-    FetchRecord, NewArticle, NewUrl, NextState, QueuedUrl, SkipRecord, UrlKind, WriteOp,
+    FetchRecord, NewArticle, NextState, QueuedUrl, SiteRuleUpdate, SkipRecord, UrlKind, WriteOp,
 };
+use robots_step::robots_verdict;
+
+mod robots_step;
 
 /// Everything the workers of one run share.
 pub struct Ctx {
@@ -53,6 +57,9 @@ pub struct Ctx {
     /// takes several times a body's size, so a few hostile 10 MB pages in
     /// parallel would multiply the peak.
     pub large_pages: Arc<Semaphore>,
+    /// `tree`: each site's current content rule (loaded from the store at
+    /// the start, updated as pages learn or drop rules).
+    pub site_rules: std::sync::Mutex<std::collections::HashMap<String, SiteRule>>,
 }
 
 /// A claimed URL ready to go.
@@ -239,69 +246,6 @@ async fn finish(ctx: &Ctx, ops: Vec<WriteOp>, permit: HostPermit) {
     drop(permit);
 }
 
-async fn robots_verdict(
-    ctx: &Ctx,
-    url: &Url,
-    host: &str,
-    site: &SiteSettings,
-    ops: &mut Vec<WriteOp>,
-) -> Verdict {
-    let (robots, fresh) = ctx.robots.get(host, || fetch_robots(ctx, url, host)).await;
-    if fresh {
-        if let Some(delay) = robots.crawl_delay {
-            ctx.politeness.set_crawl_delay(host, delay);
-        }
-        let maps: Vec<NewUrl> = robots
-            .sitemaps
-            .iter()
-            .filter_map(|u| super::frontier::normalize_for(site, u, ctx.cfg.crawler.trailing_slash))
-            .filter(|u| site.owns(u))
-            .map(|u| NewUrl {
-                url: u.into(),
-                site: site.name.clone(),
-                kind: UrlKind::Sitemap,
-                depth: 0,
-                priority: super::frontier::priority(UrlKind::Sitemap, 0),
-            })
-            .collect();
-        if !maps.is_empty() {
-            Counters::add(&ctx.counters.urls_discovered, maps.len() as u64);
-            ops.push(WriteOp::AddUrls(maps));
-        }
-    }
-    robots.check(url)
-}
-
-async fn fetch_robots(ctx: &Ctx, url: &Url, host: &str) -> RobotsFetch {
-    let Ok(robots_url) = url.join("/robots.txt") else {
-        return RobotsFetch::NoRules;
-    };
-    // robots.txt bodies count against the body budget like pages (a hostile
-    // host may serve a huge one); taken before the turn, as for pages.
-    let Some(_room) = ctx.body_budget.reserve().await else {
-        return RobotsFetch::Unavailable;
-    };
-    let Some((_slot, sent)) = send_turn(ctx, host).await else {
-        return RobotsFetch::Unavailable;
-    };
-    let fetched = ctx
-        .fetcher
-        .fetch(&robots_url, &Validators::default(), Expect::Text)
-        .await;
-    drop(sent);
-    match fetched {
-        Ok(f) => RobotsFetch::Body(f.body),
-        Err(e) if e.is_host_failure() || e.kind() == ErrorKind::Http429 => {
-            // The one place a dead host shows up: say why, once per attempt.
-            tracing::warn!("{host}: robots.txt unavailable, its URLs wait: {e}");
-            ctx.counters.error(ErrorKind::RobotsFetch);
-            RobotsFetch::Unavailable
-        }
-        // 4xx, a binary or oversized file: no usable rules.
-        Err(_) => RobotsFetch::NoRules,
-    }
-}
-
 /// Count the failure, tell politeness, and decide the URL's next state.
 fn failed(
     ctx: &Ctx,
@@ -399,6 +343,9 @@ async fn succeeded(
         if !processed.known.is_empty() {
             ops.push(WriteOp::Known(processed.known));
         }
+        if let Some(outcome) = processed.rule {
+            ops.push(WriteOp::SiteRule(rule_update(ctx, &site.name, outcome)));
+        }
         if let Some(article) = processed.article {
             let new = NewArticle {
                 url: q.url.clone(),
@@ -440,6 +387,30 @@ async fn succeeded(
     }
 }
 
+/// Record what a `tree` page did to its site's rule: keep the shared map
+/// current and tell the store.
+fn rule_update(ctx: &Ctx, site: &str, outcome: RuleOutcome) -> SiteRuleUpdate {
+    let (by_rule, dropped, learned) = match outcome {
+        RuleOutcome::ByRule => (true, false, None),
+        RuleOutcome::Learned(r) => (false, false, r),
+        RuleOutcome::Relearned(r) => (false, true, r),
+    };
+    if let Ok(mut rules) = ctx.site_rules.lock() {
+        if dropped {
+            rules.remove(site);
+        }
+        if let Some(r) = &learned {
+            rules.insert(site.to_string(), r.clone());
+        }
+    }
+    SiteRuleUpdate {
+        site: site.to_string(),
+        by_rule,
+        dropped,
+        learned: learned.map(|r| (r.to_json(), r.display())),
+    }
+}
+
 /// Discovery and extraction on the blocking pool (CPU work).
 async fn process_blocking(
     ctx: &Ctx,
@@ -456,6 +427,14 @@ async fn process_blocking(
     let redirected = !fetched.redirects.is_empty();
     let content_type = fetched.content_type.clone();
     let extract = ctx.extract.clone();
+    let site_rule = if extract.algorithm == Algorithm::Tree && kind == UrlKind::Article {
+        ctx.site_rules
+            .lock()
+            .ok()
+            .and_then(|rules| rules.get(&site.name).cloned())
+    } else {
+        None
+    };
     let trailing_slash = ctx.cfg.crawler.trailing_slash;
     let max_links = ctx.cfg.crawler.max_links_per_page;
     let _one_large_page = if body.len() > LARGE_PAGE {
@@ -478,6 +457,7 @@ async fn process_blocking(
             now_ms: now_ms(),
             trailing_slash,
             max_links,
+            site_rule: site_rule.as_ref(),
         })
     })
     .await;

@@ -43,6 +43,7 @@ fn run(
         now_ms: 0,
         trailing_slash: crate::urls::TrailingSlash::Keep,
         max_links: usize::MAX,
+        site_rule: None,
     })
 }
 
@@ -160,6 +161,7 @@ fn feed_entries_are_classified_and_bad_feeds_counted() {
         now_ms: 0,
         trailing_slash: crate::urls::TrailingSlash::Keep,
         max_links: usize::MAX,
+        site_rule: None,
     };
     let out = process(&input(rss));
     let queued: Vec<(&str, UrlKind)> = out.urls.iter().map(|u| (u.url.as_str(), u.kind)).collect();

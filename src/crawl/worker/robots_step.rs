@@ -1,0 +1,82 @@
+//! The robots.txt step of a worker: the verdict for a URL, fetching the
+//! host's robots.txt once (under the same body budget and send turn as a
+//! page), applying its Crawl-delay and queueing its `Sitemap:` lines.
+//!
+//! In: the worker's context, the URL, its host and site. Out: a [`Verdict`],
+//! and the sitemap URLs to add pushed onto the page's writes.
+
+use url::Url;
+
+use super::{send_turn, Ctx};
+use crate::config::SiteSettings;
+use crate::crawl::fetch::{Expect, Validators};
+use crate::crawl::kinds::ErrorKind;
+use crate::crawl::robots::{RobotsFetch, Verdict};
+use crate::crawl::summary::Counters;
+use crate::store::{NewUrl, UrlKind, WriteOp};
+
+/// Whether robots.txt allows `url` (fetching and caching it first if needed).
+pub(super) async fn robots_verdict(
+    ctx: &Ctx,
+    url: &Url,
+    host: &str,
+    site: &SiteSettings,
+    ops: &mut Vec<WriteOp>,
+) -> Verdict {
+    let (robots, fresh) = ctx.robots.get(host, || fetch_robots(ctx, url, host)).await;
+    if fresh {
+        if let Some(delay) = robots.crawl_delay {
+            ctx.politeness.set_crawl_delay(host, delay);
+        }
+        let maps: Vec<NewUrl> = robots
+            .sitemaps
+            .iter()
+            .filter_map(|u| {
+                crate::crawl::frontier::normalize_for(site, u, ctx.cfg.crawler.trailing_slash)
+            })
+            .filter(|u| site.owns(u))
+            .map(|u| NewUrl {
+                url: u.into(),
+                site: site.name.clone(),
+                kind: UrlKind::Sitemap,
+                depth: 0,
+                priority: crate::crawl::frontier::priority(UrlKind::Sitemap, 0),
+            })
+            .collect();
+        if !maps.is_empty() {
+            Counters::add(&ctx.counters.urls_discovered, maps.len() as u64);
+            ops.push(WriteOp::AddUrls(maps));
+        }
+    }
+    robots.check(url)
+}
+
+async fn fetch_robots(ctx: &Ctx, url: &Url, host: &str) -> RobotsFetch {
+    let Ok(robots_url) = url.join("/robots.txt") else {
+        return RobotsFetch::NoRules;
+    };
+    // robots.txt bodies count against the body budget like pages (a hostile
+    // host may serve a huge one); taken before the turn, as for pages.
+    let Some(_room) = ctx.body_budget.reserve().await else {
+        return RobotsFetch::Unavailable;
+    };
+    let Some((_slot, sent)) = send_turn(ctx, host).await else {
+        return RobotsFetch::Unavailable;
+    };
+    let fetched = ctx
+        .fetcher
+        .fetch(&robots_url, &Validators::default(), Expect::Text)
+        .await;
+    drop(sent);
+    match fetched {
+        Ok(f) => RobotsFetch::Body(f.body),
+        Err(e) if e.is_host_failure() || e.kind() == ErrorKind::Http429 => {
+            // The one place a dead host shows up: say why, once per attempt.
+            tracing::warn!("{host}: robots.txt unavailable, its URLs wait: {e}");
+            ctx.counters.error(ErrorKind::RobotsFetch);
+            RobotsFetch::Unavailable
+        }
+        // 4xx, a binary or oversized file: no usable rules.
+        Err(_) => RobotsFetch::NoRules,
+    }
+}
