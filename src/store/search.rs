@@ -1,8 +1,9 @@
 //! Reading articles back: full-text search, one article by id or URL, and a
 //! streaming export. In: a user query / reference / site filter. Out: rows.
 //!
-//! Search never passes user text to FTS5 as syntax: every term is quoted, so
-//! `AND`, `"`, `*`, `(` or `-` in a query are just text. Alphabetic queries
+//! Search never passes user text to FTS5 as syntax: the query is parsed
+//! ([`super::query`]: words, phrases, OR, NOT, prefixes) and every term is
+//! quoted, so `AND`, `NEAR`, `(` or `:` in a query are just text. Alphabetic queries
 //! use `articles_fts` (unicode61, bm25 with the title weighted up). Queries
 //! containing CJK use the trigram table `articles_fts_cjk` (which indexes
 //! only articles with CJK text, migration 0003) when every term has
@@ -12,8 +13,8 @@
 use rusqlite::{OptionalExtension, Row, ToSql};
 use url::Url;
 
-use super::articles::is_cjk;
 use super::frontier::find_site;
+use super::query::{Query, Term};
 use super::{ArticleRef, SearchHit, Selection, Store, StoreError, StoredArticle};
 use crate::crawl::frontier::normalize;
 use crate::extract::Article;
@@ -72,8 +73,9 @@ impl SelectionArgs {
 }
 
 impl Store {
-    /// Full-text search, best first. A query with no searchable term returns
-    /// nothing; no query text can cause an error.
+    /// Full-text search, best first, in the syntax of [`Query`]. A query
+    /// with no searchable term, or too many, is a [`QueryError`]; no query
+    /// text can cause an SQL error.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
         self.search_in(query, limit, &Selection::default())
     }
@@ -86,53 +88,78 @@ impl Store {
         limit: usize,
         sel: &Selection,
     ) -> Result<Vec<SearchHit>, StoreError> {
+        let query = Query::parse(query)?;
         let sel = SelectionArgs::new(self, sel)?;
-        let terms: Vec<&str> = query
-            .split_whitespace()
-            .filter(|t| t.chars().any(char::is_alphanumeric))
-            .collect();
-        if terms.is_empty() || limit == 0 {
+        if limit == 0 {
             return Ok(Vec::new());
         }
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        if !terms.iter().any(|t| t.chars().any(is_cjk)) {
-            return self.fts_search("articles_fts", &fts_query(&terms, true), limit, &sel);
+        if !query.has_cjk() {
+            return self.fts_search("articles_fts", &query, limit, &sel);
         }
-        // Substring matching: punctuation (，。、「」 or ASCII) only separates terms.
-        let terms: Vec<&str> = query
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|t| !t.is_empty())
-            .collect();
-        if terms.iter().all(|t| t.chars().count() >= 3) {
-            return self.fts_search("articles_fts_cjk", &fts_query(&terms, false), limit, &sel);
+        // A trigram index cannot match strings shorter than 3 characters.
+        if query.terms().all(|t| t.text.chars().count() >= 3) {
+            return self.fts_search("articles_fts_cjk", &query, limit, &sel);
         }
-        self.like_search(&terms, limit, &sel)
+        self.like_search(&query, limit, &sel)
     }
 
+    /// FTS5 search: the best `limit` rows are chosen first and only they get
+    /// a snippet (computed for every match, `snippet()` made a common word
+    /// cost seconds on a large corpus).
     fn fts_search(
         &self,
         table: &str,
-        fts: &str,
+        query: &Query,
         limit: i64,
         sel: &SelectionArgs,
     ) -> Result<Vec<SearchHit>, StoreError> {
-        let tokens = if table == "articles_fts_cjk" {
+        let cjk = table == "articles_fts_cjk";
+        let tokens = if cjk {
             SNIPPET_CHARS_CJK
         } else {
             SNIPPET_TOKENS
         };
+        let fts = fts_expression(query, !cjk);
+        // Numbers (`7.1`) are split by the word index; check them as written.
+        let exact: Vec<String> = if cjk {
+            Vec::new()
+        } else {
+            query
+                .clauses
+                .iter()
+                .filter(|c| c.len() == 1 && c[0].exact)
+                .map(|c| c[0].text.clone())
+                .collect()
+        };
+        let exact_sql: String = (0..exact.len())
+            .map(|i| {
+                format!(
+                    " AND (instr(a.text, :x{i}) > 0 OR instr(coalesce(a.title, ''), :x{i}) > 0)"
+                )
+            })
+            .collect();
         let sql = format!(
-            "SELECT a.id, a.url, s.name, a.title,
-                    snippet({table}, 1, '[', ']', '…', {tokens}),
-                    bm25({table}, {TITLE_WEIGHT}, 1.0) AS score
-             FROM {table} JOIN articles a ON a.id = {table}.rowid
+            "WITH top AS (
+                SELECT {table}.rowid AS id, bm25({table}, {TITLE_WEIGHT}, 1.0) AS score
+                FROM {table} JOIN articles a ON a.id = {table}.rowid
+                WHERE {table} MATCH :fts {SELECTION_SQL}{exact_sql}
+                ORDER BY score LIMIT :limit)
+             SELECT a.id, a.url, s.name, a.title,
+                    snippet({table}, 1, '[', ']', '…', {tokens}), top.score
+             FROM top JOIN {table} ON {table}.rowid = top.id
+             JOIN articles a ON a.id = top.id
              JOIN sites s ON s.id = a.site_id
-             WHERE {table} MATCH :fts {SELECTION_SQL}
-             ORDER BY score LIMIT :limit"
+             WHERE {table} MATCH :fts
+             ORDER BY top.score, a.id"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
+        let names: Vec<String> = (0..exact.len()).map(|i| format!(":x{i}")).collect();
         let mut args: Vec<(&str, &dyn ToSql)> = vec![(":fts", &fts), (":limit", &limit)];
         args.extend(sel.params());
+        for (name, value) in names.iter().zip(&exact) {
+            args.push((name.as_str(), value));
+        }
         let rows = stmt.query_map(args.as_slice(), |r| {
             Ok(SearchHit {
                 id: r.get(0)?,
@@ -146,27 +173,44 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Substring search for short CJK terms; ranked by the occurrences of
+    /// the first term.
     fn like_search(
         &self,
-        terms: &[&str],
+        query: &Query,
         limit: i64,
         sel: &SelectionArgs,
     ) -> Result<Vec<SearchHit>, StoreError> {
-        // All terms must occur (as with FTS); rank by occurrences of the first.
+        let first = query.clauses[0][0].text.clone();
         let mut sql = format!(
             "SELECT a.id, a.url, s.name, a.title, a.text,
                     (length(a.text) - length(replace(a.text, :first, ''))) / length(:first) AS hits
              FROM articles a JOIN sites s ON s.id = a.site_id WHERE 1 {SELECTION_SQL}"
         );
-        let mut patterns = Vec::new();
-        for (i, t) in terms.iter().enumerate() {
-            sql.push_str(&format!(
-                " AND (a.text LIKE :p{i} ESCAPE '\\' OR a.title LIKE :p{i} ESCAPE '\\')"
-            ));
-            patterns.push((format!(":p{i}"), like_pattern(t)));
+        let mut patterns: Vec<(String, String)> = Vec::new();
+        let mut any_of = |terms: &[Term], sql: &mut String| {
+            let mut alternatives = Vec::new();
+            for t in terms {
+                let name = format!(":p{}", patterns.len());
+                alternatives.push(format!(
+                    "a.text LIKE {name} ESCAPE '\\' OR a.title LIKE {name} ESCAPE '\\'"
+                ));
+                patterns.push((name, like_pattern(&t.text)));
+            }
+            sql.push_str(&alternatives.join(" OR "));
+        };
+        for clause in &query.clauses {
+            sql.push_str(" AND (");
+            any_of(clause, &mut sql);
+            sql.push(')');
+        }
+        if !query.excluded.is_empty() {
+            sql.push_str(" AND NOT (");
+            any_of(&query.excluded, &mut sql);
+            sql.push(')');
         }
         sql.push_str(" ORDER BY hits DESC, a.id LIMIT :limit");
-        let mut args: Vec<(&str, &dyn ToSql)> = vec![(":first", &terms[0]), (":limit", &limit)];
+        let mut args: Vec<(&str, &dyn ToSql)> = vec![(":first", &first), (":limit", &limit)];
         args.extend(sel.params());
         for (name, p) in &patterns {
             args.push((name.as_str(), p));
@@ -179,7 +223,7 @@ impl Store {
                 url: r.get(1)?,
                 site: r.get(2)?,
                 title: r.get(3)?,
-                snippet: like_snippet(&text, terms[0]),
+                snippet: like_snippet(&text, &first),
                 rank: r.get::<_, f64>(5)?,
             })
         })?;
@@ -267,25 +311,26 @@ fn stored_article(r: &Row<'_>) -> rusqlite::Result<StoredArticle> {
     })
 }
 
-/// Terms as FTS5 strings (`"` doubled inside), implicitly ANDed; with
-/// `prefixes`, a trailing `*` stays a prefix query (trigram tables need none:
-/// they match substrings anyway).
-fn fts_query(terms: &[&str], prefixes: bool) -> String {
-    let mut q = String::new();
-    for t in terms {
-        let (body, prefix) = match t.strip_suffix('*') {
-            Some(b) if b.chars().any(char::is_alphanumeric) => (b, if prefixes { "*" } else { "" }),
-            _ => (*t, ""),
-        };
-        if !q.is_empty() {
-            q.push(' ');
-        }
-        q.push('"');
-        q.push_str(&body.replace('"', "\"\""));
-        q.push('"');
-        q.push_str(prefix);
+/// The query as an FTS5 expression: every term a quoted string (`"`
+/// doubled inside), so nothing the user typed is FTS5 syntax; clauses
+/// ANDed, alternatives ORed, exclusions after one NOT. With `prefixes`, a
+/// prefix term keeps its `*` (trigram tables need none: they match
+/// substrings anyway).
+fn fts_expression(query: &Query, prefixes: bool) -> String {
+    let quoted = |t: &Term| {
+        let star = if t.prefix && prefixes { "*" } else { "" };
+        format!("\"{}\"{star}", t.text.replace('"', "\"\""))
+    };
+    let any_of = |terms: &[Term]| {
+        let alternatives: Vec<String> = terms.iter().map(quoted).collect();
+        format!("({})", alternatives.join(" OR "))
+    };
+    let all: Vec<String> = query.clauses.iter().map(|c| any_of(c)).collect();
+    let mut expr = all.join(" AND ");
+    if !query.excluded.is_empty() {
+        expr = format!("({expr}) NOT {}", any_of(&query.excluded));
     }
-    q
+    expr
 }
 
 fn like_pattern(term: &str) -> String {
