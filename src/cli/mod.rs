@@ -21,7 +21,7 @@ use chrono_tz::Tz;
 
 use newshound::config::Config;
 use newshound::extract::{Algorithm, ExtractOptions};
-use newshound::store::Store;
+use newshound::store::{FileTrouble, Store, StoreError};
 
 use crate::{Cli, Command};
 use out::Out;
@@ -162,9 +162,22 @@ impl Globals {
             .unwrap_or_else(|| config.crawler.database.clone())
     }
 
-    /// Open an existing database for reading commands: a missing file is an
-    /// error here rather than a silently created empty database.
+    /// Open an existing database for a command that writes (`reclean`): a
+    /// missing file is an error here rather than a silently created empty
+    /// database.
     fn open_existing_store(&self) -> Result<Store> {
+        let path = self.existing_db_path()?;
+        Ok(Store::open(&path)?)
+    }
+
+    /// Open an existing database read-only (`search`, `show`, `export`,
+    /// `stats`): they work on a file this user may not write.
+    fn open_store_for_reading(&self) -> Result<Store> {
+        let path = self.existing_db_path()?;
+        Ok(Store::open_read_only(&path)?)
+    }
+
+    fn existing_db_path(&self) -> Result<PathBuf> {
         let config = self.config()?;
         let path = self.db_path(&config);
         if path.is_dir() {
@@ -176,7 +189,29 @@ impl Globals {
                 path.display()
             );
         }
-        Ok(Store::open(&path)?)
+        Ok(path)
+    }
+
+    /// The database a command works on, for naming it in errors (`None`
+    /// when the config cannot be read: that error is reported instead).
+    fn db_path_for_errors(&self) -> Option<PathBuf> {
+        self.db
+            .clone()
+            .or_else(|| self.config().ok().map(|c| c.crawler.database))
+    }
+}
+
+/// A raw SQLite failure about the database file anywhere in the error's
+/// chain (`database disk image is malformed`, `disk I/O error`...) becomes
+/// one sentence naming the file, what is wrong and what to do.
+fn explain_database_error(e: anyhow::Error, db: Option<PathBuf>) -> anyhow::Error {
+    let trouble = e
+        .chain()
+        .find_map(|cause| cause.downcast_ref::<rusqlite::Error>())
+        .and_then(FileTrouble::of);
+    match (trouble, db) {
+        (Some(trouble), Some(path)) => StoreError::File { path, trouble }.into(),
+        _ => e,
     }
 }
 
@@ -203,13 +238,27 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
         config: cli.config,
         db: cli.db,
     };
-    match cli.command {
+    let uses_database = match &cli.command {
+        Command::Extract { .. } | Command::Eval { .. } => false,
+        // Without --db the demo's database is a temporary file of its own.
+        Command::Demo { .. } => globals.db.is_some(),
+        _ => true,
+    };
+    let result = run_command(&globals, cli.command, out);
+    if uses_database {
+        return result.map_err(|e| explain_database_error(e, globals.db_path_for_errors()));
+    }
+    result
+}
+
+fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<ExitCode> {
+    match command {
         Command::Crawl {
             sites,
             continuous,
             max_pages,
-        } => crawl_cmd::crawl(&globals, out, sites, continuous, max_pages),
-        Command::Demo { articles } => crawl_cmd::demo(&globals, out, articles),
+        } => crawl_cmd::crawl(globals, out, sites, continuous, max_pages),
+        Command::Demo { articles } => crawl_cmd::demo(globals, out, articles),
         Command::Extract {
             input,
             json,
@@ -218,27 +267,33 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
             jsonl,
             jobs,
             timezone,
+            allow_private,
         } => {
-            let opts = extract_options(&globals, algorithm, Zone::Flag(timezone))?;
+            let opts = extract_options(globals, algorithm, Zone::Flag(timezone))?;
             let request = extract_cmd::Request {
                 input: &input,
                 json,
                 out_dir: out_dir.as_deref(),
                 jsonl,
                 jobs,
+                allow_private,
             };
-            extract_cmd::extract(&globals, out, &request, &opts)
+            extract_cmd::extract(globals, out, &request, &opts)
         }
         Command::Search {
             query,
             limit,
             json,
             filter,
-        } => store_cmds::search(&globals, out, &query, limit, json, &filter),
-        Command::Show { article, json } => store_cmds::show(&globals, out, &article, json),
-        Command::Export { out: file, filter } => store_cmds::export(&globals, out, file, &filter),
-        Command::Stats { top, json } => store_cmds::stats(&globals, out, top, json),
-        Command::Reclean { site } => crawl_cmd::reclean(&globals, out, site),
+        } => store_cmds::search(globals, out, &query, limit, json, &filter),
+        Command::Show { article, json } => store_cmds::show(globals, out, &article, json),
+        Command::Export {
+            out: file,
+            force,
+            filter,
+        } => store_cmds::export(globals, out, file, force, &filter),
+        Command::Stats { top, json } => store_cmds::stats(globals, out, top, json),
+        Command::Reclean { site } => crawl_cmd::reclean(globals, out, site),
         Command::Eval {
             html,
             gold,
@@ -248,9 +303,9 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
             jobs,
             sequence,
         } => {
-            let opts = extract_options(&globals, algorithm, Zone::Utc)?;
+            let opts = extract_options(globals, algorithm, Zone::Utc)?;
             if sequence {
-                corpus::eval_sequence(&globals, out, &html, &gold, &opts, json)
+                corpus::eval_sequence(globals, out, &html, &gold, &opts, json)
             } else {
                 corpus::eval(out, &html, &gold, &opts, worst, json, jobs.unwrap_or(1))
             }

@@ -18,6 +18,7 @@ pub mod headline;
 pub mod heuristics;
 pub mod metadata;
 pub mod select;
+pub mod sniff;
 pub mod strip;
 pub mod text;
 
