@@ -12,8 +12,8 @@
 
 use std::time::{Duration, Instant};
 
+use newshound::boilerplate::LineSettings;
 use newshound::extract::Article;
-use newshound::store::lines::LineSettings;
 use newshound::store::{NewArticle, Store, WriteOp};
 
 const BATCH: usize = 1_000;

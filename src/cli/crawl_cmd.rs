@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 
-use newshound::config::Config;
+use newshound::config::{Config, FetchConfig};
 use newshound::crawl::{self, CrawlOptions};
 use newshound::extract::{self, Article, ExtractOptions};
 use newshound::simweb::{SimWeb, SimWebSpec};
@@ -50,10 +50,7 @@ pub fn crawl(
     continuous: bool,
     max_pages: Option<u64>,
 ) -> Result<ExitCode> {
-    let mut config = globals.config_with_sites()?;
-    if let Some(n) = max_pages {
-        config.crawler.max_pages = n;
-    }
+    let config = globals.config_with_sites()?;
     for name in &sites {
         if config.site(name).is_none() {
             let known: Vec<&str> = config.sites.iter().map(|s| s.name.as_str()).collect();
@@ -72,6 +69,7 @@ pub fn crawl(
         continuous,
         sites: sites.clone(),
         progress: std::io::stderr().is_terminal(),
+        max_pages,
     };
     let stopped = Arc::new(AtomicBool::new(false));
     let summary = runtime()?.block_on(crawl::run(
@@ -130,9 +128,7 @@ pub fn reclean(globals: &Globals, out: &mut Out, site: Option<String>) -> Result
     if let Some(site) = &site {
         require_site(&store, site)?;
     }
-    let changed = store.reclean(site.as_deref(), |name| {
-        crawl::line_settings(&config, config.site(name))
-    })?;
+    let changed = store.reclean(site.as_deref(), |name| config.line_settings(Some(name)))?;
     writeln!(out, "re-cleaned {changed} articles")?;
     Ok(ExitCode::SUCCESS)
 }
@@ -147,10 +143,13 @@ pub fn extract_url(
     allow_private: bool,
     opts: &ExtractOptions,
 ) -> Result<Article> {
-    let mut config = globals.config()?;
-    config.fetch.allow_private_addresses |= allow_private;
+    let config = globals.config()?;
+    let fetch = FetchConfig {
+        allow_private_addresses: config.fetch.allow_private_addresses || allow_private,
+        ..config.fetch.clone()
+    };
     let url = url::Url::parse(url).with_context(|| format!("{url}: invalid URL"))?;
-    let fetcher = crawl::fetch::Fetcher::new(&config.fetch, &config.crawler.user_agent)?;
+    let fetcher = crawl::fetch::Fetcher::new(&fetch, &config.crawler.user_agent)?;
     let page = runtime()?
         .block_on(fetcher.fetch(
             &url,
@@ -209,6 +208,7 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
             continuous: false,
             sites: Vec::new(),
             progress: std::io::stderr().is_terminal(),
+            max_pages: None,
         };
         let summary = crawl::run(&config, store, opts, ctrl_c_twice(stopped.clone())).await?;
         web.shutdown().await;

@@ -23,7 +23,7 @@ use newshound::config::Config;
 use newshound::extract::{Algorithm, ExtractOptions};
 use newshound::store::{FileTrouble, Store, StoreError};
 
-use crate::{Cli, Command};
+use crate::{AlgorithmArg, Cli, Command};
 use out::Out;
 
 /// The configuration file read when `--config` is not given.
@@ -326,7 +326,7 @@ enum Zone {
 /// value is missing.
 fn extract_options(
     globals: &Globals,
-    algorithm: Option<Algorithm>,
+    algorithm: Option<AlgorithmArg>,
     zone: Zone,
 ) -> Result<ExtractOptions> {
     let zone_missing = matches!(zone, Zone::Flag(None));
@@ -338,6 +338,7 @@ fn extract_options(
     let from_config = config.as_ref().map(|c| &c.extract);
     Ok(ExtractOptions {
         algorithm: algorithm
+            .map(Algorithm::from)
             .or(from_config.map(|e| e.algorithm))
             .unwrap_or_default(),
         timezone: match zone {

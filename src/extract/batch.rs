@@ -14,6 +14,9 @@
 //! output directory fails its page, and every file is written to a fresh
 //! temporary file first and renamed into place (a rename replaces a
 //! directory entry, it never writes through a link).
+//!
+//! The page list ([`html_files`]) and the worker pool ([`for_each_page`]) are
+//! shared with `eval`, which scores the same pages the same way.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -26,7 +29,6 @@ use serde::Serialize;
 
 use super::sniff::{sniff, Sniffed};
 use super::{extract_bytes, extract_bytes_text, Article, ExtractOptions};
-use crate::eval::{html_files, EvalError};
 
 /// Errors that stop a batch run (per-page failures are in [`BatchSummary`]).
 #[derive(Debug, thiserror::Error)]
@@ -40,6 +42,14 @@ pub enum BatchError {
     NoPages { dir: PathBuf },
     #[error("{path}: is a symbolic link; not followed (remove it or choose another --out)")]
     Symlink { path: PathBuf },
+}
+
+/// How a batch runs: worker threads and the size cap of one page (the
+/// crawler's `max_body_bytes`: a 66 MB file took 1.57 GB without it).
+#[derive(Debug, Clone, Copy)]
+pub struct BatchLimits {
+    pub jobs: usize,
+    pub max_page_bytes: u64,
 }
 
 /// What a batch run did.
@@ -68,55 +78,76 @@ struct JsonLine<'a> {
     article: &'a Article,
 }
 
-/// How a batch runs: worker threads and the size cap of one page (the
-/// crawler's `max_body_bytes`: a 66 MB file took 1.57 GB without it).
-#[derive(Debug, Clone, Copy)]
-pub struct BatchLimits {
-    pub jobs: usize,
-    pub max_page_bytes: u64,
+/// `dir/*.html` (and `.htm`), files only, sorted by name.
+pub fn html_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let is_html = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
+        if is_html && path.is_file() {
+            out.push(path);
+        }
+    }
+    out.sort();
+    Ok(out)
 }
 
-/// Extract every `in_dir/*.html` (and `*.htm`). With `out_dir`, write
-/// `<name>.txt` files there (or `out_dir/articles.jsonl` when `jsonl`);
-/// without, write JSONL to stdout.
+/// Run `work` on every page on `jobs` threads (at least one); each thread
+/// takes the next page when it is done with one, with its own `state`
+/// (a reusable buffer). Pages finish in any order.
+pub fn for_each_page<S: Default>(
+    pages: &[PathBuf],
+    jobs: usize,
+    work: impl Fn(&mut S, &Path) + Sync,
+) {
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..jobs.max(1) {
+            s.spawn(|| {
+                let mut state = S::default();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(page) = pages.get(i) else { break };
+                    work(&mut state, page);
+                }
+            });
+        }
+    });
+}
+
+/// Extract every `in_dir/*.html` (and `*.htm`) into `out_dir`:
+/// `<name>.txt` files, or `out_dir/articles.jsonl` when `jsonl`. (JSONL to
+/// another writer, such as stdout: [`extract_dir_to`].)
 pub fn extract_dir(
     in_dir: &Path,
-    out_dir: Option<&Path>,
+    out_dir: &Path,
     jsonl: bool,
     limits: BatchLimits,
     opts: &ExtractOptions,
 ) -> Result<BatchSummary, BatchError> {
-    match (out_dir, jsonl) {
-        (Some(dir), false) => extract_dir_to(in_dir, Output::TextFiles(dir), limits, opts),
-        (Some(dir), true) => {
-            std::fs::create_dir_all(dir).map_err(|source| BatchError::Io {
-                path: dir.to_path_buf(),
-                source,
-            })?;
-            let path = dir.join("articles.jsonl");
-            refuse_symlink(&path)?;
-            let io = |source| BatchError::Io {
-                path: path.clone(),
-                source,
-            };
-            let tmp = new_temp_file(dir).map_err(io)?;
-            let mut w = std::io::BufWriter::new(tmp);
-            let summary = extract_dir_to(in_dir, Output::Jsonl(&mut w), limits, opts)?;
-            let tmp = w.into_inner().map_err(|e| io(e.into_error()))?;
-            tmp.persist(&path).map_err(|e| io(e.error))?;
-            Ok(summary)
-        }
-        (None, _) => {
-            let stdout = std::io::stdout();
-            let mut w = std::io::BufWriter::new(stdout);
-            let summary = extract_dir_to(in_dir, Output::Jsonl(&mut w), limits, opts)?;
-            w.flush().map_err(|source| BatchError::Io {
-                path: PathBuf::from("<stdout>"),
-                source,
-            })?;
-            Ok(summary)
-        }
+    if !jsonl {
+        return extract_dir_to(in_dir, Output::TextFiles(out_dir), limits, opts);
     }
+    let dir = out_dir;
+    std::fs::create_dir_all(dir).map_err(|source| BatchError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let path = dir.join("articles.jsonl");
+    refuse_symlink(&path)?;
+    let io = |source| BatchError::Io {
+        path: path.clone(),
+        source,
+    };
+    let tmp = new_temp_file(dir).map_err(io)?;
+    let mut w = std::io::BufWriter::new(tmp);
+    let summary = extract_dir_to(in_dir, Output::Jsonl(&mut w), limits, opts)?;
+    let tmp = w.into_inner().map_err(|e| io(e.into_error()))?;
+    tmp.persist(&path).map_err(|e| io(e.error))?;
+    Ok(summary)
 }
 
 /// Extract every `in_dir/*.html` (and `*.htm`) into `out`, on
@@ -127,18 +158,20 @@ pub fn extract_dir_to(
     limits: BatchLimits,
     opts: &ExtractOptions,
 ) -> Result<BatchSummary, BatchError> {
-    let pages = html_files(in_dir).map_err(|e| match e {
-        EvalError::Io { path, source } => BatchError::Io { path, source },
-        _ => BatchError::NoPages {
-            dir: in_dir.to_path_buf(),
-        },
+    let pages = html_files(in_dir).map_err(|source| BatchError::Io {
+        path: in_dir.to_path_buf(),
+        source,
     })?;
     if pages.is_empty() {
         return Err(BatchError::NoPages {
             dir: in_dir.to_path_buf(),
         });
     }
-    let names = text_file_names(&pages);
+    let names: HashMap<&Path, Result<OsString, String>> = pages
+        .iter()
+        .map(PathBuf::as_path)
+        .zip(text_file_names(&pages))
+        .collect();
     let (out_dir, writer) = match out {
         Output::TextFiles(d) => {
             std::fs::create_dir_all(d).map_err(|source| BatchError::Io {
@@ -149,40 +182,35 @@ pub fn extract_dir_to(
         }
         Output::Jsonl(w) => (None, Some(Mutex::new(w))),
     };
-    let next = AtomicUsize::new(0);
     let summary = Mutex::new(BatchSummary {
         pages: pages.len(),
         ..BatchSummary::default()
     });
-    std::thread::scope(|s| {
-        for _ in 0..limits.jobs.max(1) {
-            s.spawn(|| {
-                let mut line = Vec::new();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(page) = pages.get(i) else { break };
-                    let r = match out_dir.map(|d| names[i].as_ref().map(|n| d.join(n))) {
-                        Some(Err(e)) => Err(e.clone()),
-                        target => one_page(
-                            page,
-                            target.and_then(Result::ok).as_deref(),
-                            writer.as_ref(),
-                            limits.max_page_bytes,
-                            opts,
-                            &mut line,
-                        ),
-                    };
-                    if let Ok(mut s) = summary.lock() {
-                        match r {
-                            Ok(chars) => {
-                                s.written += 1;
-                                s.chars += chars;
-                            }
-                            Err(e) => s.failed.push((page.clone(), e)),
-                        }
-                    }
+    for_each_page(&pages, limits.jobs, |line: &mut Vec<u8>, page| {
+        let target = out_dir.map(|d| match names.get(page) {
+            Some(Ok(name)) => Ok(d.join(name)),
+            Some(Err(e)) => Err(e.clone()),
+            None => Err("no output name".to_string()),
+        });
+        let r = match target {
+            Some(Err(e)) => Err(e),
+            target => one_page(
+                page,
+                target.and_then(Result::ok).as_deref(),
+                writer.as_ref(),
+                limits.max_page_bytes,
+                opts,
+                line,
+            ),
+        };
+        if let Ok(mut s) = summary.lock() {
+            match r {
+                Ok(chars) => {
+                    s.written += 1;
+                    s.chars += chars;
                 }
-            });
+                Err(e) => s.failed.push((page.to_path_buf(), e)),
+            }
         }
     });
     let mut summary = summary.into_inner().unwrap_or_default();

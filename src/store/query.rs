@@ -19,7 +19,7 @@
 
 use std::collections::HashSet;
 
-use super::articles::is_cjk;
+use crate::words::is_han_or_kana;
 
 /// Most distinct words a query may hold (phrase words included).
 pub const MAX_TERMS: usize = 32;
@@ -124,7 +124,7 @@ impl Query {
 
     /// Whether any term holds Chinese or Japanese (substring search).
     pub fn has_cjk(&self) -> bool {
-        self.terms().any(|t| t.text.chars().any(is_cjk))
+        self.terms().any(|t| t.text.chars().any(is_han_or_kana))
     }
 
     /// Every term, clauses first, then the excluded ones.
@@ -219,7 +219,7 @@ fn terms_of(token: &Token) -> Vec<Term> {
                 Some(b) => (b, true),
                 None => (w.as_str(), false),
             };
-            let pieces: Vec<&str> = if body.chars().any(is_cjk) {
+            let pieces: Vec<&str> = if body.chars().any(is_han_or_kana) {
                 split_keeping_numbers(body)
             } else {
                 vec![body]

@@ -16,8 +16,8 @@ use url::Url;
 use super::frontier::find_site;
 use super::query::{Query, Term};
 use super::{ArticleRef, SearchHit, Selection, Store, StoreError, StoredArticle};
-use crate::crawl::frontier::normalize;
 use crate::extract::Article;
+use crate::urls::normalize;
 
 /// bm25 column weights (title, text): a hit in the title counts 10×.
 const TITLE_WEIGHT: f64 = 10.0;

@@ -36,7 +36,7 @@ fn writes_one_txt_per_html_and_jsonl() {
     }
     write(&input.join("skip.txt"), "not html");
     let opts = ExtractOptions::default();
-    let s = extract_dir(&input, Some(&out), false, LIMITS, &opts).unwrap_or_else(|e| panic!("{e}"));
+    let s = extract_dir(&input, &out, false, LIMITS, &opts).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((s.pages, s.written), (2, 2));
     assert_eq!(read(&out.join("a.txt")), "Alpha story text, long enough.\n");
 
@@ -57,14 +57,8 @@ fn html_and_htm_of_one_name_do_not_write_the_same_txt() {
     write(&input.join("a.html"), &page("The html page's story."));
     write(&input.join("a.htm"), &page("The htm page's story."));
     write(&input.join("b.htm"), &page("Only an htm page here."));
-    let s = extract_dir(
-        &input,
-        Some(&out),
-        false,
-        LIMITS,
-        &ExtractOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let s = extract_dir(&input, &out, false, LIMITS, &ExtractOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((s.pages, s.written, s.failed.len()), (3, 3, 0));
     assert_eq!(read(&out.join("a.html.txt")), "The html page's story.\n");
     assert_eq!(read(&out.join("a.htm.txt")), "The htm page's story.\n");
@@ -81,14 +75,8 @@ fn a_name_colliding_after_renaming_fails_its_page_instead_of_overwriting() {
     write(&input.join("a.htm"), &page("Second."));
     // Its stem `a.html` gives `a.html.txt`, as `a.html` now does.
     write(&input.join("a.html.html"), &page("Third."));
-    let s = extract_dir(
-        &input,
-        Some(&out),
-        false,
-        LIMITS,
-        &ExtractOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let s = extract_dir(&input, &out, false, LIMITS, &ExtractOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((s.pages, s.written, s.failed.len()), (3, 2, 1));
     assert!(s.failed[0].1.contains("a.html.txt"), "{:?}", s.failed);
 }
@@ -103,14 +91,8 @@ fn non_utf8_names_do_not_collide() {
     for (n, body) in names.iter().zip(["One story.", "Another story."]) {
         write(&input.join(std::ffi::OsStr::from_bytes(n)), &page(body));
     }
-    let s = extract_dir(
-        &input,
-        Some(&out),
-        false,
-        LIMITS,
-        &ExtractOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let s = extract_dir(&input, &out, false, LIMITS, &ExtractOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(s.written, 2);
     let one = out.join(std::ffi::OsStr::from_bytes(b"a\xff.txt"));
     let two = out.join(std::ffi::OsStr::from_bytes(b"a\xfe.txt"));
@@ -129,17 +111,11 @@ fn existing_symlinks_in_the_output_directory_are_never_followed() {
     std::os::unix::fs::symlink(&victim, out.join("a.txt")).unwrap_or_else(|e| panic!("{e}"));
     std::os::unix::fs::symlink(&victim, out.join("articles.jsonl"))
         .unwrap_or_else(|e| panic!("{e}"));
-    let s = extract_dir(
-        &input,
-        Some(&out),
-        false,
-        LIMITS,
-        &ExtractOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let s = extract_dir(&input, &out, false, LIMITS, &ExtractOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((s.written, s.failed.len()), (0, 1));
     assert!(s.failed[0].1.contains("symbolic link"), "{:?}", s.failed);
-    let err = extract_dir(&input, Some(&out), true, LIMITS, &ExtractOptions::default())
+    let err = extract_dir(&input, &out, true, LIMITS, &ExtractOptions::default())
         .err()
         .map(|e| e.to_string())
         .unwrap_or_default();
@@ -161,14 +137,8 @@ fn pages_over_the_size_cap_and_binary_files_fail_alone() {
         jobs: 1,
         max_page_bytes: 1000,
     };
-    let s = extract_dir(
-        &input,
-        Some(&out),
-        false,
-        limits,
-        &ExtractOptions::default(),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
+    let s = extract_dir(&input, &out, false, limits, &ExtractOptions::default())
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((s.pages, s.written), (3, 1));
     let why: Vec<&str> = s.failed.iter().map(|(_, w)| w.as_str()).collect();
     assert!(why[0].contains("larger than 1000 bytes"), "{why:?}");

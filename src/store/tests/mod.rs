@@ -8,11 +8,14 @@ mod search;
 mod search_syntax;
 mod writes;
 
-use super::lines::LineSettings;
 use super::*;
+use crate::boilerplate::LineSettings;
 
 pub(super) fn off() -> LineSettings {
-    LineSettings::from_config(&crate::config::BoilerplateConfig::default(), false)
+    LineSettings {
+        enabled: false,
+        ..LineSettings::default()
+    }
 }
 
 pub(super) fn url(u: &str, site: &str, kind: UrlKind, priority: i32) -> NewUrl {
