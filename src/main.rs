@@ -192,7 +192,7 @@ pub enum Command {
     /// matter). "two words" is a phrase; a OR b takes either; -word (or
     /// NOT word) leaves out articles with it; word* is a prefix (teach*
     /// finds teacher). Nothing else is syntax (AND, NEAR, parentheses,
-    /// column: are plain text). Repeated words count once; at most 32
+    /// column: are plain text). Repeated words count once; at most 16
     /// distinct words. Chinese and Japanese match as substrings; numbers
     /// match as written (7.1亿元, 3.5).
     ///

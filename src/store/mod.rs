@@ -22,7 +22,7 @@ mod maintenance;
 pub use maintenance::Replayed;
 mod open;
 mod query;
-pub use query::{Query, QueryError, MAX_TERMS};
+pub use query::{Query, QueryError, MAX_PREFIX_WORDS, MAX_TERMS};
 mod search;
 mod stats;
 #[cfg(test)]

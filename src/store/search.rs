@@ -14,7 +14,7 @@ use rusqlite::{OptionalExtension, Row, ToSql};
 use url::Url;
 
 use super::frontier::find_site;
-use super::query::{Query, Term};
+use super::query::{Query, QueryError, Term, MAX_PREFIX_WORDS};
 use super::{ArticleRef, SearchHit, Selection, Store, StoreError, StoredArticle};
 use crate::extract::Article;
 use crate::urls::normalize;
@@ -95,6 +95,7 @@ impl Store {
         }
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         if !query.has_cjk() {
+            self.check_prefixes(&query)?;
             return self.fts_search("articles_fts", &query, limit, &sel);
         }
         // A trigram index cannot match strings shorter than 3 characters.
@@ -171,6 +172,48 @@ impl Store {
             })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Refuse a `prefix*` that stands for more than [`MAX_PREFIX_WORDS`]
+    /// indexed words, counted in a temporary fts5vocab table (temporary:
+    /// read-only databases get one too, and the schema is untouched).
+    fn check_prefixes(&self, query: &Query) -> Result<(), StoreError> {
+        let prefixes: Vec<String> = query
+            .terms()
+            .filter(|t| t.prefix)
+            .filter_map(|t| {
+                t.text
+                    .rsplit(|c: char| !c.is_alphanumeric())
+                    .next()
+                    .filter(|w| !w.is_empty())
+                    .map(str::to_lowercase)
+            })
+            .collect();
+        if prefixes.is_empty() {
+            return Ok(());
+        }
+        self.conn.execute_batch(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.articles_fts_words
+             USING fts5vocab(main, articles_fts, 'row')",
+        )?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT count(*) FROM (SELECT 1 FROM temp.articles_fts_words
+             WHERE term >= ?1 AND term < ?2 LIMIT ?3)",
+        )?;
+        let cap = i64::try_from(MAX_PREFIX_WORDS).unwrap_or(i64::MAX);
+        for prefix in prefixes {
+            let upper = format!("{prefix}\u{10FFFF}");
+            let count: i64 =
+                stmt.query_row(rusqlite::params![prefix, upper, cap + 1], |r| r.get(0))?;
+            if count > cap {
+                return Err(QueryError::PrefixTooBroad {
+                    prefix,
+                    max: MAX_PREFIX_WORDS,
+                }
+                .into());
+            }
+        }
+        Ok(())
     }
 
     /// Substring search for short CJK terms; ranked by the occurrences of
