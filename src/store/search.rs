@@ -25,7 +25,7 @@ const TITLE_WEIGHT: f64 = 10.0;
 /// Most matching articles ranked by bm25 per query: beyond, the newest
 /// this many matches are ranked (bm25 over 70,000 matches of 16 common
 /// words cost 1.5 s; see `cargo bench --bench search`).
-const MAX_RANKED: i64 = 10_000;
+pub(super) const MAX_RANKED: i64 = 10_000;
 /// Tokens of context around a hit in a snippet.
 const SNIPPET_TOKENS: i64 = 16;
 /// The same for the trigram table, whose tokens are single characters

@@ -129,3 +129,29 @@ fn a_prefix_standing_for_too_many_words_is_refused() {
     // A narrower prefix still works (w7x, w70x..w79x: 11 words).
     assert_eq!(urls(&s, "w7*"), ["u:1", "u:2"]);
 }
+
+#[test]
+fn a_query_matching_more_than_max_ranked_articles_ranks_the_newest() {
+    // bm25 over every match of a common word cost seconds on 100,000
+    // articles: beyond MAX_RANKED matches, the newest are ranked.
+    let n = usize::try_from(crate::store::search::MAX_RANKED).unwrap() + 5;
+    let mut s = Store::open_in_memory().unwrap();
+    let ops = (0..n)
+        .map(|i| {
+            // The oldest article is the best match by far.
+            let (title, text) = if i == 0 {
+                ("common common common", "common ".repeat(50))
+            } else {
+                ("other", format!("common filler {i}"))
+            };
+            WriteOp::Article(article(&format!("u:{i}"), "a", title, &text))
+        })
+        .collect();
+    s.write_batch(ops).unwrap();
+    let hits = s.search("common", 3).unwrap();
+    assert_eq!(hits.len(), 3);
+    assert!(hits.iter().all(|h| h.url != "u:0"), "{hits:?}");
+    // Below the cap the best match wins wherever it is.
+    let hits = s.search("common -filler", 3).unwrap();
+    assert_eq!(hits[0].url, "u:0");
+}
