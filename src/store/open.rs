@@ -108,7 +108,14 @@ impl Store {
         let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
         let store = Self::read_only_store(conn, path)?;
         match store.schema_version() {
-            Err(StoreError::Sqlite(e)) if FileTrouble::of(&e) == Some(FileTrouble::CannotOpen) => {
+            // SQLITE_CANTOPEN, or SQLITE_READONLY_CANTINIT when it may not
+            // create the -shm file.
+            Err(StoreError::Sqlite(e))
+                if matches!(
+                    FileTrouble::of(&e),
+                    Some(FileTrouble::CannotOpen | FileTrouble::ReadOnly)
+                ) =>
+            {
                 drop(store);
                 let uri = immutable_uri(path);
                 let conn = Connection::open_with_flags(&uri, flags | OpenFlags::SQLITE_OPEN_URI)
