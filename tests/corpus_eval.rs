@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use newshound::eval::evaluate_dir;
+use newshound::eval::{evaluate_dir, GoldConvention};
 use newshound::extract::{Algorithm, ExtractOptions};
 
 fn corpus_dir() -> PathBuf {
@@ -56,7 +56,8 @@ fn corpus_mean_f1_stays_above_floors() {
                 algorithm: algorithm(alg),
                 ..ExtractOptions::default()
             };
-            let report = evaluate_dir(&html, &gold, &opts, 2)
+            let convention = GoldConvention::of_set_dir(&html);
+            let report = evaluate_dir(&html, &gold, &opts, &convention, 2)
                 .unwrap_or_else(|e| panic!("eval {set} {alg}: {e}"));
             let m = report.mean;
             println!(

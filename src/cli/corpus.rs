@@ -8,26 +8,32 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 
 use newshound::boilerplate::sequence;
-use newshound::eval;
+use newshound::eval::{self, GoldConvention};
 use newshound::extract::{self, batch, ExtractOptions};
 
 use super::out::Out;
 use super::store_cmds::write_json;
 use super::{status, Globals};
 
+/// A gold set: its pages, gold texts, and what the gold counts.
+pub struct EvalSet<'a> {
+    pub html: &'a Path,
+    pub gold: &'a Path,
+    pub convention: GoldConvention,
+}
+
 pub fn eval(
     out: &mut Out,
-    html: &Path,
-    gold: &Path,
+    set: &EvalSet<'_>,
     opts: &ExtractOptions,
     worst: Option<usize>,
     json: bool,
     jobs: usize,
 ) -> Result<ExitCode> {
-    if !gold.is_dir() {
-        bail!("{}: no such directory of gold texts", gold.display());
+    if !set.gold.is_dir() {
+        bail!("{}: no such directory of gold texts", set.gold.display());
     }
-    let report = eval::evaluate_dir(html, gold, opts, jobs)?;
+    let report = eval::evaluate_dir(set.html, set.gold, opts, &set.convention, jobs)?;
     if json {
         write_json(out, &report)?;
     } else {
@@ -39,11 +45,15 @@ pub fn eval(
 pub fn eval_sequence(
     globals: &Globals,
     out: &mut Out,
-    html: &Path,
-    gold: &Path,
+    set: &EvalSet<'_>,
     opts: &ExtractOptions,
     json: bool,
 ) -> Result<ExitCode> {
+    let (html, gold, convention) = (set.html, set.gold, &set.convention);
+    let opts = &ExtractOptions {
+        comments: convention.has_comments,
+        ..opts.clone()
+    };
     let config = globals.config()?;
     // The same page set as the per-page `eval` (.html and .htm, files only).
     let mut names = eval::html_files(html)?;
@@ -77,7 +87,8 @@ pub fn eval_sequence(
         };
         let bytes = std::fs::read(path)
             .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
-        let text = extract::extract_bytes(&bytes, None, None, opts).text;
+        let selected = extract::extract_bytes_selection(&bytes, None, None, opts);
+        let text = convention.scored_text(&selected.text, selected.headline.as_deref());
         pages.push((sequence::site_key(&stem).to_string(), text, gold_text));
     }
     if pages.is_empty() {
@@ -99,6 +110,7 @@ pub fn eval_sequence(
     if json {
         write_json(out, &report)?;
     } else {
+        writeln!(out, "{convention}")?;
         write!(out, "{}", report.render())?;
     }
     Ok(ExitCode::SUCCESS)

@@ -20,6 +20,7 @@ use anyhow::{bail, Result};
 use chrono_tz::Tz;
 
 use newshound::config::Config;
+use newshound::eval::GoldConvention;
 use newshound::extract::{Algorithm, ExtractOptions};
 use newshound::store::Store;
 
@@ -218,8 +219,11 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
             jsonl,
             jobs,
             timezone,
+            comments,
         } => {
-            let opts = extract_options(&globals, algorithm, Zone::Flag(timezone))?;
+            // Without --comments, `[extract] comments` decides.
+            let comments = comments.then_some(true);
+            let opts = extract_options(&globals, algorithm, Zone::Flag(timezone), comments)?;
             let request = extract_cmd::Request {
                 input: &input,
                 json,
@@ -247,12 +251,23 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
             json,
             jobs,
             sequence,
+            gold_has_title,
+            gold_has_comments,
+            ablate,
         } => {
-            let opts = extract_options(&globals, algorithm, Zone::Utc)?;
+            // The gold decides about comments, not the config.
+            let mut opts = extract_options(&globals, algorithm, Zone::Utc, Some(false))?;
+            opts.ablate = ablate.unwrap_or_default();
+            let convention = GoldConvention::resolve(&html, gold_has_title, gold_has_comments);
+            let set = corpus::EvalSet {
+                html: &html,
+                gold: &gold,
+                convention,
+            };
             if sequence {
-                corpus::eval_sequence(&globals, out, &html, &gold, &opts, json)
+                corpus::eval_sequence(&globals, out, &set, &opts, json)
             } else {
-                corpus::eval(out, &html, &gold, &opts, worst, json, jobs.unwrap_or(1))
+                corpus::eval(out, &set, &opts, worst, json, jobs.unwrap_or(1))
             }
         }
     }
@@ -266,16 +281,17 @@ enum Zone {
     Utc,
 }
 
-/// `--algorithm` and the time zone from the command line, else from the
-/// config's `[extract]` section: the config is read once, and only when a
-/// value is missing.
+/// `--algorithm`, the time zone and comments from the command line, else
+/// from the config's `[extract]` section: the config is read once, and only
+/// when a value is missing.
 fn extract_options(
     globals: &Globals,
     algorithm: Option<Algorithm>,
     zone: Zone,
+    comments: Option<bool>,
 ) -> Result<ExtractOptions> {
     let zone_missing = matches!(zone, Zone::Flag(None));
-    let config = if algorithm.is_none() || zone_missing {
+    let config = if algorithm.is_none() || zone_missing || comments.is_none() {
         Some(globals.config()?)
     } else {
         None
@@ -290,5 +306,7 @@ fn extract_options(
             Zone::Flag(None) => from_config.and_then(|e| e.timezone),
             Zone::Utc => None,
         },
+        comments: comments.unwrap_or_else(|| from_config.is_some_and(|e| e.comments)),
+        ablate: Default::default(),
     })
 }

@@ -145,6 +145,8 @@ pub async fn run_with<S: CrawlStore>(
         extract: ExtractOptions {
             algorithm: cfg.extract.algorithm,
             timezone: cfg.extract.timezone,
+            comments: cfg.extract.comments,
+            ..ExtractOptions::default()
         },
         cfg,
     });

@@ -18,9 +18,11 @@ use std::time::Instant;
 
 use serde::Serialize;
 
-use crate::extract::{extract_bytes_text, Algorithm, ExtractOptions};
+use crate::extract::{extract_bytes_selection, Algorithm, ExtractOptions};
 
+mod convention;
 mod lcs;
+pub use convention::{ConventionSource, GoldConvention};
 pub use lcs::{is_cjk, lcs_len, tokenize};
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
@@ -111,6 +113,8 @@ pub struct PageScore {
 #[derive(Debug, Clone, Serialize)]
 pub struct EvalReport {
     pub algorithm: Algorithm,
+    /// What the gold counts, hence how the extracted text was scored.
+    pub convention: GoldConvention,
     /// Sorted by name.
     pub pages: Vec<PageScore>,
     pub mean: Score,
@@ -123,6 +127,7 @@ impl EvalReport {
     /// when `None`).
     pub fn render(&self, worst: Option<usize>) -> String {
         let mut out = String::new();
+        let _ = writeln!(out, "{}", self.convention);
         let mut rows: Vec<&PageScore> = self.pages.iter().collect();
         if let Some(k) = worst {
             rows.sort_by(|a, b| a.score.f1.total_cmp(&b.score.f1));
@@ -165,14 +170,20 @@ impl EvalReport {
     }
 }
 
-/// Extract every `html_dir/<name>.html` (as bytes, via [`extract_bytes_text`]) and
-/// score it against `gold_dir/<name>.txt`, on `jobs` threads.
+/// Extract every `html_dir/<name>.html` (as bytes, via
+/// [`extract_bytes_selection`]) and score it against `gold_dir/<name>.txt` by
+/// the set's `convention`, on `jobs` threads.
 pub fn evaluate_dir(
     html_dir: &Path,
     gold_dir: &Path,
     opts: &ExtractOptions,
+    convention: &GoldConvention,
     jobs: usize,
 ) -> Result<EvalReport, EvalError> {
+    let opts = &ExtractOptions {
+        comments: opts.comments || convention.has_comments,
+        ..opts.clone()
+    };
     let pages = html_files(html_dir)?;
     if pages.is_empty() {
         return Err(EvalError::NoPages {
@@ -186,7 +197,7 @@ pub fn evaluate_dir(
             s.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let Some(page) = pages.get(i) else { break };
-                let r = eval_page(page, gold_dir, opts);
+                let r = eval_page(page, gold_dir, opts, convention);
                 if let Ok(mut v) = results.lock() {
                     v.push(r);
                 }
@@ -211,13 +222,19 @@ pub fn evaluate_dir(
     }
     Ok(EvalReport {
         algorithm: opts.algorithm,
+        convention: *convention,
         pages: scored,
         mean,
         max_millis,
     })
 }
 
-fn eval_page(page: &Path, gold_dir: &Path, opts: &ExtractOptions) -> Result<PageScore, EvalError> {
+fn eval_page(
+    page: &Path,
+    gold_dir: &Path,
+    opts: &ExtractOptions,
+    convention: &GoldConvention,
+) -> Result<PageScore, EvalError> {
     let name = page
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -244,8 +261,9 @@ fn eval_page(page: &Path, gold_dir: &Path, opts: &ExtractOptions) -> Result<Page
     };
     let t0 = Instant::now();
     // Only the text is scored: skip metadata and language detection.
-    let text = extract_bytes_text(&bytes, None, None, opts.algorithm);
+    let selection = extract_bytes_selection(&bytes, None, None, opts);
     let millis = t0.elapsed().as_secs_f64() * 1000.0;
+    let text = convention.scored_text(&selection.text, selection.headline.as_deref());
     let a = tokenize(&text);
     let b = tokenize(&gold);
     Ok(PageScore {
@@ -306,8 +324,14 @@ mod tests {
             &format!("<html><body>{para}</body></html>"),
         );
         write(&gold, "bad.txt", "Something else entirely.");
-        let report = evaluate_dir(&html, &gold, &ExtractOptions::default(), 2)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let report = evaluate_dir(
+            &html,
+            &gold,
+            &ExtractOptions::default(),
+            &GoldConvention::default(),
+            2,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(report.pages.len(), 2);
         assert_eq!(report.pages[0].name, "bad");
         assert_eq!(report.pages[1].score.f1, 1.0);
@@ -320,11 +344,23 @@ mod tests {
         assert!(json.contains("\"f1\":1.0"), "{json}");
 
         write(&html, "orphan.html", "<p>x</p>");
-        let err = evaluate_dir(&html, &gold, &ExtractOptions::default(), 1);
+        let err = evaluate_dir(
+            &html,
+            &gold,
+            &ExtractOptions::default(),
+            &GoldConvention::default(),
+            1,
+        );
         assert!(matches!(err, Err(EvalError::MissingGold { .. })));
         let empty = tmp.path().join("empty");
         std::fs::create_dir_all(&empty).unwrap_or_else(|e| panic!("{e}"));
-        let err = evaluate_dir(&empty, &gold, &ExtractOptions::default(), 1);
+        let err = evaluate_dir(
+            &empty,
+            &gold,
+            &ExtractOptions::default(),
+            &GoldConvention::default(),
+            1,
+        );
         assert!(matches!(err, Err(EvalError::NoPages { .. })));
     }
 

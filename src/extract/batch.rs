@@ -167,7 +167,7 @@ fn one_page(
         extract_bytes(&bytes, None, None, opts)
     } else {
         Article {
-            text: extract_bytes_text(&bytes, None, None, opts.algorithm),
+            text: extract_bytes_text(&bytes, None, None, opts),
             ..Article::default()
         }
     };

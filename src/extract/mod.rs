@@ -10,12 +10,15 @@
 //! ([`density`] for the CETD family, [`select`] for `auto`); 5. text assembly
 //! ([`text`]); 6. metadata ([`metadata`]) from the same parsed DOM.
 
+pub mod ablation;
 pub mod batch;
 pub mod charset;
 pub mod density;
 pub mod dom;
+pub mod fallback;
 pub mod headline;
 pub mod heuristics;
+pub mod markdown;
 pub mod metadata;
 pub mod select;
 pub mod strip;
@@ -42,6 +45,37 @@ pub struct ExtractOptions {
     pub algorithm: Algorithm,
     /// Time zone for dates the page writes without an offset (UTC if none).
     pub timezone: Option<chrono_tz::Tz>,
+    /// Keep reader comments in the text (`[extract] comments`, `extract
+    /// --comments`); by default they are left out.
+    pub comments: bool,
+    /// Heuristics of `auto` switched off (`eval --ablate`; empty otherwise).
+    pub ablate: ablation::Ablations,
+}
+
+/// Which path of the never-empty chain produced the text (`"method"` in
+/// `extract --json`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// Density scoring (CETD and the `auto` heuristics), possibly confirmed
+    /// by a structured signal.
+    #[default]
+    Density,
+    /// The page's own article markup or JSON-LD `articleBody`.
+    Schema,
+    /// The largest cluster of paragraphs, when the other paths found nothing.
+    Fallback,
+}
+
+/// The selected content of one page: the body text, and the headline that
+/// was found next to it (kept apart: the headline is `title`, never text).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Selection {
+    /// One paragraph per line; blocks separated by one blank line.
+    pub text: String,
+    /// The on-page heading that opens the article, if one was found.
+    pub headline: Option<String>,
+    pub method: Method,
 }
 
 /// What extraction yields for one page.
@@ -59,6 +93,9 @@ pub struct Article {
     pub site_name: Option<String>,
     /// One paragraph per line; blocks separated by one blank line.
     pub text: String,
+    /// How the text was found (not stored).
+    #[serde(default)]
+    pub method: Method,
 }
 
 /// Extract from raw bytes: decode (HTTP charset → BOM → meta → detection), then
@@ -77,7 +114,7 @@ pub fn extract_bytes(
 pub fn extract_html(html: &str, url: Option<&Url>, opts: &ExtractOptions) -> Article {
     let stripped = strip::strip(html);
     let doc = scraper::Html::parse_document(&stripped);
-    let text = text_of_document(&doc, opts.algorithm);
+    let Selection { text, method, .. } = select_document(&doc, opts);
     let meta = metadata::extract_metadata_in(&doc, url, opts.timezone);
     let language = metadata::detect_language(language_sample(&text));
     Article {
@@ -89,6 +126,7 @@ pub fn extract_html(html: &str, url: Option<&Url>, opts: &ExtractOptions) -> Art
         canonical_url: meta.canonical_url,
         site_name: meta.site_name,
         text,
+        method,
     }
 }
 
@@ -106,36 +144,67 @@ fn language_sample(text: &str) -> &str {
     &text[..end]
 }
 
-/// Only the article text of raw bytes: decode, then [`extract_text`]. For
+/// Only the article text of raw bytes: decode, then [`select_document`]. For
 /// outputs that hold nothing but the text (batch `.txt` files, eval): metadata
 /// and language detection are ~23 % of [`extract_bytes`]' time (bench).
 pub fn extract_bytes_text(
     bytes: &[u8],
     content_type: Option<&str>,
     url: Option<&Url>,
-    algorithm: Algorithm,
+    opts: &ExtractOptions,
 ) -> String {
-    let html = charset::decode(bytes, content_type, url);
-    extract_text(&html.text, algorithm)
+    extract_bytes_selection(bytes, content_type, url, opts).text
 }
 
-/// Only the article text of decoded HTML (no metadata): steps 2–5.
+/// The [`Selection`] of raw bytes (text, headline, method), without metadata.
+pub fn extract_bytes_selection(
+    bytes: &[u8],
+    content_type: Option<&str>,
+    url: Option<&Url>,
+    opts: &ExtractOptions,
+) -> Selection {
+    let html = charset::decode(bytes, content_type, url);
+    let stripped = strip::strip(&html.text);
+    let doc = scraper::Html::parse_document(&stripped);
+    select_document(&doc, opts)
+}
+
+/// Only the article text of decoded HTML (no metadata, default options but
+/// the algorithm): steps 2–5.
 pub fn extract_text(html: &str, algorithm: Algorithm) -> String {
     let stripped = strip::strip(html);
     let doc = scraper::Html::parse_document(&stripped);
     text_of_document(&doc, algorithm)
 }
 
-/// Steps 3–5 on a parsed (stripped) document.
+/// Steps 3–5 on a parsed (stripped) document, default options but the
+/// algorithm.
 pub fn text_of_document(doc: &scraper::Html, algorithm: Algorithm) -> String {
+    let opts = ExtractOptions {
+        algorithm,
+        ..ExtractOptions::default()
+    };
+    select_document(doc, &opts).text
+}
+
+/// Steps 3–5 on a parsed (stripped) document: the body text, the headline
+/// apart, and the path that found them.
+pub fn select_document(doc: &scraper::Html, opts: &ExtractOptions) -> Selection {
     let dom = dom::Dom::build(doc);
     if dom.is_empty() {
-        return String::new();
+        return Selection::default();
     }
-    match algorithm {
-        Algorithm::Td => select::cetd_text(&dom, density::Density::Text),
-        Algorithm::Ctd => select::cetd_text(&dom, density::Density::Composite),
-        Algorithm::Auto => select::auto_text(&dom, dom::doc_title(doc).as_deref()),
+    let text = |text: String| Selection {
+        text,
+        ..Selection::default()
+    };
+    match opts.algorithm {
+        Algorithm::Td => text(select::cetd_text(&dom, density::Density::Text)),
+        Algorithm::Ctd => text(select::cetd_text(&dom, density::Density::Composite)),
+        Algorithm::Auto => {
+            let density = select::auto_select(&dom, dom::doc_title(doc).as_deref(), opts);
+            fallback::never_empty(&dom, doc, density)
+        }
     }
 }
 

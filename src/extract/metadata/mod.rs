@@ -106,6 +106,13 @@ pub fn extract_metadata(doc: &scraper::Html, url: Option<&Url>) -> Metadata {
     extract_metadata_in(doc, url, None)
 }
 
+/// JSON-LD `articleBody` of the page's article node, paragraphs one per line
+/// (the schema step of the never-empty chain; a full page walk, so only
+/// called when the DOM gave no text).
+pub fn json_ld_article_body(doc: &scraper::Html) -> Option<String> {
+    jsonld::article_body(&Page::collect(doc).ld_json)
+}
+
 /// [`extract_metadata`], reading dates without an offset in `zone` (the
 /// site's time zone).
 pub fn extract_metadata_in(doc: &scraper::Html, url: Option<&Url>, zone: Option<Tz>) -> Metadata {
