@@ -10,11 +10,12 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use serde::Deserialize;
-use url::Url;
 
 use chrono_tz::Tz;
 
+use crate::boilerplate::{LineRule, LineSettings, Variant};
 use crate::extract::Algorithm;
+use crate::urls::TrailingSlash;
 
 /// Why a configuration was rejected. Every variant names the file.
 #[derive(Debug, thiserror::Error)]
@@ -73,15 +74,6 @@ pub struct CrawlerConfig {
     /// Fetch each stored article once more this many seconds after its first
     /// fetch, to catch corrections and updates (0 = never).
     pub refetch_articles_after_secs: f64,
-}
-
-/// How URL normalisation treats a trailing slash (`[crawler] trailing_slash`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TrailingSlash {
-    #[default]
-    Keep,
-    Strip,
 }
 
 impl Default for CrawlerConfig {
@@ -219,11 +211,27 @@ pub struct BoilerplateConfig {
 
 impl Default for BoilerplateConfig {
     fn default() -> Self {
+        let lines = LineSettings::default();
         Self {
-            enabled: true,
-            line_window: 50,
-            prune_ratio: 0.01,
-            prune_every: 100,
+            enabled: lines.enabled,
+            line_window: lines.rule.window,
+            prune_ratio: lines.prune_ratio,
+            prune_every: lines.prune_every,
+        }
+    }
+}
+
+impl BoilerplateConfig {
+    /// The line filter's settings, with the site's resolved switch.
+    pub fn line_settings(&self, enabled: bool) -> LineSettings {
+        LineSettings {
+            rule: LineRule {
+                window: self.line_window,
+            },
+            prune_ratio: self.prune_ratio,
+            prune_every: self.prune_every,
+            enabled,
+            variant: Variant::default(),
         }
     }
 }
@@ -296,9 +304,14 @@ impl Config {
         self.sites.iter().find(|s| s.name == name)
     }
 
-    /// The site that owns a URL's host, if any.
-    pub fn site_for(&self, url: &Url) -> Option<&SiteConfig> {
-        self.sites.iter().find(|s| s.owns(url))
+    /// Boilerplate settings for a site (`None`: the global `[boilerplate]`
+    /// switch, as for pages of no configured site).
+    pub fn line_settings(&self, site: Option<&SiteConfig>) -> LineSettings {
+        let enabled = match site {
+            Some(site) => site.boilerplate_enabled(&self.boilerplate),
+            None => self.boilerplate.enabled,
+        };
+        self.boilerplate.line_settings(enabled)
     }
 }
 
@@ -385,5 +398,5 @@ mod site;
 #[cfg(test)]
 mod tests;
 
-pub use site::{host_key, SiteConfig};
+pub use site::SiteConfig;
 use site::{validate_site, RawSite};

@@ -142,7 +142,7 @@ pub enum Command {
         json: bool,
         /// Content-selection algorithm (default: from the config, else auto).
         #[arg(long, value_enum)]
-        algorithm: Option<Algorithm>,
+        algorithm: Option<AlgorithmArg>,
         /// Directory: write <out>/<name>.txt for each <input>/<name>.html
         /// (the directory is created).
         #[arg(long, value_name = "DIR")]
@@ -247,7 +247,7 @@ pub enum Command {
         gold: PathBuf,
         /// Content-selection algorithm (default: from the config, else auto).
         #[arg(long, value_enum)]
-        algorithm: Option<Algorithm>,
+        algorithm: Option<AlgorithmArg>,
         /// List only the N worst pages (by F1) instead of every page.
         #[arg(long, value_name = "N", conflicts_with = "sequence")]
         worst: Option<usize>,
@@ -285,6 +285,28 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = 25, value_parser = at_least_one)]
         articles: usize,
     },
+}
+
+/// `--algorithm` values: [`Algorithm`] as clap reads it (the library has no
+/// clap), with the help text of each value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AlgorithmArg {
+    /// CETD text density (C/T) with DensitySum selection.
+    Td,
+    /// CETD composite text density with DensitySum selection.
+    Ctd,
+    /// The best-scoring combination (default).
+    Auto,
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(arg: AlgorithmArg) -> Self {
+        match arg {
+            AlgorithmArg::Td => Algorithm::Td,
+            AlgorithmArg::Ctd => Algorithm::Ctd,
+            AlgorithmArg::Auto => Algorithm::Auto,
+        }
+    }
 }
 
 fn main() -> ExitCode {

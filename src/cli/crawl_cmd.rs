@@ -131,7 +131,7 @@ pub fn reclean(globals: &Globals, out: &mut Out, site: Option<String>) -> Result
         require_site(&store, site)?;
     }
     let changed = store.reclean(site.as_deref(), |name| {
-        crawl::line_settings(&config, config.site(name))
+        config.line_settings(config.site(name))
     })?;
     writeln!(out, "re-cleaned {changed} articles")?;
     Ok(ExitCode::SUCCESS)

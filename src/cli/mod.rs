@@ -24,7 +24,7 @@ use newshound::eval::GoldConvention;
 use newshound::extract::{Algorithm, ExtractOptions};
 use newshound::store::Store;
 
-use crate::{Cli, Command};
+use crate::{AlgorithmArg, Cli, Command};
 use out::Out;
 
 /// The configuration file read when `--config` is not given.
@@ -286,7 +286,7 @@ enum Zone {
 /// when a value is missing.
 fn extract_options(
     globals: &Globals,
-    algorithm: Option<Algorithm>,
+    algorithm: Option<AlgorithmArg>,
     zone: Zone,
     comments: Option<bool>,
 ) -> Result<ExtractOptions> {
@@ -299,6 +299,7 @@ fn extract_options(
     let from_config = config.as_ref().map(|c| &c.extract);
     Ok(ExtractOptions {
         algorithm: algorithm
+            .map(Algorithm::from)
             .or(from_config.map(|e| e.algorithm))
             .unwrap_or_default(),
         timezone: match zone {

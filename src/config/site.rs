@@ -8,6 +8,7 @@ use serde::Deserialize;
 use url::Url;
 
 use super::{one_line, BoilerplateConfig};
+use crate::urls::host_key;
 
 /// One configured news site, validated: URLs parsed, patterns compiled.
 #[derive(Debug, Clone)]
@@ -93,16 +94,6 @@ impl SiteConfig {
     }
     pub fn boilerplate_enabled(&self, global: &BoilerplateConfig) -> bool {
         self.boilerplate.unwrap_or(global.enabled)
-    }
-}
-
-/// `host` or `host:port` when the port is not the scheme's default: the key for
-/// per-host politeness (the simulated web runs sites on distinct ports).
-pub fn host_key(url: &Url) -> String {
-    match (url.host_str(), url.port()) {
-        (Some(h), Some(p)) => format!("{h}:{p}"),
-        (Some(h), None) => h.to_string(),
-        _ => String::new(),
     }
 }
 

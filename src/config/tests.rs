@@ -1,5 +1,6 @@
 //! Config parsing and validation on strings and on the shipped crawler.toml.
 use super::*;
+use url::Url;
 
 fn parse(text: &str) -> Result<Config, ConfigError> {
     Config::parse(text, Path::new("crawler.toml"), Path::new("."))
@@ -59,14 +60,6 @@ fn missing_seed_file_is_named() {
 fn duplicate_site_names_are_rejected() {
     let err = parse(&format!("{SITE}{SITE}")).unwrap_err().to_string();
     assert!(err.contains("sites[1].name: duplicate"), "{err}");
-}
-
-#[test]
-fn host_key_keeps_non_default_ports() {
-    let u = Url::parse("http://127.0.0.1:8080/a").unwrap();
-    assert_eq!(host_key(&u), "127.0.0.1:8080");
-    let u = Url::parse("https://example.com:443/a").unwrap();
-    assert_eq!(host_key(&u), "example.com");
 }
 
 #[test]

@@ -21,6 +21,7 @@ use reqwest::StatusCode;
 use url::Url;
 
 use super::addr::{self, AddressRefused, GuardedResolver};
+use super::kinds::ErrorKind;
 use crate::config::FetchConfig;
 
 /// Why a fetch failed. [`FetchError::kind`] is the short name counted in the
@@ -64,27 +65,27 @@ pub enum FetchError {
 }
 
 impl FetchError {
-    /// Short machine-readable kind (`timeout`, `http_5xx`, `too_large`...).
-    pub fn kind(&self) -> &'static str {
+    /// The kind it is counted and logged under (`timeout`, `http_5xx`...).
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            FetchError::Client(_) => "client",
-            FetchError::BadUrl(_) => "bad_url",
-            FetchError::Timeout => "timeout",
-            FetchError::Connect(_) => "connect",
-            FetchError::Reset => "reset",
-            FetchError::Http { status: 429, .. } => "http_429",
-            FetchError::Http { status, .. } if *status >= 500 => "http_5xx",
-            FetchError::Http { status, .. } if *status >= 400 => "http_4xx",
-            FetchError::Http { .. } => "http_other",
-            FetchError::TooLarge { .. } => "too_large",
-            FetchError::RedirectLoop(_) => "redirect_loop",
-            FetchError::TooManyRedirects(_) => "too_many_redirects",
-            FetchError::BadRedirect => "bad_redirect",
-            FetchError::BlockedAddress(_) => "blocked_address",
-            FetchError::BadContentType(_) => "bad_content_type",
-            FetchError::Binary => "binary",
-            FetchError::Body(_) => "body",
-            FetchError::Request(_) => "request",
+            FetchError::Client(_) => ErrorKind::Client,
+            FetchError::BadUrl(_) => ErrorKind::BadUrl,
+            FetchError::Timeout => ErrorKind::Timeout,
+            FetchError::Connect(_) => ErrorKind::Connect,
+            FetchError::Reset => ErrorKind::Reset,
+            FetchError::Http { status: 429, .. } => ErrorKind::Http429,
+            FetchError::Http { status, .. } if *status >= 500 => ErrorKind::Http5xx,
+            FetchError::Http { status, .. } if *status >= 400 => ErrorKind::Http4xx,
+            FetchError::Http { .. } => ErrorKind::HttpOther,
+            FetchError::TooLarge { .. } => ErrorKind::TooLarge,
+            FetchError::RedirectLoop(_) => ErrorKind::RedirectLoop,
+            FetchError::TooManyRedirects(_) => ErrorKind::TooManyRedirects,
+            FetchError::BadRedirect => ErrorKind::BadRedirect,
+            FetchError::BlockedAddress(_) => ErrorKind::BlockedAddress,
+            FetchError::BadContentType(_) => ErrorKind::BadContentType,
+            FetchError::Binary => ErrorKind::Binary,
+            FetchError::Body(_) => ErrorKind::Body,
+            FetchError::Request(_) => ErrorKind::Request,
         }
     }
 

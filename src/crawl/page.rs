@@ -18,10 +18,12 @@ use std::collections::HashSet;
 
 use url::Url;
 
+use super::kinds::ErrorKind;
 use super::{discover, frontier};
-use crate::config::{SiteConfig, TrailingSlash};
+use crate::config::SiteConfig;
 use crate::extract::{self, Article, ExtractOptions};
 use crate::store::{NewUrl, UrlKind};
+use crate::urls::TrailingSlash;
 
 /// What to process.
 pub struct PageInput<'a> {
@@ -51,7 +53,7 @@ pub struct PageOutput {
     /// canonical URL on the same site, when it differs from the fetched one.
     pub known: Vec<NewUrl>,
     /// A problem to count (`bad_feed`, `bad_sitemap`), the page is still done.
-    pub problem: Option<&'static str>,
+    pub problem: Option<ErrorKind>,
 }
 
 pub fn process(input: &PageInput<'_>) -> PageOutput {
@@ -100,9 +102,9 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
     let parsed = order.iter().any(|parse| parse(&mut found));
     if !parsed {
         out.problem = Some(if feed_first {
-            "bad_feed"
+            ErrorKind::BadFeed
         } else {
-            "bad_sitemap"
+            ErrorKind::BadSitemap
         });
     }
     out.urls = found.urls;

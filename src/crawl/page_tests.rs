@@ -41,7 +41,7 @@ fn run(
         body: body.as_bytes(),
         extract: &ExtractOptions::default(),
         now_ms: 0,
-        trailing_slash: crate::config::TrailingSlash::Keep,
+        trailing_slash: crate::urls::TrailingSlash::Keep,
     })
 }
 
@@ -157,7 +157,7 @@ fn feed_entries_are_classified_and_bad_feeds_counted() {
         body: body.as_bytes(),
         extract: &opts,
         now_ms: 0,
-        trailing_slash: crate::config::TrailingSlash::Keep,
+        trailing_slash: crate::urls::TrailingSlash::Keep,
     };
     let out = process(&input(rss));
     let queued: Vec<(&str, UrlKind)> = out.urls.iter().map(|u| (u.url.as_str(), u.kind)).collect();
@@ -170,7 +170,7 @@ fn feed_entries_are_classified_and_bad_feeds_counted() {
     );
     assert!(out.article.is_none() && out.problem.is_none());
     let out = process(&input("<html>not a feed</html>"));
-    assert_eq!(out.problem, Some("bad_feed"));
+    assert_eq!(out.problem, Some(crate::crawl::kinds::ErrorKind::BadFeed));
 }
 
 fn with_canonical(href: &str) -> String {

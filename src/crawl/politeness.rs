@@ -1,6 +1,6 @@
 //! Per-host politeness: rate limits, concurrency caps, pauses and parking.
 //!
-//! In: host keys ([`crate::config::host_key`]: `host` or `host:port`, since the
+//! In: host keys ([`crate::urls::host_key`]: `host` or `host:port`, since the
 //! simulated web runs one site per port), the configured rates, and what
 //! happened on each fetch. Out: permission to fetch — a per-host concurrency
 //! permit ([`Politeness::try_permit`]), a wait for the host's rate limiter
@@ -164,6 +164,7 @@ impl Politeness {
     }
 
     /// Requests per second currently allowed to `host`.
+    #[cfg(test)]
     pub fn rate(&self, host: &str) -> f64 {
         self.with_host(host, |s| s.rate)
     }
@@ -225,6 +226,7 @@ impl Politeness {
     }
 
     /// Hosts currently remembered.
+    #[cfg(test)]
     pub fn hosts_tracked(&self) -> usize {
         self.lock().len()
     }

@@ -15,6 +15,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
+use crate::extract::ExtractOptions;
+
 /// How one gold set was made.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct GoldConvention {
@@ -85,6 +87,14 @@ impl GoldConvention {
                     source: ConventionSource::Known,
                 }
             })
+    }
+
+    /// `opts` with comments kept when the gold has them.
+    pub fn extract_options(&self, opts: &ExtractOptions) -> ExtractOptions {
+        ExtractOptions {
+            comments: opts.comments || self.has_comments,
+            ..opts.clone()
+        }
     }
 
     /// The text to score: the headline first when the gold has it.

@@ -18,6 +18,7 @@ mod frontier;
 pub use frontier::url_host;
 pub mod lines;
 mod maintenance;
+pub use maintenance::Replayed;
 mod open;
 mod search;
 mod stats;
@@ -272,7 +273,7 @@ pub struct NewArticle {
     pub fetched_at: i64,
     pub article: Article,
     /// Boilerplate settings for this site.
-    pub lines: lines::LineSettings,
+    pub lines: crate::boilerplate::LineSettings,
 }
 
 /// One write in a batch; a batch is one transaction.

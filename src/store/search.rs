@@ -12,11 +12,11 @@
 use rusqlite::{OptionalExtension, Row, ToSql};
 use url::Url;
 
-use super::articles::is_cjk;
 use super::frontier::find_site;
 use super::{ArticleRef, SearchHit, Selection, Store, StoreError, StoredArticle};
-use crate::crawl::frontier::normalize;
 use crate::extract::Article;
+use crate::urls::normalize;
+use crate::words::is_han_or_kana;
 
 /// bm25 column weights (title, text): a hit in the title counts 10×.
 const TITLE_WEIGHT: f64 = 10.0;
@@ -95,7 +95,7 @@ impl Store {
             return Ok(Vec::new());
         }
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        if !terms.iter().any(|t| t.chars().any(is_cjk)) {
+        if !terms.iter().any(|t| t.chars().any(is_han_or_kana)) {
             return self.fts_search("articles_fts", &fts_query(&terms, true), limit, &sel);
         }
         // Substring matching: punctuation (，。、「」 or ASCII) only separates terms.

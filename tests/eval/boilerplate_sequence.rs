@@ -1,16 +1,16 @@
 //! Per-site learning on ../shared/corpus/cleanportaleval: each site's pages
 //! are extracted, then fed in numeric order through the line filter
-//! (`boilerplate::sequence`). Prints the with/without table for the default
+//! (`eval::sequence`). Prints the with/without table for the default
 //! settings and for each refinement switched off, and asserts the issue's
 //! bar: learning (after the warm-up repair) lowers F1 on no site and raises
 //! the mean.
 
 use std::path::{Path, PathBuf};
 
-use newshound::boilerplate::sequence::{evaluate_sequence, page_order, site_key, SequenceReport};
+use newshound::boilerplate::LineSettings;
 use newshound::boilerplate::{LineRule, Variant};
+use newshound::eval::sequence::{evaluate_sequence, page_order, site_key, SequenceReport};
 use newshound::extract::{extract_bytes, ExtractOptions};
-use newshound::store::lines::LineSettings;
 
 fn corpus_set() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/cleanportaleval")

@@ -2,12 +2,10 @@
 //! (bounded by timeouts), count each failure by kind, store nothing broken,
 //! and stay out of a host whose robots.txt answers 500.
 
-mod crawl_support;
-
 use std::collections::HashMap;
 use std::time::Duration;
 
-use crawl_support::start_web;
+use crate::support::start_web;
 use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::SimWebSpec;
 use newshound::store::Store;

@@ -2,12 +2,10 @@
 //! schedule with conditional GETs (answered 304 when unchanged), articles are
 //! fetched once, and the shutdown future ends the run with a summary.
 
-mod crawl_support;
-
 use std::collections::HashMap;
 use std::time::Duration;
 
-use crawl_support::start_web;
+use crate::support::start_web;
 use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::SimWebSpec;
 use newshound::store::Store;

@@ -10,9 +10,10 @@
 //! line (every template line present: the rule does all the work).
 
 use newshound::boilerplate::normalize_line;
+use newshound::boilerplate::LineSettings;
 use newshound::extract::{extract_bytes, ExtractOptions};
 use newshound::simweb::{SimWeb, SimWebSpec};
-use newshound::store::lines::{learn_and_clean, LineSettings};
+use newshound::store::lines::learn_and_clean;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use url::Url;
 
@@ -130,7 +131,7 @@ async fn run(whole_page: bool) {
     };
     let web = SimWeb::start(spec).await.expect("simweb");
     let mut conn = rusqlite::Connection::open_in_memory().unwrap();
-    conn.execute_batch(include_str!("../migrations/0001_init.sql"))
+    conn.execute_batch(include_str!("../../migrations/0001_init.sql"))
         .unwrap();
     let settings = LineSettings::default();
     let opts = ExtractOptions::default();

@@ -1,11 +1,9 @@
 //! `extract` on files, directories, stdin and URLs, with good and bad input.
 
-mod cli_support;
-
 use std::io::Write;
 use std::process::Stdio;
 
-use cli_support::{assert_clean_failure, assert_usage_error, bin, newshound, stderr, stdout};
+use crate::support::{assert_clean_failure, assert_usage_error, bin, newshound, stderr, stdout};
 
 const PAGE: &str = "<html><head><title>T</title></head><body><article>\
     <p>The council met on Tuesday to discuss the budget for the coming year.</p>\

@@ -37,11 +37,13 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 use url::Url;
 
+use super::kinds::{ErrorKind, SkipKind};
 use super::progress::Progress;
 use super::worker::{self, now_ms, Ctx, Done, Job};
 use super::writer::WriterError;
-use crate::config::{host_key, SiteConfig};
+use crate::config::SiteConfig;
 use crate::store::{ClaimFilter, NextState, QueuedUrl};
+use crate::urls::host_key;
 
 /// Retries due within this long are waited for in one-pass mode.
 pub const ONE_PASS_PATIENCE: Duration = Duration::from_secs(30);
@@ -298,7 +300,7 @@ impl Scheduler {
             }
             // A panicking worker is a bug; its URL stays claimed and is
             // queued again by the next run's reset.
-            Err(e) if e.is_panic() => self.ctx.counters.error("worker_panic"),
+            Err(e) if e.is_panic() => self.ctx.counters.error(ErrorKind::WorkerPanic),
             Err(_) => {}
         }
     }
@@ -310,8 +312,8 @@ impl Scheduler {
             return Ok(());
         };
         let Ok(url) = Url::parse(&q.url) else {
-            self.ctx.counters.error("bad_url");
-            let op = worker::skipped(&q, "bad_url", NextState::Failed);
+            self.ctx.counters.error(ErrorKind::BadUrl);
+            let op = worker::skipped(&q, SkipKind::BadUrl, NextState::Failed);
             return self.ctx.writer.write(vec![op]).await;
         };
         let host = host_key(&url);
@@ -367,8 +369,8 @@ impl Scheduler {
                 // is no longer claimed from, so it waits (unattempted) for a
                 // run with a larger budget instead of coming back every
                 // revisit interval.
-                self.ctx.counters.skip("site_budget");
-                let op = worker::skipped(&w.q, "site_budget", NextState::At(now_ms()));
+                self.ctx.counters.skip(SkipKind::SiteBudget);
+                let op = worker::skipped(&w.q, SkipKind::SiteBudget, NextState::At(now_ms()));
                 self.ctx.writer.write(vec![op]).await?;
                 continue;
             }
@@ -413,8 +415,8 @@ impl Scheduler {
         let ops: Vec<_> = waiting
             .iter()
             .map(|w| {
-                self.ctx.counters.skip("host_parked");
-                worker::skipped(&w.q, "host_parked", NextState::At(at))
+                self.ctx.counters.skip(SkipKind::HostParked);
+                worker::skipped(&w.q, SkipKind::HostParked, NextState::At(at))
             })
             .collect();
         self.ctx.writer.write(ops).await?;

@@ -4,13 +4,11 @@
 //! rules, its request log). A second run on the same database must fetch no
 //! article again.
 
-mod crawl_support;
-
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crawl_support::{article_paths, max_in_window, start_web};
+use crate::support::{article_paths, max_in_window, start_web};
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions, CrawlSummary};
 use newshound::simweb::{RequestRecord, SimWebSpec};

@@ -1,11 +1,9 @@
 //! `crawl` and `demo` through the real binary, only against 127.0.0.1.
 
-mod cli_support;
-
 use std::process::Stdio;
 use std::time::Duration;
 
-use cli_support::{assert_clean_failure, assert_usage_error, bin, newshound, stderr, stdout};
+use crate::support::{assert_clean_failure, assert_usage_error, bin, newshound, stderr, stdout};
 use newshound::simweb::{SimWeb, SimWebSpec};
 
 fn runtime() -> tokio::runtime::Runtime {

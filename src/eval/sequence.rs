@@ -6,18 +6,17 @@
 //! learning (each page cleaned with the counts learned up to and including
 //! it), and *re-cleaned* (every page cleaned again once the whole sequence is
 //! learned: the warm-up repair), over all pages, the first
-//! [`FIRST_PAGES`] and the rest. Learning runs through the real
-//! `store::lines` code on an in-memory SQLite database.
+//! [`FIRST_PAGES`] and the rest. Learning runs through the real store
+//! ([`Store::replay_site`]) on an in-memory database with the real schema.
 
 use serde::Serialize;
 
-use crate::eval::Score;
-use crate::store::lines::{learn_and_clean, reclean_site, LineSettings};
+use super::Score;
+use crate::boilerplate::LineSettings;
+use crate::store::{Store, StoreError};
 
 /// The warm-up window reported separately.
 pub const FIRST_PAGES: usize = 5;
-
-const SCHEMA: &str = include_str!("../../migrations/0001_init.sql");
 
 /// Mean F1 without learning, with learning, and after re-cleaning.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
@@ -69,12 +68,12 @@ pub fn page_order(stem: &str) -> (String, u64) {
     (key.to_string(), n)
 }
 
-/// Evaluate with the project's LCS scorer ([`crate::eval::score`]).
+/// Evaluate with the project's LCS scorer ([`super::score`]).
 pub fn evaluate_sequence(
     pages: &[(String, String, String)],
     settings: &LineSettings,
-) -> rusqlite::Result<SequenceReport> {
-    evaluate_sequence_with(pages, settings, crate::eval::score)
+) -> Result<SequenceReport, StoreError> {
+    evaluate_sequence_with(pages, settings, super::score)
 }
 
 #[derive(Default)]
@@ -90,9 +89,8 @@ pub fn evaluate_sequence_with(
     pages: &[(String, String, String)],
     settings: &LineSettings,
     score: impl Fn(&str, &str) -> Score,
-) -> rusqlite::Result<SequenceReport> {
-    let mut conn = rusqlite::Connection::open_in_memory()?;
-    conn.execute_batch(SCHEMA)?;
+) -> Result<SequenceReport, StoreError> {
+    let mut store = Store::open_in_memory()?;
     let mut keys: Vec<&str> = Vec::new();
     for (key, _, _) in pages {
         if !keys.contains(&key.as_str()) {
@@ -102,41 +100,21 @@ pub fn evaluate_sequence_with(
     let mut sites = Vec::with_capacity(keys.len());
     let mut all_scores = PageScores::default();
     let (mut all_dropped, mut all_dropped_re) = (0, 0);
-    for (site_id, key) in (1..).zip(&keys) {
-        conn.execute(
-            "INSERT INTO sites (id, name) VALUES (?1, ?2)",
-            rusqlite::params![site_id, key],
-        )?;
+    for key in &keys {
         let site_pages: Vec<&(String, String, String)> =
             pages.iter().filter(|(k, _, _)| k == key).collect();
+        let texts: Vec<&str> = site_pages.iter().map(|(_, t, _)| t.as_str()).collect();
+        let replayed = store.replay_site(key, &texts, settings)?;
         let mut scores = PageScores::default();
-        let mut dropped = 0;
-        let tx = conn.transaction()?;
-        for (n, (_, extracted, gold)) in site_pages.iter().enumerate() {
-            let cleaned = learn_and_clean(&tx, site_id, extracted, settings)?;
-            dropped += cleaned.dropped;
+        let (mut dropped, mut dropped_re) = (0, 0);
+        for (r, (_, extracted, gold)) in replayed.iter().zip(&site_pages) {
+            dropped += r.learned.dropped;
             scores.without.push(score(extracted, gold).f1);
-            scores.with.push(score(&cleaned.text, gold).f1);
-            tx.execute(
-                "INSERT INTO articles (url, site_id, text, raw_text, content_hash, word_count, fetched_at)
-                 VALUES (?1, ?2, ?3, ?4, ?1, 0, 0)",
-                rusqlite::params![format!("seq:{key}/{n}"), site_id, cleaned.text, extracted],
-            )?;
+            scores.with.push(score(&r.learned.text, gold).f1);
+            let lines = |t: &str| t.lines().filter(|l| !l.trim().is_empty()).count();
+            dropped_re += lines(extracted).saturating_sub(lines(&r.recleaned));
+            scores.recleaned.push(score(&r.recleaned, gold).f1);
         }
-        reclean_site(&tx, site_id, settings)?;
-        let mut dropped_re = 0;
-        {
-            let mut stmt =
-                tx.prepare("SELECT text FROM articles WHERE site_id = ?1 ORDER BY id")?;
-            let texts = stmt.query_map([site_id], |r| r.get::<_, String>(0))?;
-            for (text, (_, extracted, gold)) in texts.zip(&site_pages) {
-                let text = text?;
-                let lines = |t: &str| t.lines().filter(|l| !l.trim().is_empty()).count();
-                dropped_re += lines(extracted).saturating_sub(lines(&text));
-                scores.recleaned.push(score(&text, gold).f1);
-            }
-        }
-        tx.commit()?;
         sites.push(summarize(key, &scores, dropped, dropped_re));
         all_scores.without.extend(&scores.without);
         all_scores.with.extend(&scores.with);

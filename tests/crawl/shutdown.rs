@@ -4,13 +4,11 @@
 //! URL is left in flight, the database is sound, and the next run resumes
 //! and finishes without fetching any article twice.
 
-mod crawl_support;
-
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crawl_support::{article_paths, start_web};
+use crate::support::{article_paths, start_web};
 use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::{SimWeb, SimWebSpec};
 use newshound::store::Store;

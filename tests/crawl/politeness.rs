@@ -3,12 +3,10 @@
 //! global default, and a site's own `rate`), even with several requests to
 //! the host allowed in flight at once.
 
-mod crawl_support;
-
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use crawl_support::{max_in_window, start_web};
+use crate::support::{max_in_window, start_web};
 use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::SimWebSpec;
 use newshound::store::Store;

@@ -1,8 +1,6 @@
 //! Bad input gets one clear line on stderr and a non-zero exit, never a panic.
 
-mod cli_support;
-
-use cli_support::{assert_clean_failure, newshound};
+use crate::support::{assert_clean_failure, newshound};
 
 #[test]
 fn missing_config_is_named() {

@@ -1,9 +1,7 @@
 //! Every command, argument and flag has help text, and `eval` rejects
 //! flag combinations it would silently ignore.
 
-mod cli_support;
-
-use cli_support::{assert_clean_failure, assert_usage_error, newshound, stdout};
+use crate::support::{assert_clean_failure, assert_usage_error, newshound, stdout};
 
 const COMMANDS: &[&str] = &[
     "crawl", "extract", "search", "show", "export", "stats", "reclean", "eval", "demo",

@@ -11,9 +11,8 @@ use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use newshound::config::BoilerplateConfig;
+use newshound::boilerplate::LineSettings;
 use newshound::extract::Article;
-use newshound::store::lines::LineSettings;
 use newshound::store::{
     FetchRecord, NewArticle, NewUrl, NextState, Store, UrlKind, WriteOp, WriteOutcome,
 };
@@ -54,7 +53,7 @@ fn run_writer(db: &Path) {
         })
         .collect();
     s.add_urls(&all).expect("add");
-    let settings = LineSettings::from_config(&BoilerplateConfig::default(), true);
+    let settings = LineSettings::default();
     let mut n = 0;
     loop {
         let claimed = s.claim_due(0, BATCH).expect("claim");
@@ -108,7 +107,7 @@ fn child_writer() {
 /// or let it finish when `None`.
 fn child(db: &Path, kill_after: Option<usize>) {
     let mut c = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "child_writer", "--ignored", "--nocapture"])
+        .args(["--exact", "kill::child_writer", "--ignored", "--nocapture"])
         .env(ENV, db)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -198,7 +197,10 @@ fn kill_at_any_point_loses_nothing() {
                 text: "different text".into(),
                 ..Article::default()
             },
-            lines: LineSettings::from_config(&BoilerplateConfig::default(), false),
+            lines: LineSettings {
+                enabled: false,
+                ..LineSettings::default()
+            },
         })])
         .unwrap();
     assert!(matches!(again[0], WriteOutcome::ArticleDuplicate { .. }));

@@ -2,11 +2,9 @@
 //! exit code 0; no panic, no "Broken pipe" message. Another write error on
 //! stdout (a full disk) is one clean error line.
 
-mod cli_support;
-
 use std::process::{Output, Stdio};
 
-use cli_support::{assert_clean_failure, bin, demo_db, stderr};
+use crate::support::{assert_clean_failure, bin, demo_db, stderr};
 
 /// Run with stdout a pipe whose reader is already gone: the first write
 /// fails with EPIPE every time (no race with the pipe buffer).

@@ -1,9 +1,9 @@
 //! `search`, `show`, `export`, `stats`, `reclean` on good and bad input.
 
-mod cli_support;
-
+use crate::support::{
+    assert_clean_failure, assert_usage_error, demo_db, newshound, stderr, stdout,
+};
 use chrono::{DateTime, FixedOffset, NaiveDate, TimeDelta, Utc};
-use cli_support::{assert_clean_failure, assert_usage_error, demo_db, newshound, stderr, stdout};
 
 #[test]
 fn search_with_no_words_is_an_error_not_an_empty_result() {

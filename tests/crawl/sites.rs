@@ -4,14 +4,12 @@
 //! per-site budget holds over runs, and an exhausted site is neither
 //! claimed nor re-skipped, in one pass or continuously.
 
-mod crawl_support;
-
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crawl_support::start_web;
+use crate::support::start_web;
 use newshound::config::Config;
 use newshound::crawl::writer::CrawlStore;
 use newshound::crawl::{self, CrawlError, CrawlOptions};

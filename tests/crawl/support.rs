@@ -1,8 +1,5 @@
-//! Shared by the `crawl_*` tests: a simulated news web on 127.0.0.1 with its
+//! Shared by the crawl tests: a simulated news web on 127.0.0.1 with its
 //! crawler config, and the request-rate measure of the politeness checks.
-
-// Each test binary uses a part of this module.
-#![allow(dead_code)]
 
 use std::collections::HashSet;
 use std::path::Path;

@@ -1,7 +1,5 @@
-//! Shared by the `cli_*` tests: run the real binary, judge its stderr, and
+//! Shared by the CLI tests: run the real binary, judge its stderr, and
 //! build a small database with `newshound demo` (the simulated web, 127.0.0.1).
-
-#![allow(dead_code)]
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -3,13 +3,11 @@
 //! database. Together they store every article exactly once and never fetch
 //! an article twice.
 
-mod crawl_support;
-
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::Duration;
 
-use crawl_support::start_web;
+use crate::support::start_web;
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions, CrawlSummary};
 use newshound::simweb::SimWebSpec;

@@ -3,7 +3,7 @@
 //! discovered; peak RSS (VmHWM) is printed and must stay under 150 MB.
 //!
 //! Ignored by default (it fetches ~2,000 pages); run by hand:
-//! `cargo test --release --test crawl_memory -- --ignored --nocapture`.
+//! `cargo test --release --test crawl memory:: -- --ignored --nocapture`.
 
 use std::path::Path;
 
