@@ -13,6 +13,7 @@
 pub mod ablation;
 pub mod batch;
 pub mod charset;
+pub mod comments;
 pub mod density;
 pub mod dom;
 pub mod fallback;

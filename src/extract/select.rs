@@ -44,6 +44,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::ablation::Step;
+use super::comments;
 use super::density::{
     cetd, densities, density_sums, mark_content, max_density_sum, threshold, Density,
 };
@@ -205,8 +206,20 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
             chosen.remove(0);
         }
     }
+    let mut text = sink.join(chosen);
+    // 8. Comments kept on request: the threads the selection left out.
+    if opts.comments {
+        let taken: Vec<bool> = (0..n).map(|i| keep[i] && !skip[i]).collect();
+        let threads = comments::thread_text(dom, &taken);
+        if !threads.is_empty() {
+            if !text.is_empty() {
+                text.push_str("\n\n");
+            }
+            text.push_str(&threads);
+        }
+    }
     Selection {
-        text: sink.join(chosen),
+        text,
         headline,
         method: Method::Density,
     }
