@@ -162,6 +162,11 @@ pub enum Command {
         /// else false].
         #[arg(long)]
         comments: bool,
+        /// One page: print the text as `text` or as `markdown` (headings,
+        /// lists, block quotes, tables kept); with --json/--jsonl, markdown
+        /// adds a "markdown" field.
+        #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "markdown"])]
+        format: String,
     },
     /// Full-text search over stored articles (FTS5, best match first).
     ///

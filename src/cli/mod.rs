@@ -220,10 +220,12 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
             jobs,
             timezone,
             comments,
+            format,
         } => {
             // Without --comments, `[extract] comments` decides.
             let comments = comments.then_some(true);
-            let opts = extract_options(&globals, algorithm, Zone::Flag(timezone), comments)?;
+            let mut opts = extract_options(&globals, algorithm, Zone::Flag(timezone), comments)?;
+            opts.markdown = format == "markdown";
             let request = extract_cmd::Request {
                 input: &input,
                 json,
@@ -309,5 +311,6 @@ fn extract_options(
         },
         comments: comments.unwrap_or_else(|| from_config.is_some_and(|e| e.comments)),
         ablate: Default::default(),
+        markdown: false,
     })
 }

@@ -37,7 +37,9 @@ pub fn never_empty(dom: &Dom<'_>, doc: &scraper::Html, selection: Selection) -> 
     if page_words < MIN_ARTICLE_WORDS {
         return selection;
     }
+    // Markdown of a fallback is its plain text (paragraphs).
     let with = |text: String, method: Method| Selection {
+        markdown: selection.markdown.as_ref().map(|_| text.clone()),
         text,
         method,
         headline: selection.headline.clone(),

@@ -51,6 +51,8 @@ pub struct ExtractOptions {
     pub comments: bool,
     /// Heuristics of `auto` switched off (`eval --ablate`; empty otherwise).
     pub ablate: ablation::Ablations,
+    /// Also render the selection as Markdown ([`Article::markdown`]).
+    pub markdown: bool,
 }
 
 /// Which path of the never-empty chain produced the text (`"method"` in
@@ -77,6 +79,8 @@ pub struct Selection {
     /// The on-page heading that opens the article, if one was found.
     pub headline: Option<String>,
     pub method: Method,
+    /// The same selection as Markdown, when asked for ([`markdown::render`]).
+    pub markdown: Option<String>,
 }
 
 /// What extraction yields for one page.
@@ -97,6 +101,10 @@ pub struct Article {
     /// How the text was found (not stored).
     #[serde(default)]
     pub method: Method,
+    /// The text as Markdown (headings, lists, quotes, tables), when
+    /// [`ExtractOptions::markdown`] asked for it (not stored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
 }
 
 /// Extract from raw bytes: decode (HTTP charset → BOM → meta → detection), then
@@ -115,7 +123,12 @@ pub fn extract_bytes(
 pub fn extract_html(html: &str, url: Option<&Url>, opts: &ExtractOptions) -> Article {
     let stripped = strip::strip(html);
     let doc = scraper::Html::parse_document(&stripped);
-    let Selection { text, method, .. } = select_document(&doc, opts);
+    let Selection {
+        text,
+        method,
+        markdown,
+        ..
+    } = select_document(&doc, opts);
     let meta = metadata::extract_metadata_in(&doc, url, opts.timezone);
     let language = metadata::detect_language(language_sample(&text));
     Article {
@@ -128,6 +141,7 @@ pub fn extract_html(html: &str, url: Option<&Url>, opts: &ExtractOptions) -> Art
         site_name: meta.site_name,
         text,
         method,
+        markdown,
     }
 }
 

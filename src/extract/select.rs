@@ -206,6 +206,18 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
             chosen.remove(0);
         }
     }
+    // The text nodes of the chosen paragraphs, for Markdown.
+    let markdown = opts.markdown.then(|| {
+        let mut emit = vec![false; n];
+        for &k in &chosen {
+            let from = paras[k].node as usize;
+            let to = paras.get(k + 1).map_or(n, |p| p.node as usize);
+            for i in from..to.max(from + 1).min(n) {
+                emit[i] = dom.nodes[i].tag == Tag::Text && keep[i] && !skip[i];
+            }
+        }
+        super::markdown::render(dom, &emit)
+    });
     let mut text = sink.join(chosen);
     // 8. Comments kept on request: the threads the selection left out.
     if opts.comments {
@@ -222,6 +234,7 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
         text,
         headline,
         method: Method::Density,
+        markdown,
     }
 }
 

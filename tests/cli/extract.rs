@@ -320,3 +320,24 @@ fn eval_prints_the_gold_convention_of_the_set() {
         "{report}"
     );
 }
+
+#[test]
+fn format_markdown_keeps_headings_and_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = "<html><body><article>\
+        <p>The council met on Tuesday to discuss the budget for the coming year.</p>\
+        <h2>What was agreed</h2><ul><li>New roads for the north of the town, at last.</li>\
+        <li>A library that opens on Sundays, from next spring.</li></ul>\
+        <p>Members argued for three hours before the vote was finally taken.</p>\
+        </article></body></html>";
+    std::fs::write(dir.path().join("p.html"), page).unwrap();
+    let out = newshound(&["extract", "p.html", "--format", "markdown"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let md = stdout(&out);
+    assert!(md.contains("\n## What was agreed\n"), "{md}");
+    assert!(md.contains("\n- New roads for the north"), "{md}");
+    let out = newshound(&["extract", "p.html"], dir.path());
+    assert!(!stdout(&out).contains("## "), "text stays plain");
+    let out = newshound(&["extract", "p.html", "--format", "html"], dir.path());
+    assert_usage_error(&out, "html");
+}
