@@ -19,8 +19,9 @@ use super::{Method, Selection};
 /// A page "holds an article" with at least this many words of `<p>` text.
 pub const MIN_ARTICLE_WORDS: usize = 50;
 
+/// Words as eval counts them (each CJK character one word).
 fn words(s: &str) -> usize {
-    s.split_whitespace().count()
+    crate::words::word_count(s)
 }
 
 /// `selection` unchanged when it has text; else the next step of the chain
@@ -171,6 +172,16 @@ mod tests {
             s.text.starts_with("Sentence 0") && !s.text.contains("aside"),
             "{s:?}"
         );
+    }
+
+    #[test]
+    fn chinese_paragraphs_count_by_character() {
+        let para = "当全世界绝大部分国家都在为能够吸引中国游客到来而绞尽脑汁的时候，只有这么一个国家一脸淡定。";
+        let s = run(&format!(
+            "<body><div class=slides><p>{para}</p><p>{para}</p></div></body>"
+        ));
+        assert_eq!(s.method, Method::Fallback, "{s:?}");
+        assert!(s.text.starts_with("当全世界"), "{s:?}");
     }
 
     #[test]

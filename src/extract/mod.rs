@@ -2,7 +2,10 @@
 //!
 //! In: page bytes (or already-decoded HTML) and the page URL. Out: the article
 //! text (one paragraph per line, blocks separated by a blank line) plus
-//! metadata. Never fails: a page with no article yields empty text.
+//! metadata. Never fails: a page with no article yields empty text; a page
+//! with one (≥ 50 words of paragraph text) never does ([`fallback`]). The
+//! text never holds the headline (it is the title) nor, unless asked, reader
+//! comments ([`comments`]); [`markdown`] renders the same selection.
 //!
 //! Steps: 1. charset → UTF-8 ([`charset`]); 2. strip non-content with a byte
 //! prepass and lol_html ([`strip`]); 3. parse into a DOM (scraper/html5ever) and flatten the body
