@@ -137,7 +137,9 @@ pub fn extract_html(html: &str, url: Option<&Url>, opts: &ExtractOptions) -> Art
     Article {
         title: meta.title,
         author: meta.author,
-        published_at: meta.published_at,
+        published_at: meta
+            .published_at
+            .or_else(|| metadata::wechat_publish_time(html)),
         modified_at: meta.modified_at,
         language,
         canonical_url: meta.canonical_url,
