@@ -51,6 +51,12 @@
 //! 5. simweb
 //!
 //! Above the library: the binary (`main.rs`, `cli/`).
+//!
+//! Tests: a unit test module is `mod tests` at the bottom of its file, or
+//! `<module>/tests.rs` (`<module>/tests/` when it has parts) once it is long;
+//! integration tests are four binaries, `tests/{cli,crawl,store,eval}/`, one
+//! module per topic (each binary links the whole crate, so add a module, not
+//! a binary).
 
 pub mod boilerplate;
 pub mod config;

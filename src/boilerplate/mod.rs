@@ -41,7 +41,7 @@ pub const LONG_LINE_CHARS: usize = 60;
 ///
 /// Digits are masked so that lines differing only in a number — "© 2011 BBC"
 /// vs "© 2012 BBC", "Comments (3)" vs "Comments (12)", "Page 2 of 5" — are one
-/// template line. Measured on cleanportaleval (`tests/boilerplate_sequence.rs`):
+/// template line. Measured on cleanportaleval (`tests/eval/boilerplate_sequence.rs`):
 /// the mean F1 gain of learning (after re-cleaning) is +0.0049 with masking
 /// and +0.0013 without; what it merged there were datelines ("Posted at
 /// 10:58 AM ET, 09/16/2011", "5 April 2013 Last updated at 08:09 GMT"),

@@ -14,7 +14,7 @@ use url::Url;
 
 pub use html::PageLinks;
 
-use crate::config::SiteConfig;
+use crate::config::SiteSettings;
 use crate::store::UrlKind;
 
 #[derive(Debug, thiserror::Error)]
@@ -61,7 +61,7 @@ pub fn sitemap(bytes: &[u8], base: &Url) -> Result<Sitemap, DiscoverError> {
 
 /// How a site's URL should be treated: `Article`, `Index` or `Page`.
 /// Article patterns win over index patterns when both match.
-pub fn classify(site: &SiteConfig, url: &Url) -> UrlKind {
+pub fn classify(site: &SiteSettings, url: &Url) -> UrlKind {
     if site.is_article(url) {
         UrlKind::Article
     } else if site.is_index(url) {
@@ -77,8 +77,8 @@ mod tests {
 
     use super::*;
 
-    fn site() -> SiteConfig {
-        SiteConfig {
+    fn site() -> SiteSettings {
+        SiteSettings {
             name: "ex".into(),
             start_urls: vec![],
             feeds: vec![],
@@ -86,8 +86,8 @@ mod tests {
             article_patterns: vec![Regex::new(r"/\d{4}/\d{2}/\d{2}/[^/]+\.html$").unwrap()],
             index_patterns: vec![Regex::new(r"/(section|world)/?$").unwrap()],
             hosts: vec!["news.example.com".into()],
-            rate: None,
-            boilerplate: None,
+            rate: 1.0,
+            lines: crate::boilerplate::LineSettings::default(),
             merge_www: true,
             timezone: None,
         }

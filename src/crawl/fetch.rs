@@ -137,8 +137,8 @@ pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(24 * 3600);
 
 /// `backoff_base_secs × 2^attempt`, capped at `backoff_max_secs`.
 pub fn backoff(attempt: u32, cfg: &FetchConfig) -> Duration {
-    let secs = cfg.backoff_base_secs * 2f64.powi(attempt.min(30) as i32);
-    Duration::from_secs_f64(secs.min(cfg.backoff_max_secs).max(0.0))
+    let secs = cfg.backoff_base.as_secs_f64() * 2f64.powi(attempt.min(30) as i32);
+    Duration::from_secs_f64(secs.min(cfg.backoff_max.as_secs_f64()).max(0.0))
 }
 
 /// What kind of document a URL is expected to be: decides the content-type
@@ -199,9 +199,9 @@ impl Fetcher {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::Client::builder()
             .user_agent(user_agent)
-            .connect_timeout(cfg.connect_timeout())
-            .read_timeout(cfg.read_timeout())
-            .timeout(cfg.timeout())
+            .connect_timeout(cfg.connect_timeout)
+            .read_timeout(cfg.read_timeout)
+            .timeout(cfg.timeout)
             // Followed by hand, so that every hop is checked.
             .redirect(reqwest::redirect::Policy::none())
             // A system proxy would bypass the address guard (and the tests'
@@ -216,7 +216,7 @@ impl Fetcher {
             client,
             max_body: cfg.max_body_bytes,
             max_redirects: cfg.max_redirects,
-            total_timeout: cfg.timeout(),
+            total_timeout: cfg.timeout,
             allow_private: cfg.allow_private_addresses,
         })
     }
@@ -485,5 +485,4 @@ fn chain_text(err: &dyn std::error::Error) -> String {
 }
 
 #[cfg(test)]
-#[path = "fetch_tests.rs"]
 mod tests;

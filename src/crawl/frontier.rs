@@ -7,13 +7,13 @@
 
 use url::Url;
 
-use crate::config::SiteConfig;
+use crate::config::SiteSettings;
 use crate::store::UrlKind;
 use crate::urls::{normalize_with, TrailingSlash};
 
 /// The frontier spelling of a URL found for `site`: [`normalize_with`],
-/// then the site's www/bare merge ([`SiteConfig::merge_host`]).
-pub fn normalize_for(site: &SiteConfig, url: &Url, trailing: TrailingSlash) -> Option<Url> {
+/// then the site's www/bare merge ([`SiteSettings::merge_host`]).
+pub fn normalize_for(site: &SiteSettings, url: &Url, trailing: TrailingSlash) -> Option<Url> {
     normalize_with(url, trailing).map(|u| site.merge_host(u))
 }
 
@@ -128,7 +128,7 @@ mod tests {
         looks_like_trap(&Url::parse(s).unwrap())
     }
 
-    fn site(toml_extra: &str) -> SiteConfig {
+    fn site(toml_extra: &str) -> SiteSettings {
         let text = format!(
             "[[sites]]\nname = \"s\"\nstart = [\"https://www.news.test/\", \"http://127.0.0.1:8080/\"]\n{toml_extra}"
         );
@@ -147,7 +147,7 @@ mod tests {
         let merged = site("");
         assert!(merged.merge_www, "default is on");
         assert!(merged.owns(&u("https://news.test/a")));
-        let f = |s: &SiteConfig, x: &str| {
+        let f = |s: &SiteSettings, x: &str| {
             normalize_for(s, &u(x), TrailingSlash::Keep).map(String::from)
         };
         assert_eq!(

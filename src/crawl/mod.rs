@@ -39,7 +39,7 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::config::{Config, SiteConfig};
+use crate::config::{Config, SiteSettings};
 use crate::extract::ExtractOptions;
 use crate::store::{NewUrl, Store, StoreError, UrlKind, WriteOp};
 
@@ -58,6 +58,9 @@ pub struct CrawlOptions {
     /// Show an indicatif progress line (on a terminal); otherwise log a plain
     /// status line periodically.
     pub progress: bool,
+    /// Stop after this many pages (`--max-pages`); `None`: the config's
+    /// `[crawler] max_pages`. An option of the run, not an edit of the config.
+    pub max_pages: Option<u64>,
 }
 
 /// What stops a crawl. Everything else is counted in the summary.
@@ -152,6 +155,7 @@ pub async fn run_with<S: CrawlStore>(
         ctx,
         opts.continuous,
         opts.progress,
+        opts.max_pages.unwrap_or(config.crawler.max_pages),
         selected,
         site_pages,
         stop_rx.clone(),
@@ -181,7 +185,7 @@ pub async fn run_with<S: CrawlStore>(
 fn select_sites(
     config: &Config,
     names: &[String],
-) -> Result<HashMap<String, Arc<SiteConfig>>, CrawlError> {
+) -> Result<HashMap<String, Arc<SiteSettings>>, CrawlError> {
     if names.is_empty() {
         return Ok(config
             .sites
@@ -207,7 +211,7 @@ fn select_sites(
 
 /// Start pages, feeds and sitemaps of the sites, at depth 0.
 fn seed_urls<'a>(
-    sites: impl Iterator<Item = &'a SiteConfig>,
+    sites: impl Iterator<Item = &'a SiteSettings>,
     trailing: crate::urls::TrailingSlash,
 ) -> Vec<NewUrl> {
     let mut urls = Vec::new();

@@ -20,14 +20,14 @@ use url::Url;
 
 use super::kinds::ErrorKind;
 use super::{discover, frontier};
-use crate::config::SiteConfig;
+use crate::config::SiteSettings;
 use crate::extract::{self, Article, ExtractOptions};
 use crate::store::{NewUrl, UrlKind};
 use crate::urls::TrailingSlash;
 
 /// What to process.
 pub struct PageInput<'a> {
-    pub site: &'a SiteConfig,
+    pub site: &'a SiteSettings,
     pub kind: UrlKind,
     pub depth: u32,
     pub max_depth: u32,
@@ -132,7 +132,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
             || discover::classify(input.site, input.final_url) == UrlKind::Article);
     let mut article = is_article.then(|| {
         let opts = ExtractOptions {
-            timezone: input.site.timezone.or(input.extract.timezone),
+            timezone: input.site.timezone,
             ..input.extract.clone()
         };
         extract::extract_html(&decoded.text, Some(input.final_url), &opts)
@@ -259,5 +259,4 @@ impl<'a> Found<'a> {
 }
 
 #[cfg(test)]
-#[path = "page_tests.rs"]
 mod tests;

@@ -72,9 +72,9 @@ impl Politeness {
         Politeness {
             default_rate: politeness.rate_per_host,
             per_host_concurrency: politeness.per_host_concurrency.max(1),
-            max_crawl_delay: politeness.max_crawl_delay_secs,
-            backoff_base: fetch.backoff_base_secs,
-            backoff_max: fetch.backoff_max_secs,
+            max_crawl_delay: politeness.max_crawl_delay.as_secs_f64(),
+            backoff_base: fetch.backoff_base.as_secs_f64(),
+            backoff_max: fetch.backoff_max.as_secs_f64(),
             site_rates: HashMap::new(),
             max_hosts: MAX_HOSTS,
             hosts: Mutex::new(HashMap::new()),
@@ -85,10 +85,8 @@ impl Politeness {
     pub fn for_config(cfg: &Config) -> Politeness {
         let mut p = Politeness::new(&cfg.politeness, &cfg.fetch);
         for site in &cfg.sites {
-            if let Some(rate) = site.rate {
-                for host in &site.hosts {
-                    p.site_rates.insert(host.clone(), rate);
-                }
+            for host in &site.hosts {
+                p.site_rates.insert(host.clone(), site.rate);
             }
         }
         p
@@ -260,5 +258,4 @@ fn evict_idle(hosts: &mut HashMap<String, HostState>, n: usize) {
 }
 
 #[cfg(test)]
-#[path = "politeness_tests.rs"]
 mod tests;

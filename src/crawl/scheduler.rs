@@ -41,7 +41,7 @@ use super::kinds::{ErrorKind, SkipKind};
 use super::progress::Progress;
 use super::worker::{self, now_ms, Ctx, Done, Job};
 use super::writer::WriterError;
-use crate::config::SiteConfig;
+use crate::config::SiteSettings;
 use crate::store::{ClaimFilter, NextState, QueuedUrl};
 use crate::urls::host_key;
 
@@ -65,7 +65,7 @@ struct Waiting {
     seq: Reverse<u64>,
     q: QueuedUrl,
     url: Url,
-    site: Arc<SiteConfig>,
+    site: Arc<SiteSettings>,
 }
 
 impl Waiting {
@@ -98,7 +98,7 @@ pub struct Scheduler {
     ctx: Arc<Ctx>,
     continuous: bool,
     /// Selected sites by name.
-    selected: HashMap<String, Arc<SiteConfig>>,
+    selected: HashMap<String, Arc<SiteSettings>>,
     /// Selected sites whose page budget is not exhausted: the only ones
     /// claimed from (and waited for).
     claimable: Vec<String>,
@@ -108,6 +108,8 @@ pub struct Scheduler {
     rotation: VecDeque<String>,
     queued: usize,
     running: JoinSet<Done>,
+    /// Stop after this many pages (0 = no limit).
+    max_pages: u64,
     /// Pages dispatched this run (for `max_pages`).
     dispatched: u64,
     /// Pages per site, database lifetime (for `max_pages_per_site`).
@@ -124,7 +126,8 @@ impl Scheduler {
         ctx: Arc<Ctx>,
         continuous: bool,
         progress: bool,
-        selected: HashMap<String, Arc<SiteConfig>>,
+        max_pages: u64,
+        selected: HashMap<String, Arc<SiteSettings>>,
         site_pages: HashMap<String, u64>,
         stop: watch::Receiver<bool>,
     ) -> Scheduler {
@@ -138,6 +141,7 @@ impl Scheduler {
         Scheduler {
             ctx,
             continuous,
+            max_pages,
             selected,
             claimable,
             queues: HashMap::new(),
@@ -201,8 +205,7 @@ impl Scheduler {
     }
 
     fn page_limit_reached(&self) -> bool {
-        let max = self.ctx.cfg.crawler.max_pages;
-        max > 0 && self.dispatched >= max
+        self.max_pages > 0 && self.dispatched >= self.max_pages
     }
 
     pub async fn run(mut self, stop: &mut watch::Receiver<bool>) -> Result<(), WriterError> {
@@ -394,7 +397,7 @@ impl Scheduler {
         Ok(slots_free && hosts_busy)
     }
 
-    fn over_budget(&self, site: &SiteConfig) -> bool {
+    fn over_budget(&self, site: &SiteSettings) -> bool {
         let budget = self.ctx.cfg.crawler.max_pages_per_site;
         budget > 0 && self.site_pages.get(&site.name).copied().unwrap_or(0) >= budget
     }

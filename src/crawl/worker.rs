@@ -25,7 +25,7 @@ use super::politeness::{HostPermit, Politeness};
 use super::robots::{RobotsCache, RobotsFetch, Verdict};
 use super::summary::Counters;
 use super::writer::Writer;
-use crate::config::{Config, SiteConfig};
+use crate::config::{Config, SiteSettings};
 use crate::extract::ExtractOptions;
 use crate::store::{
     FetchRecord, NewArticle, NewUrl, NextState, QueuedUrl, SkipRecord, UrlKind, WriteOp,
@@ -51,7 +51,7 @@ pub struct Job {
     pub q: QueuedUrl,
     pub url: Url,
     pub host: String,
-    pub site: Arc<SiteConfig>,
+    pub site: Arc<SiteSettings>,
     pub permit: HostPermit,
 }
 
@@ -113,7 +113,7 @@ async fn prepare(
     ctx: &Ctx,
     url: &Url,
     host: &str,
-    site: &SiteConfig,
+    site: &SiteSettings,
     ops: &mut Vec<WriteOp>,
 ) -> Option<Prepared> {
     if ctx.cfg.politeness.respect_robots {
@@ -211,7 +211,7 @@ async fn robots_verdict(
     ctx: &Ctx,
     url: &Url,
     host: &str,
-    site: &SiteConfig,
+    site: &SiteSettings,
     ops: &mut Vec<WriteOp>,
 ) -> Verdict {
     let (robots, fresh) = ctx.robots.get(host, || fetch_robots(ctx, url, host)).await;
@@ -323,19 +323,19 @@ fn failed(
 /// (`[crawler] refetch_articles_after_secs`, 0 = never). A refetch is the
 /// last visit: `fetched_before` is set by then.
 pub fn refetch_at(cfg: &Config, q: &QueuedUrl) -> Option<i64> {
-    let secs = cfg.crawler.refetch_articles_after_secs;
-    (secs > 0.0 && q.kind == UrlKind::Article && !q.fetched_before)
-        .then(|| now_ms() + ms(Duration::from_secs_f64(secs)))
+    let after = cfg.crawler.refetch_articles_after;
+    (!after.is_zero() && q.kind == UrlKind::Article && !q.fetched_before)
+        .then(|| now_ms() + ms(after))
 }
 
 pub fn revisit_ms(cfg: &Config) -> i64 {
-    ms(Duration::from_secs_f64(cfg.crawler.revisit_secs))
+    ms(cfg.crawler.revisit)
 }
 
 async fn succeeded(
     ctx: &Ctx,
     q: &QueuedUrl,
-    site: &Arc<SiteConfig>,
+    site: &Arc<SiteSettings>,
     host: &str,
     started_at: i64,
     mut fetched: Fetched,
@@ -367,7 +367,7 @@ async fn succeeded(
                 site: site.name.clone(),
                 fetched_at: now_ms(),
                 article,
-                lines: cfg.line_settings(Some(site)),
+                lines: site.lines,
             };
             ops.push(if q.fetched_before {
                 WriteOp::Refetched(new)
@@ -402,7 +402,7 @@ async fn succeeded(
 async fn process_blocking(
     ctx: &Ctx,
     q: &QueuedUrl,
-    site: &Arc<SiteConfig>,
+    site: &Arc<SiteSettings>,
     fetched: &Fetched,
     body: Vec<u8>,
 ) -> page::PageOutput {

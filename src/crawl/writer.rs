@@ -86,7 +86,7 @@ impl CrawlStore for Store {
         Store::pages_by_site(self)
     }
     fn reclean(&mut self, config: &Config, sites: &[String]) -> Result<usize, StoreError> {
-        let settings = |name: &str| config.line_settings(config.site(name));
+        let settings = |name: &str| config.line_settings(Some(name));
         if sites.is_empty() {
             return Store::reclean(self, None, settings);
         }
@@ -341,5 +341,4 @@ fn tally(outcomes: &[WriteOutcome], counters: &Counters) {
 }
 
 #[cfg(test)]
-#[path = "writer_tests.rs"]
 mod tests;

@@ -19,7 +19,7 @@ async fn continuous_mode_revisits_feeds_conditionally_and_articles_never() {
         faults: false,
     };
     let (web, dir, mut cfg) = start_web(spec).await;
-    cfg.crawler.revisit_secs = 1.0;
+    cfg.crawler.revisit = Duration::from_secs(1);
     let store = Store::open(&dir.path().join("cont.db")).expect("open store");
     let opts = CrawlOptions {
         continuous: true,

@@ -22,15 +22,11 @@ async fn observed_rate_per_host_never_exceeds_the_configured_rate() {
     let (web, dir, mut cfg) = start_web(spec).await;
     // Slow enough that a crawl of a site spans several seconds, with more
     // requests allowed in flight per host than the rate would need.
-    cfg.politeness.rate_per_host = 10.0;
+    crate::support::set_rate_per_host(&mut cfg, 10.0);
     cfg.politeness.per_host_concurrency = 4;
     cfg.crawler.concurrency = 8;
-    cfg.sites[1].rate = Some(5.0);
-    let rates: BTreeMap<String, f64> = cfg
-        .sites
-        .iter()
-        .map(|s| (s.name.clone(), s.rate_or(cfg.politeness.rate_per_host)))
-        .collect();
+    cfg.sites[1].rate = 5.0;
+    let rates: BTreeMap<String, f64> = cfg.sites.iter().map(|s| (s.name.clone(), s.rate)).collect();
 
     let store = Store::open(&dir.path().join("polite.db")).expect("open store");
     let summary = crawl::run(&cfg, store, CrawlOptions::default(), std::future::pending())

@@ -33,7 +33,7 @@ async fn interrupted_crawls_resume_without_refetching_articles() {
         faults: false,
     };
     let (web, dir, mut cfg) = start_web(spec).await;
-    cfg.politeness.rate_per_host = 10.0;
+    crate::support::set_rate_per_host(&mut cfg, 10.0);
     let db = dir.path().join("resume.db");
     let total: usize = web.sites().iter().map(|s| s.article_urls.len()).sum();
 

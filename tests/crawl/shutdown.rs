@@ -33,7 +33,7 @@ async fn a_shutdown_mid_crawl_writes_in_flight_pages_and_the_next_run_resumes() 
     };
     let (web, dir, mut cfg) = start_web(spec).await;
     let web = Arc::new(web);
-    cfg.politeness.rate_per_host = 15.0;
+    crate::support::set_rate_per_host(&mut cfg, 15.0);
     let db = dir.path().join("stop.db");
     let total: usize = web.sites().iter().map(|s| s.article_urls.len()).sum();
 

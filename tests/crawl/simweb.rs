@@ -20,11 +20,7 @@ const LEARNING_PAGES: usize = 5;
 
 async fn crawl_once(cfg: &Config, db: &Path) -> CrawlSummary {
     let store = Store::open(db).expect("open store");
-    let opts = CrawlOptions {
-        continuous: false,
-        sites: Vec::new(),
-        progress: false,
-    };
+    let opts = CrawlOptions::default();
     crawl::run(cfg, store, opts, std::future::pending())
         .await
         .expect("crawl runs")

@@ -79,7 +79,7 @@ async fn a_site_crawl_on_a_shared_database_claims_only_its_own_urls_fairly() {
         faults: false,
     };
     let (web, dir, mut cfg) = start_web(spec).await;
-    cfg.politeness.rate_per_host = 20.0;
+    crate::support::set_rate_per_host(&mut cfg, 20.0);
     let db = dir.path().join("shared.db");
     let (mine, other) = (web.sites()[0].name.clone(), web.sites()[1].name.clone());
     // The other site has a big backlog of high-priority URLs due now.
@@ -238,7 +238,7 @@ async fn the_per_site_budget_holds_over_runs() {
 
     // Continuous mode with a short revisit interval: the exhausted site is
     // not claimed, so its URLs are not re-skipped every interval.
-    cfg.crawler.revisit_secs = 0.2;
+    cfg.crawler.revisit = Duration::from_millis(200);
     let (store, claims) = recording(&db);
     let opts = CrawlOptions {
         continuous: true,

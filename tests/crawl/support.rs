@@ -18,6 +18,15 @@ pub async fn start_web(spec: SimWebSpec) -> (SimWeb, tempfile::TempDir, Config) 
     (web, dir, cfg)
 }
 
+/// Every host's rate: `[politeness] rate_per_host` and each site's rate,
+/// which the config resolved from it at load.
+pub fn set_rate_per_host(cfg: &mut Config, rate: f64) {
+    cfg.politeness.rate_per_host = rate;
+    for site in &mut cfg.sites {
+        site.rate = rate;
+    }
+}
+
 /// Most requests in any window of `window` (times sorted).
 pub fn max_in_window(times: &[Instant], window: Duration) -> usize {
     let mut best = 0;

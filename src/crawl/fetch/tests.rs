@@ -12,9 +12,9 @@ use crate::crawl::test_server::serve;
 
 fn cfg() -> FetchConfig {
     FetchConfig {
-        connect_timeout_secs: 2.0,
-        read_timeout_secs: 2.0,
-        timeout_secs: 5.0,
+        connect_timeout: Duration::from_secs(2),
+        read_timeout: Duration::from_secs(2),
+        timeout: Duration::from_secs(5),
         max_body_bytes: 10_000,
         max_redirects: 3,
         allow_private_addresses: true,
@@ -189,8 +189,8 @@ async fn redirects_are_followed_recorded_and_limited() {
 async fn slow_answers_and_slow_drips_time_out() {
     let base = start().await;
     let mut c = cfg();
-    c.timeout_secs = 0.5;
-    c.read_timeout_secs = 0.3;
+    c.timeout = Duration::from_millis(500);
+    c.read_timeout = Duration::from_millis(300);
     let f = fetcher(&c);
     for path in ["/slow", "/drip"] {
         let err = get_url(&f, &base, path).await.unwrap_err();
@@ -267,7 +267,7 @@ async fn wrong_content_type_and_http_errors_are_classified() {
     assert_eq!(err.retry_delay(0, &cfg()), Some(Duration::from_secs(7)));
     // Obeyed even beyond the backoff cap: the server said when.
     let short = FetchConfig {
-        backoff_max_secs: 0.5,
+        backoff_max: Duration::from_millis(500),
         ..cfg()
     };
     assert_eq!(err.retry_delay(0, &short), Some(Duration::from_secs(7)));
@@ -301,8 +301,8 @@ async fn a_peer_hanging_up_is_a_reset() {
 #[test]
 fn backoff_doubles_and_is_capped() {
     let c = FetchConfig {
-        backoff_base_secs: 2.0,
-        backoff_max_secs: 10.0,
+        backoff_base: Duration::from_secs(2),
+        backoff_max: Duration::from_secs(10),
         ..FetchConfig::default()
     };
     let secs: Vec<u64> = (0..5).map(|a| backoff(a, &c).as_secs()).collect();

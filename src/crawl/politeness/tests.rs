@@ -9,7 +9,7 @@ fn polite(rate: f64, per_host: usize) -> Politeness {
         rate_per_host: rate,
         per_host_concurrency: per_host,
         respect_robots: true,
-        max_crawl_delay_secs: 30.0,
+        max_crawl_delay: Duration::from_secs(30),
     };
     Politeness::new(&p, &FetchConfig::default())
 }

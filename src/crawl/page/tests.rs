@@ -5,7 +5,7 @@ use std::path::Path;
 use super::*;
 use crate::config::Config;
 
-fn site() -> SiteConfig {
+fn site() -> SiteSettings {
     let text = r#"
 [[sites]]
 name = "news"
@@ -22,7 +22,7 @@ fn url(s: &str) -> Url {
 }
 
 fn run(
-    site: &SiteConfig,
+    site: &SiteSettings,
     kind: UrlKind,
     depth: u32,
     at: &str,
@@ -255,7 +255,7 @@ fn dates_without_offset_are_read_in_the_sites_time_zone() {
         "<h1>Storm hits the coast</h1><p class=\"date\">Published 2019-07-01 09:30</p>",
     );
     let mut s = site();
-    let stored = |s: &SiteConfig| {
+    let stored = |s: &SiteSettings| {
         run(s, UrlKind::Article, 1, "http://news.test/a/1", false, &page)
             .article
             .and_then(|a| a.published_at)
