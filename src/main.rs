@@ -276,7 +276,8 @@ pub enum Command {
         #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
         gold_has_comments: Option<bool>,
         /// Switch heuristics of `auto` off to measure what each is worth
-        /// (comma-separated: comments, leading-headline, ancestor-siblings).
+        /// (comma-separated: comments, leading-headline, ancestor-siblings,
+        /// teaser-lists).
         #[arg(long, value_name = "STEPS", value_parser = parse_ablations)]
         ablate: Option<Ablations>,
     },

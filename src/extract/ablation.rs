@@ -18,13 +18,16 @@ pub enum Step {
     LeadingHeadline,
     /// Sibling content blocks of the selection's ancestors merged.
     AncestorSiblings,
+    /// Lists of story teasers (headline link over a summary) left out.
+    TeaserLists,
 }
 
 impl Step {
-    pub const ALL: [Step; 3] = [
+    pub const ALL: [Step; 4] = [
         Step::Comments,
         Step::LeadingHeadline,
         Step::AncestorSiblings,
+        Step::TeaserLists,
     ];
 
     pub fn name(self) -> &'static str {
@@ -32,6 +35,7 @@ impl Step {
             Step::Comments => "comments",
             Step::LeadingHeadline => "leading-headline",
             Step::AncestorSiblings => "ancestor-siblings",
+            Step::TeaserLists => "teaser-lists",
         }
     }
 

@@ -291,6 +291,40 @@ pub fn removal_mask(dom: &Dom<'_>, stats: &[Stats], flags: &Flags) -> Vec<bool> 
     removed
 }
 
+/// A list of story teasers ("river", "stream", related rail): at least
+/// three items, and most of them a block that is all headline link plus a
+/// block of summary text with next to no links. Bulleted article lists hold
+/// inline text, references hold links inside their text: neither counts.
+pub fn is_teaser_list(dom: &Dom<'_>, stats: &[Stats], i: usize) -> bool {
+    if dom.nodes[i].tag != Tag::List {
+        return false;
+    }
+    let items: Vec<usize> = dom
+        .children(i)
+        .filter(|&c| dom.nodes[c].tag == Tag::Li)
+        .collect();
+    if items.len() < 3 {
+        return false;
+    }
+    let share = |st: &Stats| f64::from(st.link_chars) / f64::from(st.chars.max(1));
+    let block = |k: usize| matches!(dom.nodes[k].tag, Tag::H1 | Tag::H | Tag::Div | Tag::P);
+    // A headline block (nearly all link) and a summary block (nearly no link).
+    let teaser = |li: usize| {
+        let inner = li + 1..dom.nodes[li].end as usize;
+        let headline = inner
+            .clone()
+            .any(|k| block(k) && stats[k].link_chars >= 15 && share(&stats[k]) >= 0.8);
+        let summary = inner.into_iter().any(|k| {
+            block(k)
+                && stats[k].chars.saturating_sub(stats[k].link_chars) >= 30
+                && share(&stats[k]) < 0.2
+        });
+        headline && summary
+    };
+    let teasers = items.iter().filter(|&&li| teaser(li)).count();
+    teasers * 10 >= items.len() * 7
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,6 +353,25 @@ mod tests {
         );
         assert!(!h("comment-article", "").comment, "an opinion piece");
         assert!(h("article-comments", "").comment);
+    }
+
+    #[test]
+    fn teaser_lists_but_not_bulleted_text() {
+        let item = "<li><h3><a href=/s>Storm hits the coast overnight</a></h3>\
+                    <p>Thousands were left without power as the wind rose.</p></li>";
+        let bullet =
+            "<li>The council agreed the budget, see <a href=/b>the minutes</a> for more.</li>";
+        let html = format!(
+            "<body><ul>{}</ul><ul>{}</ul></body>",
+            item.repeat(4),
+            bullet.repeat(4)
+        );
+        let doc = scraper::Html::parse_document(&html);
+        let dom = Dom::build(&doc);
+        let stats = dom.stats(&vec![false; dom.len()]);
+        let lists: Vec<usize> = dom.children(0).collect();
+        assert!(is_teaser_list(&dom, &stats, lists[0]));
+        assert!(!is_teaser_list(&dom, &stats, lists[1]));
     }
 
     #[test]

@@ -42,13 +42,14 @@
 //!
 //! The modern-page steps, measured with `eval --ablate STEP` (November
 //! 2026; readability-dev / page-signal-dev / cleaneval-dev / cleanportaleval,
-//! full `auto` = 0.945 / 0.959 / 0.911 / 0.966):
+//! full `auto` = 0.953 / 0.959 / 0.911 / 0.966):
 //!
 //! | off (`--ablate`) | rd | ps | ce | cpe |
 //! |---|---|---|---|---|
 //! | `comments`: comment threads removed (step 1) | −0.008 | −0.003 | 0 | 0 |
 //! | `leading-headline` (step 7) | −0.002 | +0.001 | 0 | 0 |
 //! | `ancestor-siblings` (step 3) | −0.003 | 0 | −0.001 | 0 |
+//! | `teaser-lists` (step 4) | −0.008 | 0 | 0 | 0 |
 //!
 //! Tried and left out (no net gain): limiting the text to the declared
 //! `itemprop=articleBody` when density agrees (rd −0.0001: Readability's gold
@@ -70,7 +71,7 @@ use super::density::{
 };
 use super::dom::{Dom, Stats, Tag};
 use super::headline;
-use super::heuristics::{removal_mask, Flags};
+use super::heuristics::{is_teaser_list, removal_mask, Flags};
 use super::text::{assemble_kept, Para, TextSink};
 use super::{ExtractOptions, Method, Selection};
 
@@ -172,6 +173,9 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
     };
     // 4.
     let mut skip = prune_link_dense(dom, &stats, &removed);
+    if !opts.ablate.off(Step::TeaserLists) {
+        skip_teaser_lists(dom, &stats, &keep, &mut skip);
+    }
     dom.close_removed(&mut skip);
     // 5.
     let start = (0..n)
@@ -471,6 +475,30 @@ fn prune_link_dense(dom: &Dom<'_>, stats: &[Stats], removed: &[bool]) -> Vec<boo
         }
     }
     skip
+}
+
+/// Step 4: teaser lists (see [`is_teaser_list`]) join the skip mask, unless
+/// they hold over 80 % of the kept text (a section front, whose teasers are its
+/// content: nytimes-5 kept 1 % of its text without this guard).
+fn skip_teaser_lists(dom: &Dom<'_>, stats: &[Stats], keep: &[bool], skip: &mut [bool]) {
+    let mut with = skip.to_vec();
+    for i in 1..dom.len() {
+        if !with[i] && is_teaser_list(dom, stats, i) {
+            let end = dom.nodes[i].end as usize;
+            for s in &mut with[i..end] {
+                *s = true;
+            }
+        }
+    }
+    let kept = |mask: &[bool]| -> u64 {
+        (0..dom.len())
+            .filter(|&i| dom.nodes[i].tag == Tag::Text && keep[i] && !mask[i])
+            .map(|i| u64::from(dom.nodes[i].chars))
+            .sum()
+    };
+    if kept(&with) * 5 >= kept(skip) {
+        skip.copy_from_slice(&with);
+    }
 }
 
 /// Drop paragraphs at the edges that are mostly link text, or short and
