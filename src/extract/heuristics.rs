@@ -325,6 +325,30 @@ pub fn is_teaser_list(dom: &Dom<'_>, stats: &[Stats], i: usize) -> bool {
     teasers * 10 >= items.len() * 7
 }
 
+/// `auto` step 4: teaser lists (see [`is_teaser_list`]) join the skip mask, unless
+/// they hold over 80 % of the kept text (a section front, whose teasers are its
+/// content: nytimes-5 kept 1 % of its text without this guard).
+pub fn skip_teaser_lists(dom: &Dom<'_>, stats: &[Stats], keep: &[bool], skip: &mut [bool]) {
+    let mut with = skip.to_vec();
+    for i in 1..dom.len() {
+        if !with[i] && is_teaser_list(dom, stats, i) {
+            let end = dom.nodes[i].end as usize;
+            for s in &mut with[i..end] {
+                *s = true;
+            }
+        }
+    }
+    let kept = |mask: &[bool]| -> u64 {
+        (0..dom.len())
+            .filter(|&i| dom.nodes[i].tag == Tag::Text && keep[i] && !mask[i])
+            .map(|i| u64::from(dom.nodes[i].chars))
+            .sum()
+    };
+    if kept(&with) * 5 >= kept(skip) {
+        skip.copy_from_slice(&with);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -71,7 +71,7 @@ use super::density::{
 };
 use super::dom::{Dom, Stats, Tag};
 use super::headline;
-use super::heuristics::{is_teaser_list, removal_mask, Flags};
+use super::heuristics::{removal_mask, skip_teaser_lists, Flags};
 use super::text::{assemble_kept, Para, TextSink};
 use super::{ExtractOptions, Method, Selection};
 
@@ -475,30 +475,6 @@ fn prune_link_dense(dom: &Dom<'_>, stats: &[Stats], removed: &[bool]) -> Vec<boo
         }
     }
     skip
-}
-
-/// Step 4: teaser lists (see [`is_teaser_list`]) join the skip mask, unless
-/// they hold over 80 % of the kept text (a section front, whose teasers are its
-/// content: nytimes-5 kept 1 % of its text without this guard).
-fn skip_teaser_lists(dom: &Dom<'_>, stats: &[Stats], keep: &[bool], skip: &mut [bool]) {
-    let mut with = skip.to_vec();
-    for i in 1..dom.len() {
-        if !with[i] && is_teaser_list(dom, stats, i) {
-            let end = dom.nodes[i].end as usize;
-            for s in &mut with[i..end] {
-                *s = true;
-            }
-        }
-    }
-    let kept = |mask: &[bool]| -> u64 {
-        (0..dom.len())
-            .filter(|&i| dom.nodes[i].tag == Tag::Text && keep[i] && !mask[i])
-            .map(|i| u64::from(dom.nodes[i].chars))
-            .sum()
-    };
-    if kept(&with) * 5 >= kept(skip) {
-        skip.copy_from_slice(&with);
-    }
 }
 
 /// Drop paragraphs at the edges that are mostly link text, or short and
