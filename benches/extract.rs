@@ -194,12 +194,7 @@ fn main() {
             let c0 = thread_cpu();
             let t0 = Instant::now();
             for (_, bytes) in &pages {
-                std::hint::black_box(extract_bytes_text(
-                    bytes,
-                    None,
-                    None,
-                    &ExtractOptions::default(),
-                ));
+                std::hint::black_box(extract_bytes_text(bytes, None, None, Algorithm::Auto));
             }
             wall.push(n / t0.elapsed().as_secs_f64());
             if let (Some(a), Some(b)) = (c0, thread_cpu()) {
@@ -240,7 +235,7 @@ fn big_pages() {
         a.text.len()
     );
     let (t, c) = (Instant::now(), thread_cpu());
-    let text = extract_bytes_text(big.as_bytes(), None, None, &ExtractOptions::default());
+    let text = extract_bytes_text(big.as_bytes(), None, None, Algorithm::Auto);
     println!(
         "20 MB page, text only: {:.0} ms wall, {:.0} ms CPU, {} chars out",
         t.elapsed().as_secs_f64() * 1e3,
@@ -286,12 +281,7 @@ fn language_check(corpus: &Path, filter: Option<&str>) {
             continue;
         }
         for (_, bytes) in load(&corpus.join(set)) {
-            texts.push(extract_bytes_text(
-                &bytes,
-                None,
-                None,
-                &ExtractOptions::default(),
-            ));
+            texts.push(extract_bytes_text(&bytes, None, None, Algorithm::Auto));
         }
     }
     if texts.is_empty() {

@@ -1,6 +1,8 @@
-//! Stored articles → JSONL: one JSON object per line (id, url, site,
-//! fetched_at, word_count, title, author, published_at, modified_at, language,
-//! canonical_url, site_name, text).
+//! Stored articles → JSONL: one JSON object per line, the serialized
+//! [`crate::store::StoredArticle`] (id, url, site, fetched_at, word_count,
+//! title, author, published_at, modified_at, language, canonical_url,
+//! site_name, text; times in RFC 3339, language in ISO 639-3). The README's
+//! "Exported fields" documents each field.
 
 use std::io::Write;
 

@@ -49,6 +49,20 @@ fn at_least_one(s: &str) -> Result<usize, String> {
     }
 }
 
+/// Most articles per site `demo --articles` may ask for: the simulated web
+/// generates every page in memory before the crawl starts
+/// (`--articles 1000000000` asked for a 200 GB allocation).
+const MAX_DEMO_ARTICLES: usize = 10_000;
+
+/// `demo --articles`: 1 to [`MAX_DEMO_ARTICLES`].
+fn demo_articles(s: &str) -> Result<usize, String> {
+    let n = at_least_one(s)?;
+    if n > MAX_DEMO_ARTICLES {
+        return Err(format!("must be at most {MAX_DEMO_ARTICLES}"));
+    }
+    Ok(n)
+}
+
 /// Most worker threads `--jobs` may ask for: each is an OS thread, and
 /// `--jobs 100000` would spawn them all (pages are few, cores fewer).
 const MAX_JOBS: usize = 256;
@@ -62,6 +76,33 @@ fn jobs(s: &str) -> Result<usize, String> {
     Ok(n)
 }
 
+/// `eval --algorithm`: one algorithm, or `all` of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvalAlgorithms {
+    One(Algorithm),
+    All,
+}
+
+fn eval_algorithms(s: &str) -> Result<EvalAlgorithms, String> {
+    if s.trim().eq_ignore_ascii_case("all") {
+        return Ok(EvalAlgorithms::All);
+    }
+    <AlgorithmArg as clap::ValueEnum>::from_str(s.trim(), true)
+        .map(|a| EvalAlgorithms::One(a.into()))
+        .map_err(|_| {
+            let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+            format!("expected all or one of {}", names.join(", "))
+        })
+}
+
+/// `train --algorithm`: a learned algorithm.
+fn learned_algorithm(s: &str) -> Result<Algorithm, String> {
+    match <AlgorithmArg as clap::ValueEnum>::from_str(s.trim(), true).map(Algorithm::from) {
+        Ok(a) if a.is_learned() => Ok(a),
+        _ => Err("expected nb or tree".to_string()),
+    }
+}
+
 /// A `--since`/`--until` bound: a whole day or an instant.
 #[derive(Debug, Clone, Copy)]
 pub enum When {
@@ -73,6 +114,14 @@ pub enum When {
 
 fn when(s: &str) -> Result<When, String> {
     let s = s.trim();
+    // `26-11-01` was read as the year 26: a year has four digits.
+    let year = s.split('-').next().unwrap_or_default();
+    if year.len() != 4 && !year.is_empty() && year.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "{s:?}: the year must have four digits (2026-11-01, or an RFC 3339 time \
+             such as 2026-11-01T08:00:00Z)"
+        ));
+    }
     if let Ok(day) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
         return Ok(When::Day(day));
     }
@@ -129,8 +178,10 @@ pub enum Command {
     /// One page (a file, an http(s) URL, or `-` for stdin) prints its text,
     /// or text plus metadata with --json. A directory prints one JSON object
     /// per page to stdout (JSONL), or with --out writes <out>/<name>.txt per
-    /// page (or <out>/articles.jsonl with --jsonl). A URL is fetched even
-    /// when it is a private or loopback address: you typed it.
+    /// page (or <out>/articles.jsonl with --jsonl). A URL gets the crawler's
+    /// address guard on every redirect hop: private, loopback and other
+    /// special-purpose addresses are refused unless --allow-private is given
+    /// (or `[fetch] allow_private_addresses` is on).
     ///
     /// Examples: newshound extract page.html --json;
     /// newshound extract pages/ --out texts/ --jobs 2
@@ -143,6 +194,10 @@ pub enum Command {
         /// Content-selection algorithm (default: from the config, else auto).
         #[arg(long, value_enum)]
         algorithm: Option<AlgorithmArg>,
+        /// Model file for nb/tree (from `newshound train`; default:
+        /// `[extract] model`, else the model shipped in the binary).
+        #[arg(long, value_name = "FILE")]
+        model: Option<PathBuf>,
         /// Directory: write <out>/<name>.txt for each <input>/<name>.html
         /// (the directory is created).
         #[arg(long, value_name = "DIR")]
@@ -158,6 +213,10 @@ pub enum Command {
         /// without an offset [default: `[extract] timezone`, else UTC].
         #[arg(long, value_name = "ZONE", value_parser = parse_time_zone)]
         timezone: Option<Tz>,
+        /// A URL: fetch private, loopback and other special-purpose
+        /// addresses too (along the whole redirect chain).
+        #[arg(long)]
+        allow_private: bool,
         /// Keep reader comments in the text [default: `[extract] comments`,
         /// else false].
         #[arg(long)]
@@ -170,11 +229,16 @@ pub enum Command {
     },
     /// Full-text search over stored articles (FTS5, best match first).
     ///
-    /// Every word must occur (in any order). Words are matched as text:
-    /// FTS5 syntax (AND, OR, NOT, "quotes", *, column:) has no special
-    /// meaning. Chinese and Japanese match as substrings.
+    /// Every word must occur (in any order; case and accents do not
+    /// matter). "two words" is a phrase; a OR b takes either; -word (or
+    /// NOT word) leaves out articles with it; word* is a prefix (teach*
+    /// finds teacher). Nothing else is syntax (AND, NEAR, parentheses,
+    /// column: are plain text). Repeated words count once; at most 16
+    /// distinct words. Chinese and Japanese match as substrings; numbers
+    /// match as written (7.1亿元, 3.5).
     ///
     /// Examples: newshound search "climate summit" --limit 5;
+    /// newshound search '"interest rates" bank OR fed -crypto';
     /// newshound search election --site lemonde --since 2026-11-01
     Search {
         /// The words to look for.
@@ -200,16 +264,21 @@ pub enum Command {
     },
     /// Export stored articles as JSONL (stdout, or --out FILE).
     ///
-    /// One JSON object per line: id, url, site, fetched_at (ms since the
-    /// epoch), word_count, title, author, published_at, modified_at,
-    /// language, canonical_url, site_name, text.
+    /// One JSON object per line: id, url, site, fetched_at, word_count,
+    /// title, author, published_at, modified_at (times in RFC 3339),
+    /// language (ISO 639-3, e.g. eng, cmn), canonical_url, site_name, text.
+    /// The README's "Exported fields" documents each.
     ///
     /// Examples: newshound export --site bbc --out bbc.jsonl;
     /// newshound export --since 2026-11-01 --until 2026-11-07
     Export {
-        /// Write to this file (replaced if it exists; `-` is stdout).
+        /// Write to this file (`-` is stdout); an existing file is never
+        /// replaced unless forced.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// With --out: replace the file if it exists.
+        #[arg(long, requires = "out")]
+        force: bool,
         #[command(flatten)]
         filter: Filter,
     },
@@ -239,20 +308,37 @@ pub enum Command {
     },
     /// Score extraction against gold text: per-page and mean P/R/F1 (LCS).
     ///
-    /// Each <html>/<name>.html is scored against <gold>/<name>.txt.
+    /// Each <html>/<name>.html is scored against <gold>/<name>.txt. With
+    /// --algorithm all (or --corpus DIR), one table: per algorithm and set,
+    /// mean P/R/F1, CleanEval and pages/s. nb and tree are scored by
+    /// held-out folds by site (a model trained on the set's other sites)
+    /// unless --model is given.
     ///
-    /// Example: newshound eval --html corpus/page-signal-dev/html
-    /// --gold corpus/page-signal-dev/gold --worst 10
+    /// Examples: newshound eval --html corpus/page-signal-dev/html
+    /// --gold corpus/page-signal-dev/gold --worst 10;
+    /// newshound eval --corpus ../shared/corpus --algorithm all
     Eval {
         /// Directory of <name>.html pages.
-        #[arg(long, value_name = "DIR")]
-        html: PathBuf,
+        #[arg(
+            long,
+            value_name = "DIR",
+            required_unless_present = "corpus",
+            requires = "gold"
+        )]
+        html: Option<PathBuf>,
         /// Directory of <name>.txt gold texts.
-        #[arg(long, value_name = "DIR")]
-        gold: PathBuf,
-        /// Content-selection algorithm (default: from the config, else auto).
-        #[arg(long, value_enum)]
-        algorithm: Option<AlgorithmArg>,
+        #[arg(long, value_name = "DIR", requires = "html")]
+        gold: Option<PathBuf>,
+        /// Every set of a corpus directory (<DIR>/<set>/html and gold): one table.
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["html", "gold", "sequence", "worst"])]
+        corpus: Option<PathBuf>,
+        /// Algorithm: auto, td, ctd, htd, ceds, punct, nb, tree, or all
+        /// (default: from the config, else auto).
+        #[arg(long, value_name = "NAME", value_parser = eval_algorithms)]
+        algorithm: Option<EvalAlgorithms>,
+        /// Model file for nb/tree, used on every page (instead of held-out folds).
+        #[arg(long, value_name = "FILE")]
+        model: Option<PathBuf>,
         /// List only the N worst pages (by F1) instead of every page.
         #[arg(long, value_name = "N", conflicts_with = "sequence")]
         worst: Option<usize>,
@@ -281,14 +367,44 @@ pub enum Command {
         #[arg(long, value_name = "STEPS", value_parser = parse_ablations)]
         ablate: Option<Ablations>,
     },
+    /// Train a block classifier (nb or tree) on pages with gold text.
+    ///
+    /// Every block of <html>/<name>.html is labelled content when most of
+    /// its tokens are in <gold>/<name>.txt (LCS). Prints the cross-validated
+    /// P/R/F1 (folds by site: blocks, and the text of held-out pages), then
+    /// writes the model trained on all pages to --out.
+    ///
+    /// Example: newshound train --algorithm tree --html pages/ --gold gold/
+    /// --out tree.json
+    Train {
+        /// nb or tree.
+        #[arg(long, value_name = "NAME", value_parser = learned_algorithm)]
+        algorithm: Algorithm,
+        /// Directory of <name>.html pages.
+        #[arg(long, value_name = "DIR")]
+        html: PathBuf,
+        /// Directory of <name>.txt gold texts.
+        #[arg(long, value_name = "DIR")]
+        gold: PathBuf,
+        /// Where to write the model (JSON).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Folds of the cross-validation (by site), at least 2.
+        #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u16).range(2..))]
+        folds: u16,
+        /// Worker threads, 1 to 256 [default: 1].
+        #[arg(long, value_name = "N", value_parser = jobs)]
+        jobs: Option<usize>,
+    },
     /// Start the simulated news web on 127.0.0.1, crawl it with the real
     /// pipeline, print the summary and one search. No network needed.
     ///
-    /// The crawl goes to a temporary database unless --db is given; the
+    /// The crawl goes to a temporary database unless --db is given (then it
+    /// takes the crawl lock: one crawl or demo per database at a time); the
     /// configuration comes from the simulated web, --config is not read.
     Demo {
-        /// Articles per simulated site.
-        #[arg(long, value_name = "N", default_value_t = 25, value_parser = at_least_one)]
+        /// Articles per simulated site, 1 to 10000.
+        #[arg(long, value_name = "N", default_value_t = 25, value_parser = demo_articles)]
         articles: usize,
     },
 }
@@ -303,6 +419,16 @@ pub enum AlgorithmArg {
     Ctd,
     /// The best-scoring combination (default).
     Auto,
+    /// CEDS (Yu & Jin): leaf levels, block fusion, ContentImportance threshold.
+    Ceds,
+    /// Punctuation statistics (Li & Jiang): noise nodes out, punctuated text in.
+    Punct,
+    /// Naive Bayes block classifier (a trained model; see --model).
+    Nb,
+    /// C4.5 decision tree block classifier (a trained model; see --model).
+    Tree,
+    /// CETD hybrid text density: CTD weighted by approximated visual importance.
+    Htd,
 }
 
 impl From<AlgorithmArg> for Algorithm {
@@ -311,6 +437,11 @@ impl From<AlgorithmArg> for Algorithm {
             AlgorithmArg::Td => Algorithm::Td,
             AlgorithmArg::Ctd => Algorithm::Ctd,
             AlgorithmArg::Auto => Algorithm::Auto,
+            AlgorithmArg::Ceds => Algorithm::Ceds,
+            AlgorithmArg::Punct => Algorithm::Punct,
+            AlgorithmArg::Nb => Algorithm::Nb,
+            AlgorithmArg::Tree => Algorithm::Tree,
+            AlgorithmArg::Htd => Algorithm::Htd,
         }
     }
 }

@@ -8,6 +8,7 @@
 mod corpus;
 mod crawl_cmd;
 mod extract_cmd;
+mod methods;
 mod out;
 mod store_cmds;
 
@@ -15,16 +16,18 @@ use std::io::{IsTerminal, Write};
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::{bail, Result};
 use chrono_tz::Tz;
 
 use newshound::config::Config;
 use newshound::eval::GoldConvention;
+use newshound::extract::model::BlockModel;
 use newshound::extract::{Algorithm, ExtractOptions};
-use newshound::store::Store;
+use newshound::store::{FileTrouble, Store, StoreError};
 
-use crate::{AlgorithmArg, Cli, Command};
+use crate::{Cli, Command, EvalAlgorithms};
 use out::Out;
 
 /// The configuration file read when `--config` is not given.
@@ -163,9 +166,22 @@ impl Globals {
             .unwrap_or_else(|| config.crawler.database.clone())
     }
 
-    /// Open an existing database for reading commands: a missing file is an
-    /// error here rather than a silently created empty database.
+    /// Open an existing database for a command that writes (`reclean`): a
+    /// missing file is an error here rather than a silently created empty
+    /// database.
     fn open_existing_store(&self) -> Result<Store> {
+        let path = self.existing_db_path()?;
+        Ok(Store::open(&path)?)
+    }
+
+    /// Open an existing database read-only (`search`, `show`, `export`,
+    /// `stats`): they work on a file this user may not write.
+    fn open_store_for_reading(&self) -> Result<Store> {
+        let path = self.existing_db_path()?;
+        Ok(Store::open_read_only(&path)?)
+    }
+
+    fn existing_db_path(&self) -> Result<PathBuf> {
         let config = self.config()?;
         let path = self.db_path(&config);
         if path.is_dir() {
@@ -177,7 +193,29 @@ impl Globals {
                 path.display()
             );
         }
-        Ok(Store::open(&path)?)
+        Ok(path)
+    }
+
+    /// The database a command works on, for naming it in errors (`None`
+    /// when the config cannot be read: that error is reported instead).
+    fn db_path_for_errors(&self) -> Option<PathBuf> {
+        self.db
+            .clone()
+            .or_else(|| self.config().ok().map(|c| c.crawler.database))
+    }
+}
+
+/// A raw SQLite failure about the database file anywhere in the error's
+/// chain (`database disk image is malformed`, `disk I/O error`...) becomes
+/// one sentence naming the file, what is wrong and what to do.
+fn explain_database_error(e: anyhow::Error, db: Option<PathBuf>) -> anyhow::Error {
+    let trouble = e
+        .chain()
+        .find_map(|cause| cause.downcast_ref::<rusqlite::Error>())
+        .and_then(FileTrouble::of);
+    match (trouble, db) {
+        (Some(trouble), Some(path)) => StoreError::File { path, trouble }.into(),
+        _ => e,
     }
 }
 
@@ -204,27 +242,48 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
         config: cli.config,
         db: cli.db,
     };
-    match cli.command {
+    let uses_database = match &cli.command {
+        Command::Extract { .. } | Command::Eval { .. } | Command::Train { .. } => false,
+        // Without --db the demo's database is a temporary file of its own.
+        Command::Demo { .. } => globals.db.is_some(),
+        _ => true,
+    };
+    let result = run_command(&globals, cli.command, out);
+    if uses_database {
+        return result.map_err(|e| explain_database_error(e, globals.db_path_for_errors()));
+    }
+    result
+}
+
+fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<ExitCode> {
+    match command {
         Command::Crawl {
             sites,
             continuous,
             max_pages,
-        } => crawl_cmd::crawl(&globals, out, sites, continuous, max_pages),
-        Command::Demo { articles } => crawl_cmd::demo(&globals, out, articles),
+        } => crawl_cmd::crawl(globals, out, sites, continuous, max_pages),
+        Command::Demo { articles } => crawl_cmd::demo(globals, out, articles),
         Command::Extract {
             input,
             json,
             algorithm,
+            model,
             out: out_dir,
             jsonl,
             jobs,
             timezone,
+            allow_private,
             comments,
             format,
         } => {
             // Without --comments, `[extract] comments` decides.
-            let comments = comments.then_some(true);
-            let mut opts = extract_options(&globals, algorithm, Zone::Flag(timezone), comments)?;
+            let mut opts = extract_options(
+                globals,
+                algorithm.map(Algorithm::from),
+                model.as_deref(),
+                Zone::Flag(timezone),
+                comments.then_some(true),
+            )?;
             opts.markdown = format == "markdown";
             let request = extract_cmd::Request {
                 input: &input,
@@ -232,23 +291,30 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
                 out_dir: out_dir.as_deref(),
                 jsonl,
                 jobs,
+                allow_private,
             };
-            extract_cmd::extract(&globals, out, &request, &opts)
+            extract_cmd::extract(globals, out, &request, &opts)
         }
         Command::Search {
             query,
             limit,
             json,
             filter,
-        } => store_cmds::search(&globals, out, &query, limit, json, &filter),
-        Command::Show { article, json } => store_cmds::show(&globals, out, &article, json),
-        Command::Export { out: file, filter } => store_cmds::export(&globals, out, file, &filter),
-        Command::Stats { top, json } => store_cmds::stats(&globals, out, top, json),
-        Command::Reclean { site } => crawl_cmd::reclean(&globals, out, site),
+        } => store_cmds::search(globals, out, &query, limit, json, &filter),
+        Command::Show { article, json } => store_cmds::show(globals, out, &article, json),
+        Command::Export {
+            out: file,
+            force,
+            filter,
+        } => store_cmds::export(globals, out, file, force, &filter),
+        Command::Stats { top, json } => store_cmds::stats(globals, out, top, json),
+        Command::Reclean { site } => crawl_cmd::reclean(globals, out, site),
         Command::Eval {
             html,
             gold,
+            corpus: corpus_dir,
             algorithm,
+            model,
             worst,
             json,
             jobs,
@@ -257,21 +323,61 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
             gold_has_comments,
             ablate,
         } => {
-            // The gold decides about comments, not the config.
-            let mut opts = extract_options(&globals, algorithm, Zone::Utc, Some(false))?;
-            opts.ablate = ablate.unwrap_or_default();
-            let convention = GoldConvention::resolve(&html, gold_has_title, gold_has_comments);
-            let set = corpus::EvalSet {
-                html: &html,
-                gold: &gold,
-                convention,
+            let jobs = jobs.unwrap_or(1);
+            let one = match algorithm {
+                Some(EvalAlgorithms::One(a)) => Some(a),
+                _ => None,
             };
-            if sequence {
-                corpus::eval_sequence(&globals, out, &set, &opts, json)
+            let all = algorithm == Some(EvalAlgorithms::All);
+            // The gold decides about comments, not the config.
+            let mut opts = extract_options(globals, one, model.as_deref(), Zone::Utc, Some(false))?;
+            opts.ablate = ablate.unwrap_or_default();
+            let sets = match (&corpus_dir, &html, &gold) {
+                (Some(dir), _, _) => newshound::eval::methods::corpus_sets(dir)?,
+                (None, Some(h), Some(g)) => vec![(set_name(h), h.clone(), g.clone())],
+                _ => bail!("eval needs --html and --gold, or --corpus"),
+            };
+            if all || corpus_dir.is_some() {
+                let algorithms: Vec<Algorithm> = if all {
+                    Algorithm::ALL.to_vec()
+                } else {
+                    vec![opts.algorithm]
+                };
+                methods::eval_table(out, &sets, &algorithms, opts.model.clone(), json, jobs)
+            } else if let [(_, html, gold)] = sets.as_slice() {
+                let set = corpus::EvalSet {
+                    html,
+                    gold,
+                    convention: GoldConvention::resolve(html, gold_has_title, gold_has_comments),
+                };
+                if sequence {
+                    corpus::eval_sequence(globals, out, &set, &opts, json)
+                } else if opts.algorithm.is_learned() && model.is_none() {
+                    // Never score the shipped model: it may have seen these pages.
+                    methods::eval_table(out, &sets, &[opts.algorithm], None, json, jobs)
+                } else {
+                    corpus::eval(out, &set, &opts, worst, json, jobs)
+                }
             } else {
-                corpus::eval(out, &set, &opts, worst, json, jobs.unwrap_or(1))
+                bail!("eval needs --html and --gold, or --corpus")
             }
         }
+        Command::Train {
+            algorithm,
+            html,
+            gold,
+            out: model_out,
+            folds,
+            jobs,
+        } => methods::train(
+            out,
+            algorithm,
+            &html,
+            &gold,
+            &model_out,
+            usize::from(folds),
+            jobs.unwrap_or(1),
+        ),
     }
 }
 
@@ -283,32 +389,71 @@ enum Zone {
     Utc,
 }
 
-/// `--algorithm`, the time zone and comments from the command line, else
+/// The name of a set for the table: the parent of `.../<set>/html`, else the
+/// directory itself.
+fn set_name(html: &Path) -> String {
+    let dir = if html.file_name().is_some_and(|n| n == "html") {
+        html.parent().unwrap_or(html)
+    } else {
+        html
+    };
+    dir.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| html.display().to_string())
+}
+
+/// `--algorithm`, `--model` and the time zone from the command line, else
 /// from the config's `[extract]` section: the config is read once, and only
-/// when a value is missing.
+/// when a value is missing. A model given without `--algorithm` picks its
+/// own algorithm.
 fn extract_options(
     globals: &Globals,
-    algorithm: Option<AlgorithmArg>,
+    algorithm: Option<Algorithm>,
+    model_path: Option<&Path>,
     zone: Zone,
     comments: Option<bool>,
 ) -> Result<ExtractOptions> {
     let zone_missing = matches!(zone, Zone::Flag(None));
-    let config = if algorithm.is_none() || zone_missing || comments.is_none() {
+    let model_missing = model_path.is_none() && algorithm.is_some_and(Algorithm::is_learned);
+    let flag_model = model_path.map(BlockModel::load).transpose()?;
+    let config = if (algorithm.is_none() && flag_model.is_none())
+        || zone_missing
+        || model_missing
+        || comments.is_none()
+    {
         Some(globals.config()?)
     } else {
         None
     };
     let from_config = config.as_ref().map(|c| &c.extract);
+    let algorithm = algorithm
+        .or(flag_model.as_ref().map(BlockModel::algorithm))
+        .or(from_config.map(|e| e.algorithm))
+        .unwrap_or_default();
+    let model = match flag_model {
+        Some(m) if algorithm.is_learned() && m.algorithm() != algorithm => bail!(
+            "{}: the model is for {}, but the algorithm is {}",
+            model_path
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            m.name(),
+            algorithm.name()
+        ),
+        Some(m) => Some(m),
+        None if algorithm.is_learned() => from_config
+            .and_then(|e| e.model.as_deref())
+            .map(|p| BlockModel::load_for(p, algorithm))
+            .transpose()?,
+        None => None,
+    };
     Ok(ExtractOptions {
-        algorithm: algorithm
-            .map(Algorithm::from)
-            .or(from_config.map(|e| e.algorithm))
-            .unwrap_or_default(),
+        algorithm,
         timezone: match zone {
             Zone::Flag(Some(z)) => Some(z),
             Zone::Flag(None) => from_config.and_then(|e| e.timezone),
             Zone::Utc => None,
         },
+        model: model.map(Arc::new),
         comments: comments.unwrap_or_else(|| from_config.is_some_and(|e| e.comments)),
         ablate: Default::default(),
         markdown: false,

@@ -3,18 +3,24 @@
 //! In: page bytes (or already-decoded HTML) and the page URL. Out: the article
 //! text (one paragraph per line, blocks separated by a blank line) plus
 //! metadata. Never fails: a page with no article yields empty text; a page
-//! with one (≥ 50 words of paragraph text) never does ([`fallback`]). The
-//! text never holds the headline (it is the title) nor, unless asked, reader
-//! comments ([`comments`]); [`markdown`] renders the same selection.
+//! with one (≥ 50 words of paragraph text) never does with `auto`
+//! ([`fallback`]). The text never holds the headline (it is the title) nor,
+//! unless asked, reader comments ([`comments`]); [`markdown`] renders the
+//! same selection.
 //!
 //! Steps: 1. charset → UTF-8 ([`charset`]); 2. strip non-content with a byte
 //! prepass and lol_html ([`strip`]); 3. parse into a DOM (scraper/html5ever) and flatten the body
 //! into an arena with per-node statistics ([`dom`]); 4. scoring and selection
-//! ([`density`] for the CETD family, [`select`] for `auto`); 5. text assembly
-//! ([`text`]); 6. metadata ([`metadata`]) from the same parsed DOM.
+//! ([`density`] for the CETD family, [`select`] for `auto`; the other methods
+//! of the research: [`htd`], [`ceds`], [`punct`], and the learned block
+//! classifiers [`nb`] and [`tree`] over [`blocks`], with [`model`] files);
+//! 5. text assembly ([`text`]); 6. metadata ([`metadata`]) from the same
+//! parsed DOM.
 
 pub mod ablation;
 pub mod batch;
+pub mod blocks;
+pub mod ceds;
 pub mod charset;
 pub mod comments;
 pub mod density;
@@ -22,14 +28,24 @@ pub mod dom;
 pub mod fallback;
 pub mod headline;
 pub mod heuristics;
+pub mod htd;
 pub mod markdown;
 pub mod metadata;
+pub mod model;
+pub mod nb;
+pub mod punct;
 pub mod select;
+pub mod sniff;
 pub mod strip;
 pub mod text;
+pub mod tree;
+
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use url::Url;
+
+use model::BlockModel;
 
 /// Which content-selection algorithm to run (`--algorithm`, `[extract] algorithm`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,6 +58,49 @@ pub enum Algorithm {
     /// The best-scoring combination (default).
     #[default]
     Auto,
+    /// CEDS (Yu & Jin): leaf levels, block fusion, ContentImportance threshold.
+    Ceds,
+    /// Punctuation statistics (Li & Jiang): noise nodes out, punctuated text in.
+    Punct,
+    /// Naive Bayes block classifier (a trained model; `--model`).
+    Nb,
+    /// C4.5 decision tree block classifier (a trained model; `--model`).
+    Tree,
+    /// CETD hybrid text density: CTD weighted by approximated visual importance.
+    Htd,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order `eval --algorithm all` reports them.
+    pub const ALL: [Algorithm; 8] = [
+        Algorithm::Auto,
+        Algorithm::Td,
+        Algorithm::Ctd,
+        Algorithm::Htd,
+        Algorithm::Ceds,
+        Algorithm::Punct,
+        Algorithm::Nb,
+        Algorithm::Tree,
+    ];
+
+    /// The lower-case name (`--algorithm`, config, reports).
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Td => "td",
+            Algorithm::Ctd => "ctd",
+            Algorithm::Auto => "auto",
+            Algorithm::Ceds => "ceds",
+            Algorithm::Punct => "punct",
+            Algorithm::Nb => "nb",
+            Algorithm::Tree => "tree",
+            Algorithm::Htd => "htd",
+        }
+    }
+
+    /// Runs a trained block model.
+    pub fn is_learned(self) -> bool {
+        matches!(self, Algorithm::Nb | Algorithm::Tree)
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -49,6 +108,9 @@ pub struct ExtractOptions {
     pub algorithm: Algorithm,
     /// Time zone for dates the page writes without an offset (UTC if none).
     pub timezone: Option<chrono_tz::Tz>,
+    /// Model for `nb`/`tree` (`--model`, `[extract] model`); the shipped
+    /// model of the algorithm when `None`.
+    pub model: Option<Arc<BlockModel>>,
     /// Keep reader comments in the text (`[extract] comments`, `extract
     /// --comments`); by default they are left out.
     pub comments: bool,
@@ -63,8 +125,8 @@ pub struct ExtractOptions {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Method {
-    /// Density scoring (CETD and the `auto` heuristics), possibly confirmed
-    /// by a structured signal.
+    /// Density scoring (CETD and the `auto` heuristics), or the algorithm
+    /// asked for.
     #[default]
     Density,
     /// The page's own article markup or JSON-LD `articleBody`.
@@ -84,6 +146,15 @@ pub struct Selection {
     pub method: Method,
     /// The same selection as Markdown, when asked for ([`markdown::render`]).
     pub markdown: Option<String>,
+}
+
+impl Selection {
+    fn of_text(text: String) -> Selection {
+        Selection {
+            text,
+            ..Selection::default()
+        }
+    }
 }
 
 /// What extraction yields for one page.
@@ -126,13 +197,51 @@ pub fn extract_bytes(
 pub fn extract_html(html: &str, url: Option<&Url>, opts: &ExtractOptions) -> Article {
     let stripped = strip::strip(html);
     let doc = scraper::Html::parse_document(&stripped);
+    let selection = select_document(&doc, opts);
+    article_of(&doc, html, selection, url, opts)
+}
+
+/// [`extract_html`] for `tree` with a site's rule ([`tree::rule`]): the
+/// text of the rule's element when it matches, else the tree's (learning a
+/// rule). Other algorithms ignore the rule and report no rule outcome.
+pub fn extract_html_by_rule(
+    html: &str,
+    url: Option<&Url>,
+    opts: &ExtractOptions,
+    rule: Option<&tree::rule::SiteRule>,
+) -> (Article, Option<tree::rule::RuleOutcome>) {
+    let stripped = strip::strip(html);
+    let doc = scraper::Html::parse_document(&stripped);
+    let model = opts
+        .model
+        .as_deref()
+        .or(BlockModel::default_for(Algorithm::Tree));
+    let (selection, outcome) = match model {
+        Some(m) if opts.algorithm == Algorithm::Tree => {
+            let dom = dom::Dom::build(&doc);
+            let (text, outcome) = m.extract_by_rule(&dom, rule);
+            (Selection::of_text(text), Some(outcome))
+        }
+        _ => (select_document(&doc, opts), None),
+    };
+    (article_of(&doc, html, selection, url, opts), outcome)
+}
+
+/// The article: extracted text plus metadata of the same document.
+fn article_of(
+    doc: &scraper::Html,
+    html: &str,
+    selection: Selection,
+    url: Option<&Url>,
+    opts: &ExtractOptions,
+) -> Article {
     let Selection {
         text,
         method,
         markdown,
         ..
-    } = select_document(&doc, opts);
-    let meta = metadata::extract_metadata_in(&doc, url, opts.timezone);
+    } = selection;
+    let meta = metadata::extract_metadata_in(doc, url, opts.timezone);
     let language = metadata::detect_language(language_sample(&text));
     Article {
         title: meta.title,
@@ -164,10 +273,21 @@ fn language_sample(text: &str) -> &str {
     &text[..end]
 }
 
-/// Only the article text of raw bytes: decode, then [`select_document`]. For
+/// Only the article text of raw bytes: decode, then [`extract_text`]. For
 /// outputs that hold nothing but the text (batch `.txt` files, eval): metadata
 /// and language detection are ~23 % of [`extract_bytes`]' time (bench).
 pub fn extract_bytes_text(
+    bytes: &[u8],
+    content_type: Option<&str>,
+    url: Option<&Url>,
+    algorithm: Algorithm,
+) -> String {
+    let html = charset::decode(bytes, content_type, url);
+    extract_text(&html.text, algorithm)
+}
+
+/// [`extract_bytes_text`] with all options (the `nb`/`tree` model).
+pub fn extract_bytes_text_with(
     bytes: &[u8],
     content_type: Option<&str>,
     url: Option<&Url>,
@@ -189,42 +309,62 @@ pub fn extract_bytes_selection(
     select_document(&doc, opts)
 }
 
-/// Only the article text of decoded HTML (no metadata, default options but
-/// the algorithm): steps 2–5.
+/// Steps 3–5 on a parsed (stripped) document: the body text, the headline
+/// apart, and the path that found them. `auto` runs the never-empty chain.
+pub fn select_document(doc: &scraper::Html, opts: &ExtractOptions) -> Selection {
+    if opts.algorithm != Algorithm::Auto {
+        return Selection::of_text(text_of_document_with(
+            doc,
+            opts.algorithm,
+            opts.model.as_deref(),
+        ));
+    }
+    let dom = dom::Dom::build(doc);
+    if dom.is_empty() {
+        return Selection::default();
+    }
+    let density = select::auto_select(&dom, dom::doc_title(doc).as_deref(), opts);
+    fallback::never_empty(&dom, doc, density)
+}
+
+/// Only the article text of decoded HTML (no metadata): steps 2–5.
 pub fn extract_text(html: &str, algorithm: Algorithm) -> String {
     let stripped = strip::strip(html);
     let doc = scraper::Html::parse_document(&stripped);
     text_of_document(&doc, algorithm)
 }
 
-/// Steps 3–5 on a parsed (stripped) document, default options but the
-/// algorithm.
+/// Steps 3–5 on a parsed (stripped) document (`nb`/`tree` with their
+/// shipped models).
 pub fn text_of_document(doc: &scraper::Html, algorithm: Algorithm) -> String {
-    let opts = ExtractOptions {
-        algorithm,
-        ..ExtractOptions::default()
-    };
-    select_document(doc, &opts).text
+    text_of_document_with(doc, algorithm, None)
 }
 
-/// Steps 3–5 on a parsed (stripped) document: the body text, the headline
-/// apart, and the path that found them.
-pub fn select_document(doc: &scraper::Html, opts: &ExtractOptions) -> Selection {
+/// Steps 3–5 with an explicit model for `nb`/`tree` (ignored by the others).
+pub fn text_of_document_with(
+    doc: &scraper::Html,
+    algorithm: Algorithm,
+    model: Option<&BlockModel>,
+) -> String {
     let dom = dom::Dom::build(doc);
     if dom.is_empty() {
-        return Selection::default();
+        return String::new();
     }
-    let text = |text: String| Selection {
-        text,
-        ..Selection::default()
-    };
-    match opts.algorithm {
-        Algorithm::Td => text(select::cetd_text(&dom, density::Density::Text)),
-        Algorithm::Ctd => text(select::cetd_text(&dom, density::Density::Composite)),
+    match algorithm {
+        Algorithm::Td => select::cetd_text(&dom, density::Density::Text),
+        Algorithm::Ctd => select::cetd_text(&dom, density::Density::Composite),
         Algorithm::Auto => {
-            let density = select::auto_select(&dom, dom::doc_title(doc).as_deref(), opts);
-            fallback::never_empty(&dom, doc, density)
+            let opts = ExtractOptions::default();
+            let density = select::auto_select(&dom, dom::doc_title(doc).as_deref(), &opts);
+            fallback::never_empty(&dom, doc, density).text
         }
+        Algorithm::Ceds => ceds::ceds_text(&dom),
+        Algorithm::Punct => punct::punct_text(&dom),
+        Algorithm::Htd => htd::htd_text(&dom),
+        Algorithm::Nb | Algorithm::Tree => match model.or(BlockModel::default_for(algorithm)) {
+            Some(m) => m.extract(&dom),
+            None => String::new(),
+        },
     }
 }
 
