@@ -164,6 +164,8 @@ pub async fn run_with<S: CrawlStore>(
             algorithm: cfg.extract.algorithm,
             timezone: cfg.extract.timezone,
             model,
+            comments: cfg.extract.comments,
+            ..ExtractOptions::default()
         },
         body_budget: budget::BodyBudget::new(
             cfg.fetch.max_bytes_in_flight,
