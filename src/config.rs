@@ -44,6 +44,7 @@ pub struct Config {
     pub fetch: FetchConfig,
     pub extract: ExtractConfig,
     pub boilerplate: BoilerplateConfig,
+    pub store: StoreConfig,
     pub sites: Vec<SiteConfig>,
 }
 
@@ -225,6 +226,21 @@ impl Default for BoilerplateConfig {
     }
 }
 
+/// `[store]`: what the database keeps besides the extracted articles.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StoreConfig {
+    /// Keep each stored article's raw response body (zstd) with its status,
+    /// headers and fetch time, for `reextract` and WARC export.
+    pub keep_html: bool,
+}
+
+impl Default for StoreConfig {
+    fn default() -> Self {
+        Self { keep_html: true }
+    }
+}
+
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
@@ -238,6 +254,8 @@ struct RawConfig {
     extract: ExtractConfig,
     #[serde(default)]
     boilerplate: BoilerplateConfig,
+    #[serde(default)]
+    store: StoreConfig,
     #[serde(default)]
     sites: Vec<RawSite>,
 }
@@ -285,6 +303,7 @@ impl Config {
             fetch: raw.fetch,
             extract: raw.extract,
             boilerplate: raw.boilerplate,
+            store: raw.store,
             sites,
         })
     }

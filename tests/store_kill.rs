@@ -88,6 +88,7 @@ fn run_writer(db: &Path) {
                     ..Article::default()
                 },
                 lines: settings,
+                html: None,
             }));
         }
         s.write_batch(ops).expect("write");
@@ -199,6 +200,7 @@ fn kill_at_any_point_loses_nothing() {
                 ..Article::default()
             },
             lines: LineSettings::from_config(&BoilerplateConfig::default(), false),
+            html: None,
         })])
         .unwrap();
     assert!(matches!(again[0], WriteOutcome::ArticleDuplicate { .. }));

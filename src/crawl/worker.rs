@@ -28,7 +28,8 @@ use super::writer::Writer;
 use crate::config::{Config, SiteConfig};
 use crate::extract::ExtractOptions;
 use crate::store::{
-    FetchRecord, NewArticle, NewUrl, NextState, QueuedUrl, SkipRecord, UrlKind, WriteOp,
+    FetchRecord, KeptHeaders, KeptHtml, NewArticle, NewUrl, NextState, QueuedUrl, SkipRecord,
+    UrlKind, WriteOp,
 };
 
 /// Everything the workers of one run share.
@@ -346,7 +347,7 @@ async fn succeeded(
         Counters::add(&ctx.counters.not_modified, 1);
     } else {
         let body = std::mem::take(&mut fetched.body);
-        let processed = process_blocking(ctx, q, site, &fetched, body).await;
+        let (processed, html) = process_blocking(ctx, q, site, &fetched, body).await;
         if let Some(p) = processed.problem {
             ctx.counters.error(p);
         }
@@ -365,6 +366,7 @@ async fn succeeded(
                 fetched_at: now_ms(),
                 article,
                 lines: super::line_settings(cfg, Some(site)),
+                html,
             };
             ops.push(if q.fetched_before {
                 WriteOp::Refetched(new)
@@ -395,14 +397,15 @@ async fn succeeded(
     }
 }
 
-/// Discovery and extraction on the blocking pool (CPU work).
+/// Discovery and extraction on the blocking pool (CPU work); for an article
+/// page with `[store] keep_html`, the body compressed for keeping too.
 async fn process_blocking(
     ctx: &Ctx,
     q: &QueuedUrl,
     site: &Arc<SiteConfig>,
     fetched: &Fetched,
     body: Vec<u8>,
-) -> page::PageOutput {
+) -> (page::PageOutput, Option<KeptHtml>) {
     let site = site.clone();
     let kind = q.kind;
     let depth = q.depth;
@@ -412,9 +415,17 @@ async fn process_blocking(
     let content_type = fetched.content_type.clone();
     let extract = ctx.extract.clone();
     let trailing_slash = ctx.cfg.crawler.trailing_slash;
+    let keep_html = ctx.cfg.store.keep_html;
+    let status = fetched.status;
+    let headers = KeptHeaders {
+        content_type: fetched.content_type.clone(),
+        last_modified: fetched.last_modified.clone(),
+        etag: fetched.etag.clone(),
+        date: fetched.date.clone(),
+    };
     let started = Instant::now();
     let out = tokio::task::spawn_blocking(move || {
-        page::process(&PageInput {
+        let out = page::process(&PageInput {
             site: &site,
             kind,
             depth,
@@ -426,15 +437,22 @@ async fn process_blocking(
             extract: &extract,
             now_ms: now_ms(),
             trailing_slash,
-        })
+        });
+        let html = (keep_html && out.article.is_some())
+            .then(|| KeptHtml::new(final_url.as_str(), status, headers, now_ms(), &body))
+            // Compression fails only when zstd cannot allocate: the article
+            // is still stored, without its page.
+            .and_then(Result::ok);
+        (out, html)
     })
     .await;
     tracing::trace!(url = %q.url, "processed in {:?}", started.elapsed());
     out.unwrap_or_else(|_| {
         // A panic in a pure stage is a bug; count it and keep crawling.
-        page::PageOutput {
+        let out = page::PageOutput {
             problem: Some("process_panic"),
             ..Default::default()
-        }
+        };
+        (out, None)
     })
 }

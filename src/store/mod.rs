@@ -16,6 +16,12 @@
 mod articles;
 mod frontier;
 pub use frontier::url_host;
+mod kept;
+mod overview;
+pub use overview::{DayCount, LanguageCount};
+mod reextract;
+pub use kept::{KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
+pub use reextract::{ReextractCounts, ReextractCursor, Reextracted};
 pub mod lines;
 mod maintenance;
 mod open;
@@ -46,6 +52,13 @@ pub enum StoreError {
     },
     #[error("{path}: database schema version {found} is newer than this newshound supports ({supported})")]
     TooNew {
+        path: PathBuf,
+        found: i64,
+        supported: i64,
+    },
+    /// A read-only open found another schema version than this build's.
+    #[error("{path}: database schema version {found}, this newshound reads version {supported} (run any writing command, e.g. `newshound stats`, with this version first to migrate it)")]
+    Version {
         path: PathBuf,
         found: i64,
         supported: i64,
@@ -134,6 +147,9 @@ pub struct Selection {
     pub published_since: Option<DateTime<FixedOffset>>,
     /// Published at or before this instant.
     pub published_until: Option<DateTime<FixedOffset>>,
+    /// Only articles in this language (the ISO 639-3 code stored and
+    /// exported, e.g. `eng`, `cmn`).
+    pub language: Option<String>,
 }
 
 impl Selection {
@@ -273,6 +289,8 @@ pub struct NewArticle {
     pub article: Article,
     /// Boilerplate settings for this site.
     pub lines: lines::LineSettings,
+    /// The response the article came from, kept when `[store] keep_html`.
+    pub html: Option<KeptHtml>,
 }
 
 /// One write in a batch; a batch is one transaction.

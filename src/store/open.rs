@@ -26,6 +26,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     ),
     (4, include_str!("../../migrations/0004_claim_per_host.sql")),
     (5, include_str!("../../migrations/0005_fetch_skips.sql")),
+    (7, include_str!("../../migrations/0007_kept_html.sql")),
 ];
 
 /// The schema version this build writes.
@@ -42,6 +43,38 @@ impl Store {
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         let conn = Connection::open(path).map_err(|e| classify(path, e))?;
         Self::init(conn, path.to_path_buf())
+    }
+
+    /// Open an existing database read-only (`serve`, beside a crawl of the
+    /// same file): nothing is created or migrated; a database written by an
+    /// older newshound must be opened for writing once first.
+    pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
+        use rusqlite::OpenFlags;
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX
+            | OpenFlags::SQLITE_OPEN_URI;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
+        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| classify(path, e))?;
+        let store = Store {
+            conn,
+            path: path.to_path_buf(),
+            max_urls_per_site: 0,
+        };
+        // The first read of the header: a non-SQLite file fails here.
+        let found = store.schema_version().map_err(|e| match e {
+            StoreError::Sqlite(e) => classify(path, e),
+            other => other,
+        })?;
+        if found != SCHEMA_VERSION {
+            return Err(StoreError::Version {
+                path: path.to_path_buf(),
+                found,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        Ok(store)
     }
 
     /// A private in-memory database (tests, `extract` dry runs).

@@ -41,6 +41,7 @@ pub(super) fn article(u: &str, site: &str, title: &str, text: &str) -> NewArticl
             text: text.into(),
         },
         lines: off(),
+        html: None,
     }
 }
 
