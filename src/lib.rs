@@ -17,7 +17,9 @@
 //! - [`boilerplate`]: per-site MD5 line-hash rule of Li & Jiang (pure scoring).
 //! - [`store`]: SQLite (WAL, numbered migrations): frontier, fetch log, articles,
 //!   FTS5 search, line hashes.
-//! - [`export`]: articles → JSONL.
+//! - [`reextract`]: kept HTML → extraction again → articles updated in place.
+//! - [`export`]: articles → JSONL, CSV, WARC, Markdown (streaming).
+//! - [`serve`]: the read-only HTTP API and search page over the database.
 //! - [`eval`]: LCS precision/recall/F1 of extracted text against gold text.
 //! - [`simweb`]: the simulated news web on 127.0.0.1 for the demo, tests, benches.
 
@@ -27,5 +29,7 @@ pub mod crawl;
 pub mod eval;
 pub mod export;
 pub mod extract;
+pub mod reextract;
+pub mod serve;
 pub mod simweb;
 pub mod store;

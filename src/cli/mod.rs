@@ -9,6 +9,8 @@ mod corpus;
 mod crawl_cmd;
 mod extract_cmd;
 mod out;
+mod reextract_cmd;
+mod serve_cmd;
 mod store_cmds;
 
 use std::io::{IsTerminal, Write};
@@ -236,9 +238,18 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
             filter,
         } => store_cmds::search(&globals, out, &query, limit, json, &filter),
         Command::Show { article, json } => store_cmds::show(&globals, out, &article, json),
-        Command::Export { out: file, filter } => store_cmds::export(&globals, out, file, &filter),
+        Command::Export {
+            out: file,
+            format,
+            filter,
+        } => store_cmds::export(&globals, out, file, format, &filter),
         Command::Stats { top, json } => store_cmds::stats(&globals, out, top, json),
         Command::Reclean { site } => crawl_cmd::reclean(&globals, out, site),
+        Command::Serve { addr } => serve_cmd::serve(&globals, addr),
+        Command::Reextract { filter, algorithm } => {
+            let opts = extract_options(&globals, algorithm, Zone::Flag(None))?;
+            reextract_cmd::reextract(&globals, out, &filter, &opts)
+        }
         Command::Eval {
             html,
             gold,

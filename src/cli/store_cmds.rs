@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use chrono::{NaiveDate, NaiveTime, TimeDelta};
 use serde::Serialize;
 
+use newshound::export::{self, Format};
 use newshound::store::{ArticleRef, Selection, SiteStats, Store};
 
 use super::out::Out;
@@ -86,7 +87,7 @@ pub fn search(
 
 /// The store's [`Selection`] for `--site/--since/--until`: a day bound
 /// covers the whole day in UTC.
-fn selection(filter: &Filter) -> Result<Selection> {
+pub fn selection(filter: &Filter) -> Result<Selection> {
     let day_start = |d: NaiveDate| d.and_time(NaiveTime::MIN).and_utc().fixed_offset();
     let since = filter.since.map(|w| match w {
         When::Day(d) => day_start(d),
@@ -105,6 +106,7 @@ fn selection(filter: &Filter) -> Result<Selection> {
         site: filter.site.clone(),
         published_since: since,
         published_until: until,
+        language: None,
     })
 }
 
@@ -155,6 +157,7 @@ pub fn export(
     globals: &Globals,
     out: &mut Out,
     file: Option<PathBuf>,
+    format: Format,
     filter: &Filter,
 ) -> Result<ExitCode> {
     let sel = selection(filter)?;
@@ -178,17 +181,25 @@ pub fn export(
             );
         }
     }
-    let n = match &file {
+    let summary = match &file {
         Some(path) => {
             let f = std::fs::File::create(path)
                 .with_context(|| format!("{}: cannot create", path.display()))?;
             let mut w = std::io::BufWriter::new(f);
-            newshound::export::write_jsonl(&store, &sel, &mut w)
+            export::write(&store, &sel, format, &mut w)
                 .with_context(|| format!("{}", path.display()))?
         }
-        None => newshound::export::write_jsonl(&store, &sel, out)?,
+        None => export::write(&store, &sel, format, out)?,
     };
-    status(format_args!("exported {n} articles"));
+    let n = summary.written;
+    if format == Format::Warc {
+        status(format_args!(
+            "exported {n} articles ({} skipped: no kept HTML)",
+            summary.skipped
+        ));
+    } else {
+        status(format_args!("exported {n} articles"));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

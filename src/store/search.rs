@@ -32,21 +32,30 @@ const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.word_count, 
     a.author, a.published_at, a.modified_at, a.language, a.canonical_url, a.site_name, a.text";
 
 /// SQL conditions on `a` (articles) for a [`Selection`], with its named
-/// parameters `:site`, `:since` and `:until`. SQLite's `julianday` reads any
+/// parameters `:site`, `:since`, `:until` and `:lang`. SQLite's `julianday` reads any
 /// RFC 3339 offset, so dates written in different zones compare correctly.
-const SELECTION_SQL: &str = " AND (:site IS NULL OR a.site_id = :site)
+pub(super) const SELECTION_SQL: &str = " AND (:site IS NULL OR a.site_id = :site)
     AND (:since IS NULL OR julianday(a.published_at) >= julianday(:since))
-    AND (:until IS NULL OR julianday(a.published_at) <= julianday(:until))";
+    AND (:until IS NULL OR julianday(a.published_at) <= julianday(:until))
+    AND (:lang IS NULL OR a.language = :lang)";
+
+/// Which slice of the ranked hits a search returns.
+#[derive(Debug, Clone, Copy)]
+struct Page {
+    limit: i64,
+    offset: i64,
+}
 
 /// The bound values of [`SELECTION_SQL`].
-struct SelectionArgs {
+pub(super) struct SelectionArgs {
     site: Option<i64>,
     since: Option<String>,
     until: Option<String>,
+    lang: Option<String>,
 }
 
 impl SelectionArgs {
-    fn new(store: &Store, sel: &Selection) -> Result<Self, StoreError> {
+    pub(super) fn new(store: &Store, sel: &Selection) -> Result<Self, StoreError> {
         let utc = |d: &chrono::DateTime<chrono::FixedOffset>| {
             d.with_timezone(&chrono::Utc)
                 .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
@@ -59,14 +68,16 @@ impl SelectionArgs {
                 .transpose()?,
             since: sel.published_since.as_ref().map(utc),
             until: sel.published_until.as_ref().map(utc),
+            lang: sel.language.clone(),
         })
     }
 
-    fn params(&self) -> [(&'static str, &dyn ToSql); 3] {
+    pub(super) fn params(&self) -> [(&'static str, &dyn ToSql); 4] {
         [
             (":site", &self.site),
             (":since", &self.since),
             (":until", &self.until),
+            (":lang", &self.lang),
         ]
     }
 }
@@ -86,7 +97,22 @@ impl Store {
         limit: usize,
         sel: &Selection,
     ) -> Result<Vec<SearchHit>, StoreError> {
+        self.search_page(query, limit, 0, sel)
+    }
+
+    /// [`Store::search_in`] from the `offset`-th hit on (paging).
+    pub fn search_page(
+        &self,
+        query: &str,
+        limit: usize,
+        offset: usize,
+        sel: &Selection,
+    ) -> Result<Vec<SearchHit>, StoreError> {
         let sel = SelectionArgs::new(self, sel)?;
+        let page = Page {
+            limit: i64::try_from(limit).unwrap_or(i64::MAX),
+            offset: i64::try_from(offset).unwrap_or(i64::MAX),
+        };
         let terms: Vec<&str> = query
             .split_whitespace()
             .filter(|t| t.chars().any(char::is_alphanumeric))
@@ -94,9 +120,8 @@ impl Store {
         if terms.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         if !terms.iter().any(|t| t.chars().any(is_cjk)) {
-            return self.fts_search("articles_fts", &fts_query(&terms, true), limit, &sel);
+            return self.fts_search("articles_fts", &fts_query(&terms, true), page, &sel);
         }
         // Substring matching: punctuation (，。、「」 or ASCII) only separates terms.
         let terms: Vec<&str> = query
@@ -104,16 +129,16 @@ impl Store {
             .filter(|t| !t.is_empty())
             .collect();
         if terms.iter().all(|t| t.chars().count() >= 3) {
-            return self.fts_search("articles_fts_cjk", &fts_query(&terms, false), limit, &sel);
+            return self.fts_search("articles_fts_cjk", &fts_query(&terms, false), page, &sel);
         }
-        self.like_search(&terms, limit, &sel)
+        self.like_search(&terms, page, &sel)
     }
 
     fn fts_search(
         &self,
         table: &str,
         fts: &str,
-        limit: i64,
+        page: Page,
         sel: &SelectionArgs,
     ) -> Result<Vec<SearchHit>, StoreError> {
         let tokens = if table == "articles_fts_cjk" {
@@ -128,10 +153,14 @@ impl Store {
              FROM {table} JOIN articles a ON a.id = {table}.rowid
              JOIN sites s ON s.id = a.site_id
              WHERE {table} MATCH :fts {SELECTION_SQL}
-             ORDER BY score LIMIT :limit"
+             ORDER BY score LIMIT :limit OFFSET :offset"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let mut args: Vec<(&str, &dyn ToSql)> = vec![(":fts", &fts), (":limit", &limit)];
+        let mut args: Vec<(&str, &dyn ToSql)> = vec![
+            (":fts", &fts),
+            (":limit", &page.limit),
+            (":offset", &page.offset),
+        ];
         args.extend(sel.params());
         let rows = stmt.query_map(args.as_slice(), |r| {
             Ok(SearchHit {
@@ -149,7 +178,7 @@ impl Store {
     fn like_search(
         &self,
         terms: &[&str],
-        limit: i64,
+        page: Page,
         sel: &SelectionArgs,
     ) -> Result<Vec<SearchHit>, StoreError> {
         // All terms must occur (as with FTS); rank by occurrences of the first.
@@ -165,8 +194,12 @@ impl Store {
             ));
             patterns.push((format!(":p{i}"), like_pattern(t)));
         }
-        sql.push_str(" ORDER BY hits DESC, a.id LIMIT :limit");
-        let mut args: Vec<(&str, &dyn ToSql)> = vec![(":first", &terms[0]), (":limit", &limit)];
+        sql.push_str(" ORDER BY hits DESC, a.id LIMIT :limit OFFSET :offset");
+        let mut args: Vec<(&str, &dyn ToSql)> = vec![
+            (":first", &terms[0]),
+            (":limit", &page.limit),
+            (":offset", &page.offset),
+        ];
         args.extend(sel.params());
         for (name, p) in &patterns {
             args.push((name.as_str(), p));
