@@ -12,8 +12,9 @@
 
 use std::time::{Duration, Instant};
 
+use newshound::boilerplate::LineSettings;
 use newshound::boilerplate::{filter, normalize_line, LineRule, SiteCounts, Variant};
-use newshound::store::lines::{learn_and_clean, table_size, LineSettings};
+use newshound::store::lines::{learn_and_clean, table_size};
 
 const BATCH: usize = 100;
 

@@ -21,12 +21,12 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use newshound::boilerplate::LineSettings;
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions};
 use newshound::export::{self, Format};
 use newshound::extract::Article;
 use newshound::simweb::{SimWeb, SimWebSpec};
-use newshound::store::lines::LineSettings;
 use newshound::store::{KeptHtml, NewArticle, Selection, Store, StoredHtml, WriteOp, ZSTD_LEVEL};
 
 const SEED: u64 = 2026;
@@ -70,11 +70,7 @@ fn crawl_web(
     cfg.politeness.rate_per_host = 10_000.0;
     cfg.politeness.per_host_concurrency = 8;
     let store = Store::open(db).map_err(|e| e.to_string())?;
-    let opts = CrawlOptions {
-        continuous: false,
-        sites: Vec::new(),
-        progress: false,
-    };
+    let opts = CrawlOptions::default();
     rt.block_on(crawl::run(&cfg, store, opts, std::future::pending()))
         .map_err(|e| e.to_string())?;
     Ok(())
@@ -156,7 +152,10 @@ fn build_big(small: &Path, big: &Path) -> Result<(), String> {
                     canonical_url: None,
                     ..a.article.clone()
                 },
-                lines: LineSettings::from_config(&Default::default(), false),
+                lines: LineSettings {
+                    enabled: false,
+                    ..LineSettings::default()
+                },
                 html: Some(kept),
             }));
             if ops.len() == 5_000 {

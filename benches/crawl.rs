@@ -261,11 +261,7 @@ fn run_case(
     let cfg = Config::parse(&toml, Path::new("bench.toml"), dir.path())
         .map_err(|e| format!("config: {e}"))?;
     let store = Store::open(&dir.path().join("bench.db")).map_err(|e| format!("store: {e}"))?;
-    let opts = CrawlOptions {
-        continuous: false,
-        sites: Vec::new(),
-        progress: false,
-    };
+    let opts = CrawlOptions::default();
     let web_rss_kb = status_kb("VmRSS");
     let (cpu0, web0) = cpu_seconds("simweb");
     let t0 = Instant::now();

@@ -7,13 +7,12 @@
 //! Parsing is split from opening the file so the parser is tested on strings.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serde::Deserialize;
-use url::Url;
 
 use chrono_tz::Tz;
 
+use crate::boilerplate::{LineRule, LineSettings, Variant};
 use crate::extract::Algorithm;
 
 /// Why a configuration was rejected. Every variant names the file.
@@ -45,135 +44,8 @@ pub struct Config {
     pub extract: ExtractConfig,
     pub boilerplate: BoilerplateConfig,
     pub store: StoreConfig,
-    pub sites: Vec<SiteConfig>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct CrawlerConfig {
-    /// Sent with every request; must name the project and a contact URL.
-    pub user_agent: String,
-    /// Pages fetched at once, over all hosts.
-    pub concurrency: usize,
-    /// SQLite database file, relative to the working directory.
-    pub database: PathBuf,
-    /// Stop after this many pages fetched in one run (0 = no limit).
-    pub max_pages: u64,
-    /// Links further than this many hops from a seed are not followed.
-    pub max_depth: u32,
-    /// Per-site page budget over the life of the database (0 = no limit).
-    pub max_pages_per_site: u64,
-    /// URLs a site's frontier may hold at most (0 = no limit): a trap guard.
-    pub max_urls_per_site: u64,
-    /// Seconds between two visits of a feed, sitemap, start or index page
-    /// (`crawl --continuous` revisits them on this schedule).
-    pub revisit_secs: f64,
-    /// `keep` (default): `/a/` and `/a` are different URLs, as HTTP says;
-    /// `strip`: a trailing slash is removed from every path but `/`.
-    pub trailing_slash: TrailingSlash,
-    /// Fetch each stored article once more this many seconds after its first
-    /// fetch, to catch corrections and updates (0 = never).
-    pub refetch_articles_after_secs: f64,
-}
-
-/// How URL normalisation treats a trailing slash (`[crawler] trailing_slash`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TrailingSlash {
-    #[default]
-    Keep,
-    Strip,
-}
-
-impl Default for CrawlerConfig {
-    fn default() -> Self {
-        Self {
-            user_agent: "newshound/0.1 (+https://github.com/newshound/newshound)".into(),
-            concurrency: 16,
-            database: PathBuf::from("newshound.db"),
-            max_pages: 0,
-            max_depth: 5,
-            max_pages_per_site: 0,
-            max_urls_per_site: 1_000_000,
-            revisit_secs: 3600.0,
-            trailing_slash: TrailingSlash::Keep,
-            refetch_articles_after_secs: 0.0,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct PolitenessConfig {
-    /// Requests per second to one host (a site's `rate` overrides it).
-    pub rate_per_host: f64,
-    /// Pages fetched at once from one host.
-    pub per_host_concurrency: usize,
-    /// Obey robots.txt (disallow rules and Crawl-delay).
-    pub respect_robots: bool,
-    /// Longest Crawl-delay honoured, in seconds; longer ones are capped.
-    pub max_crawl_delay_secs: f64,
-}
-
-impl Default for PolitenessConfig {
-    fn default() -> Self {
-        Self {
-            rate_per_host: 1.0,
-            per_host_concurrency: 2,
-            respect_robots: true,
-            max_crawl_delay_secs: 30.0,
-        }
-    }
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields, default)]
-pub struct FetchConfig {
-    pub connect_timeout_secs: f64,
-    /// Longest pause between two chunks of a body.
-    pub read_timeout_secs: f64,
-    /// Longest time for one whole request, body included.
-    pub timeout_secs: f64,
-    /// Bodies larger than this are cut off and counted as `too_large`.
-    pub max_body_bytes: u64,
-    pub max_redirects: usize,
-    /// Attempts after the first for timeouts, resets and 5xx.
-    pub retries: u32,
-    /// First retry delay; doubles on each attempt.
-    pub backoff_base_secs: f64,
-    /// Longest retry delay.
-    pub backoff_max_secs: f64,
-    /// Fetch private, loopback and link-local addresses. Off by default; the
-    /// simulated web (demo, tests) turns it on.
-    pub allow_private_addresses: bool,
-}
-
-impl Default for FetchConfig {
-    fn default() -> Self {
-        Self {
-            connect_timeout_secs: 10.0,
-            read_timeout_secs: 20.0,
-            timeout_secs: 60.0,
-            max_body_bytes: 10 * 1024 * 1024,
-            max_redirects: 5,
-            retries: 2,
-            backoff_base_secs: 2.0,
-            backoff_max_secs: 600.0,
-            allow_private_addresses: false,
-        }
-    }
-}
-
-impl FetchConfig {
-    pub fn connect_timeout(&self) -> Duration {
-        Duration::from_secs_f64(self.connect_timeout_secs)
-    }
-    pub fn read_timeout(&self) -> Duration {
-        Duration::from_secs_f64(self.read_timeout_secs)
-    }
-    pub fn timeout(&self) -> Duration {
-        Duration::from_secs_f64(self.timeout_secs)
-    }
+    /// Each site with its effective settings, resolved at load.
+    pub sites: Vec<SiteSettings>,
 }
 
 #[derive(Debug, Clone, Deserialize, Default)]
@@ -217,11 +89,27 @@ pub struct BoilerplateConfig {
 
 impl Default for BoilerplateConfig {
     fn default() -> Self {
+        let lines = LineSettings::default();
         Self {
-            enabled: true,
-            line_window: 50,
-            prune_ratio: 0.01,
-            prune_every: 100,
+            enabled: lines.enabled,
+            line_window: lines.rule.window,
+            prune_ratio: lines.prune_ratio,
+            prune_every: lines.prune_every,
+        }
+    }
+}
+
+impl BoilerplateConfig {
+    /// The line filter's settings, with the site's resolved switch.
+    pub fn line_settings(&self, enabled: bool) -> LineSettings {
+        LineSettings {
+            rule: LineRule {
+                window: self.line_window,
+            },
+            prune_ratio: self.prune_ratio,
+            prune_every: self.prune_every,
+            enabled,
+            variant: Variant::default(),
         }
     }
 }
@@ -245,11 +133,11 @@ impl Default for StoreConfig {
 #[serde(deny_unknown_fields)]
 struct RawConfig {
     #[serde(default)]
-    crawler: CrawlerConfig,
+    crawler: RawCrawler,
     #[serde(default)]
-    politeness: PolitenessConfig,
+    politeness: RawPoliteness,
     #[serde(default)]
-    fetch: FetchConfig,
+    fetch: RawFetch,
     #[serde(default)]
     extract: ExtractConfig,
     #[serde(default)]
@@ -284,7 +172,16 @@ impl Config {
             field,
             message,
         };
-        validate_sections(&raw).map_err(|(f, m)| invalid(f.to_string(), m))?;
+        let checked = |(f, m): (&str, String)| invalid(f.to_string(), m);
+        let crawler = raw.crawler.check().map_err(checked)?;
+        let politeness = raw.politeness.check().map_err(checked)?;
+        let fetch = raw.fetch.check().map_err(checked)?;
+        check_boilerplate(&raw.boilerplate).map_err(checked)?;
+        let defaults = SiteDefaults {
+            rate: politeness.rate_per_host,
+            timezone: raw.extract.timezone,
+            lines: raw.boilerplate.line_settings(raw.boilerplate.enabled),
+        };
         let mut sites = Vec::with_capacity(raw.sites.len());
         let mut names = std::collections::HashSet::new();
         for (i, site) in raw.sites.into_iter().enumerate() {
@@ -294,13 +191,14 @@ impl Config {
                     format!("duplicate site name {:?}", site.name),
                 ));
             }
-            sites.push(validate_site(i, site, base_dir).map_err(|(f, m)| invalid(f, m))?);
+            sites
+                .push(validate_site(i, site, base_dir, &defaults).map_err(|(f, m)| invalid(f, m))?);
         }
         Ok(Config {
             source: origin.to_path_buf(),
-            crawler: raw.crawler,
-            politeness: raw.politeness,
-            fetch: raw.fetch,
+            crawler,
+            politeness,
+            fetch,
             extract: raw.extract,
             boilerplate: raw.boilerplate,
             store: raw.store,
@@ -308,13 +206,17 @@ impl Config {
         })
     }
 
-    pub fn site(&self, name: &str) -> Option<&SiteConfig> {
+    pub fn site(&self, name: &str) -> Option<&SiteSettings> {
         self.sites.iter().find(|s| s.name == name)
     }
 
-    /// The site that owns a URL's host, if any.
-    pub fn site_for(&self, url: &Url) -> Option<&SiteConfig> {
-        self.sites.iter().find(|s| s.owns(url))
+    /// Boilerplate settings of the site called `name`; for a name that is no
+    /// configured site (or `None`), `[boilerplate]` with its global switch.
+    pub fn line_settings(&self, name: Option<&str>) -> LineSettings {
+        match name.and_then(|n| self.site(n)) {
+            Some(site) => site.lines,
+            None => self.boilerplate.line_settings(self.boilerplate.enabled),
+        }
     }
 }
 
@@ -337,69 +239,35 @@ fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-fn validate_sections(raw: &RawConfig) -> Result<(), (&'static str, String)> {
-    let c = &raw.crawler;
-    if c.user_agent.trim().is_empty() {
-        return Err(("crawler.user_agent", "must not be empty".into()));
-    }
-    if c.concurrency == 0 {
-        return Err(("crawler.concurrency", "must be > 0".into()));
-    }
-    if c.database.as_os_str().is_empty() {
-        return Err(("crawler.database", "must not be empty".into()));
-    }
-    positive("crawler.revisit_secs", c.revisit_secs)?;
-    non_negative(
-        "crawler.refetch_articles_after_secs",
-        c.refetch_articles_after_secs,
-    )?;
-    let p = &raw.politeness;
-    positive("politeness.rate_per_host", p.rate_per_host)?;
-    if p.per_host_concurrency == 0 {
-        return Err(("politeness.per_host_concurrency", "must be > 0".into()));
-    }
-    non_negative("politeness.max_crawl_delay_secs", p.max_crawl_delay_secs)?;
-    let f = &raw.fetch;
-    positive("fetch.connect_timeout_secs", f.connect_timeout_secs)?;
-    positive("fetch.read_timeout_secs", f.read_timeout_secs)?;
-    positive("fetch.timeout_secs", f.timeout_secs)?;
-    if f.max_body_bytes == 0 {
-        return Err(("fetch.max_body_bytes", "must be > 0".into()));
-    }
-    non_negative("fetch.backoff_base_secs", f.backoff_base_secs)?;
-    non_negative("fetch.backoff_max_secs", f.backoff_max_secs)?;
-    let b = &raw.boilerplate;
-    if b.line_window == 0 {
-        return Err(("boilerplate.line_window", "must be > 0".into()));
+fn check_boilerplate(b: &BoilerplateConfig) -> Result<(), (&'static str, String)> {
+    if !(1..=1_000_000).contains(&b.line_window) {
+        return Err((
+            "boilerplate.line_window",
+            format!("must be between 1 and 1000000 (got {})", b.line_window),
+        ));
     }
     if !(0.0..1.0).contains(&b.prune_ratio) {
-        return Err(("boilerplate.prune_ratio", "must be in [0, 1)".into()));
+        return Err((
+            "boilerplate.prune_ratio",
+            format!("must be in [0, 1) (got {})", b.prune_ratio),
+        ));
     }
-    if b.prune_every == 0 {
-        return Err(("boilerplate.prune_every", "must be > 0".into()));
+    if !(1..=1_000_000_000).contains(&b.prune_every) {
+        return Err((
+            "boilerplate.prune_every",
+            format!("must be between 1 and 1000000000 (got {})", b.prune_every),
+        ));
     }
     Ok(())
 }
 
-fn positive(field: &'static str, v: f64) -> Result<(), (&'static str, String)> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err((field, format!("must be > 0 (got {v})")))
-    }
-}
-
-fn non_negative(field: &'static str, v: f64) -> Result<(), (&'static str, String)> {
-    if v.is_finite() && v >= 0.0 {
-        Ok(())
-    } else {
-        Err((field, format!("must be >= 0 (got {v})")))
-    }
-}
-
+mod sections;
 mod site;
 #[cfg(test)]
 mod tests;
 
-pub use site::{host_key, SiteConfig};
-use site::{validate_site, RawSite};
+pub use sections::{CrawlerConfig, FetchConfig, PolitenessConfig};
+use sections::{RawCrawler, RawFetch, RawPoliteness};
+
+pub use site::SiteSettings;
+use site::{validate_site, RawSite, SiteDefaults};

@@ -3,25 +3,62 @@
 //! The pipeline runs in one direction; each stage has one home:
 //!
 //! ```text
-//! config ─► crawl::frontier ─► crawl::politeness ─► crawl::fetch ─► extract::strip
-//!        ─► extract (DOM + text density) ─► boilerplate (per-site line hashes) ─► store
-//!                 ▲                                                              │
-//!                 └──────────── crawl::discover (links, RSS/Atom, sitemaps) ◄────┘
+//! config ─► SiteSettings (per site: time zone, rate, boilerplate switch, patterns; resolved once)
+//!   │
+//!   ▼
+//! crawl: scheduler ─► worker: politeness ─► fetch ─► extract::strip ─► extract (DOM + text density)
+//!   ▲      (claims from          (per-host        (HTTP,              (HTML → Article: text and
+//!   │       the frontier)         rate, robots)    charset → UTF-8)     metadata, pure)
+//!   │                                                                   │
+//!   │                                              crawl::writer ◄──────┘  one task, batched transactions
+//!   │                                                │
+//!   │                                                ▼
+//!   │                 store: one write transaction per batch = article + boilerplate learning
+//!   │                 (store::lines reads and updates the site's line counts with
+//!   │                 boilerplate's pure rule, in the transaction that stores the article)
+//!   │                                                │
+//!   └──── crawl::discover (links, RSS/Atom, sitemaps) ◄┘  new URLs go to the frontier (store)
 //! ```
 //!
-//! - [`config`]: `crawler.toml` → validated [`config::Config`]; errors name the field.
-//! - [`crawl`]: orchestration (workers, shutdown, progress, run summary) and the
-//!   I/O-facing stages: frontier, politeness, fetch, discover.
+//! - [`words`]: CJK ranges, tokens and word counts (one definition for all).
+//! - [`urls`]: URL normalisation, the trailing-slash rule, host keys.
 //! - [`extract`]: HTML bytes → [`extract::Article`] (pure): charset, strip, DOM,
-//!   density scoring, metadata.
-//! - [`boilerplate`]: per-site MD5 line-hash rule of Li & Jiang (pure scoring).
-//! - [`store`]: SQLite (WAL, numbered migrations): frontier, fetch log, articles,
-//!   FTS5 search, line hashes.
+//!   density scoring, metadata; the page pool of `extract DIR` and `eval`.
+//! - [`boilerplate`]: per-site MD5 line-hash rule of Li & Jiang (pure scoring)
+//!   and its [`boilerplate::LineSettings`].
+//! - [`config`]: `crawler.toml` → validated [`config::Config`] and each site's
+//!   resolved [`config::SiteSettings`]; errors name the field.
+//! - [`store`]: SQLite (WAL, numbered migrations): frontier, fetch log,
+//!   articles, FTS5 search, line hashes (learning runs inside its write
+//!   transaction).
+//! - [`crawl`]: orchestration (scheduler, workers, the single writer,
+//!   shutdown, run summary) and the I/O-facing stages: frontier rules,
+//!   politeness, fetch, discover.
+//! - [`export`]: articles → JSONL, CSV, WARC, Markdown (streaming, constant memory).
 //! - [`reextract`]: kept HTML → extraction again → articles updated in place.
-//! - [`export`]: articles → JSONL, CSV, WARC, Markdown (streaming).
 //! - [`serve`]: the read-only HTTP API and search page over the database.
-//! - [`eval`]: LCS precision/recall/F1 of extracted text against gold text.
+//! - [`eval`]: LCS precision/recall/F1 against gold text, and the evaluation
+//!   drivers (a directory of pages; boilerplate learning over page sequences).
 //! - [`simweb`]: the simulated news web on 127.0.0.1 for the demo, tests, benches.
+//!
+//! Layers, bottom to top. A module imports only from lower layers (never from
+//! a higher one, nor from another module of its own layer), so there is no
+//! cycle; `layering` checks it by reading the sources:
+//!
+//! 0. words, urls
+//! 1. extract, boilerplate
+//! 2. config
+//! 3. store
+//! 4. crawl, eval, export, reextract
+//! 5. simweb, serve
+//!
+//! Above the library: the binary (`main.rs`, `cli/`).
+//!
+//! Tests: a unit test module is `mod tests` at the bottom of its file, or
+//! `<module>/tests.rs` (`<module>/tests/` when it has parts) once it is long;
+//! integration tests are four binaries, `tests/{cli,crawl,store,eval}/`, one
+//! module per topic (each binary links the whole crate, so add a module, not
+//! a binary).
 
 pub mod boilerplate;
 pub mod config;
@@ -33,3 +70,8 @@ pub mod reextract;
 pub mod serve;
 pub mod simweb;
 pub mod store;
+pub mod urls;
+pub mod words;
+
+#[cfg(test)]
+mod layering;

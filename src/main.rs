@@ -142,7 +142,7 @@ pub enum Command {
         json: bool,
         /// Content-selection algorithm (default: from the config, else auto).
         #[arg(long, value_enum)]
-        algorithm: Option<Algorithm>,
+        algorithm: Option<AlgorithmArg>,
         /// Directory: write <out>/<name>.txt for each <input>/<name>.html
         /// (the directory is created).
         #[arg(long, value_name = "DIR")]
@@ -205,8 +205,8 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
         /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Jsonl)]
-        format: Format,
+        #[arg(long, value_enum, default_value_t = FormatArg::Jsonl)]
+        format: FormatArg,
         #[command(flatten)]
         filter: Filter,
     },
@@ -248,7 +248,7 @@ pub enum Command {
         filter: Filter,
         /// Content-selection algorithm (default: from the config, else auto).
         #[arg(long, value_enum)]
-        algorithm: Option<Algorithm>,
+        algorithm: Option<AlgorithmArg>,
     },
     /// Serve the database over HTTP: a read-only JSON API and a search page.
     ///
@@ -277,7 +277,7 @@ pub enum Command {
         gold: PathBuf,
         /// Content-selection algorithm (default: from the config, else auto).
         #[arg(long, value_enum)]
-        algorithm: Option<Algorithm>,
+        algorithm: Option<AlgorithmArg>,
         /// List only the N worst pages (by F1) instead of every page.
         #[arg(long, value_name = "N", conflicts_with = "sequence")]
         worst: Option<usize>,
@@ -302,6 +302,52 @@ pub enum Command {
         #[arg(long, value_name = "N", default_value_t = 25, value_parser = at_least_one)]
         articles: usize,
     },
+}
+
+/// `--algorithm` values: [`Algorithm`] as clap reads it (the library has no
+/// clap), with the help text of each value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AlgorithmArg {
+    /// CETD text density (C/T) with DensitySum selection.
+    Td,
+    /// CETD composite text density with DensitySum selection.
+    Ctd,
+    /// The best-scoring combination (default).
+    Auto,
+}
+
+impl From<AlgorithmArg> for Algorithm {
+    fn from(arg: AlgorithmArg) -> Self {
+        match arg {
+            AlgorithmArg::Td => Algorithm::Td,
+            AlgorithmArg::Ctd => Algorithm::Ctd,
+            AlgorithmArg::Auto => Algorithm::Auto,
+        }
+    }
+}
+
+/// `--format` values of `export`: [`Format`] as clap reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// One JSON object per line.
+    Jsonl,
+    /// RFC 4180 with a header row, the JSONL fields.
+    Csv,
+    /// WARC/1.1 response records of the kept HTML, gzip per record.
+    Warc,
+    /// `# title`, the URL, the text.
+    Markdown,
+}
+
+impl From<FormatArg> for Format {
+    fn from(arg: FormatArg) -> Self {
+        match arg {
+            FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Warc => Format::Warc,
+            FormatArg::Markdown => Format::Markdown,
+        }
+    }
 }
 
 fn main() -> ExitCode {

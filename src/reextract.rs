@@ -122,9 +122,8 @@ pub fn reextract(
             break;
         };
         let batch = extract_all(&pages, config, opts);
-        let counts = store.apply_reextracted(&key, &batch, last, |site| {
-            crate::crawl::line_settings(config, config.site(site))
-        })?;
+        let counts =
+            store.apply_reextracted(&key, &batch, last, |site| config.line_settings(Some(site)))?;
         summary.counts.add(&counts);
         after = last;
         batches += 1;

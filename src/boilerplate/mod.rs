@@ -17,10 +17,9 @@
 //!    again under another address).
 //!
 //! The counts live in the store (`line_hashes`, `site_stats`); see
-//! `store::lines` for the transactional learning step and [`sequence`] for
-//! the measurement on page sequences of one site.
-
-pub mod sequence;
+//! `store::lines` for the transactional learning step (it runs inside the
+//! store's write transaction) and `eval::sequence` for the measurement on
+//! page sequences of one site. [`LineSettings`] are the tunables of both.
 
 use std::collections::HashMap;
 
@@ -42,7 +41,7 @@ pub const LONG_LINE_CHARS: usize = 60;
 ///
 /// Digits are masked so that lines differing only in a number — "© 2011 BBC"
 /// vs "© 2012 BBC", "Comments (3)" vs "Comments (12)", "Page 2 of 5" — are one
-/// template line. Measured on cleanportaleval (`tests/boilerplate_sequence.rs`):
+/// template line. Measured on cleanportaleval (`tests/eval/boilerplate_sequence.rs`):
 /// the mean F1 gain of learning (after re-cleaning) is +0.0049 with masking
 /// and +0.0013 without; what it merged there were datelines ("Posted at
 /// 10:58 AM ET, 09/16/2011", "5 April 2013 Last updated at 08:09 GMT"),
@@ -125,6 +124,34 @@ impl LineRule {
     /// True when a line seen in `lc` of `rc` articles is boilerplate.
     pub fn is_boilerplate(&self, lc: u64, rc: u64) -> bool {
         lc > self.threshold(rc)
+    }
+}
+
+/// Tunables of the line filter: `[boilerplate]` with the site's switch,
+/// resolved by `config` (`SiteSettings::lines`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LineSettings {
+    pub rule: LineRule,
+    /// Records with LC ≤ RC × prune_ratio are deleted when pruning.
+    pub prune_ratio: f64,
+    /// Prune a site's records every this many articles.
+    pub prune_every: u64,
+    /// False: store text as extracted, learn nothing.
+    pub enabled: bool,
+    /// Refinements over the plain rule (digit masking, interior guard).
+    pub variant: Variant,
+}
+
+impl Default for LineSettings {
+    /// The documented defaults of `[boilerplate]` (`crawler.toml`).
+    fn default() -> Self {
+        Self {
+            rule: LineRule::default(),
+            prune_ratio: 0.01,
+            prune_every: 100,
+            enabled: true,
+            variant: Variant::default(),
+        }
     }
 }
 

@@ -7,9 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 
-use newshound::boilerplate::sequence;
-use newshound::eval;
-use newshound::extract::{self, batch, ExtractOptions};
+use newshound::eval::{self, sequence};
+use newshound::extract::{batch, ExtractOptions};
 
 use super::out::Out;
 use super::store_cmds::write_json;
@@ -24,9 +23,6 @@ pub fn eval(
     json: bool,
     jobs: usize,
 ) -> Result<ExitCode> {
-    if !gold.is_dir() {
-        bail!("{}: no such directory of gold texts", gold.display());
-    }
     let report = eval::evaluate_dir(html, gold, opts, jobs)?;
     if json {
         write_json(out, &report)?;
@@ -45,57 +41,15 @@ pub fn eval_sequence(
     json: bool,
 ) -> Result<ExitCode> {
     let config = globals.config()?;
-    // The same page set as the per-page `eval` (.html and .htm, files only).
-    let mut names = eval::html_files(html)?;
-    // Each site's pages in numeric order (`_2` before `_10`): learning is
-    // order-dependent, so the order must be the one the report describes.
-    names.sort_by_key(|p| {
-        sequence::page_order(&p.file_stem().unwrap_or_default().to_string_lossy())
-    });
-    if names.is_empty() {
-        bail!("{}: no .html pages", html.display());
-    }
-    if !gold.is_dir() {
-        bail!("{}: no such directory of gold texts", gold.display());
-    }
-    let mut pages = Vec::with_capacity(names.len());
-    let mut missing = Vec::new();
-    for path in &names {
-        let stem = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let gold_path = gold.join(format!("{stem}.txt"));
-        let gold_text = match std::fs::read_to_string(&gold_path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                missing.push(gold_path);
-                continue;
-            }
-            // Not UTF-8, a directory, unreadable: say so, not "no gold text".
-            Err(e) => bail!("{}: cannot read gold text: {e}", gold_path.display()),
-        };
-        let bytes = std::fs::read(path)
-            .map_err(|e| anyhow::anyhow!("{}: cannot read: {e}", path.display()))?;
-        let text = extract::extract_bytes(&bytes, None, None, opts).text;
-        pages.push((sequence::site_key(&stem).to_string(), text, gold_text));
-    }
-    if pages.is_empty() {
-        bail!(
-            "{}: none of the {} pages has a gold text in {}",
-            html.display(),
-            missing.len(),
-            gold.display()
-        );
-    }
-    for path in &missing {
+    let loaded = eval::sequence_pages(html, gold, opts)?;
+    for path in &loaded.missing {
         status(format_args!(
             "newshound: {}: no gold text, page skipped",
             path.display()
         ));
     }
-    let settings = newshound::crawl::line_settings(&config, None);
-    let report = sequence::evaluate_sequence(&pages, &settings)?;
+    let settings = config.line_settings(None);
+    let report = sequence::evaluate_sequence(&loaded.pages, &settings)?;
     if json {
         write_json(out, &report)?;
     } else {
@@ -120,7 +74,7 @@ pub fn extract_dir(
     }
     let summary = match out_dir {
         // Texts or <out>/articles.jsonl: the library owns those files.
-        Some(_) => batch::extract_dir(dir, out_dir, jsonl, jobs, opts)?,
+        Some(d) => batch::extract_dir(dir, d, jsonl, jobs, opts)?,
         // JSONL on stdout goes through `out`, so a closed pipe is noticed.
         None => batch::extract_dir_to(dir, batch::Output::Jsonl(out), jobs, opts)?,
     };

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use anyhow::{bail, Context, Result};
 
-use newshound::config::Config;
+use newshound::config::{Config, FetchConfig};
 use newshound::crawl::{self, CrawlOptions};
 use newshound::extract::{self, Article, ExtractOptions};
 use newshound::simweb::{SimWeb, SimWebSpec};
@@ -50,10 +50,7 @@ pub fn crawl(
     continuous: bool,
     max_pages: Option<u64>,
 ) -> Result<ExitCode> {
-    let mut config = globals.config_with_sites()?;
-    if let Some(n) = max_pages {
-        config.crawler.max_pages = n;
-    }
+    let config = globals.config_with_sites()?;
     for name in &sites {
         if config.site(name).is_none() {
             let known: Vec<&str> = config.sites.iter().map(|s| s.name.as_str()).collect();
@@ -72,6 +69,7 @@ pub fn crawl(
         continuous,
         sites: sites.clone(),
         progress: std::io::stderr().is_terminal(),
+        max_pages,
     };
     let stopped = Arc::new(AtomicBool::new(false));
     let summary = runtime()?.block_on(crawl::run(
@@ -130,20 +128,21 @@ pub fn reclean(globals: &Globals, out: &mut Out, site: Option<String>) -> Result
     if let Some(site) = &site {
         require_site(&store, site)?;
     }
-    let changed = store.reclean(site.as_deref(), |name| {
-        crawl::line_settings(&config, config.site(name))
-    })?;
+    let changed = store.reclean(site.as_deref(), |name| config.line_settings(Some(name)))?;
     writeln!(out, "re-cleaned {changed} articles")?;
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn extract_url(globals: &Globals, url: &str, opts: &ExtractOptions) -> Result<Article> {
-    let mut config = globals.config()?;
+    let config = globals.config()?;
     // The crawler refuses private and loopback addresses that pages link to;
     // a URL typed on the command line is the user's own choice.
-    config.fetch.allow_private_addresses = true;
+    let fetch = FetchConfig {
+        allow_private_addresses: true,
+        ..config.fetch.clone()
+    };
     let url = url::Url::parse(url).with_context(|| format!("{url}: invalid URL"))?;
-    let fetcher = crawl::fetch::Fetcher::new(&config.fetch, &config.crawler.user_agent)?;
+    let fetcher = crawl::fetch::Fetcher::new(&fetch, &config.crawler.user_agent)?;
     let page = runtime()?
         .block_on(fetcher.fetch(
             &url,
@@ -194,6 +193,7 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
             continuous: false,
             sites: Vec::new(),
             progress: std::io::stderr().is_terminal(),
+            max_pages: None,
         };
         let summary = crawl::run(&config, store, opts, ctrl_c_twice(stopped.clone())).await?;
         web.shutdown().await;

@@ -25,7 +25,7 @@ use newshound::config::Config;
 use newshound::extract::{Algorithm, ExtractOptions};
 use newshound::store::Store;
 
-use crate::{Cli, Command};
+use crate::{AlgorithmArg, Cli, Command};
 use out::Out;
 
 /// The configuration file read when `--config` is not given.
@@ -242,7 +242,7 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
             out: file,
             format,
             filter,
-        } => store_cmds::export(&globals, out, file, format, &filter),
+        } => store_cmds::export(&globals, out, file, format.into(), &filter),
         Command::Stats { top, json } => store_cmds::stats(&globals, out, top, json),
         Command::Reclean { site } => crawl_cmd::reclean(&globals, out, site),
         Command::Serve { addr } => serve_cmd::serve(&globals, addr),
@@ -282,7 +282,7 @@ enum Zone {
 /// value is missing.
 fn extract_options(
     globals: &Globals,
-    algorithm: Option<Algorithm>,
+    algorithm: Option<AlgorithmArg>,
     zone: Zone,
 ) -> Result<ExtractOptions> {
     let zone_missing = matches!(zone, Zone::Flag(None));
@@ -294,6 +294,7 @@ fn extract_options(
     let from_config = config.as_ref().map(|c| &c.extract);
     Ok(ExtractOptions {
         algorithm: algorithm
+            .map(Algorithm::from)
             .or(from_config.map(|e| e.algorithm))
             .unwrap_or_default(),
         timezone: match zone {

@@ -1,4 +1,11 @@
-//! One `[[sites]]` entry of crawler.toml: its raw form and its validation.
+//! One `[[sites]]` entry of crawler.toml: its raw form, and its validation
+//! into the site's effective settings.
+//!
+//! In: the raw entry and the global sections it falls back on
+//! ([`SiteDefaults`]). Out: a [`SiteSettings`] with everything resolved once
+//! (URLs parsed, patterns compiled, time zone, rate and boilerplate settings
+//! chosen between the site's own value and the global one), so no later
+//! stage looks at two places.
 
 use std::path::{Path, PathBuf};
 
@@ -7,11 +14,25 @@ use regex::Regex;
 use serde::Deserialize;
 use url::Url;
 
-use super::{one_line, BoilerplateConfig};
+use super::one_line;
+use crate::boilerplate::LineSettings;
+use crate::urls::host_key;
 
-/// One configured news site, validated: URLs parsed, patterns compiled.
+/// What a site falls back on when its entry does not say.
+pub(super) struct SiteDefaults {
+    /// `[politeness] rate_per_host`.
+    pub(super) rate: f64,
+    /// `[extract] timezone`.
+    pub(super) timezone: Option<Tz>,
+    /// `[boilerplate]`; `enabled` is the global switch.
+    pub(super) lines: LineSettings,
+}
+
+/// One configured news site with its effective settings, resolved once at
+/// load: URLs parsed, patterns compiled, and the site's own `rate`,
+/// `timezone` and `boilerplate` switch already merged with the global ones.
 #[derive(Debug, Clone)]
-pub struct SiteConfig {
+pub struct SiteSettings {
     pub name: String,
     /// Start pages (from `start` and the `seeds` file).
     pub start_urls: Vec<Url>,
@@ -23,19 +44,20 @@ pub struct SiteConfig {
     pub index_patterns: Vec<Regex>,
     /// Hosts (`host` or `host:port`) that belong to the site.
     pub hosts: Vec<String>,
-    /// Requests per second to this site's hosts (overrides `rate_per_host`).
-    pub rate: Option<f64>,
-    /// Per-site switch for boilerplate learning (overrides `[boilerplate] enabled`).
-    pub boilerplate: Option<bool>,
+    /// Requests per second to this site's hosts: the site's `rate`, else
+    /// `[politeness] rate_per_host`.
+    pub rate: f64,
+    /// The line filter's settings: `[boilerplate]` with the site's switch.
+    pub lines: LineSettings,
     /// `www.example.com` and `example.com` are one site (default true): both
     /// spellings belong to the site and are respelled as the configured one.
     pub merge_www: bool,
-    /// Time zone of dates the site writes without an offset (overrides
-    /// `[extract] timezone`).
+    /// Time zone of dates the site writes without an offset: the site's
+    /// `timezone`, else `[extract] timezone` (None: UTC).
     pub timezone: Option<Tz>,
 }
 
-impl SiteConfig {
+impl SiteSettings {
     /// Whether a URL is on one of the site's hosts (or, with `merge_www`,
     /// on the www/bare twin of one).
     pub fn owns(&self, url: &Url) -> bool {
@@ -86,23 +108,6 @@ impl SiteConfig {
     }
     pub fn is_index(&self, url: &Url) -> bool {
         self.index_patterns.iter().any(|p| p.is_match(url.as_str()))
-    }
-    /// Rate for this site's hosts, requests per second.
-    pub fn rate_or(&self, default: f64) -> f64 {
-        self.rate.unwrap_or(default)
-    }
-    pub fn boilerplate_enabled(&self, global: &BoilerplateConfig) -> bool {
-        self.boilerplate.unwrap_or(global.enabled)
-    }
-}
-
-/// `host` or `host:port` when the port is not the scheme's default: the key for
-/// per-host politeness (the simulated web runs sites on distinct ports).
-pub fn host_key(url: &Url) -> String {
-    match (url.host_str(), url.port()) {
-        (Some(h), Some(p)) => format!("{h}:{p}"),
-        (Some(h), None) => h.to_string(),
-        _ => String::new(),
     }
 }
 
@@ -169,7 +174,8 @@ pub(super) fn validate_site(
     i: usize,
     raw: RawSite,
     base_dir: &Path,
-) -> Result<SiteConfig, (String, String)> {
+    defaults: &SiteDefaults,
+) -> Result<SiteSettings, (String, String)> {
     let at = |f: &str| format!("sites[{i}].{f}");
     if raw.name.trim().is_empty() {
         return Err((at("name"), "must not be empty".into()));
@@ -200,9 +206,7 @@ pub(super) fn validate_site(
         ));
     }
     if let Some(rate) = raw.rate {
-        if !(rate.is_finite() && rate > 0.0) {
-            return Err((at("rate"), format!("must be > 0 (got {rate})")));
-        }
+        super::sections::check_rate(rate).map_err(|m| (at("rate"), m))?;
     }
     let mut hosts: Vec<String> = raw.hosts.clone();
     for url in start_urls.iter().chain(&feeds).chain(&sitemaps) {
@@ -211,7 +215,7 @@ pub(super) fn validate_site(
             hosts.push(key);
         }
     }
-    Ok(SiteConfig {
+    Ok(SiteSettings {
         name: raw.name,
         article_patterns: compile(&at("article_patterns"), &raw.article_patterns)?,
         index_patterns: compile(&at("index_patterns"), &raw.index_patterns)?,
@@ -219,9 +223,12 @@ pub(super) fn validate_site(
         feeds,
         sitemaps,
         hosts,
-        rate: raw.rate,
-        boilerplate: raw.boilerplate,
+        rate: raw.rate.unwrap_or(defaults.rate),
+        lines: LineSettings {
+            enabled: raw.boilerplate.unwrap_or(defaults.lines.enabled),
+            ..defaults.lines
+        },
         merge_www: raw.merge_www.unwrap_or(true),
-        timezone: raw.timezone,
+        timezone: raw.timezone.or(defaults.timezone),
     })
 }

@@ -1,5 +1,6 @@
 //! Config parsing and validation on strings and on the shipped crawler.toml.
 use super::*;
+use url::Url;
 
 fn parse(text: &str) -> Result<Config, ConfigError> {
     Config::parse(text, Path::new("crawler.toml"), Path::new("."))
@@ -62,14 +63,6 @@ fn duplicate_site_names_are_rejected() {
 }
 
 #[test]
-fn host_key_keeps_non_default_ports() {
-    let u = Url::parse("http://127.0.0.1:8080/a").unwrap();
-    assert_eq!(host_key(&u), "127.0.0.1:8080");
-    let u = Url::parse("https://example.com:443/a").unwrap();
-    assert_eq!(host_key(&u), "example.com");
-}
-
-#[test]
 fn shipped_crawler_toml_is_valid() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("crawler.toml");
     let cfg = Config::load(&path).unwrap();
@@ -115,4 +108,123 @@ fn unknown_time_zone_is_named_with_its_line() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("unknown time zone \"+08:00\""), "{err}");
+}
+
+/// Issue 9: a site's time zone, rate and boilerplate switch were looked up in
+/// two places (the site's entry, then the global section) by every caller;
+/// now they are resolved once at load.
+#[test]
+fn site_settings_resolve_the_sites_own_values_else_the_global_ones() {
+    let text = format!(
+        "[politeness]\nrate_per_host = 3.0\n[extract]\ntimezone = \"Asia/Shanghai\"\n\
+         [boilerplate]\nenabled = false\nline_window = 7\n{SITE}\
+         [[sites]]\nname = \"own\"\nstart = [\"https://own.example/\"]\nrate = 0.5\n\
+         timezone = \"Europe/Paris\"\nboilerplate = true\n"
+    );
+    let cfg = parse(&text).unwrap();
+    let (global, own) = (&cfg.sites[0], &cfg.sites[1]);
+    assert_eq!(global.rate, 3.0);
+    assert_eq!(global.timezone, Some(chrono_tz::Asia::Shanghai));
+    assert!(!global.lines.enabled);
+    assert_eq!(global.lines.rule.window, 7);
+    assert_eq!(own.rate, 0.5);
+    assert_eq!(own.timezone, Some(chrono_tz::Europe::Paris));
+    assert!(own.lines.enabled);
+    assert_eq!(own.lines.rule.window, 7);
+    assert_eq!(cfg.line_settings(Some("own")), own.lines);
+    assert!(!cfg.line_settings(Some("no such site")).enabled);
+}
+
+fn rejected(text: &str) -> String {
+    let err = parse(text).unwrap_err().to_string();
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    err
+}
+
+/// Issue 11: `timeout_secs = 1e300` (and every `*_secs`) reached
+/// `Duration::from_secs_f64` unchecked and panicked; now each is turned into
+/// a Duration at load, within a documented range.
+#[test]
+fn huge_seconds_are_one_line_naming_the_field_not_a_panic() {
+    for (section, field, max) in [
+        ("fetch", "timeout_secs", "86400"),
+        ("fetch", "connect_timeout_secs", "86400"),
+        ("fetch", "read_timeout_secs", "86400"),
+        ("fetch", "backoff_base_secs", "86400"),
+        ("fetch", "backoff_max_secs", "86400"),
+        ("politeness", "max_crawl_delay_secs", "86400"),
+        ("crawler", "revisit_secs", "31536000"),
+        ("crawler", "refetch_articles_after_secs", "31536000"),
+    ] {
+        let err = rejected(&format!("[{section}]\n{field} = 1e300\n{SITE}"));
+        assert_eq!(
+            err,
+            format!("crawler.toml: {section}.{field}: must be at most {max} seconds (got 1e300)")
+        );
+    }
+    let err = rejected(&format!("[fetch]\ntimeout_secs = nan\n{SITE}"));
+    assert_eq!(
+        err,
+        "crawler.toml: fetch.timeout_secs: must be > 0 (got NaN)"
+    );
+    let err = rejected(&format!("[fetch]\nbackoff_max_secs = -inf\n{SITE}"));
+    assert_eq!(
+        err,
+        "crawler.toml: fetch.backoff_max_secs: must be >= 0 (got -inf)"
+    );
+}
+
+/// Issue 11: `rate_per_host = 1e-300` passed the `> 0` check and overflowed
+/// the rate limiter's period (and its jitter) into a panic.
+#[test]
+fn tiny_rates_are_one_line_naming_the_field_not_a_panic() {
+    let err = rejected(&format!("[politeness]\nrate_per_host = 1e-300\n{SITE}"));
+    assert_eq!(
+        err,
+        "crawler.toml: politeness.rate_per_host: must be at least 0.001 (got 1e-300)"
+    );
+    let err = rejected(&format!("{SITE}rate = 1e-300\n"));
+    assert_eq!(
+        err,
+        "crawler.toml: sites[0].rate: must be at least 0.001 (got 1e-300)"
+    );
+    let err = rejected(&format!("{SITE}rate = 1e300\n"));
+    assert_eq!(
+        err,
+        "crawler.toml: sites[0].rate: must be at most 10000 (got 1e300)"
+    );
+}
+
+/// Issue 11: `concurrency = 18446744073709551615` (u64::MAX) made tokio's
+/// semaphore panic; every integer now has a documented upper bound.
+#[test]
+fn huge_counts_are_one_line_naming_the_field_not_a_panic() {
+    for (section, field, max) in [
+        ("crawler", "concurrency", "1024"),
+        ("politeness", "per_host_concurrency", "1024"),
+        ("crawler", "max_depth", "1000"),
+        ("fetch", "max_body_bytes", "1073741824"),
+        ("fetch", "max_redirects", "100"),
+        ("fetch", "retries", "100"),
+    ] {
+        let err = rejected(&format!("[{section}]\n{field} = 4294967295\n{SITE}"));
+        assert_eq!(
+            err,
+            format!("crawler.toml: {section}.{field}: must be at most {max} (got 4294967295)")
+        );
+    }
+    let err = rejected(&format!(
+        "[crawler]\nconcurrency = 18446744073709551615\n{SITE}"
+    ));
+    assert!(err.contains("concurrency"), "{err}");
+    let err = rejected(&format!("[crawler]\nconcurrency = 0\n{SITE}"));
+    assert_eq!(
+        err,
+        "crawler.toml: crawler.concurrency: must be at least 1 (got 0)"
+    );
+    let err = rejected(&format!("[boilerplate]\nprune_every = 0\n{SITE}"));
+    assert_eq!(
+        err,
+        "crawler.toml: boilerplate.prune_every: must be between 1 and 1000000000 (got 0)"
+    );
 }

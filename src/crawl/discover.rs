@@ -14,7 +14,7 @@ use url::Url;
 
 pub use html::PageLinks;
 
-use crate::config::SiteConfig;
+use crate::config::SiteSettings;
 use crate::store::UrlKind;
 
 #[derive(Debug, thiserror::Error)]
@@ -43,22 +43,6 @@ pub enum Sitemap {
     Urls(Vec<Entry>),
 }
 
-/// Links of an HTML page (`a[href]`, `link[rel=canonical]`...), resolved
-/// against `base` (and `<base href>`), http(s) only.
-///
-/// Everything a page points at, flattened: anchors, then the canonical URL,
-/// then announced feeds. Use [`page_links`] to tell them apart.
-pub fn html_links(html: &str, base: &Url) -> Vec<Url> {
-    let p = html::page_links(html, base);
-    let mut out = p.links;
-    for u in p.canonical.into_iter().chain(p.feeds) {
-        if !out.contains(&u) {
-            out.push(u);
-        }
-    }
-    out
-}
-
 /// Links of an HTML page, with the canonical URL (`link[rel=canonical]`,
 /// else `og:url`) and alternate feeds kept apart from the anchors.
 pub fn page_links(html: &str, base: &Url) -> PageLinks {
@@ -77,7 +61,7 @@ pub fn sitemap(bytes: &[u8], base: &Url) -> Result<Sitemap, DiscoverError> {
 
 /// How a site's URL should be treated: `Article`, `Index` or `Page`.
 /// Article patterns win over index patterns when both match.
-pub fn classify(site: &SiteConfig, url: &Url) -> UrlKind {
+pub fn classify(site: &SiteSettings, url: &Url) -> UrlKind {
     if site.is_article(url) {
         UrlKind::Article
     } else if site.is_index(url) {
@@ -87,39 +71,14 @@ pub fn classify(site: &SiteConfig, url: &Url) -> UrlKind {
     }
 }
 
-/// The `Sitemap:` lines of a robots.txt (absolute http(s) URLs only, as the
-/// protocol requires; the field name is case-insensitive and applies
-/// outside any user-agent group).
-pub fn robots_sitemaps(robots_txt: &str) -> Vec<Url> {
-    let mut out: Vec<Url> = Vec::new();
-    for line in robots_txt.lines() {
-        let line = line.split('#').next().unwrap_or("").trim();
-        let Some((key, value)) = line.split_once(':') else {
-            continue;
-        };
-        if !key.trim().eq_ignore_ascii_case("sitemap") {
-            continue;
-        }
-        let url = Url::parse(value.trim())
-            .ok()
-            .and_then(|u| crate::crawl::frontier::normalize(&u));
-        if let Some(u) = url {
-            if !out.contains(&u) {
-                out.push(u);
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use regex::Regex;
 
     use super::*;
 
-    fn site() -> SiteConfig {
-        SiteConfig {
+    fn site() -> SiteSettings {
+        SiteSettings {
             name: "ex".into(),
             start_urls: vec![],
             feeds: vec![],
@@ -127,8 +86,8 @@ mod tests {
             article_patterns: vec![Regex::new(r"/\d{4}/\d{2}/\d{2}/[^/]+\.html$").unwrap()],
             index_patterns: vec![Regex::new(r"/(section|world)/?$").unwrap()],
             hosts: vec!["news.example.com".into()],
-            rate: None,
-            boilerplate: None,
+            rate: 1.0,
+            lines: crate::boilerplate::LineSettings::default(),
             merge_www: true,
             timezone: None,
         }
@@ -152,42 +111,6 @@ mod tests {
         );
     }
 
-    #[test]
-    fn html_links_flattens_canonical_and_feeds() {
-        let base = Url::parse("https://news.example.com/x.html").unwrap();
-        let html = r#"<link rel="canonical" href="/x.html"><link rel="alternate"
-            type="application/rss+xml" href="/rss"><a href="/y.html">y</a><a href="/x.html">x</a>"#;
-        let got: Vec<String> = html_links(html, &base)
-            .into_iter()
-            .map(String::from)
-            .collect();
-        assert_eq!(
-            got,
-            [
-                "https://news.example.com/y.html",
-                "https://news.example.com/x.html",
-                "https://news.example.com/rss"
-            ]
-        );
-    }
-
-    #[test]
-    fn robots_sitemap_lines() {
-        let txt =
-            "User-agent: *\nDisallow: /private\nSitemap: https://news.example.com/sitemap.xml\n\
-                   sitemap:https://news.example.com/news.xml # news\nSITEMAP: /relative.xml\n\
-                   Sitemap: ftp://x/y\nSitemap: https://news.example.com/sitemap.xml\n";
-        let got: Vec<String> = robots_sitemaps(txt).into_iter().map(String::from).collect();
-        assert_eq!(
-            got,
-            [
-                "https://news.example.com/sitemap.xml",
-                "https://news.example.com/news.xml"
-            ]
-        );
-        assert!(robots_sitemaps("").is_empty());
-    }
-
     /// Run by hand: `cargo test --lib discover_corpus -- --ignored --nocapture`.
     /// Link extraction over every page of ../shared/corpus: no panic, and
     /// pages with anchors yield links.
@@ -205,7 +128,7 @@ mod tests {
             for f in dir.flatten() {
                 let raw = std::fs::read(f.path()).unwrap();
                 let html = String::from_utf8_lossy(&raw);
-                let found = html_links(&html, &base);
+                let found = page_links(&html, &base).links;
                 if html.contains("<a href") {
                     assert!(!found.is_empty(), "{:?}", f.path());
                 }

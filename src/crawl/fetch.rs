@@ -21,6 +21,7 @@ use reqwest::StatusCode;
 use url::Url;
 
 use super::addr::{self, AddressRefused, GuardedResolver};
+use super::kinds::ErrorKind;
 use crate::config::FetchConfig;
 
 /// Why a fetch failed. [`FetchError::kind`] is the short name counted in the
@@ -64,27 +65,27 @@ pub enum FetchError {
 }
 
 impl FetchError {
-    /// Short machine-readable kind (`timeout`, `http_5xx`, `too_large`...).
-    pub fn kind(&self) -> &'static str {
+    /// The kind it is counted and logged under (`timeout`, `http_5xx`...).
+    pub fn kind(&self) -> ErrorKind {
         match self {
-            FetchError::Client(_) => "client",
-            FetchError::BadUrl(_) => "bad_url",
-            FetchError::Timeout => "timeout",
-            FetchError::Connect(_) => "connect",
-            FetchError::Reset => "reset",
-            FetchError::Http { status: 429, .. } => "http_429",
-            FetchError::Http { status, .. } if *status >= 500 => "http_5xx",
-            FetchError::Http { status, .. } if *status >= 400 => "http_4xx",
-            FetchError::Http { .. } => "http_other",
-            FetchError::TooLarge { .. } => "too_large",
-            FetchError::RedirectLoop(_) => "redirect_loop",
-            FetchError::TooManyRedirects(_) => "too_many_redirects",
-            FetchError::BadRedirect => "bad_redirect",
-            FetchError::BlockedAddress(_) => "blocked_address",
-            FetchError::BadContentType(_) => "bad_content_type",
-            FetchError::Binary => "binary",
-            FetchError::Body(_) => "body",
-            FetchError::Request(_) => "request",
+            FetchError::Client(_) => ErrorKind::Client,
+            FetchError::BadUrl(_) => ErrorKind::BadUrl,
+            FetchError::Timeout => ErrorKind::Timeout,
+            FetchError::Connect(_) => ErrorKind::Connect,
+            FetchError::Reset => ErrorKind::Reset,
+            FetchError::Http { status: 429, .. } => ErrorKind::Http429,
+            FetchError::Http { status, .. } if *status >= 500 => ErrorKind::Http5xx,
+            FetchError::Http { status, .. } if *status >= 400 => ErrorKind::Http4xx,
+            FetchError::Http { .. } => ErrorKind::HttpOther,
+            FetchError::TooLarge { .. } => ErrorKind::TooLarge,
+            FetchError::RedirectLoop(_) => ErrorKind::RedirectLoop,
+            FetchError::TooManyRedirects(_) => ErrorKind::TooManyRedirects,
+            FetchError::BadRedirect => ErrorKind::BadRedirect,
+            FetchError::BlockedAddress(_) => ErrorKind::BlockedAddress,
+            FetchError::BadContentType(_) => ErrorKind::BadContentType,
+            FetchError::Binary => ErrorKind::Binary,
+            FetchError::Body(_) => ErrorKind::Body,
+            FetchError::Request(_) => ErrorKind::Request,
         }
     }
 
@@ -136,8 +137,8 @@ pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(24 * 3600);
 
 /// `backoff_base_secs × 2^attempt`, capped at `backoff_max_secs`.
 pub fn backoff(attempt: u32, cfg: &FetchConfig) -> Duration {
-    let secs = cfg.backoff_base_secs * 2f64.powi(attempt.min(30) as i32);
-    Duration::from_secs_f64(secs.min(cfg.backoff_max_secs).max(0.0))
+    let secs = cfg.backoff_base.as_secs_f64() * 2f64.powi(attempt.min(30) as i32);
+    Duration::from_secs_f64(secs.min(cfg.backoff_max.as_secs_f64()).max(0.0))
 }
 
 /// What kind of document a URL is expected to be: decides the content-type
@@ -200,9 +201,9 @@ impl Fetcher {
         let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::Client::builder()
             .user_agent(user_agent)
-            .connect_timeout(cfg.connect_timeout())
-            .read_timeout(cfg.read_timeout())
-            .timeout(cfg.timeout())
+            .connect_timeout(cfg.connect_timeout)
+            .read_timeout(cfg.read_timeout)
+            .timeout(cfg.timeout)
             // Followed by hand, so that every hop is checked.
             .redirect(reqwest::redirect::Policy::none())
             // A system proxy would bypass the address guard (and the tests'
@@ -217,7 +218,7 @@ impl Fetcher {
             client,
             max_body: cfg.max_body_bytes,
             max_redirects: cfg.max_redirects,
-            total_timeout: cfg.timeout(),
+            total_timeout: cfg.timeout,
             allow_private: cfg.allow_private_addresses,
         })
     }
@@ -488,5 +489,4 @@ fn chain_text(err: &dyn std::error::Error) -> String {
 }
 
 #[cfg(test)]
-#[path = "fetch_tests.rs"]
 mod tests;

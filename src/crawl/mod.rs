@@ -6,25 +6,29 @@
 //! errors by kind), or a [`CrawlError`] for the few things that stop a crawl
 //! (unknown site, HTTP client, store failure).
 //!
-//! The parts: [`run`] (scheduler: claims, per-host queues, workers, end of
-//! pass, shutdown), [`worker`] (one URL: robots, rate limit, fetch, decide),
-//! [`page`] (pure: discovery and extraction of a fetched document),
-//! [`writer`] (the single store writer, batched transactions), [`politeness`]
-//! and [`robots`], [`fetch`] and [`addr`] (HTTP with limits and the address
-//! guard), [`summary`] and [`progress`]. The frontier's pure rules are in
-//! [`frontier`], link/feed/sitemap parsing in [`discover`].
+//! The parts: `scheduler` (claims, per-host queues, workers, end of pass,
+//! shutdown), `worker` (one URL: robots, rate limit, fetch, decide), `page`
+//! (pure: discovery and extraction of a fetched document), [`writer`] (the
+//! single store writer, batched transactions, behind the [`CrawlStore`]
+//! seam), `politeness` and `robots`, [`fetch`] and `addr` (HTTP with limits
+//! and the address guard), [`kinds`] (what errors and skips are counted
+//! as), `summary` and `progress`. The frontier's pure rules are in
+//! `frontier`, link/feed/sitemap parsing in `discover`. Public: what the CLI,
+//! tests and benches use (`fetch` for `extract URL`, `writer` for the
+//! `CrawlStore` seam, `kinds` for the summary's keys).
 
-pub mod addr;
-pub mod discover;
+mod addr;
+mod discover;
 pub mod fetch;
-pub mod frontier;
-pub mod page;
-pub mod politeness;
-pub mod progress;
-pub mod robots;
-pub mod run;
-pub mod summary;
-pub mod worker;
+mod frontier;
+pub mod kinds;
+mod page;
+mod politeness;
+mod progress;
+mod robots;
+mod scheduler;
+mod summary;
+mod worker;
 pub mod writer;
 
 #[cfg(test)]
@@ -35,24 +39,14 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::config::{self, Config, SiteConfig};
+use crate::config::{Config, SiteSettings};
 use crate::extract::ExtractOptions;
-use crate::store::lines::LineSettings;
 use crate::store::{NewUrl, Store, StoreError, UrlKind, WriteOp};
 
 use summary::Counters;
 pub use summary::CrawlSummary;
 use worker::Ctx;
 use writer::{CrawlStore, Writer, WriterError};
-
-/// Boilerplate settings for a site (`None`: the global `[boilerplate]` switch).
-pub fn line_settings(config: &Config, site: Option<&SiteConfig>) -> LineSettings {
-    let enabled = match site {
-        Some(site) => site.boilerplate_enabled(&config.boilerplate),
-        None => config.boilerplate.enabled,
-    };
-    LineSettings::from_config(&config.boilerplate, enabled)
-}
 
 /// How to run a crawl.
 #[derive(Debug, Clone, Default)]
@@ -64,6 +58,9 @@ pub struct CrawlOptions {
     /// Show an indicatif progress line (on a terminal); otherwise log a plain
     /// status line periodically.
     pub progress: bool,
+    /// Stop after this many pages (`--max-pages`); `None`: the config's
+    /// `[crawler] max_pages`. An option of the run, not an edit of the config.
+    pub max_pages: Option<u64>,
 }
 
 /// What stops a crawl. Everything else is counted in the summary.
@@ -135,7 +132,6 @@ pub async fn run_with<S: CrawlStore>(
 
     let cfg = Arc::new(config.clone());
     let ctx = Arc::new(Ctx {
-        sites: selected.clone(),
         fetcher,
         politeness: politeness::Politeness::for_config(&cfg),
         robots: robots::RobotsCache::new(&cfg.crawler.user_agent),
@@ -153,10 +149,11 @@ pub async fn run_with<S: CrawlStore>(
         shutdown.await;
         let _ = stop_tx.send(true);
     });
-    let scheduler = run::Scheduler::new(
+    let scheduler = scheduler::Scheduler::new(
         ctx,
         opts.continuous,
         opts.progress,
+        opts.max_pages.unwrap_or(config.crawler.max_pages),
         selected,
         site_pages,
         stop_rx.clone(),
@@ -186,7 +183,7 @@ pub async fn run_with<S: CrawlStore>(
 fn select_sites(
     config: &Config,
     names: &[String],
-) -> Result<HashMap<String, Arc<SiteConfig>>, CrawlError> {
+) -> Result<HashMap<String, Arc<SiteSettings>>, CrawlError> {
     if names.is_empty() {
         return Ok(config
             .sites
@@ -212,8 +209,8 @@ fn select_sites(
 
 /// Start pages, feeds and sitemaps of the sites, at depth 0.
 fn seed_urls<'a>(
-    sites: impl Iterator<Item = &'a SiteConfig>,
-    trailing: config::TrailingSlash,
+    sites: impl Iterator<Item = &'a SiteSettings>,
+    trailing: crate::urls::TrailingSlash,
 ) -> Vec<NewUrl> {
     let mut urls = Vec::new();
     for site in sites {

@@ -18,14 +18,16 @@ use std::collections::HashSet;
 
 use url::Url;
 
+use super::kinds::ErrorKind;
 use super::{discover, frontier};
-use crate::config::{SiteConfig, TrailingSlash};
+use crate::config::SiteSettings;
 use crate::extract::{self, Article, ExtractOptions};
 use crate::store::{NewUrl, UrlKind};
+use crate::urls::TrailingSlash;
 
 /// What to process.
 pub struct PageInput<'a> {
-    pub site: &'a SiteConfig,
+    pub site: &'a SiteSettings,
     pub kind: UrlKind,
     pub depth: u32,
     pub max_depth: u32,
@@ -51,7 +53,7 @@ pub struct PageOutput {
     /// canonical URL on the same site, when it differs from the fetched one.
     pub known: Vec<NewUrl>,
     /// A problem to count (`bad_feed`, `bad_sitemap`), the page is still done.
-    pub problem: Option<&'static str>,
+    pub problem: Option<ErrorKind>,
 }
 
 pub fn process(input: &PageInput<'_>) -> PageOutput {
@@ -100,9 +102,9 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
     let parsed = order.iter().any(|parse| parse(&mut found));
     if !parsed {
         out.problem = Some(if feed_first {
-            "bad_feed"
+            ErrorKind::BadFeed
         } else {
-            "bad_sitemap"
+            ErrorKind::BadSitemap
         });
     }
     out.urls = found.urls;
@@ -130,7 +132,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
             || discover::classify(input.site, input.final_url) == UrlKind::Article);
     let mut article = is_article.then(|| {
         let opts = ExtractOptions {
-            timezone: input.site.timezone.or(input.extract.timezone),
+            timezone: input.site.timezone,
             ..input.extract.clone()
         };
         extract::extract_html(&decoded.text, Some(input.final_url), &opts)
@@ -257,5 +259,4 @@ impl<'a> Found<'a> {
 }
 
 #[cfg(test)]
-#[path = "page_tests.rs"]
 mod tests;

@@ -1,6 +1,6 @@
 //! Per-host politeness: rate limits, concurrency caps, pauses and parking.
 //!
-//! In: host keys ([`crate::config::host_key`]: `host` or `host:port`, since the
+//! In: host keys ([`crate::urls::host_key`]: `host` or `host:port`, since the
 //! simulated web runs one site per port), the configured rates, and what
 //! happened on each fetch. Out: permission to fetch — a per-host concurrency
 //! permit ([`Politeness::try_permit`]), a wait for the host's rate limiter
@@ -72,9 +72,9 @@ impl Politeness {
         Politeness {
             default_rate: politeness.rate_per_host,
             per_host_concurrency: politeness.per_host_concurrency.max(1),
-            max_crawl_delay: politeness.max_crawl_delay_secs,
-            backoff_base: fetch.backoff_base_secs,
-            backoff_max: fetch.backoff_max_secs,
+            max_crawl_delay: politeness.max_crawl_delay.as_secs_f64(),
+            backoff_base: fetch.backoff_base.as_secs_f64(),
+            backoff_max: fetch.backoff_max.as_secs_f64(),
             site_rates: HashMap::new(),
             max_hosts: MAX_HOSTS,
             hosts: Mutex::new(HashMap::new()),
@@ -85,10 +85,8 @@ impl Politeness {
     pub fn for_config(cfg: &Config) -> Politeness {
         let mut p = Politeness::new(&cfg.politeness, &cfg.fetch);
         for site in &cfg.sites {
-            if let Some(rate) = site.rate {
-                for host in &site.hosts {
-                    p.site_rates.insert(host.clone(), rate);
-                }
+            for host in &site.hosts {
+                p.site_rates.insert(host.clone(), site.rate);
             }
         }
         p
@@ -164,6 +162,7 @@ impl Politeness {
     }
 
     /// Requests per second currently allowed to `host`.
+    #[cfg(test)]
     pub fn rate(&self, host: &str) -> f64 {
         self.with_host(host, |s| s.rate)
     }
@@ -225,6 +224,7 @@ impl Politeness {
     }
 
     /// Hosts currently remembered.
+    #[cfg(test)]
     pub fn hosts_tracked(&self) -> usize {
         self.lock().len()
     }
@@ -258,5 +258,4 @@ fn evict_idle(hosts: &mut HashMap<String, HostState>, n: usize) {
 }
 
 #[cfg(test)]
-#[path = "politeness_tests.rs"]
 mod tests;

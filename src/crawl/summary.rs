@@ -12,6 +12,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use super::kinds::{ErrorKind, SkipKind};
+
 fn bump(map: &Mutex<BTreeMap<String, u64>>, kind: &str) {
     let mut map = map.lock().unwrap_or_else(|p| p.into_inner());
     *map.entry(kind.to_string()).or_default() += 1;
@@ -41,13 +43,13 @@ impl Counters {
     }
 
     /// A failure (fetch, parse, store) of one URL.
-    pub fn error(&self, kind: &str) {
-        bump(&self.errors, kind);
+    pub fn error(&self, kind: ErrorKind) {
+        bump(&self.errors, kind.as_str());
     }
 
     /// A URL not fetched on purpose (robots.txt, budget, parked host).
-    pub fn skip(&self, kind: &str) {
-        bump(&self.skipped, kind);
+    pub fn skip(&self, kind: SkipKind) {
+        bump(&self.skipped, kind.as_str());
     }
 
     pub fn errors(&self) -> BTreeMap<String, u64> {
@@ -172,10 +174,10 @@ mod tests {
         let c = Counters::default();
         Counters::add(&c.pages_fetched, 10);
         Counters::add(&c.articles_stored, 7);
-        c.error("timeout");
-        c.error("timeout");
-        c.error("http_5xx");
-        c.skip("robots_disallowed");
+        c.error(ErrorKind::Timeout);
+        c.error(ErrorKind::Timeout);
+        c.error(ErrorKind::Http5xx);
+        c.skip(SkipKind::RobotsDisallowed);
         let s = c.summary(Duration::from_secs(2));
         assert_eq!(s.skipped["robots_disallowed"], 1);
         assert_eq!(s.error_total(), 3);

@@ -12,7 +12,6 @@
 //! Every failure is counted by kind and decided here: retry with backoff,
 //! revisit later, or give up — one bad URL never stops the crawl.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -20,12 +19,13 @@ use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use url::Url;
 
 use super::fetch::{Expect, FetchError, Fetched, Fetcher, Validators};
+use super::kinds::{ErrorKind, SkipKind};
 use super::page::{self, PageInput};
 use super::politeness::{HostPermit, Politeness};
 use super::robots::{RobotsCache, RobotsFetch, Verdict};
 use super::summary::Counters;
 use super::writer::Writer;
-use crate::config::{Config, SiteConfig};
+use crate::config::{Config, SiteSettings};
 use crate::extract::ExtractOptions;
 use crate::store::{
     FetchRecord, KeptHeaders, KeptHtml, NewArticle, NewUrl, NextState, QueuedUrl, SkipRecord,
@@ -35,7 +35,6 @@ use crate::store::{
 /// Everything the workers of one run share.
 pub struct Ctx {
     pub cfg: Arc<Config>,
-    pub sites: HashMap<String, Arc<SiteConfig>>,
     pub fetcher: Fetcher,
     pub politeness: Politeness,
     pub robots: RobotsCache,
@@ -53,7 +52,7 @@ pub struct Job {
     pub q: QueuedUrl,
     pub url: Url,
     pub host: String,
-    pub site: Arc<SiteConfig>,
+    pub site: Arc<SiteSettings>,
     pub permit: HostPermit,
 }
 
@@ -86,11 +85,11 @@ pub fn is_revisited(kind: UrlKind) -> bool {
 
 /// A claimed URL put back without a fetch (robots, budget, parked host):
 /// logged under `kind`, not counted as a failed attempt.
-pub fn skipped(q: &QueuedUrl, kind: &str, next: NextState) -> WriteOp {
+pub fn skipped(q: &QueuedUrl, kind: SkipKind, next: NextState) -> WriteOp {
     WriteOp::Skipped(SkipRecord {
         url_id: q.id,
         at: now_ms(),
-        reason: kind.to_string(),
+        reason: kind.as_str().to_string(),
         next,
     })
 }
@@ -115,7 +114,7 @@ async fn prepare(
     ctx: &Ctx,
     url: &Url,
     host: &str,
-    site: &SiteConfig,
+    site: &SiteSettings,
     ops: &mut Vec<WriteOp>,
 ) -> Option<Prepared> {
     if ctx.cfg.politeness.respect_robots {
@@ -151,15 +150,19 @@ pub async fn work(ctx: Arc<Ctx>, job: Job, stop: watch::Receiver<bool>) -> Done 
     let slot = match prepared {
         Some(Prepared::Go(slot)) => slot,
         Some(Prepared::Skip(Verdict::Unknown)) => {
-            ctx.counters.skip("robots_unavailable");
+            ctx.counters.skip(SkipKind::RobotsUnavailable);
             let retry = now_ms() + ms(super::robots::UNAVAILABLE_RETRY);
-            ops.push(skipped(&q, "robots_unavailable", NextState::At(retry)));
+            ops.push(skipped(
+                &q,
+                SkipKind::RobotsUnavailable,
+                NextState::At(retry),
+            ));
             finish(&ctx, ops, permit).await;
             return done;
         }
         Some(Prepared::Skip(_)) => {
-            ctx.counters.skip("robots_disallowed");
-            ops.push(skipped(&q, "robots_disallowed", NextState::Failed));
+            ctx.counters.skip(SkipKind::RobotsDisallowed);
+            ops.push(skipped(&q, SkipKind::RobotsDisallowed, NextState::Failed));
             finish(&ctx, ops, permit).await;
             return done;
         }
@@ -209,7 +212,7 @@ async fn robots_verdict(
     ctx: &Ctx,
     url: &Url,
     host: &str,
-    site: &SiteConfig,
+    site: &SiteSettings,
     ops: &mut Vec<WriteOp>,
 ) -> Verdict {
     let (robots, fresh) = ctx.robots.get(host, || fetch_robots(ctx, url, host)).await;
@@ -252,10 +255,10 @@ async fn fetch_robots(ctx: &Ctx, url: &Url, host: &str) -> RobotsFetch {
         .await
     {
         Ok(f) => RobotsFetch::Body(f.body),
-        Err(e) if e.is_host_failure() || e.kind() == "http_429" => {
+        Err(e) if e.is_host_failure() || e.kind() == ErrorKind::Http429 => {
             // The one place a dead host shows up: say why, once per attempt.
             tracing::warn!("{host}: robots.txt unavailable, its URLs wait: {e}");
-            ctx.counters.error("robots_fetch");
+            ctx.counters.error(ErrorKind::RobotsFetch);
             RobotsFetch::Unavailable
         }
         // 4xx, a binary or oversized file: no usable rules.
@@ -305,7 +308,7 @@ fn failed(
         url_id: q.id,
         started_at,
         status,
-        error_kind: Some(e.kind().to_string()),
+        error_kind: Some(e.kind().as_str().to_string()),
         bytes: 0,
         elapsed_ms: u64::try_from(now - started_at).unwrap_or(0),
         final_url: None,
@@ -321,19 +324,19 @@ fn failed(
 /// (`[crawler] refetch_articles_after_secs`, 0 = never). A refetch is the
 /// last visit: `fetched_before` is set by then.
 pub fn refetch_at(cfg: &Config, q: &QueuedUrl) -> Option<i64> {
-    let secs = cfg.crawler.refetch_articles_after_secs;
-    (secs > 0.0 && q.kind == UrlKind::Article && !q.fetched_before)
-        .then(|| now_ms() + ms(Duration::from_secs_f64(secs)))
+    let after = cfg.crawler.refetch_articles_after;
+    (!after.is_zero() && q.kind == UrlKind::Article && !q.fetched_before)
+        .then(|| now_ms() + ms(after))
 }
 
 pub fn revisit_ms(cfg: &Config) -> i64 {
-    ms(Duration::from_secs_f64(cfg.crawler.revisit_secs))
+    ms(cfg.crawler.revisit)
 }
 
 async fn succeeded(
     ctx: &Ctx,
     q: &QueuedUrl,
-    site: &Arc<SiteConfig>,
+    site: &Arc<SiteSettings>,
     host: &str,
     started_at: i64,
     mut fetched: Fetched,
@@ -365,7 +368,7 @@ async fn succeeded(
                 site: site.name.clone(),
                 fetched_at: now_ms(),
                 article,
-                lines: super::line_settings(cfg, Some(site)),
+                lines: site.lines,
                 html,
             };
             ops.push(if q.fetched_before {
@@ -402,7 +405,7 @@ async fn succeeded(
 async fn process_blocking(
     ctx: &Ctx,
     q: &QueuedUrl,
-    site: &Arc<SiteConfig>,
+    site: &Arc<SiteSettings>,
     fetched: &Fetched,
     body: Vec<u8>,
 ) -> (page::PageOutput, Option<KeptHtml>) {
@@ -450,7 +453,7 @@ async fn process_blocking(
     out.unwrap_or_else(|_| {
         // A panic in a pure stage is a bug; count it and keep crawling.
         let out = page::PageOutput {
-            problem: Some("process_panic"),
+            problem: Some(ErrorKind::ProcessPanic),
             ..Default::default()
         };
         (out, None)

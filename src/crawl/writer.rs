@@ -26,6 +26,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
+use super::kinds::ErrorKind;
 use super::summary::Counters;
 use crate::config::Config;
 use crate::store::{ClaimFilter, QueuedUrl, Store, StoreError, WriteOp, WriteOutcome};
@@ -85,7 +86,7 @@ impl CrawlStore for Store {
         Store::pages_by_site(self)
     }
     fn reclean(&mut self, config: &Config, sites: &[String]) -> Result<usize, StoreError> {
-        let settings = |name: &str| super::line_settings(config, config.site(name));
+        let settings = |name: &str| config.line_settings(Some(name));
         if sites.is_empty() {
             return Store::reclean(self, None, settings);
         }
@@ -311,7 +312,7 @@ async fn flush<S: CrawlStore>(
             Ok(outcomes) => tally(&outcomes, counters),
             Err(e) => {
                 failed += 1;
-                counters.error("store_write");
+                counters.error(ErrorKind::StoreWrite);
                 tracing::warn!("write failed: {e}");
                 last_error = e;
             }
@@ -333,12 +334,11 @@ fn tally(outcomes: &[WriteOutcome], counters: &Counters) {
             WriteOutcome::ArticleDuplicate { .. } => Counters::add(&counters.duplicates, 1),
             WriteOutcome::ArticleUpdated { .. } => Counters::add(&counters.articles_updated, 1),
             WriteOutcome::ArticleUnchanged { .. } => {}
-            WriteOutcome::ArticleEmpty => counters.error("empty_article"),
+            WriteOutcome::ArticleEmpty => counters.error(ErrorKind::EmptyArticle),
             WriteOutcome::UrlsAdded(_) | WriteOutcome::FetchRecorded => {}
         }
     }
 }
 
 #[cfg(test)]
-#[path = "writer_tests.rs"]
 mod tests;

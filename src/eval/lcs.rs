@@ -1,48 +1,9 @@
-//! Tokens and the longest common subsequence of two token sequences.
+//! The longest common subsequence of two token sequences.
 //!
-//! In: texts (or token id sequences). Out: tokens (whitespace words, each CJK
-//! character on its own) and the LCS length, computed bit-parallel
+//! In: token id sequences (tokens from [`crate::words::tokenize`]). Out: the
+//! LCS length, computed bit-parallel
 //! (Allison–Dix / Hyyrö): O(n·⌈m/64⌉) word operations instead of an O(n·m)
 //! table, so 20k-token pages score in milliseconds.
-
-/// Han ideographs, kana and CJK punctuation/fullwidth forms: one token each.
-pub fn is_cjk(c: char) -> bool {
-    matches!(c as u32,
-        0x3000..=0x303F   // CJK symbols and punctuation
-        | 0x3040..=0x30FF // Hiragana, Katakana
-        | 0x3400..=0x4DBF // Ext A
-        | 0x4E00..=0x9FFF // Unified
-        | 0xF900..=0xFAFF // Compatibility
-        | 0xFF00..=0xFFEF // Halfwidth and fullwidth forms
-        | 0x20000..=0x2FFFF)
-}
-
-/// Split text into tokens (borrowed slices): whitespace-separated words, with
-/// each CJK character as its own token.
-pub fn tokenize(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    for word in text.split_whitespace() {
-        if word.is_ascii() {
-            out.push(word);
-            continue;
-        }
-        let mut start: Option<usize> = None;
-        for (i, c) in word.char_indices() {
-            if is_cjk(c) {
-                if let Some(s) = start.take() {
-                    out.push(&word[s..i]);
-                }
-                out.push(&word[i..i + c.len_utf8()]);
-            } else if start.is_none() {
-                start = Some(i);
-            }
-        }
-        if let Some(s) = start {
-            out.push(&word[s..]);
-        }
-    }
-    out
-}
 
 /// Length of the longest common subsequence of two id sequences
 /// (bit-parallel; the shorter sequence is the bit dimension).
@@ -151,14 +112,6 @@ mod tests {
             let b: Vec<u32> = (0..n as u32).rev().collect();
             assert_eq!(lcs_len(&a, &b), 1);
         }
-    }
-
-    #[test]
-    fn tokens_split_cjk_chars() {
-        assert_eq!(
-            tokenize("Hello  world\n中文abc 。"),
-            vec!["Hello", "world", "中", "文", "abc", "。"]
-        );
     }
 
     #[test]

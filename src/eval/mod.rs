@@ -1,8 +1,11 @@
 //! Scoring extracted text against gold text (the papers' LCS metric), and the
-//! `eval` driver over a directory of pages.
+//! evaluation drivers: a directory of pages against gold texts
+//! ([`evaluate_dir`]) and per-site boilerplate learning over page sequences
+//! ([`sequence`]).
 //!
 //! In: extracted text and gold text (or an html dir + gold dir). Out: [`Score`]
-//! (or an [`EvalReport`] with per-page scores and means).
+//! (or an [`EvalReport`] with per-page scores and means, or a
+//! [`sequence::SequenceReport`]).
 //!
 //! Tokens: whitespace-separated words, and each CJK character on its own.
 //! P = |LCS|/|extracted|, R = |LCS|/|gold|, F1 = 2PR/(P+R);
@@ -11,17 +14,19 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::Instant;
+use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::extract::{extract_bytes_text, Algorithm, ExtractOptions};
+use crate::extract::Algorithm;
 
+mod corpus;
 mod lcs;
-pub use lcs::{is_cjk, lcs_len, tokenize};
+pub mod sequence;
+pub use corpus::{evaluate_dir, sequence_pages, SequencePages};
+pub use lcs::lcs_len;
+
+use crate::words::tokenize;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Score {
@@ -92,6 +97,24 @@ pub enum EvalError {
     NoPages { dir: PathBuf },
     #[error("{page}: no gold text at {gold}")]
     MissingGold { page: PathBuf, gold: PathBuf },
+    #[error("{dir}: no such directory of gold texts")]
+    NoGoldDir { dir: PathBuf },
+    #[error("{path}: cannot read gold text: {source}")]
+    GoldUnreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: cannot read: {source}")]
+    PageUnreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{html_dir}: none of the {pages} pages has a gold text in {gold_dir}")]
+    NoGold {
+        html_dir: PathBuf,
+        pages: usize,
+        gold_dir: PathBuf,
+    },
 }
 
 /// Score of one page.
@@ -165,122 +188,12 @@ impl EvalReport {
     }
 }
 
-/// Extract every `html_dir/<name>.html` (as bytes, via [`extract_bytes_text`]) and
-/// score it against `gold_dir/<name>.txt`, on `jobs` threads.
-pub fn evaluate_dir(
-    html_dir: &Path,
-    gold_dir: &Path,
-    opts: &ExtractOptions,
-    jobs: usize,
-) -> Result<EvalReport, EvalError> {
-    let pages = html_files(html_dir)?;
-    if pages.is_empty() {
-        return Err(EvalError::NoPages {
-            dir: html_dir.to_path_buf(),
-        });
-    }
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Result<PageScore, EvalError>>> = Mutex::new(Vec::new());
-    std::thread::scope(|s| {
-        for _ in 0..jobs.max(1) {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(page) = pages.get(i) else { break };
-                let r = eval_page(page, gold_dir, opts);
-                if let Ok(mut v) = results.lock() {
-                    v.push(r);
-                }
-            });
-        }
-    });
-    let results = results.into_inner().unwrap_or_default();
-    let mut scored = Vec::with_capacity(results.len());
-    for r in results {
-        scored.push(r?);
-    }
-    scored.sort_by(|a, b| a.name.cmp(&b.name));
-    let n = scored.len() as f64;
-    let mut mean = Score::default();
-    let mut max_millis: f64 = 0.0;
-    for p in &scored {
-        mean.precision += p.score.precision / n;
-        mean.recall += p.score.recall / n;
-        mean.f1 += p.score.f1 / n;
-        mean.cleaneval += p.score.cleaneval / n;
-        max_millis = max_millis.max(p.millis);
-    }
-    Ok(EvalReport {
-        algorithm: opts.algorithm,
-        pages: scored,
-        mean,
-        max_millis,
-    })
-}
-
-fn eval_page(page: &Path, gold_dir: &Path, opts: &ExtractOptions) -> Result<PageScore, EvalError> {
-    let name = page
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let gold_path = gold_dir.join(format!("{name}.txt"));
-    let bytes = std::fs::read(page).map_err(|source| EvalError::Io {
-        path: page.to_path_buf(),
-        source,
-    })?;
-    let gold = match std::fs::read(&gold_path) {
-        Ok(g) => String::from_utf8_lossy(&g).into_owned(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(EvalError::MissingGold {
-                page: page.to_path_buf(),
-                gold: gold_path,
-            })
-        }
-        Err(source) => {
-            return Err(EvalError::Io {
-                path: gold_path,
-                source,
-            })
-        }
-    };
-    let t0 = Instant::now();
-    // Only the text is scored: skip metadata and language detection.
-    let text = extract_bytes_text(&bytes, None, None, opts.algorithm);
-    let millis = t0.elapsed().as_secs_f64() * 1000.0;
-    let a = tokenize(&text);
-    let b = tokenize(&gold);
-    Ok(PageScore {
-        name,
-        score: score_tokens(&a, &b),
-        extracted_tokens: a.len(),
-        gold_tokens: b.len(),
-        millis,
-    })
-}
-
-/// `dir/*.html` (and `.htm`), sorted by name.
-pub fn html_files(dir: &Path) -> Result<Vec<PathBuf>, EvalError> {
-    let io = |source| EvalError::Io {
-        path: dir.to_path_buf(),
-        source,
-    };
-    let mut out = Vec::new();
-    for entry in std::fs::read_dir(dir).map_err(io)? {
-        let path = entry.map_err(io)?.path();
-        let is_html = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
-        if is_html && path.is_file() {
-            out.push(path);
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 #[cfg(test)]
 mod tests {
+    use std::path::Path;
+
     use super::*;
+    use crate::extract::ExtractOptions;
 
     fn write(dir: &Path, name: &str, text: &str) {
         std::fs::write(dir.join(name), text).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -44,7 +44,7 @@ pub enum ExportError {
 }
 
 /// An export format (`export --format`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Format {
     #[default]
     Jsonl,

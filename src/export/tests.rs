@@ -2,9 +2,8 @@
 //! WARC record layout, and a JSONL/CSV field drift check.
 
 use super::*;
-use crate::config::BoilerplateConfig;
+use crate::boilerplate::LineSettings;
 use crate::extract::Article;
-use crate::store::lines::LineSettings;
 use crate::store::{KeptHeaders, KeptHtml, NewArticle, WriteOp};
 
 fn article_with_html(
@@ -23,7 +22,10 @@ fn article_with_html(
             text: text.into(),
             ..Article::default()
         },
-        lines: LineSettings::from_config(&BoilerplateConfig::default(), false),
+        lines: LineSettings {
+            enabled: false,
+            ..LineSettings::default()
+        },
         html: page.map(|(body, headers)| KeptHtml::new(url, 200, headers, 1_000, &body).unwrap()),
     }
 }

@@ -5,6 +5,9 @@
 //! extracts and writes one page at a time, so memory stays bounded by `jobs`
 //! pages whatever the directory size. One failing page is counted and
 //! reported; the run goes on.
+//!
+//! The page list ([`html_files`]) and the worker pool ([`for_each_page`]) are
+//! shared with `eval`, which scores the same pages the same way.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -14,7 +17,6 @@ use std::sync::Mutex;
 use serde::Serialize;
 
 use super::{extract_bytes, extract_bytes_text, Article, ExtractOptions};
-use crate::eval::{html_files, EvalError};
 
 /// Errors that stop a batch run (per-page failures are in [`BatchSummary`]).
 #[derive(Debug, thiserror::Error)]
@@ -54,19 +56,60 @@ struct JsonLine<'a> {
     article: &'a Article,
 }
 
-/// Extract every `in_dir/*.html`. With `out_dir`, write `<name>.txt` files
-/// there (or `out_dir/articles.jsonl` when `jsonl`); without, write JSONL to
-/// stdout.
+/// `dir/*.html` (and `.htm`), files only, sorted by name.
+pub fn html_files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let is_html = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| e.eq_ignore_ascii_case("html") || e.eq_ignore_ascii_case("htm"));
+        if is_html && path.is_file() {
+            out.push(path);
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// Run `work` on every page on `jobs` threads (at least one); each thread
+/// takes the next page when it is done with one, with its own `state`
+/// (a reusable buffer). Pages finish in any order.
+pub fn for_each_page<S: Default>(
+    pages: &[PathBuf],
+    jobs: usize,
+    work: impl Fn(&mut S, &Path) + Sync,
+) {
+    let next = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..jobs.max(1) {
+            s.spawn(|| {
+                let mut state = S::default();
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(page) = pages.get(i) else { break };
+                    work(&mut state, page);
+                }
+            });
+        }
+    });
+}
+
+/// Extract every `in_dir/*.html` into `out_dir`: `<name>.txt` files, or
+/// `out_dir/articles.jsonl` when `jsonl`. (JSONL to another writer, such as
+/// stdout: [`extract_dir_to`].)
 pub fn extract_dir(
     in_dir: &Path,
-    out_dir: Option<&Path>,
+    out_dir: &Path,
     jsonl: bool,
     jobs: usize,
     opts: &ExtractOptions,
 ) -> Result<BatchSummary, BatchError> {
-    match (out_dir, jsonl) {
-        (Some(dir), false) => extract_dir_to(in_dir, Output::TextFiles(dir), jobs, opts),
-        (Some(dir), true) => {
+    match jsonl {
+        false => extract_dir_to(in_dir, Output::TextFiles(out_dir), jobs, opts),
+        true => {
+            let dir = out_dir;
             std::fs::create_dir_all(dir).map_err(|source| BatchError::Io {
                 path: dir.to_path_buf(),
                 source,
@@ -82,16 +125,6 @@ pub fn extract_dir(
                 .map_err(|source| BatchError::Io { path, source })?;
             Ok(summary)
         }
-        (None, _) => {
-            let stdout = std::io::stdout();
-            let mut w = std::io::BufWriter::new(stdout);
-            let summary = extract_dir_to(in_dir, Output::Jsonl(&mut w), jobs, opts)?;
-            w.flush().map_err(|source| BatchError::Io {
-                path: PathBuf::from("<stdout>"),
-                source,
-            })?;
-            Ok(summary)
-        }
     }
 }
 
@@ -102,11 +135,9 @@ pub fn extract_dir_to(
     jobs: usize,
     opts: &ExtractOptions,
 ) -> Result<BatchSummary, BatchError> {
-    let pages = html_files(in_dir).map_err(|e| match e {
-        EvalError::Io { path, source } => BatchError::Io { path, source },
-        _ => BatchError::NoPages {
-            dir: in_dir.to_path_buf(),
-        },
+    let pages = html_files(in_dir).map_err(|source| BatchError::Io {
+        path: in_dir.to_path_buf(),
+        source,
     })?;
     if pages.is_empty() {
         return Err(BatchError::NoPages {
@@ -123,30 +154,20 @@ pub fn extract_dir_to(
         }
         Output::Jsonl(w) => (None, Some(Mutex::new(w))),
     };
-    let next = AtomicUsize::new(0);
     let summary = Mutex::new(BatchSummary {
         pages: pages.len(),
         ..BatchSummary::default()
     });
-    std::thread::scope(|s| {
-        for _ in 0..jobs.max(1) {
-            s.spawn(|| {
-                let mut line = Vec::new();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(page) = pages.get(i) else { break };
-                    let r = one_page(page, out_dir, writer.as_ref(), opts, &mut line);
-                    if let Ok(mut s) = summary.lock() {
-                        match r {
-                            Ok(chars) => {
-                                s.written += 1;
-                                s.chars += chars;
-                            }
-                            Err(e) => s.failed.push((page.clone(), e)),
-                        }
-                    }
+    for_each_page(&pages, jobs, |line: &mut Vec<u8>, page| {
+        let r = one_page(page, out_dir, writer.as_ref(), opts, line);
+        if let Ok(mut s) = summary.lock() {
+            match r {
+                Ok(chars) => {
+                    s.written += 1;
+                    s.chars += chars;
                 }
-            });
+                Err(e) => s.failed.push((page.to_path_buf(), e)),
+            }
         }
     });
     let mut summary = summary.into_inner().unwrap_or_default();
@@ -223,7 +244,7 @@ mod tests {
         std::fs::write(input.join("skip.txt"), "not html").unwrap_or_else(|e| panic!("{e}"));
         let out = dir.path().join("out");
         let opts = ExtractOptions::default();
-        let s = extract_dir(&input, Some(&out), false, 2, &opts).unwrap_or_else(|e| panic!("{e}"));
+        let s = extract_dir(&input, &out, false, 2, &opts).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!((s.pages, s.written), (2, 2));
         let a = std::fs::read_to_string(out.join("a.txt")).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(a, "Alpha story text, long enough.\n");

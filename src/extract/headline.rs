@@ -17,7 +17,7 @@ fn words(s: &str) -> Vec<String> {
         if w.is_empty() {
             continue;
         }
-        if w.chars().any(crate::eval::is_cjk) {
+        if w.chars().any(crate::words::is_cjk) {
             out.extend(w.chars().map(|c| c.to_lowercase().collect::<String>()));
         } else {
             out.push(w.to_lowercase());

@@ -54,27 +54,28 @@ fn neg_exact(tok: &str) -> bool {
 }
 
 /// Substrings of class/id values that mark boilerplate.
-static NEG_SUB: LazyLock<Option<Regex>> = LazyLock::new(|| {
+static NEG_SUB: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         "comment|sidebar|related|share|social|footer|breadcrumb|promo|sponsor|newsletter|\
          subscribe|widget|popup|cookie|disqus|outbrain|taboola|pagination|masthead|advert|\
          banner|navbar|navigation|toolbar|recommend|signup|facebook|twitter|linkedin|\
          pinterest|whatsapp",
     )
-    .ok()
+    .expect("static regex")
 });
 
 /// Substrings that rescue an otherwise negative class/id ("maybe" words).
-static MAYBE_SUB: LazyLock<Option<Regex>> =
-    LazyLock::new(|| Regex::new("article|body|content|main|story|entry|text").ok());
-
-/// Substrings of class/id values that mark the article.
-static POS_SUB: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new("article|body|content|entry|hentry|main|post|text|blog|story").ok()
+static MAYBE_SUB: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new("article|body|content|main|story|entry|text").expect("static regex")
 });
 
-fn is_match(re: &LazyLock<Option<Regex>>, s: &str) -> bool {
-    re.as_ref().is_some_and(|r| r.is_match(s))
+/// Substrings of class/id values that mark the article.
+static POS_SUB: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new("article|body|content|entry|hentry|main|post|text|blog|story").expect("static regex")
+});
+
+fn is_match(re: &LazyLock<Regex>, s: &str) -> bool {
+    re.is_match(s)
 }
 
 /// (negative, positive) words of one attribute value. A class name with a

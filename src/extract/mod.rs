@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use url::Url;
 
 /// Which content-selection algorithm to run (`--algorithm`, `[extract] algorithm`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Algorithm {
     /// CETD text density (C/T) with DensitySum selection.

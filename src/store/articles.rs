@@ -17,6 +17,7 @@ use super::NewUrl;
 use super::{
     FetchRecord, NewArticle, NextState, SkipRecord, Store, StoreError, WriteOp, WriteOutcome,
 };
+use crate::words::word_count;
 
 impl Store {
     /// Apply a batch of writes in one transaction. On error nothing of the
@@ -329,36 +330,4 @@ pub fn content_hash(text: &str) -> String {
         let _ = write!(hex, "{b:02x}");
     }
     hex
-}
-
-/// Words as the evaluation counts them: whitespace-separated tokens, except
-/// that each CJK character is a word of its own (Chinese and Japanese are
-/// written without spaces).
-pub fn word_count(text: &str) -> usize {
-    let mut n = 0;
-    let mut in_word = false;
-    for c in text.chars() {
-        if is_cjk(c) {
-            n += 1;
-            in_word = false;
-        } else if c.is_whitespace() {
-            in_word = false;
-        } else if !in_word {
-            n += 1;
-            in_word = true;
-        }
-    }
-    n
-}
-
-/// Han ideographs and Japanese kana (not Hangul: Korean separates words with
-/// spaces). Punctuation is not a word.
-pub(super) fn is_cjk(c: char) -> bool {
-    matches!(c,
-        '\u{3040}'..='\u{30FF}'     // Hiragana, Katakana
-        | '\u{3400}'..='\u{4DBF}'   // CJK Extension A
-        | '\u{4E00}'..='\u{9FFF}'   // CJK Unified Ideographs
-        | '\u{F900}'..='\u{FAFF}'   // CJK Compatibility Ideographs
-        | '\u{20000}'..='\u{2FA1F}' // Extensions B–F, compatibility supplement
-    )
 }

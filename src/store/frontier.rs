@@ -1,7 +1,7 @@
 //! The persisted frontier (`urls`, `sites`): URLs in, claimed work out.
 //!
 //! URLs are added with `INSERT OR IGNORE` on the normalised URL (normalise
-//! first, with `crawl::frontier::normalize`), claimed in priority order by
+//! first, with `urls::normalize`), claimed in priority order by
 //! flipping `queued` → `fetching`, and put back by the fetch outcome
 //! ([`super::WriteOp::Fetched`]). `reset_in_flight` returns the URLs a killed
 //! crawl had claimed to the queue, so a restart resumes without losing any.
@@ -83,7 +83,7 @@ fn selected_sites(
 }
 
 /// The authority of a normalised URL (`host` or `host:port`): the text
-/// between `://` and the next `/`, `?` or `#`. Matches `crate::config::host_key`
+/// between `://` and the next `/`, `?` or `#`. Matches `crate::urls::host_key`
 /// for normalised URLs (no default port, no user info) and the backfill of
 /// migration 0004.
 pub fn url_host(url: &str) -> &str {

@@ -3,7 +3,7 @@
 //! that stores the article, so a crash never double-counts.
 //!
 //! In: a connection or transaction, a site id, extracted text and the site's
-//! [`LineSettings`]. Out: the text with boilerplate lines removed
+//! [`LineSettings`] (defined in `boilerplate`). Out: the text with boilerplate lines removed
 //! ([`Cleaned`]), updated counts, and for `stats` the top lines and table size.
 //! Hashes are stored as 16-byte BLOBs; every statement is prepared once per
 //! connection (`prepare_cached`).
@@ -12,11 +12,10 @@ use std::collections::HashMap;
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 
-use super::articles::word_count;
 use crate::boilerplate::{
-    assemble, distinct_lines, judge, split_lines, LineRule, Piece, SiteCounts, Variant,
+    assemble, distinct_lines, judge, split_lines, LineRule, LineSettings, Piece, SiteCounts,
 };
-use crate::config::BoilerplateConfig;
+use crate::words::word_count;
 
 /// Text after boilerplate removal (`text`, `dropped` lines).
 pub type Cleaned = crate::boilerplate::Filtered;
@@ -24,43 +23,6 @@ pub type Cleaned = crate::boilerplate::Filtered;
 /// The stored sample of a line is cut to this many characters: it is only
 /// for `stats`, and unique body paragraphs would otherwise bloat the table.
 pub const SAMPLE_CHARS: usize = 200;
-
-/// Tunables of the line filter, from `[boilerplate]` (and the site's switch).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct LineSettings {
-    pub rule: LineRule,
-    /// Records with LC ≤ RC × prune_ratio are deleted when pruning.
-    pub prune_ratio: f64,
-    /// Prune a site's records every this many articles.
-    pub prune_every: u64,
-    /// False: store text as extracted, learn nothing.
-    pub enabled: bool,
-    /// Refinements over the plain rule (digit masking, interior guard).
-    pub variant: Variant,
-}
-
-impl LineSettings {
-    /// Settings from `[boilerplate]`, with the site's resolved switch
-    /// (`SiteConfig::boilerplate_enabled`).
-    pub fn from_config(cfg: &BoilerplateConfig, enabled: bool) -> Self {
-        Self {
-            rule: LineRule {
-                window: cfg.line_window,
-            },
-            prune_ratio: cfg.prune_ratio,
-            prune_every: cfg.prune_every,
-            enabled,
-            variant: Variant::default(),
-        }
-    }
-}
-
-impl Default for LineSettings {
-    fn default() -> Self {
-        let cfg = BoilerplateConfig::default();
-        Self::from_config(&cfg, cfg.enabled)
-    }
-}
 
 fn to_u64(v: i64) -> u64 {
     u64::try_from(v).unwrap_or(0)

@@ -1,11 +1,24 @@
 //! Boilerplate maintenance over the whole store: re-cleaning stored articles
-//! with the lines learned since (warm-up repair) and listing a site's most
-//! recurring lines. In: site names and settings; out: counts and lines.
+//! with the lines learned since (warm-up repair), listing a site's most
+//! recurring lines, and replaying a sequence of texts through learning (what
+//! `eval --sequence` measures, on an in-memory store). In: site names, texts
+//! and settings; out: counts, lines and cleaned texts.
 
 use rusqlite::OptionalExtension;
 
-use super::lines::{self, LineSettings};
+use super::frontier::site_id_in;
+use super::lines::{self, Cleaned};
 use super::{Store, StoreError};
+use crate::boilerplate::LineSettings;
+
+/// One text of a [`Store::replay_site`] sequence.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Replayed {
+    /// Cleaned with the counts learned up to and including this text.
+    pub learned: Cleaned,
+    /// Cleaned again once the whole sequence is learned (warm-up repair).
+    pub recleaned: String,
+}
 
 impl Store {
     /// Re-clean the stored articles of one site (or every site) from their
@@ -51,5 +64,41 @@ impl Store {
             }
             None => Ok(Vec::new()),
         }
+    }
+
+    /// Feed one site's texts in order through learning, each stored as the
+    /// crawler stores an article (in the same transaction as its counts),
+    /// then re-clean them all with the final counts. One transaction.
+    pub fn replay_site(
+        &mut self,
+        site: &str,
+        texts: &[&str],
+        settings: &LineSettings,
+    ) -> Result<Vec<Replayed>, StoreError> {
+        let tx = self.conn.transaction()?;
+        let site_id = site_id_in(&tx, site)?;
+        let mut learned = Vec::with_capacity(texts.len());
+        for (n, text) in texts.iter().enumerate() {
+            let cleaned = lines::learn_and_clean(&tx, site_id, text, settings)?;
+            tx.execute(
+                "INSERT INTO articles (url, site_id, text, raw_text, content_hash, word_count, fetched_at)
+                 VALUES (?1, ?2, ?3, ?4, ?1, 0, 0)",
+                rusqlite::params![format!("seq:{site}/{n}"), site_id, cleaned.text, text],
+            )?;
+            learned.push(cleaned);
+        }
+        lines::reclean_site(&tx, site_id, settings)?;
+        let recleaned: Vec<String> = {
+            let mut stmt =
+                tx.prepare("SELECT text FROM articles WHERE site_id = ?1 ORDER BY id")?;
+            let rows = stmt.query_map([site_id], |r| r.get::<_, String>(0))?;
+            rows.collect::<Result<_, _>>()?
+        };
+        tx.commit()?;
+        Ok(learned
+            .into_iter()
+            .zip(recleaned)
+            .map(|(learned, recleaned)| Replayed { learned, recleaned })
+            .collect())
     }
 }

@@ -24,6 +24,7 @@ pub use kept::{KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
 pub use reextract::{ReextractCounts, ReextractCursor, Reextracted};
 pub mod lines;
 mod maintenance;
+pub use maintenance::Replayed;
 mod open;
 mod search;
 mod stats;
@@ -288,7 +289,7 @@ pub struct NewArticle {
     pub fetched_at: i64,
     pub article: Article,
     /// Boilerplate settings for this site.
-    pub lines: lines::LineSettings,
+    pub lines: crate::boilerplate::LineSettings,
     /// The response the article came from, kept when `[store] keep_html`.
     pub html: Option<KeptHtml>,
 }

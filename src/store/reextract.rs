@@ -14,12 +14,14 @@
 
 use rusqlite::{params, OptionalExtension, ToSql, Transaction};
 
-use super::articles::{content_hash, word_count};
+use super::articles::content_hash;
 use super::kept::StoredHtml;
-use super::lines::{self, LineSettings};
+use super::lines;
 use super::search::{SelectionArgs, SELECTION_SQL};
 use super::{Selection, Store, StoreError};
+use crate::boilerplate::LineSettings;
 use crate::extract::Article;
+use crate::words::word_count;
 
 /// An article extracted again from its kept page.
 #[derive(Debug, Clone)]

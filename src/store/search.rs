@@ -12,11 +12,11 @@
 use rusqlite::{OptionalExtension, Row, ToSql};
 use url::Url;
 
-use super::articles::is_cjk;
 use super::frontier::find_site;
 use super::{ArticleRef, SearchHit, Selection, Store, StoreError, StoredArticle};
-use crate::crawl::frontier::normalize;
 use crate::extract::Article;
+use crate::urls::normalize;
+use crate::words::is_han_or_kana;
 
 /// bm25 column weights (title, text): a hit in the title counts 10×.
 const TITLE_WEIGHT: f64 = 10.0;
@@ -120,7 +120,7 @@ impl Store {
         if terms.is_empty() || limit == 0 {
             return Ok(Vec::new());
         }
-        if !terms.iter().any(|t| t.chars().any(is_cjk)) {
+        if !terms.iter().any(|t| t.chars().any(is_han_or_kana)) {
             return self.fts_search("articles_fts", &fts_query(&terms, true), page, &sel);
         }
         // Substring matching: punctuation (，。、「」 or ASCII) only separates terms.

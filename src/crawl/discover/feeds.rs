@@ -9,7 +9,7 @@ use feed_rs::model;
 use url::Url;
 
 use super::{DiscoverError, Entry};
-use crate::crawl::frontier::normalize;
+use crate::urls::normalize;
 
 pub(super) fn feed_entries(bytes: &[u8], base: &Url) -> Result<Vec<Entry>, DiscoverError> {
     let feed = feed_rs::parser::Builder::new()

@@ -12,7 +12,7 @@ use std::cell::RefCell;
 use lol_html::{element, HtmlRewriter, Settings};
 use url::Url;
 
-use crate::crawl::frontier::normalize;
+use crate::urls::normalize;
 
 /// What a page links to.
 #[derive(Debug, Clone, Default, PartialEq)]

@@ -17,7 +17,7 @@ use quick_xml::Reader;
 use url::Url;
 
 use super::{DiscoverError, Entry, Sitemap};
-use crate::crawl::frontier::normalize;
+use crate::urls::normalize;
 
 /// The sitemap protocol's limit for one file, uncompressed; it also bounds
 /// what a gzip bomb can make us allocate.

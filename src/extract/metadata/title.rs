@@ -15,6 +15,8 @@ use regex::Regex;
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
+use crate::words::is_han_or_kana;
+
 /// Separators between a headline and the site name.
 static SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\s+[-–—|·»•]\s+|\s*(?:::|\||｜|_|»)\s*|\s+[-–—]\s*$").expect("valid regex")
@@ -165,16 +167,12 @@ fn squash(s: &str) -> String {
         .collect()
 }
 
-fn is_cjk(c: char) -> bool {
-    matches!(c as u32, 0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
-}
-
 /// Lower-cased words; each CJK character is its own token.
 pub(super) fn tokens(s: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut word = String::new();
     for c in s.chars() {
-        if is_cjk(c) {
+        if is_han_or_kana(c) {
             if !word.is_empty() {
                 out.push(std::mem::take(&mut word));
             }

@@ -257,7 +257,7 @@ async fn config_toml_parses_and_patterns_split_articles_from_indexes() {
     assert!(cfg.fetch.allow_private_addresses);
     assert!(cfg.politeness.respect_robots);
     // The drip must outlast the read timeout; the huge page and the bomb the body cap.
-    assert!(cfg.fetch.read_timeout() < super::faults::DRIP_INTERVAL);
+    assert!(cfg.fetch.read_timeout < super::faults::DRIP_INTERVAL);
     assert!(cfg.fetch.max_body_bytes < super::faults::HUGE_PAGE_BYTES);
     assert_eq!(cfg.sites.len(), web.sites().len());
     for site in web.sites() {

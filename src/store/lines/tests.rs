@@ -1,6 +1,7 @@
 //! Tests of the learning step on an in-memory database with the real schema.
 
 use super::*;
+use crate::boilerplate::Variant;
 
 const SCHEMA: &str = include_str!("../../../migrations/0001_init.sql");
 

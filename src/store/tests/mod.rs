@@ -7,11 +7,14 @@ mod open;
 mod search;
 mod writes;
 
-use super::lines::LineSettings;
 use super::*;
+use crate::boilerplate::LineSettings;
 
 pub(super) fn off() -> LineSettings {
-    LineSettings::from_config(&crate::config::BoilerplateConfig::default(), false)
+    LineSettings {
+        enabled: false,
+        ..LineSettings::default()
+    }
 }
 
 pub(super) fn url(u: &str, site: &str, kind: UrlKind, priority: i32) -> NewUrl {

@@ -1,0 +1,184 @@
+//! The evaluation drivers over a directory of pages with gold texts.
+//!
+//! In: `html/<name>.html` pages, `gold/<name>.txt` gold texts, extraction
+//! options. Out: an [`EvalReport`] (every page extracted and scored, on the
+//! page pool `extract DIR` uses), or the [`SequencePages`] that
+//! `eval --sequence` feeds through boilerplate learning.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use super::sequence::{page_order, site_key};
+use super::{score_tokens, EvalError, EvalReport, PageScore, Score};
+use crate::extract::batch;
+use crate::extract::{extract_bytes, extract_bytes_text, ExtractOptions};
+use crate::words::tokenize;
+
+/// The pages of a directory (as `extract DIR` lists them).
+fn page_list(dir: &Path) -> Result<Vec<PathBuf>, EvalError> {
+    batch::html_files(dir).map_err(|source| EvalError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })
+}
+
+/// Extract every `html_dir/<name>.html` (as bytes, via [`extract_bytes_text`]) and
+/// score it against `gold_dir/<name>.txt`, on `jobs` threads.
+pub fn evaluate_dir(
+    html_dir: &Path,
+    gold_dir: &Path,
+    opts: &ExtractOptions,
+    jobs: usize,
+) -> Result<EvalReport, EvalError> {
+    if !gold_dir.is_dir() {
+        return Err(EvalError::NoGoldDir {
+            dir: gold_dir.to_path_buf(),
+        });
+    }
+    let pages = page_list(html_dir)?;
+    if pages.is_empty() {
+        return Err(EvalError::NoPages {
+            dir: html_dir.to_path_buf(),
+        });
+    }
+    let results: Mutex<Vec<Result<PageScore, EvalError>>> = Mutex::new(Vec::new());
+    batch::for_each_page(&pages, jobs, |_: &mut (), page| {
+        let r = eval_page(page, gold_dir, opts);
+        if let Ok(mut v) = results.lock() {
+            v.push(r);
+        }
+    });
+    let results = results.into_inner().unwrap_or_default();
+    let mut scored = Vec::with_capacity(results.len());
+    for r in results {
+        scored.push(r?);
+    }
+    scored.sort_by(|a, b| a.name.cmp(&b.name));
+    let n = scored.len() as f64;
+    let mut mean = Score::default();
+    let mut max_millis: f64 = 0.0;
+    for p in &scored {
+        mean.precision += p.score.precision / n;
+        mean.recall += p.score.recall / n;
+        mean.f1 += p.score.f1 / n;
+        mean.cleaneval += p.score.cleaneval / n;
+        max_millis = max_millis.max(p.millis);
+    }
+    Ok(EvalReport {
+        algorithm: opts.algorithm,
+        pages: scored,
+        mean,
+        max_millis,
+    })
+}
+
+fn eval_page(page: &Path, gold_dir: &Path, opts: &ExtractOptions) -> Result<PageScore, EvalError> {
+    let name = page
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let gold_path = gold_dir.join(format!("{name}.txt"));
+    let bytes = std::fs::read(page).map_err(|source| EvalError::Io {
+        path: page.to_path_buf(),
+        source,
+    })?;
+    let gold = match std::fs::read(&gold_path) {
+        Ok(g) => String::from_utf8_lossy(&g).into_owned(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(EvalError::MissingGold {
+                page: page.to_path_buf(),
+                gold: gold_path,
+            })
+        }
+        Err(source) => {
+            return Err(EvalError::Io {
+                path: gold_path,
+                source,
+            })
+        }
+    };
+    let t0 = Instant::now();
+    // Only the text is scored: skip metadata and language detection.
+    let text = extract_bytes_text(&bytes, None, None, opts.algorithm);
+    let millis = t0.elapsed().as_secs_f64() * 1000.0;
+    let a = tokenize(&text);
+    let b = tokenize(&gold);
+    Ok(PageScore {
+        name,
+        score: score_tokens(&a, &b),
+        extracted_tokens: a.len(),
+        gold_tokens: b.len(),
+        millis,
+    })
+}
+
+/// Pages for `eval --sequence`: (site key, extracted text, gold text), each
+/// site's pages in numeric order (`_2` before `_10`), and the pages skipped
+/// because they have no gold text.
+#[derive(Debug, Clone, Default)]
+pub struct SequencePages {
+    pub pages: Vec<(String, String, String)>,
+    /// Gold files that do not exist (their pages are skipped).
+    pub missing: Vec<PathBuf>,
+}
+
+/// Extract every page of `html_dir` (the same page set as [`evaluate_dir`])
+/// and pair it with its gold text. Learning is order-dependent, so the order
+/// is the one the report describes. A page whose gold file is missing is
+/// skipped and listed; an unreadable gold file is an error.
+pub fn sequence_pages(
+    html_dir: &Path,
+    gold_dir: &Path,
+    opts: &ExtractOptions,
+) -> Result<SequencePages, EvalError> {
+    let mut names = page_list(html_dir)?;
+    names.sort_by_key(|p| page_order(&p.file_stem().unwrap_or_default().to_string_lossy()));
+    if names.is_empty() {
+        return Err(EvalError::NoPages {
+            dir: html_dir.to_path_buf(),
+        });
+    }
+    if !gold_dir.is_dir() {
+        return Err(EvalError::NoGoldDir {
+            dir: gold_dir.to_path_buf(),
+        });
+    }
+    let mut out = SequencePages::default();
+    for path in &names {
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let gold_path = gold_dir.join(format!("{stem}.txt"));
+        let gold_text = match std::fs::read_to_string(&gold_path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                out.missing.push(gold_path);
+                continue;
+            }
+            // Not UTF-8, a directory, unreadable: say so, not "no gold text".
+            Err(source) => {
+                return Err(EvalError::GoldUnreadable {
+                    path: gold_path,
+                    source,
+                })
+            }
+        };
+        let bytes = std::fs::read(path).map_err(|source| EvalError::PageUnreadable {
+            path: path.clone(),
+            source,
+        })?;
+        let text = extract_bytes(&bytes, None, None, opts).text;
+        out.pages
+            .push((site_key(&stem).to_string(), text, gold_text));
+    }
+    if out.pages.is_empty() {
+        return Err(EvalError::NoGold {
+            html_dir: html_dir.to_path_buf(),
+            pages: out.missing.len(),
+            gold_dir: gold_dir.to_path_buf(),
+        });
+    }
+    Ok(out)
+}

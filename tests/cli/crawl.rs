@@ -1,0 +1,148 @@
+//! `crawl` and `demo` through the real binary, only against 127.0.0.1.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use crate::support::{assert_clean_failure, assert_usage_error, bin, newshound, stderr, stdout};
+use newshound::simweb::{SimWeb, SimWebSpec};
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn config_with_zero_sites_is_rejected_before_the_database_is_created() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("c.toml"), "[crawler]\nconcurrency = 2\n").unwrap();
+    let out = newshound(&["--config", "c.toml", "--db", "x.db", "crawl"], dir.path());
+    assert_clean_failure(&out, "c.toml: no sites to crawl");
+    assert!(!dir.path().join("x.db").exists());
+}
+
+#[test]
+fn database_in_a_missing_directory_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = "[[sites]]\nname = \"a\"\nstart = [\"http://127.0.0.1:9/\"]\n";
+    std::fs::write(dir.path().join("c.toml"), cfg).unwrap();
+    let out = newshound(
+        &["--config", "c.toml", "--db", "nope/x.db", "crawl"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "directory nope does not exist");
+}
+
+#[test]
+fn crawl_where_nothing_can_be_fetched_exits_1_after_the_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    // Port 1 on loopback: connection refused at once, no network involved.
+    let cfg = "[fetch]\nallow_private_addresses = true\nretries = 0\n\
+        [politeness]\nrespect_robots = false\n\
+        [[sites]]\nname = \"down\"\nstart = [\"http://127.0.0.1:1/\"]\n";
+    std::fs::write(dir.path().join("c.toml"), cfg).unwrap();
+    let out = newshound(&["--config", "c.toml", "--db", "x.db", "crawl"], dir.path());
+    assert!(
+        stdout(&out).contains("pages fetched:    0"),
+        "{}",
+        stdout(&out)
+    );
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let last = err.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("newshound: crawl: no page could be fetched"),
+        "{err}"
+    );
+}
+
+#[test]
+fn crawl_ends_with_reclean_so_a_later_reclean_changes_nothing() {
+    // README: reclean "also runs at the end of each crawl". Without it the
+    // first pages of a site kept their newsletter/copyright lines.
+    let dir = tempfile::tempdir().unwrap();
+    let out = newshound(&["--db", "demo.db", "demo", "--articles", "12"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("articles re-cleaned:"));
+    let out = newshound(&["--db", "demo.db", "reclean"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "re-cleaned 0 articles");
+}
+
+#[test]
+fn demo_articles_zero_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = newshound(&["demo", "--articles", "0"], dir.path());
+    assert_usage_error(&out, "must be at least 1");
+}
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_finishes_in_flight_pages_prints_summary_and_exits_0() {
+    let rt = runtime();
+    let web = rt
+        .block_on(SimWeb::start(SimWebSpec {
+            articles_per_site: 30,
+            ..SimWebSpec::default()
+        }))
+        .unwrap();
+    // A slow rate so that the crawl is still running when the signal comes.
+    let cfg = web
+        .config_toml()
+        .replace("rate_per_host = 50.0", "rate_per_host = 2.0");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sim.toml"), cfg).unwrap();
+    let child = bin()
+        .args(["--config", "sim.toml", "--db", "sim.db", "crawl"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(stdout(&out).contains("crawl finished"), "{}", stdout(&out));
+    assert!(err.contains("stopped by Ctrl-C"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+    // Stopped early: not every article was stored, and the next run resumes.
+    let articles: usize = 3 * 30;
+    let out = newshound(&["--db", "sim.db", "export"], dir.path());
+    let stored = stdout(&out).lines().count();
+    assert!(
+        stored < articles,
+        "{stored} articles: the crawl was not interrupted"
+    );
+    rt.block_on(web.shutdown());
+}
+
+#[test]
+fn demo_with_a_bad_database_fails_before_printing_anything() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.db"), "not a database\n".repeat(300)).unwrap();
+    let out = newshound(&["--db", "notes.db", "demo", "--articles", "2"], dir.path());
+    assert_clean_failure(&out, "notes.db: not a newshound database");
+    assert_eq!(stdout(&out), "");
+}
+
+#[test]
+fn second_crawl_on_the_same_database_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = "[[sites]]\nname = \"a\"\nstart = [\"http://127.0.0.1:9/\"]\n";
+    std::fs::write(dir.path().join("c.toml"), cfg).unwrap();
+    // Stand in for a running crawl: hold the database's crawl lock.
+    let lock = std::fs::File::create(dir.path().join("x.db.lock")).unwrap();
+    lock.try_lock().unwrap();
+    let out = newshound(&["--config", "c.toml", "--db", "x.db", "crawl"], dir.path());
+    assert_clean_failure(&out, "x.db: another crawl is using this database");
+    drop(lock);
+}

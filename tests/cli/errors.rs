@@ -1,0 +1,90 @@
+//! Bad input gets one clear line on stderr and a non-zero exit, never a panic.
+
+use crate::support::{assert_clean_failure, newshound};
+
+#[test]
+fn missing_config_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = newshound(&["--config", "nope.toml", "crawl"], dir.path());
+    assert_clean_failure(&out, "nope.toml");
+}
+
+#[test]
+fn invalid_config_names_file_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = "[politeness]\nrate_per_host = -1\n";
+    std::fs::write(dir.path().join("bad.toml"), cfg).unwrap();
+    let out = newshound(&["--config", "bad.toml", "crawl"], dir.path());
+    assert_clean_failure(&out, "bad.toml: politeness.rate_per_host: must be > 0");
+}
+
+#[test]
+fn config_syntax_error_is_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bad.toml"), "[crawler\nx=").unwrap();
+    let out = newshound(&["--config", "bad.toml", "crawl"], dir.path());
+    assert_clean_failure(&out, "bad.toml");
+}
+
+#[test]
+fn unreadable_file_for_extract_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = newshound(&["extract", "missing.html"], dir.path());
+    assert_clean_failure(&out, "missing.html");
+}
+
+#[test]
+fn unknown_site_is_named_with_the_known_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = "[[sites]]\nname = \"alpha\"\nstart = [\"http://127.0.0.1:9/\"]\n";
+    std::fs::write(dir.path().join("c.toml"), cfg).unwrap();
+    let out = newshound(
+        &["--config", "c.toml", "crawl", "--site", "beta"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "unknown site \"beta\"");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("alpha"));
+}
+
+#[test]
+fn database_that_is_not_sqlite_is_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("notes.db"),
+        "these are my notes, not a database\n".repeat(200),
+    )
+    .unwrap();
+    let out = newshound(&["--db", "notes.db", "stats"], dir.path());
+    assert_clean_failure(&out, "notes.db: not a newshound database");
+    // The file must be left as it was.
+    let text = std::fs::read_to_string(dir.path().join("notes.db")).unwrap();
+    assert!(text.starts_with("these are my notes"));
+}
+
+#[test]
+fn missing_database_for_search_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = newshound(&["--db", "none.db", "search", "x"], dir.path());
+    assert_clean_failure(&out, "none.db: no such database");
+    assert!(!dir.path().join("none.db").exists());
+}
+
+#[test]
+fn binary_and_empty_input_extract_without_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin: Vec<u8> = (0..4096u32)
+        .map(|i| (i.wrapping_mul(2654435761) >> 7) as u8)
+        .collect();
+    std::fs::write(dir.path().join("bin.html"), bin).unwrap();
+    std::fs::write(dir.path().join("empty.html"), "").unwrap();
+    for f in ["bin.html", "empty.html"] {
+        let out = newshound(&["extract", f, "--json"], dir.path());
+        assert!(
+            out.status.success(),
+            "{f}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert!(v.get("text").is_some());
+    }
+}

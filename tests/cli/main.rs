@@ -1,0 +1,12 @@
+//! The `newshound` binary run as a user runs it: arguments and help, one-line
+//! errors, `extract`, `crawl` on the simulated web, the store commands, and
+//! closed pipes. Each module spawns the real binary; `support` holds the shared
+//! helpers (run it, judge its stderr, build a demo database).
+
+mod crawl;
+mod errors;
+mod extract;
+mod help;
+mod pipes;
+mod store_cmds;
+mod support;

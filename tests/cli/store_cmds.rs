@@ -1,0 +1,272 @@
+//! `search`, `show`, `export`, `stats`, `reclean` on good and bad input.
+
+use crate::support::{
+    assert_clean_failure, assert_usage_error, demo_db, newshound, stderr, stdout,
+};
+use chrono::{DateTime, FixedOffset, NaiveDate, TimeDelta, Utc};
+
+#[test]
+fn search_with_no_words_is_an_error_not_an_empty_result() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    for q in ["", "   ", "*", "\"", "(", "-"] {
+        let out = newshound(&["--db", "demo.db", "search", q], dir.path());
+        assert_clean_failure(&out, "has no words to look for");
+    }
+}
+
+#[test]
+fn search_limit_zero_is_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = newshound(
+        &["--db", "demo.db", "search", "x", "--limit", "0"],
+        dir.path(),
+    );
+    assert_usage_error(&out, "must be at least 1");
+}
+
+#[test]
+fn search_fts_syntax_is_plain_text_and_no_match_goes_to_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    for q in [
+        "foo AND",
+        "NEAR(",
+        "title:x",
+        "a OR b NOT c",
+        "\"unclosed",
+        "x*",
+    ] {
+        let out = newshound(&["--db", "demo.db", "search", q], dir.path());
+        assert!(out.status.success(), "{q}: {}", stderr(&out));
+        assert_eq!(stdout(&out), "", "{q}: data only on stdout");
+        assert!(stderr(&out).contains("no articles match"), "{q}");
+    }
+    let out = newshound(&["--db", "demo.db", "search", "zzqq", "--json"], dir.path());
+    assert_eq!(stdout(&out).trim(), "[]");
+}
+
+#[test]
+fn show_names_what_was_not_found() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let db = ["--db", "demo.db", "show"];
+    let run = |arg: &str| newshound(&[&db[..], &[arg]].concat(), dir.path());
+    assert_clean_failure(&run("999999"), "no article with id 999999");
+    assert_clean_failure(&run(""), "give an article id");
+    assert_clean_failure(&run("not a url"), "neither an article id nor a URL");
+    assert_clean_failure(
+        &run("http://127.0.0.1:9/x"),
+        "no stored article has this URL",
+    );
+    // Surrounding blanks (copied from a terminal) are not part of the id.
+    let out = run(" 1 ");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("site "));
+}
+
+#[test]
+fn export_unknown_site_lists_known_ones_and_creates_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let out = newshound(
+        &[
+            "--db", "demo.db", "export", "--site", "nope", "--out", "x.jsonl",
+        ],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "unknown site \"nope\"");
+    assert!(stderr(&out).contains("globe"), "{}", stderr(&out));
+    assert!(!dir.path().join("x.jsonl").exists());
+}
+
+#[test]
+fn export_out_in_missing_directory_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let out = newshound(
+        &["--db", "demo.db", "export", "--out", "no/such/dir/x.jsonl"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "no/such/dir/x.jsonl: cannot create");
+}
+
+#[test]
+fn reclean_unknown_site_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let out = newshound(
+        &["--db", "demo.db", "reclean", "--site", "nope"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "unknown site \"nope\"");
+}
+
+#[test]
+fn stats_of_empty_database_prints_no_table() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("empty.db"), "").unwrap();
+    let out = newshound(&["--db", "empty.db", "stats"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "");
+    assert!(stderr(&out).contains("holds no sites yet"));
+}
+
+#[test]
+fn stats_json_includes_top_lines_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let out = newshound(
+        &["--db", "demo.db", "stats", "--json", "--top", "2"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let sites = v.as_array().unwrap();
+    assert_eq!(sites.len(), 3);
+    let mut listed = 0;
+    for s in sites {
+        let top = s["top_lines"].as_array().unwrap();
+        assert!(top.len() <= 2, "{s}");
+        // Only lines that recur (seen in 2+ articles) are listed.
+        for line in top {
+            assert!(line["count"].as_u64().unwrap() >= 2, "{s}");
+        }
+        listed += top.len();
+    }
+    // The Chinese site's newsletter pitch survives extraction and recurs.
+    assert!(listed >= 1, "{v}");
+}
+
+#[test]
+fn database_path_that_is_a_directory_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("d.db")).unwrap();
+    let out = newshound(&["--db", "d.db", "stats"], dir.path());
+    assert_clean_failure(&out, "d.db: is a directory");
+}
+
+#[test]
+fn export_over_the_database_itself_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let before = std::fs::metadata(dir.path().join("demo.db")).unwrap().len();
+    let out = newshound(
+        &["--db", "demo.db", "export", "--out", "./demo.db"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "this is the database itself");
+    let after = std::fs::metadata(dir.path().join("demo.db")).unwrap().len();
+    assert_eq!(before, after, "the database was truncated");
+    let out = newshound(&["--db", "demo.db", "stats"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn export_out_dash_is_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let out = newshound(&["--db", "demo.db", "export", "--out", "-"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).lines().count(), 9);
+    assert!(!dir.path().join("-").exists());
+}
+
+/// (id, published instant) of every exported article.
+fn published(dir: &std::path::Path, extra: &[&str]) -> Vec<(i64, Option<DateTime<Utc>>)> {
+    let mut args = vec!["--db", "demo.db", "export"];
+    args.extend_from_slice(extra);
+    let out = newshound(&args, dir);
+    assert!(out.status.success(), "{}", stderr(&out));
+    stdout(&out)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let at = v["published_at"]
+                .as_str()
+                .map(|s| DateTime::parse_from_rfc3339(s).unwrap().with_timezone(&Utc));
+            (v["id"].as_i64().unwrap(), at)
+        })
+        .collect()
+}
+
+#[test]
+fn export_and_search_filter_by_site_and_publication_day() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 8);
+    let all = published(dir.path(), &[]);
+    let mut days: Vec<NaiveDate> = all
+        .iter()
+        .filter_map(|(_, d)| d.map(|d| d.date_naive()))
+        .collect();
+    days.sort_unstable();
+    let day = days[days.len() / 2];
+    let start = day.and_hms_opt(0, 0, 0).unwrap().and_utc();
+    let end = start + TimeDelta::days(1);
+    let ids = |keep: &dyn Fn(DateTime<Utc>) -> bool| -> Vec<i64> {
+        all.iter()
+            .filter(|(_, d)| d.is_some_and(keep))
+            .map(|(id, _)| *id)
+            .collect()
+    };
+    let got = |extra: &[&str]| -> Vec<i64> {
+        published(dir.path(), extra)
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect()
+    };
+    let day_arg = day.to_string();
+    let since = ids(&|d| d >= start);
+    let until = ids(&|d| d < end);
+    assert!(
+        !since.is_empty() && since.len() < all.len(),
+        "{day}: {since:?}"
+    );
+    assert_eq!(got(&["--since", &day_arg]), since);
+    assert_eq!(got(&["--until", &day_arg]), until);
+    assert_eq!(
+        got(&["--since", &day_arg, "--until", &day_arg]),
+        ids(&|d| d >= start && d < end)
+    );
+    // An instant with an offset is the same bound as its UTC spelling.
+    let noon =
+        (start + TimeDelta::hours(12)).with_timezone(&FixedOffset::east_opt(8 * 3600).unwrap());
+    assert_eq!(
+        got(&["--since", &noon.to_rfc3339()]),
+        ids(&|d| d >= start + TimeDelta::hours(12))
+    );
+    // Search takes the same filter.
+    let out = newshound(
+        &[
+            "--db", "demo.db", "search", "the", "--site", "globe", "--since", &day_arg, "--json",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let hits: Vec<serde_json::Value> = serde_json::from_str(&stdout(&out)).unwrap_or_default();
+    assert!(hits.iter().all(|h| h["site"] == "globe"), "{hits:?}");
+    // Bad bounds are named.
+    let out = newshound(
+        &["--db", "demo.db", "export", "--since", "yesterday"],
+        dir.path(),
+    );
+    assert_usage_error(&out, "expected a day (2026-11-01)");
+    let out = newshound(
+        &[
+            "--db",
+            "demo.db",
+            "export",
+            "--since",
+            "2026-11-02",
+            "--until",
+            "2026-11-01",
+        ],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "is after --until");
+    let out = newshound(
+        &["--db", "demo.db", "search", "x", "--site", "nope"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "nope");
+}
