@@ -51,8 +51,13 @@ pub struct Config {
 #[derive(Debug, Clone, Deserialize, Default)]
 #[serde(deny_unknown_fields, default)]
 pub struct ExtractConfig {
-    /// `td`, `ctd` or `auto` (the default: the best-scoring combination).
+    /// `auto` (the default: the best-scoring combination), `td`, `ctd`,
+    /// `htd`, `ceds`, `punct`, `nb` or `tree`.
     pub algorithm: Algorithm,
+    /// Model file (`newshound train --out`) for `nb`/`tree`; the model
+    /// shipped in the binary when unset. A relative path is read from the
+    /// current directory.
+    pub model: Option<std::path::PathBuf>,
     /// IANA time zone (`Europe/Paris`) for dates pages write without an
     /// offset; a site's own `timezone` overrides it. None: read as UTC.
     #[serde(deserialize_with = "time_zone")]

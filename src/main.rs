@@ -62,6 +62,33 @@ fn jobs(s: &str) -> Result<usize, String> {
     Ok(n)
 }
 
+/// `eval --algorithm`: one algorithm, or `all` of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvalAlgorithms {
+    One(Algorithm),
+    All,
+}
+
+fn eval_algorithms(s: &str) -> Result<EvalAlgorithms, String> {
+    if s.trim().eq_ignore_ascii_case("all") {
+        return Ok(EvalAlgorithms::All);
+    }
+    <AlgorithmArg as clap::ValueEnum>::from_str(s.trim(), true)
+        .map(|a| EvalAlgorithms::One(a.into()))
+        .map_err(|_| {
+            let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
+            format!("expected all or one of {}", names.join(", "))
+        })
+}
+
+/// `train --algorithm`: a learned algorithm.
+fn learned_algorithm(s: &str) -> Result<Algorithm, String> {
+    match <AlgorithmArg as clap::ValueEnum>::from_str(s.trim(), true).map(Algorithm::from) {
+        Ok(a) if a.is_learned() => Ok(a),
+        _ => Err("expected nb or tree".to_string()),
+    }
+}
+
 /// A `--since`/`--until` bound: a whole day or an instant.
 #[derive(Debug, Clone, Copy)]
 pub enum When {
@@ -143,6 +170,10 @@ pub enum Command {
         /// Content-selection algorithm (default: from the config, else auto).
         #[arg(long, value_enum)]
         algorithm: Option<AlgorithmArg>,
+        /// Model file for nb/tree (from `newshound train`; default:
+        /// `[extract] model`, else the model shipped in the binary).
+        #[arg(long, value_name = "FILE")]
+        model: Option<PathBuf>,
         /// Directory: write <out>/<name>.txt for each <input>/<name>.html
         /// (the directory is created).
         #[arg(long, value_name = "DIR")]
@@ -264,20 +295,37 @@ pub enum Command {
     },
     /// Score extraction against gold text: per-page and mean P/R/F1 (LCS).
     ///
-    /// Each <html>/<name>.html is scored against <gold>/<name>.txt.
+    /// Each <html>/<name>.html is scored against <gold>/<name>.txt. With
+    /// --algorithm all (or --corpus DIR), one table: per algorithm and set,
+    /// mean P/R/F1, CleanEval and pages/s. nb and tree are scored by
+    /// held-out folds by site (a model trained on the set's other sites)
+    /// unless --model is given.
     ///
-    /// Example: newshound eval --html corpus/page-signal-dev/html
-    /// --gold corpus/page-signal-dev/gold --worst 10
+    /// Examples: newshound eval --html corpus/page-signal-dev/html
+    /// --gold corpus/page-signal-dev/gold --worst 10;
+    /// newshound eval --corpus ../shared/corpus --algorithm all
     Eval {
         /// Directory of <name>.html pages.
-        #[arg(long, value_name = "DIR")]
-        html: PathBuf,
+        #[arg(
+            long,
+            value_name = "DIR",
+            required_unless_present = "corpus",
+            requires = "gold"
+        )]
+        html: Option<PathBuf>,
         /// Directory of <name>.txt gold texts.
-        #[arg(long, value_name = "DIR")]
-        gold: PathBuf,
-        /// Content-selection algorithm (default: from the config, else auto).
-        #[arg(long, value_enum)]
-        algorithm: Option<AlgorithmArg>,
+        #[arg(long, value_name = "DIR", requires = "html")]
+        gold: Option<PathBuf>,
+        /// Every set of a corpus directory (<DIR>/<set>/html and gold): one table.
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["html", "gold", "sequence", "worst"])]
+        corpus: Option<PathBuf>,
+        /// Algorithm: auto, td, ctd, htd, ceds, punct, nb, tree, or all
+        /// (default: from the config, else auto).
+        #[arg(long, value_name = "NAME", value_parser = eval_algorithms)]
+        algorithm: Option<EvalAlgorithms>,
+        /// Model file for nb/tree, used on every page (instead of held-out folds).
+        #[arg(long, value_name = "FILE")]
+        model: Option<PathBuf>,
         /// List only the N worst pages (by F1) instead of every page.
         #[arg(long, value_name = "N", conflicts_with = "sequence")]
         worst: Option<usize>,
@@ -291,6 +339,35 @@ pub enum Command {
         /// compare F1 with and without it (site = file-name prefix before `_NN`).
         #[arg(long)]
         sequence: bool,
+    },
+    /// Train a block classifier (nb or tree) on pages with gold text.
+    ///
+    /// Every block of <html>/<name>.html is labelled content when most of
+    /// its tokens are in <gold>/<name>.txt (LCS). Prints the cross-validated
+    /// P/R/F1 (folds by site: blocks, and the text of held-out pages), then
+    /// writes the model trained on all pages to --out.
+    ///
+    /// Example: newshound train --algorithm tree --html pages/ --gold gold/
+    /// --out tree.json
+    Train {
+        /// nb or tree.
+        #[arg(long, value_name = "NAME", value_parser = learned_algorithm)]
+        algorithm: Algorithm,
+        /// Directory of <name>.html pages.
+        #[arg(long, value_name = "DIR")]
+        html: PathBuf,
+        /// Directory of <name>.txt gold texts.
+        #[arg(long, value_name = "DIR")]
+        gold: PathBuf,
+        /// Where to write the model (JSON).
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Folds of the cross-validation (by site), at least 2.
+        #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u16).range(2..))]
+        folds: u16,
+        /// Worker threads, 1 to 256 [default: 1].
+        #[arg(long, value_name = "N", value_parser = jobs)]
+        jobs: Option<usize>,
     },
     /// Start the simulated news web on 127.0.0.1, crawl it with the real
     /// pipeline, print the summary and one search. No network needed.
@@ -314,6 +391,16 @@ pub enum AlgorithmArg {
     Ctd,
     /// The best-scoring combination (default).
     Auto,
+    /// CEDS (Yu & Jin): leaf levels, block fusion, ContentImportance threshold.
+    Ceds,
+    /// Punctuation statistics (Li & Jiang): noise nodes out, punctuated text in.
+    Punct,
+    /// Naive Bayes block classifier (a trained model; see --model).
+    Nb,
+    /// C4.5 decision tree block classifier (a trained model; see --model).
+    Tree,
+    /// CETD hybrid text density: CTD weighted by approximated visual importance.
+    Htd,
 }
 
 impl From<AlgorithmArg> for Algorithm {
@@ -322,6 +409,11 @@ impl From<AlgorithmArg> for Algorithm {
             AlgorithmArg::Td => Algorithm::Td,
             AlgorithmArg::Ctd => Algorithm::Ctd,
             AlgorithmArg::Auto => Algorithm::Auto,
+            AlgorithmArg::Ceds => Algorithm::Ceds,
+            AlgorithmArg::Punct => Algorithm::Punct,
+            AlgorithmArg::Nb => Algorithm::Nb,
+            AlgorithmArg::Tree => Algorithm::Tree,
+            AlgorithmArg::Htd => Algorithm::Htd,
         }
     }
 }

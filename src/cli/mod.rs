@@ -8,6 +8,7 @@
 mod corpus;
 mod crawl_cmd;
 mod extract_cmd;
+mod methods;
 mod out;
 mod reextract_cmd;
 mod serve_cmd;
@@ -17,15 +18,17 @@ use std::io::{IsTerminal, Write};
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use anyhow::{bail, Result};
 use chrono_tz::Tz;
 
 use newshound::config::Config;
+use newshound::extract::model::BlockModel;
 use newshound::extract::{Algorithm, ExtractOptions};
 use newshound::store::Store;
 
-use crate::{AlgorithmArg, Cli, Command};
+use crate::{Cli, Command, EvalAlgorithms};
 use out::Out;
 
 /// The configuration file read when `--config` is not given.
@@ -216,12 +219,18 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
             input,
             json,
             algorithm,
+            model,
             out: out_dir,
             jsonl,
             jobs,
             timezone,
         } => {
-            let opts = extract_options(&globals, algorithm, Zone::Flag(timezone))?;
+            let opts = extract_options(
+                &globals,
+                algorithm.map(Algorithm::from),
+                model.as_deref(),
+                Zone::Flag(timezone),
+            )?;
             let request = extract_cmd::Request {
                 input: &input,
                 json,
@@ -247,25 +256,73 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
         Command::Reclean { site } => crawl_cmd::reclean(&globals, out, site),
         Command::Serve { addr } => serve_cmd::serve(&globals, addr),
         Command::Reextract { filter, algorithm } => {
-            let opts = extract_options(&globals, algorithm, Zone::Flag(None))?;
+            let opts = extract_options(
+                &globals,
+                algorithm.map(Algorithm::from),
+                None,
+                Zone::Flag(None),
+            )?;
             reextract_cmd::reextract(&globals, out, &filter, &opts)
         }
         Command::Eval {
             html,
             gold,
+            corpus: corpus_dir,
             algorithm,
+            model,
             worst,
             json,
             jobs,
             sequence,
         } => {
-            let opts = extract_options(&globals, algorithm, Zone::Utc)?;
-            if sequence {
-                corpus::eval_sequence(&globals, out, &html, &gold, &opts, json)
+            let jobs = jobs.unwrap_or(1);
+            let one = match algorithm {
+                Some(EvalAlgorithms::One(a)) => Some(a),
+                _ => None,
+            };
+            let all = algorithm == Some(EvalAlgorithms::All);
+            let opts = extract_options(&globals, one, model.as_deref(), Zone::Utc)?;
+            let sets = match (&corpus_dir, &html, &gold) {
+                (Some(dir), _, _) => newshound::eval::methods::corpus_sets(dir)?,
+                (None, Some(h), Some(g)) => vec![(set_name(h), h.clone(), g.clone())],
+                _ => bail!("eval needs --html and --gold, or --corpus"),
+            };
+            if all || corpus_dir.is_some() {
+                let algorithms: Vec<Algorithm> = if all {
+                    Algorithm::ALL.to_vec()
+                } else {
+                    vec![opts.algorithm]
+                };
+                methods::eval_table(out, &sets, &algorithms, opts.model.clone(), json, jobs)
+            } else if let [(_, html, gold)] = sets.as_slice() {
+                if sequence {
+                    corpus::eval_sequence(&globals, out, html, gold, &opts, json)
+                } else if opts.algorithm.is_learned() && model.is_none() {
+                    // Never score the shipped model: it may have seen these pages.
+                    methods::eval_table(out, &sets, &[opts.algorithm], None, json, jobs)
+                } else {
+                    corpus::eval(out, html, gold, &opts, worst, json, jobs)
+                }
             } else {
-                corpus::eval(out, &html, &gold, &opts, worst, json, jobs.unwrap_or(1))
+                bail!("eval needs --html and --gold, or --corpus")
             }
         }
+        Command::Train {
+            algorithm,
+            html,
+            gold,
+            out: model_out,
+            folds,
+            jobs,
+        } => methods::train(
+            out,
+            algorithm,
+            &html,
+            &gold,
+            &model_out,
+            usize::from(folds),
+            jobs.unwrap_or(1),
+        ),
     }
 }
 
@@ -277,30 +334,65 @@ enum Zone {
     Utc,
 }
 
-/// `--algorithm` and the time zone from the command line, else from the
-/// config's `[extract]` section: the config is read once, and only when a
-/// value is missing.
+/// The name of a set for the table: the parent of `.../<set>/html`, else the
+/// directory itself.
+fn set_name(html: &Path) -> String {
+    let dir = if html.file_name().is_some_and(|n| n == "html") {
+        html.parent().unwrap_or(html)
+    } else {
+        html
+    };
+    dir.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| html.display().to_string())
+}
+
+/// `--algorithm`, `--model` and the time zone from the command line, else
+/// from the config's `[extract]` section: the config is read once, and only
+/// when a value is missing. A model given without `--algorithm` picks its
+/// own algorithm.
 fn extract_options(
     globals: &Globals,
-    algorithm: Option<AlgorithmArg>,
+    algorithm: Option<Algorithm>,
+    model_path: Option<&Path>,
     zone: Zone,
 ) -> Result<ExtractOptions> {
     let zone_missing = matches!(zone, Zone::Flag(None));
-    let config = if algorithm.is_none() || zone_missing {
+    let model_missing = model_path.is_none() && algorithm.is_some_and(Algorithm::is_learned);
+    let flag_model = model_path.map(BlockModel::load).transpose()?;
+    let config = if (algorithm.is_none() && flag_model.is_none()) || zone_missing || model_missing {
         Some(globals.config()?)
     } else {
         None
     };
     let from_config = config.as_ref().map(|c| &c.extract);
+    let algorithm = algorithm
+        .or(flag_model.as_ref().map(BlockModel::algorithm))
+        .or(from_config.map(|e| e.algorithm))
+        .unwrap_or_default();
+    let model = match flag_model {
+        Some(m) if algorithm.is_learned() && m.algorithm() != algorithm => bail!(
+            "{}: the model is for {}, but the algorithm is {}",
+            model_path
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+            m.name(),
+            algorithm.name()
+        ),
+        Some(m) => Some(m),
+        None if algorithm.is_learned() => from_config
+            .and_then(|e| e.model.as_deref())
+            .map(|p| BlockModel::load_for(p, algorithm))
+            .transpose()?,
+        None => None,
+    };
     Ok(ExtractOptions {
-        algorithm: algorithm
-            .map(Algorithm::from)
-            .or(from_config.map(|e| e.algorithm))
-            .unwrap_or_default(),
+        algorithm,
         timezone: match zone {
             Zone::Flag(Some(z)) => Some(z),
             Zone::Flag(None) => from_config.and_then(|e| e.timezone),
             Zone::Utc => None,
         },
+        model: model.map(Arc::new),
     })
 }

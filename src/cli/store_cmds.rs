@@ -279,6 +279,18 @@ pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result
             s.boilerplate_lines,
             errors
         )?;
+        let r = &s.site_rule;
+        if r.pages_by_rule + r.pages_by_tree > 0 {
+            writeln!(
+                out,
+                "    tree rule: {} (hit rate {:.0} %: {} pages by rule, {} by the tree, {} dropped)",
+                r.rule.as_deref().unwrap_or("none"),
+                100.0 * r.hit_rate(),
+                r.pages_by_rule,
+                r.pages_by_tree,
+                r.dropped
+            )?;
+        }
         if top > 0 {
             for (line, count) in store.top_lines(&s.site, top)? {
                 writeln!(out, "    {count:>6}×  {line}")?;

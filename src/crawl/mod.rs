@@ -40,7 +40,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crate::config::{Config, SiteSettings};
-use crate::extract::ExtractOptions;
+use crate::extract::tree::rule::SiteRule;
+use crate::extract::{Algorithm, ExtractOptions};
 use crate::store::{NewUrl, Store, StoreError, UrlKind, WriteOp};
 
 use summary::Counters;
@@ -74,6 +75,9 @@ pub enum CrawlError {
     Store(#[from] StoreError),
     #[error("the store writer stopped unexpectedly")]
     WriterGone,
+    /// `[extract] model` cannot be read.
+    #[error(transparent)]
+    Model(#[from] crate::extract::model::ModelError),
 }
 
 impl From<WriterError> for CrawlError {
@@ -113,10 +117,27 @@ pub async fn run_with<S: CrawlStore>(
 ) -> Result<CrawlSummary, CrawlError> {
     let started = Instant::now();
     let selected = select_sites(config, &opts.sites)?;
+    // A model only serves nb and tree; it must be of the configured kind.
+    let model = match &config.extract.model {
+        Some(path) if config.extract.algorithm.is_learned() => Some(Arc::new(
+            crate::extract::model::BlockModel::load_for(path, config.extract.algorithm)?,
+        )),
+        _ => None,
+    };
     let fetcher = fetch::Fetcher::new(&config.fetch, &config.crawler.user_agent)
         .map_err(CrawlError::Client)?;
     // Budgets count pages over the life of the database.
     let site_pages = store.pages_by_site()?;
+    // `tree` extracts by each site's learned rule; the rules live in the store.
+    let site_rules: HashMap<String, SiteRule> = if config.extract.algorithm == Algorithm::Tree {
+        store
+            .site_rules()?
+            .into_iter()
+            .filter_map(|(site, json)| SiteRule::from_json(&json).map(|r| (site, r)))
+            .collect()
+    } else {
+        HashMap::new()
+    };
     let counters = Arc::new(Counters::default());
     let (writer, writer_task) = Writer::spawn(store, counters.clone());
     let resumed = writer.reset_in_flight().await?;
@@ -141,7 +162,9 @@ pub async fn run_with<S: CrawlStore>(
         extract: ExtractOptions {
             algorithm: cfg.extract.algorithm,
             timezone: cfg.extract.timezone,
+            model,
         },
+        site_rules: std::sync::Mutex::new(site_rules),
         cfg,
     });
     let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);

@@ -21,6 +21,7 @@ use url::Url;
 use super::kinds::ErrorKind;
 use super::{discover, frontier};
 use crate::config::SiteSettings;
+use crate::extract::tree::rule::{RuleOutcome, SiteRule};
 use crate::extract::{self, Article, ExtractOptions};
 use crate::store::{NewUrl, UrlKind};
 use crate::urls::TrailingSlash;
@@ -42,6 +43,8 @@ pub struct PageInput<'a> {
     pub now_ms: i64,
     /// `[crawler] trailing_slash`.
     pub trailing_slash: TrailingSlash,
+    /// `tree`: the site's content rule, if one is learned.
+    pub site_rule: Option<&'a SiteRule>,
 }
 
 /// What came out of one document.
@@ -54,6 +57,8 @@ pub struct PageOutput {
     pub known: Vec<NewUrl>,
     /// A problem to count (`bad_feed`, `bad_sitemap`), the page is still done.
     pub problem: Option<ErrorKind>,
+    /// `tree`: what the article page did to its site's rule.
+    pub rule: Option<RuleOutcome>,
 }
 
 pub fn process(input: &PageInput<'_>) -> PageOutput {
@@ -130,12 +135,20 @@ fn html(input: &PageInput<'_>) -> PageOutput {
     let is_article = input.kind == UrlKind::Article
         && (!input.redirected
             || discover::classify(input.site, input.final_url) == UrlKind::Article);
+    let mut rule = None;
     let mut article = is_article.then(|| {
         let opts = ExtractOptions {
             timezone: input.site.timezone,
             ..input.extract.clone()
         };
-        extract::extract_html(&decoded.text, Some(input.final_url), &opts)
+        let (article, outcome) = extract::extract_html_by_rule(
+            &decoded.text,
+            Some(input.final_url),
+            &opts,
+            input.site_rule,
+        );
+        rule = outcome;
+        article
     });
     // The canonical URL (`link rel=canonical`, else `og:url`) in the
     // frontier's spelling, if it is on the site.
@@ -174,6 +187,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
         article,
         known,
         problem: None,
+        rule,
     }
 }
 

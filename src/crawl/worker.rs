@@ -26,10 +26,11 @@ use super::robots::{RobotsCache, RobotsFetch, Verdict};
 use super::summary::Counters;
 use super::writer::Writer;
 use crate::config::{Config, SiteSettings};
-use crate::extract::ExtractOptions;
+use crate::extract::tree::rule::{RuleOutcome, SiteRule};
+use crate::extract::{Algorithm, ExtractOptions};
 use crate::store::{
-    FetchRecord, KeptHeaders, KeptHtml, NewArticle, NewUrl, NextState, QueuedUrl, SkipRecord,
-    UrlKind, WriteOp,
+    FetchRecord, KeptHeaders, KeptHtml, NewArticle, NewUrl, NextState, QueuedUrl, SiteRuleUpdate,
+    SkipRecord, UrlKind, WriteOp,
 };
 
 /// Everything the workers of one run share.
@@ -45,6 +46,9 @@ pub struct Ctx {
     pub fetch_slots: Arc<Semaphore>,
     pub counters: Arc<Counters>,
     pub extract: ExtractOptions,
+    /// `tree`: each site's current content rule (loaded from the store at
+    /// the start, updated as pages learn or drop rules).
+    pub site_rules: std::sync::Mutex<std::collections::HashMap<String, SiteRule>>,
 }
 
 /// A claimed URL ready to go.
@@ -361,6 +365,9 @@ async fn succeeded(
         if !processed.known.is_empty() {
             ops.push(WriteOp::Known(processed.known));
         }
+        if let Some(outcome) = processed.rule {
+            ops.push(WriteOp::SiteRule(rule_update(ctx, &site.name, outcome)));
+        }
         if let Some(article) = processed.article {
             let new = NewArticle {
                 url: q.url.clone(),
@@ -400,6 +407,30 @@ async fn succeeded(
     }
 }
 
+/// Record what a `tree` page did to its site's rule: keep the shared map
+/// current and tell the store.
+fn rule_update(ctx: &Ctx, site: &str, outcome: RuleOutcome) -> SiteRuleUpdate {
+    let (by_rule, dropped, learned) = match outcome {
+        RuleOutcome::ByRule => (true, false, None),
+        RuleOutcome::Learned(r) => (false, false, r),
+        RuleOutcome::Relearned(r) => (false, true, r),
+    };
+    if let Ok(mut rules) = ctx.site_rules.lock() {
+        if dropped {
+            rules.remove(site);
+        }
+        if let Some(r) = &learned {
+            rules.insert(site.to_string(), r.clone());
+        }
+    }
+    SiteRuleUpdate {
+        site: site.to_string(),
+        by_rule,
+        dropped,
+        learned: learned.map(|r| (r.to_json(), r.display())),
+    }
+}
+
 /// Discovery and extraction on the blocking pool (CPU work); for an article
 /// page with `[store] keep_html`, the body compressed for keeping too.
 async fn process_blocking(
@@ -417,6 +448,14 @@ async fn process_blocking(
     let redirected = !fetched.redirects.is_empty();
     let content_type = fetched.content_type.clone();
     let extract = ctx.extract.clone();
+    let site_rule = if extract.algorithm == Algorithm::Tree && kind == UrlKind::Article {
+        ctx.site_rules
+            .lock()
+            .ok()
+            .and_then(|rules| rules.get(&site.name).cloned())
+    } else {
+        None
+    };
     let trailing_slash = ctx.cfg.crawler.trailing_slash;
     let keep_html = ctx.cfg.store.keep_html;
     let status = fetched.status;
@@ -440,6 +479,7 @@ async fn process_blocking(
             extract: &extract,
             now_ms: now_ms(),
             trailing_slash,
+            site_rule: site_rule.as_ref(),
         });
         let html = (keep_html && out.article.is_some())
             .then(|| KeptHtml::new(final_url.as_str(), status, headers, now_ms(), &body))

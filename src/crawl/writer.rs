@@ -62,6 +62,11 @@ pub trait CrawlStore: Send + 'static {
         let _ = (config, sites);
         Ok(0)
     }
+    /// The stored `tree` site rules: (site, rule JSON). Stores without a
+    /// rule table have none.
+    fn site_rules(&mut self) -> Result<Vec<(String, String)>, StoreError> {
+        Ok(Vec::new())
+    }
 }
 
 impl CrawlStore for Store {
@@ -95,6 +100,9 @@ impl CrawlStore for Store {
             changed += Store::reclean(self, Some(site), settings)?;
         }
         Ok(changed)
+    }
+    fn site_rules(&mut self) -> Result<Vec<(String, String)>, StoreError> {
+        Store::site_rules(self)
     }
 }
 
@@ -335,7 +343,9 @@ fn tally(outcomes: &[WriteOutcome], counters: &Counters) {
             WriteOutcome::ArticleUpdated { .. } => Counters::add(&counters.articles_updated, 1),
             WriteOutcome::ArticleUnchanged { .. } => {}
             WriteOutcome::ArticleEmpty => counters.error(ErrorKind::EmptyArticle),
-            WriteOutcome::UrlsAdded(_) | WriteOutcome::FetchRecorded => {}
+            WriteOutcome::UrlsAdded(_)
+            | WriteOutcome::FetchRecorded
+            | WriteOutcome::RuleRecorded => {}
         }
     }
 }

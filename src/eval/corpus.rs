@@ -12,7 +12,7 @@ use std::time::Instant;
 use super::sequence::{page_order, site_key};
 use super::{score_tokens, EvalError, EvalReport, PageScore, Score};
 use crate::extract::batch;
-use crate::extract::{extract_bytes, extract_bytes_text, ExtractOptions};
+use crate::extract::{extract_bytes, extract_bytes_text_with, ExtractOptions};
 use crate::words::tokenize;
 
 /// The pages of a directory (as `extract DIR` lists them).
@@ -23,7 +23,7 @@ fn page_list(dir: &Path) -> Result<Vec<PathBuf>, EvalError> {
     })
 }
 
-/// Extract every `html_dir/<name>.html` (as bytes, via [`extract_bytes_text`]) and
+/// Extract every `html_dir/<name>.html` (as bytes, via [`extract_bytes_text_with`]) and
 /// score it against `gold_dir/<name>.txt`, on `jobs` threads.
 pub fn evaluate_dir(
     html_dir: &Path,
@@ -100,7 +100,7 @@ fn eval_page(page: &Path, gold_dir: &Path, opts: &ExtractOptions) -> Result<Page
     };
     let t0 = Instant::now();
     // Only the text is scored: skip metadata and language detection.
-    let text = extract_bytes_text(&bytes, None, None, opts.algorithm);
+    let text = extract_bytes_text_with(&bytes, None, None, opts);
     let millis = t0.elapsed().as_secs_f64() * 1000.0;
     let a = tokenize(&text);
     let b = tokenize(&gold);

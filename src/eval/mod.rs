@@ -21,7 +21,9 @@ use serde::Serialize;
 use crate::extract::Algorithm;
 
 mod corpus;
+pub mod folds;
 mod lcs;
+pub mod methods;
 pub mod sequence;
 pub use corpus::{evaluate_dir, sequence_pages, SequencePages};
 pub use lcs::lcs_len;
@@ -142,6 +144,37 @@ pub struct EvalReport {
 }
 
 impl EvalReport {
+    /// A report from per-page scores (sorted by name here), with their means.
+    pub fn from_pages(algorithm: Algorithm, mut pages: Vec<PageScore>) -> EvalReport {
+        pages.sort_by(|a, b| a.name.cmp(&b.name));
+        let n = pages.len().max(1) as f64;
+        let mut mean = Score::default();
+        let mut max_millis: f64 = 0.0;
+        for p in &pages {
+            mean.precision += p.score.precision / n;
+            mean.recall += p.score.recall / n;
+            mean.f1 += p.score.f1 / n;
+            mean.cleaneval += p.score.cleaneval / n;
+            max_millis = max_millis.max(p.millis);
+        }
+        EvalReport {
+            algorithm,
+            pages,
+            mean,
+            max_millis,
+        }
+    }
+
+    /// Pages per second of extraction time on one thread (Σ per-page times).
+    pub fn pages_per_sec(&self) -> f64 {
+        let secs: f64 = self.pages.iter().map(|p| p.millis).sum::<f64>() / 1000.0;
+        if secs > 0.0 {
+            self.pages.len() as f64 / secs
+        } else {
+            0.0
+        }
+    }
+
     /// A human table: means, then the `worst` pages by F1 (all pages, by name,
     /// when `None`).
     pub fn render(&self, worst: Option<usize>) -> String {

@@ -16,7 +16,7 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-use super::{extract_bytes, extract_bytes_text, Article, ExtractOptions};
+use super::{extract_bytes, extract_bytes_text_with, Article, ExtractOptions};
 
 /// Errors that stop a batch run (per-page failures are in [`BatchSummary`]).
 #[derive(Debug, thiserror::Error)]
@@ -188,7 +188,7 @@ fn one_page(
         extract_bytes(&bytes, None, None, opts)
     } else {
         Article {
-            text: extract_bytes_text(&bytes, None, None, opts.algorithm),
+            text: extract_bytes_text_with(&bytes, None, None, opts),
             ..Article::default()
         }
     };

@@ -7,22 +7,36 @@
 //! Steps: 1. charset → UTF-8 ([`charset`]); 2. strip non-content with a byte
 //! prepass and lol_html ([`strip`]); 3. parse into a DOM (scraper/html5ever) and flatten the body
 //! into an arena with per-node statistics ([`dom`]); 4. scoring and selection
-//! ([`density`] for the CETD family, [`select`] for `auto`); 5. text assembly
-//! ([`text`]); 6. metadata ([`metadata`]) from the same parsed DOM.
+//! ([`density`] for the CETD family, [`select`] for `auto`; the other methods
+//! of the research: [`htd`], [`ceds`], [`punct`], and the learned block
+//! classifiers [`nb`] and [`tree`] over [`blocks`], with [`model`] files);
+//! 5. text assembly ([`text`]); 6. metadata ([`metadata`]) from the same
+//! parsed DOM.
 
 pub mod batch;
+pub mod blocks;
+pub mod ceds;
 pub mod charset;
 pub mod density;
 pub mod dom;
 pub mod headline;
 pub mod heuristics;
+pub mod htd;
 pub mod metadata;
+pub mod model;
+pub mod nb;
+pub mod punct;
 pub mod select;
 pub mod strip;
 pub mod text;
+pub mod tree;
+
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use url::Url;
+
+use model::BlockModel;
 
 /// Which content-selection algorithm to run (`--algorithm`, `[extract] algorithm`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -35,6 +49,49 @@ pub enum Algorithm {
     /// The best-scoring combination (default).
     #[default]
     Auto,
+    /// CEDS (Yu & Jin): leaf levels, block fusion, ContentImportance threshold.
+    Ceds,
+    /// Punctuation statistics (Li & Jiang): noise nodes out, punctuated text in.
+    Punct,
+    /// Naive Bayes block classifier (a trained model; `--model`).
+    Nb,
+    /// C4.5 decision tree block classifier (a trained model; `--model`).
+    Tree,
+    /// CETD hybrid text density: CTD weighted by approximated visual importance.
+    Htd,
+}
+
+impl Algorithm {
+    /// Every algorithm, in the order `eval --algorithm all` reports them.
+    pub const ALL: [Algorithm; 8] = [
+        Algorithm::Auto,
+        Algorithm::Td,
+        Algorithm::Ctd,
+        Algorithm::Htd,
+        Algorithm::Ceds,
+        Algorithm::Punct,
+        Algorithm::Nb,
+        Algorithm::Tree,
+    ];
+
+    /// The lower-case name (`--algorithm`, config, reports).
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::Td => "td",
+            Algorithm::Ctd => "ctd",
+            Algorithm::Auto => "auto",
+            Algorithm::Ceds => "ceds",
+            Algorithm::Punct => "punct",
+            Algorithm::Nb => "nb",
+            Algorithm::Tree => "tree",
+            Algorithm::Htd => "htd",
+        }
+    }
+
+    /// Runs a trained block model.
+    pub fn is_learned(self) -> bool {
+        matches!(self, Algorithm::Nb | Algorithm::Tree)
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -42,6 +99,9 @@ pub struct ExtractOptions {
     pub algorithm: Algorithm,
     /// Time zone for dates the page writes without an offset (UTC if none).
     pub timezone: Option<chrono_tz::Tz>,
+    /// Model for `nb`/`tree` (`--model`, `[extract] model`); the shipped
+    /// model of the algorithm when `None`.
+    pub model: Option<Arc<BlockModel>>,
 }
 
 /// What extraction yields for one page.
@@ -77,8 +137,47 @@ pub fn extract_bytes(
 pub fn extract_html(html: &str, url: Option<&Url>, opts: &ExtractOptions) -> Article {
     let stripped = strip::strip(html);
     let doc = scraper::Html::parse_document(&stripped);
-    let text = text_of_document(&doc, opts.algorithm);
-    let meta = metadata::extract_metadata_in(&doc, url, opts.timezone);
+    let text = text_of_document_with(&doc, opts.algorithm, opts.model.as_deref());
+    article_of(&doc, text, url, opts)
+}
+
+/// [`extract_html`] for `tree` with a site's rule ([`tree::rule`]): the
+/// text of the rule's element when it matches, else the tree's (learning a
+/// rule). Other algorithms ignore the rule and report no rule outcome.
+pub fn extract_html_by_rule(
+    html: &str,
+    url: Option<&Url>,
+    opts: &ExtractOptions,
+    rule: Option<&tree::rule::SiteRule>,
+) -> (Article, Option<tree::rule::RuleOutcome>) {
+    let stripped = strip::strip(html);
+    let doc = scraper::Html::parse_document(&stripped);
+    let model = opts
+        .model
+        .as_deref()
+        .or(BlockModel::default_for(Algorithm::Tree));
+    let (text, outcome) = match model {
+        Some(m) if opts.algorithm == Algorithm::Tree => {
+            let dom = dom::Dom::build(&doc);
+            let (text, outcome) = m.extract_by_rule(&dom, rule);
+            (text, Some(outcome))
+        }
+        _ => (
+            text_of_document_with(&doc, opts.algorithm, opts.model.as_deref()),
+            None,
+        ),
+    };
+    (article_of(&doc, text, url, opts), outcome)
+}
+
+/// The article: extracted text plus metadata of the same document.
+fn article_of(
+    doc: &scraper::Html,
+    text: String,
+    url: Option<&Url>,
+    opts: &ExtractOptions,
+) -> Article {
+    let meta = metadata::extract_metadata_in(doc, url, opts.timezone);
     let language = metadata::detect_language(language_sample(&text));
     Article {
         title: meta.title,
@@ -119,6 +218,19 @@ pub fn extract_bytes_text(
     extract_text(&html.text, algorithm)
 }
 
+/// [`extract_bytes_text`] with all options (the `nb`/`tree` model).
+pub fn extract_bytes_text_with(
+    bytes: &[u8],
+    content_type: Option<&str>,
+    url: Option<&Url>,
+    opts: &ExtractOptions,
+) -> String {
+    let html = charset::decode(bytes, content_type, url);
+    let stripped = strip::strip(&html.text);
+    let doc = scraper::Html::parse_document(&stripped);
+    text_of_document_with(&doc, opts.algorithm, opts.model.as_deref())
+}
+
 /// Only the article text of decoded HTML (no metadata): steps 2–5.
 pub fn extract_text(html: &str, algorithm: Algorithm) -> String {
     let stripped = strip::strip(html);
@@ -126,8 +238,18 @@ pub fn extract_text(html: &str, algorithm: Algorithm) -> String {
     text_of_document(&doc, algorithm)
 }
 
-/// Steps 3–5 on a parsed (stripped) document.
+/// Steps 3–5 on a parsed (stripped) document (`nb`/`tree` with their
+/// shipped models).
 pub fn text_of_document(doc: &scraper::Html, algorithm: Algorithm) -> String {
+    text_of_document_with(doc, algorithm, None)
+}
+
+/// Steps 3–5 with an explicit model for `nb`/`tree` (ignored by the others).
+pub fn text_of_document_with(
+    doc: &scraper::Html,
+    algorithm: Algorithm,
+    model: Option<&BlockModel>,
+) -> String {
     let dom = dom::Dom::build(doc);
     if dom.is_empty() {
         return String::new();
@@ -136,6 +258,13 @@ pub fn text_of_document(doc: &scraper::Html, algorithm: Algorithm) -> String {
         Algorithm::Td => select::cetd_text(&dom, density::Density::Text),
         Algorithm::Ctd => select::cetd_text(&dom, density::Density::Composite),
         Algorithm::Auto => select::auto_text(&dom, dom::doc_title(doc).as_deref()),
+        Algorithm::Ceds => ceds::ceds_text(&dom),
+        Algorithm::Punct => punct::punct_text(&dom),
+        Algorithm::Htd => htd::htd_text(&dom),
+        Algorithm::Nb | Algorithm::Tree => match model.or(BlockModel::default_for(algorithm)) {
+            Some(m) => m.extract(&dom),
+            None => String::new(),
+        },
     }
 }
 

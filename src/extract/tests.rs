@@ -3,7 +3,7 @@
 
 use super::*;
 
-const ALL: [Algorithm; 3] = [Algorithm::Td, Algorithm::Ctd, Algorithm::Auto];
+const ALL: [Algorithm; 8] = Algorithm::ALL;
 
 fn story(paragraphs: usize) -> String {
     let mut s = String::new();

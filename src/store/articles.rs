@@ -40,6 +40,10 @@ impl Store {
                 }
                 WriteOp::Article(a) => store_article(&tx, &a)?,
                 WriteOp::Refetched(a) => refetched(&tx, &a)?,
+                WriteOp::SiteRule(u) => {
+                    super::site_rules::apply_update(&tx, &u)?;
+                    WriteOutcome::RuleRecorded
+                }
             });
         }
         tx.commit()?;

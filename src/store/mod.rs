@@ -27,7 +27,9 @@ mod maintenance;
 pub use maintenance::Replayed;
 mod open;
 mod search;
+mod site_rules;
 mod stats;
+pub use site_rules::{SiteRuleStats, SiteRuleUpdate};
 #[cfg(test)]
 mod tests;
 
@@ -206,6 +208,8 @@ pub struct SiteStats {
     /// URLs put back without a request (robots, parked host, budget) by reason.
     #[serde(serialize_with = "pairs_as_map")]
     pub skipped: Vec<(String, u64)>,
+    /// The `tree` site rule and its hit rate.
+    pub site_rule: SiteRuleStats,
 }
 
 /// `[("timeout", 3)]` as `{"timeout": 3}`, keeping the order.
@@ -307,6 +311,8 @@ pub enum WriteOp {
     /// An article's URL fetched again to catch updates: if the body changed,
     /// the stored article is updated in place (see `articles::refetched`).
     Refetched(NewArticle),
+    /// A `tree` article page's use of its site's rule (migration 0008).
+    SiteRule(SiteRuleUpdate),
 }
 
 /// What a write did.
@@ -334,4 +340,6 @@ pub enum WriteOutcome {
     ArticleUnchanged {
         id: i64,
     },
+    /// A site rule update was recorded.
+    RuleRecorded,
 }

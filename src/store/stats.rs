@@ -44,6 +44,7 @@ impl Store {
                 boilerplate_lines,
                 errors: fetches.errors,
                 skipped: fetches.skipped,
+                site_rule: super::site_rules::rule_stats(&self.conn, id)?,
             });
         }
         Ok(out)

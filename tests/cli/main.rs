@@ -7,6 +7,7 @@ mod crawl;
 mod errors;
 mod extract;
 mod help;
+mod methods;
 mod pipes;
 mod store_cmds;
 mod support;

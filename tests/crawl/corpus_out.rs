@@ -53,7 +53,7 @@ fn spec(seed: u64) -> SimWebSpec {
 fn with_algorithm(algorithm: Algorithm) -> ExtractOptions {
     ExtractOptions {
         algorithm,
-        timezone: None,
+        ..ExtractOptions::default()
     }
 }
 
@@ -185,6 +185,7 @@ fn cfg_opts(cfg: &Config) -> ExtractOptions {
     ExtractOptions {
         algorithm: cfg.extract.algorithm,
         timezone: cfg.extract.timezone,
+        ..ExtractOptions::default()
     }
 }
 

@@ -196,3 +196,44 @@ async fn crawl_stores_every_article_once_cleanly_and_politely() {
     // Last, so a shortfall in extraction quality does not hide the above.
     assert!(mean_f1 >= 0.90, "mean F1 {mean_f1:.4} < 0.90");
 }
+
+/// `tree` learns each site's content rule (the id/class path of its story
+/// block) on its first article pages, stores it (migration 0008), and
+/// extracts the later pages by that rule without running the tree.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tree_site_rules_are_learned_then_reused_on_later_pages() {
+    let spec = SimWebSpec {
+        sites: 2,
+        articles_per_site: 12,
+        seed: 5,
+        faults: false,
+    };
+    let (web, dir, mut cfg) = start_web(spec).await;
+    cfg.extract.algorithm = newshound::extract::Algorithm::Tree;
+    let db = dir.path().join("rules.db");
+    crawl_once(&cfg, &db).await;
+    let store = Store::open(&db).expect("reopen store");
+    for site in web.sites() {
+        let r = store.site_rule_stats(&site.name).expect("rule stats");
+        println!("{}: {r:?}", site.name);
+        assert!(r.rule.is_some(), "{}: no rule learned: {r:?}", site.name);
+        assert!(
+            r.pages_by_rule > r.pages_by_tree,
+            "{}: later pages not extracted by rule: {r:?}",
+            site.name
+        );
+    }
+    let articles = stored(&db);
+    assert!(!articles.is_empty());
+    let mut f1 = 0.0;
+    for a in &articles {
+        let gold = web.true_body(&a.url).expect("true body");
+        f1 += newshound::eval::score(&a.article.text, gold).f1;
+    }
+    let mean = f1 / articles.len() as f64;
+    println!(
+        "tree with site rules: mean F1 {mean:.4} over {} articles",
+        articles.len()
+    );
+    assert!(mean >= 0.8, "mean F1 {mean:.4}");
+}

@@ -42,6 +42,7 @@ fn run(
         extract: &ExtractOptions::default(),
         now_ms: 0,
         trailing_slash: crate::urls::TrailingSlash::Keep,
+        site_rule: None,
     })
 }
 
@@ -158,6 +159,7 @@ fn feed_entries_are_classified_and_bad_feeds_counted() {
         extract: &opts,
         now_ms: 0,
         trailing_slash: crate::urls::TrailingSlash::Keep,
+        site_rule: None,
     };
     let out = process(&input(rss));
     let queued: Vec<(&str, UrlKind)> = out.urls.iter().map(|u| (u.url.as_str(), u.kind)).collect();

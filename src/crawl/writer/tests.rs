@@ -69,6 +69,7 @@ impl CrawlStore for Fake {
                     id: 1,
                     lines_dropped: 2,
                 },
+                WriteOp::SiteRule(_) => WriteOutcome::RuleRecorded,
             })
             .collect())
     }

@@ -1,0 +1,208 @@
+//! Every extraction method on one table: `newshound eval --algorithm all`.
+//!
+//! In: page/gold directories (one set, or every set of a corpus directory)
+//! and the algorithms to run. Out: [`MethodRow`]s — per algorithm and set,
+//! mean P/R/F1 (LCS), CleanEval, and pages/s — and their table.
+//!
+//! `nb` and `tree` are scored by held-out folds by site ([`super::folds`]):
+//! each page by a model trained on the set's other sites, never by the
+//! shipped model (which may have seen the page). With an explicit model
+//! (`--model`) they are scored with it, and the row says so.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use super::folds::{cross_validate, label_dir, DEFAULT_FOLDS};
+use super::{evaluate_dir, EvalError, EvalReport, Score};
+use crate::extract::model::BlockModel;
+use crate::extract::{Algorithm, ExtractOptions};
+
+/// How a row's pages were scored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScoredBy {
+    /// A fixed algorithm (or the given model) on every page.
+    Direct,
+    /// Held-out folds by site (`nb`, `tree` without `--model`).
+    Folds,
+}
+
+/// One algorithm on one set.
+#[derive(Debug, Clone, Serialize)]
+pub struct MethodRow {
+    pub set: String,
+    pub algorithm: Algorithm,
+    pub scored_by: ScoredBy,
+    pub pages: usize,
+    pub mean: Score,
+    /// Pages per second of extraction on one thread (decode to text).
+    pub pages_per_sec: f64,
+    #[serde(skip)]
+    pub report: EvalReport,
+}
+
+/// Score `algorithm` on one set: directly, or by folds for `nb`/`tree`
+/// without a model.
+pub fn evaluate_algorithm(
+    set: &str,
+    html: &Path,
+    gold: &Path,
+    algorithm: Algorithm,
+    model: Option<Arc<BlockModel>>,
+    jobs: usize,
+) -> Result<MethodRow, EvalError> {
+    let (report, scored_by) = if algorithm.is_learned() && model.is_none() {
+        let pages = label_dir(html, gold, jobs)?;
+        match cross_validate(algorithm, &pages, DEFAULT_FOLDS, jobs) {
+            Some(r) => (r.text, ScoredBy::Folds),
+            None => {
+                return Err(EvalError::NoPages {
+                    dir: html.to_path_buf(),
+                })
+            }
+        }
+    } else {
+        let opts = ExtractOptions {
+            algorithm,
+            model,
+            ..ExtractOptions::default()
+        };
+        (evaluate_dir(html, gold, &opts, jobs)?, ScoredBy::Direct)
+    };
+    Ok(MethodRow {
+        set: set.to_string(),
+        algorithm,
+        scored_by,
+        pages: report.pages.len(),
+        mean: report.mean,
+        pages_per_sec: report.pages_per_sec(),
+        report,
+    })
+}
+
+/// The sets of a corpus directory: every `<dir>/<set>` with `html/` and
+/// `gold/` subdirectories, by name.
+pub fn corpus_sets(dir: &Path) -> Result<Vec<(String, PathBuf, PathBuf)>, EvalError> {
+    let io = |source| EvalError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let path = entry.map_err(io)?.path();
+        let (html, gold) = (path.join("html"), path.join("gold"));
+        if html.is_dir() && gold.is_dir() {
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            out.push((name, html, gold));
+        }
+    }
+    out.sort();
+    if out.is_empty() {
+        return Err(EvalError::NoPages {
+            dir: dir.to_path_buf(),
+        });
+    }
+    Ok(out)
+}
+
+/// The table of rows, one line each.
+pub fn render_table(rows: &[MethodRow]) -> String {
+    let mut out = String::new();
+    let w = rows.iter().map(|r| r.set.len()).max().unwrap_or(3).max(3);
+    let _ = writeln!(
+        out,
+        "{:<w$}  {:<5} {:>5}  {:>6} {:>6} {:>6} {:>6}  {:>8}  scored by",
+        "set", "alg", "pages", "P", "R", "F1", "CE", "pages/s"
+    );
+    for r in rows {
+        let m = &r.mean;
+        let by = match r.scored_by {
+            ScoredBy::Direct => "every page",
+            ScoredBy::Folds => "held-out folds by site",
+        };
+        let _ = writeln!(
+            out,
+            "{:<w$}  {:<5} {:>5}  {:>6.3} {:>6.3} {:>6.3} {:>6.3}  {:>8.0}  {by}",
+            r.set,
+            r.algorithm.name(),
+            r.pages,
+            m.precision,
+            m.recall,
+            m.f1,
+            m.cleaneval,
+            r.pages_per_sec
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(dir: &Path, name: &str, text: &str) {
+        std::fs::write(dir.join(name), text).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+
+    /// A small set of two "sites" with one template each.
+    fn small_set(root: &Path) -> (PathBuf, PathBuf) {
+        let (html, gold) = (root.join("html"), root.join("gold"));
+        for d in [&html, &gold] {
+            std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("{e}"));
+        }
+        for site in ["alpha", "beta", "gamma"] {
+            for i in 0..3 {
+                let story = format!(
+                    "The {site} council met on day {i}, and agreed the budget after a long debate. \
+                     Members said the plan, which covers schools and roads, would be reviewed."
+                );
+                let page = format!(
+                    "<html><body><div class=menu><a href=/a>Home</a> <a href=/b>World</a> \
+                     <a href=/c>Sport</a> <a href=/d>Weather</a></div>\
+                     <div class=story><p>{story}</p><p>{story}</p></div>\
+                     <div class=foot><a href=/e>Privacy</a> <a href=/f>Terms</a></div></body></html>"
+                );
+                write(&html, &format!("{site}_{i}.html"), &page);
+                write(
+                    &gold,
+                    &format!("{site}_{i}.txt"),
+                    &format!("{story}\n\n{story}\n"),
+                );
+            }
+        }
+        (html, gold)
+    }
+
+    #[test]
+    fn every_algorithm_gets_a_row_and_learned_ones_are_scored_by_folds() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let (html, gold) = small_set(tmp.path());
+        let mut rows = Vec::new();
+        for alg in Algorithm::ALL {
+            let row = evaluate_algorithm("small", &html, &gold, alg, None, 1)
+                .unwrap_or_else(|e| panic!("{alg:?}: {e}"));
+            assert_eq!(row.pages, 9);
+            let want = if alg.is_learned() {
+                ScoredBy::Folds
+            } else {
+                ScoredBy::Direct
+            };
+            assert_eq!(row.scored_by, want, "{alg:?}");
+            rows.push(row);
+        }
+        let table = render_table(&rows);
+        assert_eq!(table.lines().count(), 1 + Algorithm::ALL.len(), "{table}");
+        assert!(
+            table.contains("tree") && table.contains("held-out"),
+            "{table}"
+        );
+        let nb = rows.iter().find(|r| r.algorithm == Algorithm::Nb);
+        assert!(nb.is_some_and(|r| r.mean.f1 > 0.9), "{table}");
+    }
+}

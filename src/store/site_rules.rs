@@ -1,0 +1,167 @@
+//! Tree site rules in SQLite (migration 0008): per site, the stored id/class
+//! path of its content block and how often it was used.
+//!
+//! In: [`SiteRuleUpdate`]s from the crawl's writer (one per article page
+//! extracted with `tree`). Out: the stored rules (loaded when a crawl
+//! starts) and per-site figures for `stats`.
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::frontier::site_id_in;
+use super::{Store, StoreError};
+
+/// What one `tree` article page did to its site's rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SiteRuleUpdate {
+    pub site: String,
+    /// The page was extracted by the stored rule (the tree did not run).
+    pub by_rule: bool,
+    /// The stored rule stopped matching and was dropped.
+    pub dropped: bool,
+    /// A rule learned on this page (JSON, display form) that replaces the
+    /// stored one.
+    pub learned: Option<(String, String)>,
+}
+
+/// One site's rule and its use.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct SiteRuleStats {
+    /// `div#main > div.story-body`; `None` while no rule is held.
+    pub rule: Option<String>,
+    pub pages_by_rule: u64,
+    pub pages_by_tree: u64,
+    pub dropped: u64,
+}
+
+impl SiteRuleStats {
+    /// Share of the site's `tree` pages extracted by rule.
+    pub fn hit_rate(&self) -> f64 {
+        let n = self.pages_by_rule + self.pages_by_tree;
+        if n == 0 {
+            0.0
+        } else {
+            self.pages_by_rule as f64 / n as f64
+        }
+    }
+}
+
+/// Apply one update inside the writer's transaction.
+pub(super) fn apply_update(conn: &Connection, u: &SiteRuleUpdate) -> rusqlite::Result<()> {
+    let site_id = site_id_in(conn, &u.site)?;
+    conn.prepare_cached("INSERT OR IGNORE INTO site_rules(site_id) VALUES (?1)")?
+        .execute([site_id])?;
+    conn.prepare_cached(
+        "UPDATE site_rules SET
+            pages_by_rule = pages_by_rule + ?2,
+            pages_by_tree = pages_by_tree + ?3,
+            dropped = dropped + ?4
+         WHERE site_id = ?1",
+    )?
+    .execute(params![
+        site_id,
+        i64::from(u.by_rule),
+        i64::from(!u.by_rule),
+        i64::from(u.dropped)
+    ])?;
+    if u.dropped {
+        conn.prepare_cached(
+            "UPDATE site_rules SET rule = NULL, display = NULL WHERE site_id = ?1",
+        )?
+        .execute([site_id])?;
+    }
+    if let Some((json, display)) = &u.learned {
+        conn.prepare_cached("UPDATE site_rules SET rule = ?2, display = ?3 WHERE site_id = ?1")?
+            .execute(params![site_id, json, display])?;
+    }
+    Ok(())
+}
+
+/// A site's rule figures (zeros when it never ran `tree`).
+pub(super) fn rule_stats(conn: &Connection, site_id: i64) -> rusqlite::Result<SiteRuleStats> {
+    let row = conn
+        .prepare_cached(
+            "SELECT display, pages_by_rule, pages_by_tree, dropped FROM site_rules
+             WHERE site_id = ?1",
+        )?
+        .query_row([site_id], |r| {
+            Ok(SiteRuleStats {
+                rule: r.get(0)?,
+                pages_by_rule: r.get::<_, i64>(1)?.max(0) as u64,
+                pages_by_tree: r.get::<_, i64>(2)?.max(0) as u64,
+                dropped: r.get::<_, i64>(3)?.max(0) as u64,
+            })
+        })
+        .optional()?;
+    Ok(row.unwrap_or_default())
+}
+
+impl Store {
+    /// Every stored rule: (site name, rule JSON).
+    pub fn site_rules(&self) -> Result<Vec<(String, String)>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT s.name, r.rule FROM site_rules r JOIN sites s ON s.id = r.site_id
+             WHERE r.rule IS NOT NULL ORDER BY s.name",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+
+    /// One site's rule figures.
+    pub fn site_rule_stats(&self, site: &str) -> Result<SiteRuleStats, StoreError> {
+        let id = super::frontier::find_site(&self.conn, site)?;
+        Ok(rule_stats(&self.conn, id)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::WriteOp;
+
+    fn update(by_rule: bool, dropped: bool, learned: Option<&str>) -> WriteOp {
+        WriteOp::SiteRule(SiteRuleUpdate {
+            site: "news".into(),
+            by_rule,
+            dropped,
+            learned: learned.map(|d| (format!("{{\"path\":\"{d}\"}}"), d.to_string())),
+        })
+    }
+
+    #[test]
+    fn rule_is_learned_counted_dropped_and_relearned() {
+        let mut store = Store::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        store
+            .write_batch(vec![
+                update(false, false, Some("div#story")),
+                update(true, false, None),
+                update(true, false, None),
+                update(true, false, None),
+            ])
+            .unwrap_or_else(|e| panic!("{e}"));
+        let s = store
+            .site_rule_stats("news")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(s.rule.as_deref(), Some("div#story"));
+        assert_eq!((s.pages_by_rule, s.pages_by_tree, s.dropped), (3, 1, 0));
+        assert!((s.hit_rate() - 0.75).abs() < 1e-12);
+        assert_eq!(store.site_rules().unwrap_or_default().len(), 1);
+
+        // A redesign: the rule is dropped; no new one could be learned.
+        store
+            .write_batch(vec![update(false, true, None)])
+            .unwrap_or_else(|e| panic!("{e}"));
+        let s = store
+            .site_rule_stats("news")
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((s.rule, s.dropped, s.pages_by_tree), (None, 1, 2));
+        assert!(store.site_rules().unwrap_or_default().is_empty());
+
+        // Relearned on the next page; `stats` shows it.
+        store
+            .write_batch(vec![update(false, false, Some("main > article"))])
+            .unwrap_or_else(|e| panic!("{e}"));
+        let all = store.site_stats(50).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].site_rule.rule.as_deref(), Some("main > article"));
+    }
+}

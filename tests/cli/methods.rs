@@ -1,0 +1,122 @@
+//! `train` (a model file that `extract --model` and `eval --model` read back)
+//! and `eval --algorithm all` (one table of every method).
+
+use crate::support::{assert_clean_failure, newshound, stderr, stdout};
+
+/// Two sites, two pages each, with gold text: enough to train and to fold.
+fn gold_set(dir: &std::path::Path) {
+    for sub in ["html", "gold"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    for site in ["alpha", "beta", "gamma"] {
+        for i in 0..2 {
+            let story = format!(
+                "The {site} council met on day {i}, and agreed the budget after a long debate. \
+                 Members said the plan would be reviewed next spring."
+            );
+            let page = format!(
+                "<html><body><div class=menu><a href=/a>Home</a> <a href=/b>World</a> \
+                 <a href=/c>Sport</a></div><div class=story><p>{story}</p><p>{story}</p></div>\
+                 <div class=foot><a href=/e>Privacy</a> <a href=/f>Terms</a></div></body></html>"
+            );
+            std::fs::write(dir.join(format!("html/{site}_{i}.html")), page).unwrap();
+            std::fs::write(dir.join(format!("gold/{site}_{i}.txt")), &story).unwrap();
+        }
+    }
+}
+
+#[test]
+fn train_writes_a_model_that_extract_uses_and_a_mismatched_algorithm_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    gold_set(tmp.path());
+    let out = newshound(
+        &[
+            "train",
+            "--algorithm",
+            "nb",
+            "--html",
+            "html",
+            "--gold",
+            "gold",
+            "--out",
+            "nb.json",
+            "--folds",
+            "3",
+        ],
+        tmp.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let report = stdout(&out);
+    assert!(
+        report.contains("3-fold cross-validation by site (nb)"),
+        "{report}"
+    );
+    assert!(report.contains("text (LCS, held-out pages): P"), "{report}");
+    let model = std::fs::read_to_string(tmp.path().join("nb.json")).unwrap();
+    assert!(model.contains("\"algorithm\": \"nb\""), "{model}");
+
+    let out = newshound(
+        &["extract", "html/alpha_0.html", "--model", "nb.json"],
+        tmp.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("agreed the budget") && !text.contains("Privacy"),
+        "{text}"
+    );
+
+    let out = newshound(
+        &[
+            "extract",
+            "html/alpha_0.html",
+            "--model",
+            "nb.json",
+            "--algorithm",
+            "tree",
+        ],
+        tmp.path(),
+    );
+    assert_clean_failure(
+        &out,
+        "nb.json: the model is for nb, but the algorithm is tree",
+    );
+    let out = newshound(
+        &["extract", "html/alpha_0.html", "--model", "none.json"],
+        tmp.path(),
+    );
+    assert_clean_failure(&out, "none.json: cannot read model");
+}
+
+#[test]
+fn eval_all_prints_one_row_per_algorithm() {
+    let tmp = tempfile::tempdir().unwrap();
+    gold_set(tmp.path());
+    let out = newshound(
+        &[
+            "eval",
+            "--html",
+            "html",
+            "--gold",
+            "gold",
+            "--algorithm",
+            "all",
+        ],
+        tmp.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    for alg in ["auto", "td", "ctd", "htd", "ceds", "punct", "nb", "tree"] {
+        assert!(
+            table
+                .lines()
+                .any(|l| l.split_whitespace().nth(1) == Some(alg)),
+            "{alg} missing:\n{table}"
+        );
+    }
+    assert_eq!(
+        table.matches("held-out folds by site").count(),
+        2,
+        "{table}"
+    );
+}
