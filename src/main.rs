@@ -49,6 +49,20 @@ fn at_least_one(s: &str) -> Result<usize, String> {
     }
 }
 
+/// Most articles per site `demo --articles` may ask for: the simulated web
+/// generates every page in memory before the crawl starts
+/// (`--articles 1000000000` asked for a 200 GB allocation).
+const MAX_DEMO_ARTICLES: usize = 10_000;
+
+/// `demo --articles`: 1 to [`MAX_DEMO_ARTICLES`].
+fn demo_articles(s: &str) -> Result<usize, String> {
+    let n = at_least_one(s)?;
+    if n > MAX_DEMO_ARTICLES {
+        return Err(format!("must be at most {MAX_DEMO_ARTICLES}"));
+    }
+    Ok(n)
+}
+
 /// Most worker threads `--jobs` may ask for: each is an OS thread, and
 /// `--jobs 100000` would spawn them all (pages are few, cores fewer).
 const MAX_JOBS: usize = 256;
@@ -100,6 +114,14 @@ pub enum When {
 
 fn when(s: &str) -> Result<When, String> {
     let s = s.trim();
+    // `26-11-01` was read as the year 26: a year has four digits.
+    let year = s.split('-').next().unwrap_or_default();
+    if year.len() != 4 && !year.is_empty() && year.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "{s:?}: the year must have four digits (2026-11-01, or an RFC 3339 time \
+             such as 2026-11-01T08:00:00Z)"
+        ));
+    }
     if let Ok(day) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
         return Ok(When::Day(day));
     }
@@ -156,8 +178,10 @@ pub enum Command {
     /// One page (a file, an http(s) URL, or `-` for stdin) prints its text,
     /// or text plus metadata with --json. A directory prints one JSON object
     /// per page to stdout (JSONL), or with --out writes <out>/<name>.txt per
-    /// page (or <out>/articles.jsonl with --jsonl). A URL is fetched even
-    /// when it is a private or loopback address: you typed it.
+    /// page (or <out>/articles.jsonl with --jsonl). A URL gets the crawler's
+    /// address guard on every redirect hop: private, loopback and other
+    /// special-purpose addresses are refused unless --allow-private is given
+    /// (or `[fetch] allow_private_addresses` is on).
     ///
     /// Examples: newshound extract page.html --json;
     /// newshound extract pages/ --out texts/ --jobs 2
@@ -189,14 +213,23 @@ pub enum Command {
         /// without an offset [default: `[extract] timezone`, else UTC].
         #[arg(long, value_name = "ZONE", value_parser = parse_time_zone)]
         timezone: Option<Tz>,
+        /// A URL: fetch private, loopback and other special-purpose
+        /// addresses too (along the whole redirect chain).
+        #[arg(long)]
+        allow_private: bool,
     },
     /// Full-text search over stored articles (FTS5, best match first).
     ///
-    /// Every word must occur (in any order). Words are matched as text:
-    /// FTS5 syntax (AND, OR, NOT, "quotes", *, column:) has no special
-    /// meaning. Chinese and Japanese match as substrings.
+    /// Every word must occur (in any order; case and accents do not
+    /// matter). "two words" is a phrase; a OR b takes either; -word (or
+    /// NOT word) leaves out articles with it; word* is a prefix (teach*
+    /// finds teacher). Nothing else is syntax (AND, NEAR, parentheses,
+    /// column: are plain text). Repeated words count once; at most 16
+    /// distinct words. Chinese and Japanese match as substrings; numbers
+    /// match as written (7.1亿元, 3.5).
     ///
     /// Examples: newshound search "climate summit" --limit 5;
+    /// newshound search '"interest rates" bank OR fed -crypto';
     /// newshound search election --site lemonde --since 2026-11-01
     Search {
         /// The words to look for.
@@ -222,22 +255,27 @@ pub enum Command {
     },
     /// Export stored articles (stdout, or --out FILE), streaming.
     ///
-    /// jsonl: one JSON object per line: id, url, site, fetched_at (ms since
-    /// the epoch), word_count, title, author, published_at, modified_at,
-    /// language, canonical_url, site_name, text. csv: the same fields, RFC
-    /// 4180 with a header row. warc: WARC/1.1 response records of the kept
-    /// HTML, gzip per record (articles without kept HTML are skipped and
-    /// counted). markdown: `# title`, the URL, the text.
+    /// jsonl: one JSON object per line: id, url, site, fetched_at,
+    /// word_count, title, author, published_at, modified_at (times in RFC
+    /// 3339), language (ISO 639-3, e.g. eng, cmn), canonical_url, site_name,
+    /// text. csv: the same fields, RFC 4180 with a header row. warc: WARC/1.1
+    /// response records of the kept HTML, gzip per record (articles without
+    /// kept HTML are skipped and counted). markdown: `# title`, the URL, the
+    /// text. The README's "Exported fields" documents each.
     ///
     /// Examples: newshound export --site bbc --out bbc.jsonl;
     /// newshound export --format warc --out corpus.warc.gz
     Export {
-        /// Write to this file (replaced if it exists; `-` is stdout).
+        /// Write to this file (`-` is stdout); an existing file is never
+        /// replaced unless forced.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
         /// Output format.
         #[arg(long, value_enum, default_value_t = FormatArg::Jsonl)]
         format: FormatArg,
+        /// With --out: replace the file if it exists.
+        #[arg(long, requires = "out")]
+        force: bool,
         #[command(flatten)]
         filter: Filter,
     },
@@ -372,11 +410,12 @@ pub enum Command {
     /// Start the simulated news web on 127.0.0.1, crawl it with the real
     /// pipeline, print the summary and one search. No network needed.
     ///
-    /// The crawl goes to a temporary database unless --db is given; the
+    /// The crawl goes to a temporary database unless --db is given (then it
+    /// takes the crawl lock: one crawl or demo per database at a time); the
     /// configuration comes from the simulated web, --config is not read.
     Demo {
-        /// Articles per simulated site.
-        #[arg(long, value_name = "N", default_value_t = 25, value_parser = at_least_one)]
+        /// Articles per simulated site, 1 to 10000.
+        #[arg(long, value_name = "N", default_value_t = 25, value_parser = demo_articles)]
         articles: usize,
     },
 }

@@ -63,10 +63,9 @@ pub fn extract_dir(
     dir: &Path,
     out_dir: Option<&Path>,
     jsonl: bool,
-    jobs: Option<usize>,
+    limits: batch::BatchLimits,
     opts: &ExtractOptions,
 ) -> Result<ExitCode> {
-    let jobs = jobs.unwrap_or(1);
     if let Some(d) = out_dir {
         if d.exists() && !d.is_dir() {
             bail!("{}: exists and is not a directory", d.display());
@@ -74,9 +73,9 @@ pub fn extract_dir(
     }
     let summary = match out_dir {
         // Texts or <out>/articles.jsonl: the library owns those files.
-        Some(d) => batch::extract_dir(dir, d, jsonl, jobs, opts)?,
+        Some(d) => batch::extract_dir(dir, d, jsonl, limits, opts)?,
         // JSONL on stdout goes through `out`, so a closed pipe is noticed.
-        None => batch::extract_dir_to(dir, batch::Output::Jsonl(out), jobs, opts)?,
+        None => batch::extract_dir_to(dir, batch::Output::Jsonl(out), limits, opts)?,
     };
     if out.broken_pipe() {
         return Ok(ExitCode::SUCCESS);

@@ -133,12 +133,19 @@ pub fn reclean(globals: &Globals, out: &mut Out, site: Option<String>) -> Result
     Ok(ExitCode::SUCCESS)
 }
 
-pub fn extract_url(globals: &Globals, url: &str, opts: &ExtractOptions) -> Result<Article> {
+/// `extract URL`: the crawler's fetcher with its address guard. A typed URL
+/// may still redirect anywhere (an untrusted link pasted from a page), so
+/// private addresses are refused on every hop unless `allow_private` (or
+/// the config) says otherwise.
+pub fn extract_url(
+    globals: &Globals,
+    url: &str,
+    allow_private: bool,
+    opts: &ExtractOptions,
+) -> Result<Article> {
     let config = globals.config()?;
-    // The crawler refuses private and loopback addresses that pages link to;
-    // a URL typed on the command line is the user's own choice.
     let fetch = FetchConfig {
-        allow_private_addresses: true,
+        allow_private_addresses: config.fetch.allow_private_addresses || allow_private,
         ..config.fetch.clone()
     };
     let url = url::Url::parse(url).with_context(|| format!("{url}: invalid URL"))?;
@@ -149,7 +156,12 @@ pub fn extract_url(globals: &Globals, url: &str, opts: &ExtractOptions) -> Resul
             &crawl::fetch::Validators::default(),
             crawl::fetch::Expect::Html,
         ))
-        .with_context(|| format!("{url}"))?;
+        .map_err(|e| match e {
+            crawl::fetch::FetchError::BlockedAddress(_) => {
+                anyhow::anyhow!("{url}: {e} (pass --allow-private to fetch it anyway)")
+            }
+            other => anyhow::Error::new(other).context(url.to_string()),
+        })?;
     Ok(extract::extract_bytes(
         &page.body,
         page.content_type.as_deref(),
@@ -166,6 +178,9 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
         .clone()
         .unwrap_or_else(|| tmp.path().join("demo.db"));
     check_db_path_for_writing(&db)?;
+    // Two demos (or a demo and a crawl) on one file would interleave their
+    // frontiers and store duplicates.
+    let _lock = lock_for_crawl(&db)?;
     // Before the web starts: a bad --db is reported first and alone.
     let store = Store::open(&db)?;
     let stopped = Arc::new(AtomicBool::new(false));

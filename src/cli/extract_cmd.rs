@@ -25,6 +25,8 @@ pub struct Request<'a> {
     pub out_dir: Option<&'a Path>,
     pub jsonl: bool,
     pub jobs: Option<usize>,
+    /// A URL: let the fetcher reach private and special-purpose addresses.
+    pub allow_private: bool,
 }
 
 enum Input<'a> {
@@ -73,17 +75,22 @@ pub fn extract(
                     dir.display()
                 );
             }
-            return corpus::extract_dir(out, dir, req.out_dir, req.jsonl, req.jobs, opts);
+            let limits = extract::batch::BatchLimits {
+                jobs: req.jobs.unwrap_or(1),
+                max_page_bytes: globals.config()?.fetch.max_body_bytes,
+            };
+            return corpus::extract_dir(out, dir, req.out_dir, req.jsonl, limits, opts);
         }
         Input::Url(url) => {
             one_page_flags(req)?;
-            let article = crawl_cmd::extract_url(globals, url, opts)?;
+            let article = crawl_cmd::extract_url(globals, url, req.allow_private, opts)?;
             (url.to_string(), article)
         }
         Input::Stdin => {
             one_page_flags(req)?;
             let limit = globals.config()?.fetch.max_body_bytes;
             let bytes = read_limited(std::io::stdin().lock(), limit, "<stdin>")?;
+            refuse_binary(&bytes, "<stdin>")?;
             let article = extract::extract_bytes(&bytes, None, None, opts);
             ("<stdin>".to_string(), article)
         }
@@ -94,6 +101,7 @@ pub fn extract(
             let file =
                 std::fs::File::open(path).with_context(|| format!("{label}: cannot read"))?;
             let bytes = read_limited(file, limit, &label)?;
+            refuse_binary(&bytes, &label)?;
             let article = extract::extract_bytes(&bytes, None, None, opts);
             (label, article)
         }
@@ -119,6 +127,15 @@ fn read_limited(r: impl Read, limit: u64, label: &str) -> Result<Vec<u8>> {
         bail!("{label}: larger than {limit} bytes (raise [fetch] max_body_bytes in the config)");
     }
     Ok(bytes)
+}
+
+/// Binary input (an executable, an image, NUL bytes) is refused with one
+/// line: `extract /bin/ls` printed ELF bytes as French text.
+fn refuse_binary(bytes: &[u8], label: &str) -> Result<()> {
+    if let extract::sniff::Sniffed::Binary(kind) = extract::sniff::sniff(bytes) {
+        bail!("{label}: binary file ({kind}), not HTML");
+    }
+    Ok(())
 }
 
 /// Directory-only flags given for one page are a mistake worth naming.

@@ -26,7 +26,7 @@ use chrono_tz::Tz;
 use newshound::config::Config;
 use newshound::extract::model::BlockModel;
 use newshound::extract::{Algorithm, ExtractOptions};
-use newshound::store::Store;
+use newshound::store::{FileTrouble, Store, StoreError};
 
 use crate::{Cli, Command, EvalAlgorithms};
 use out::Out;
@@ -167,9 +167,22 @@ impl Globals {
             .unwrap_or_else(|| config.crawler.database.clone())
     }
 
-    /// Open an existing database for reading commands: a missing file is an
-    /// error here rather than a silently created empty database.
+    /// Open an existing database for a command that writes (`reclean`): a
+    /// missing file is an error here rather than a silently created empty
+    /// database.
     fn open_existing_store(&self) -> Result<Store> {
+        let path = self.existing_db_path()?;
+        Ok(Store::open(&path)?)
+    }
+
+    /// Open an existing database read-only (`search`, `show`, `export`,
+    /// `stats`): they work on a file this user may not write.
+    fn open_store_for_reading(&self) -> Result<Store> {
+        let path = self.existing_db_path()?;
+        Ok(Store::open_read_only(&path)?)
+    }
+
+    fn existing_db_path(&self) -> Result<PathBuf> {
         let config = self.config()?;
         let path = self.db_path(&config);
         if path.is_dir() {
@@ -181,7 +194,29 @@ impl Globals {
                 path.display()
             );
         }
-        Ok(Store::open(&path)?)
+        Ok(path)
+    }
+
+    /// The database a command works on, for naming it in errors (`None`
+    /// when the config cannot be read: that error is reported instead).
+    fn db_path_for_errors(&self) -> Option<PathBuf> {
+        self.db
+            .clone()
+            .or_else(|| self.config().ok().map(|c| c.crawler.database))
+    }
+}
+
+/// A raw SQLite failure about the database file anywhere in the error's
+/// chain (`database disk image is malformed`, `disk I/O error`...) becomes
+/// one sentence naming the file, what is wrong and what to do.
+fn explain_database_error(e: anyhow::Error, db: Option<PathBuf>) -> anyhow::Error {
+    let trouble = e
+        .chain()
+        .find_map(|cause| cause.downcast_ref::<rusqlite::Error>())
+        .and_then(FileTrouble::of);
+    match (trouble, db) {
+        (Some(trouble), Some(path)) => StoreError::File { path, trouble }.into(),
+        _ => e,
     }
 }
 
@@ -208,13 +243,27 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
         config: cli.config,
         db: cli.db,
     };
-    match cli.command {
+    let uses_database = match &cli.command {
+        Command::Extract { .. } | Command::Eval { .. } | Command::Train { .. } => false,
+        // Without --db the demo's database is a temporary file of its own.
+        Command::Demo { .. } => globals.db.is_some(),
+        _ => true,
+    };
+    let result = run_command(&globals, cli.command, out);
+    if uses_database {
+        return result.map_err(|e| explain_database_error(e, globals.db_path_for_errors()));
+    }
+    result
+}
+
+fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<ExitCode> {
+    match command {
         Command::Crawl {
             sites,
             continuous,
             max_pages,
-        } => crawl_cmd::crawl(&globals, out, sites, continuous, max_pages),
-        Command::Demo { articles } => crawl_cmd::demo(&globals, out, articles),
+        } => crawl_cmd::crawl(globals, out, sites, continuous, max_pages),
+        Command::Demo { articles } => crawl_cmd::demo(globals, out, articles),
         Command::Extract {
             input,
             json,
@@ -224,9 +273,10 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
             jsonl,
             jobs,
             timezone,
+            allow_private,
         } => {
             let opts = extract_options(
-                &globals,
+                globals,
                 algorithm.map(Algorithm::from),
                 model.as_deref(),
                 Zone::Flag(timezone),
@@ -237,32 +287,34 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
                 out_dir: out_dir.as_deref(),
                 jsonl,
                 jobs,
+                allow_private,
             };
-            extract_cmd::extract(&globals, out, &request, &opts)
+            extract_cmd::extract(globals, out, &request, &opts)
         }
         Command::Search {
             query,
             limit,
             json,
             filter,
-        } => store_cmds::search(&globals, out, &query, limit, json, &filter),
-        Command::Show { article, json } => store_cmds::show(&globals, out, &article, json),
+        } => store_cmds::search(globals, out, &query, limit, json, &filter),
+        Command::Show { article, json } => store_cmds::show(globals, out, &article, json),
         Command::Export {
             out: file,
             format,
+            force,
             filter,
-        } => store_cmds::export(&globals, out, file, format.into(), &filter),
-        Command::Stats { top, json } => store_cmds::stats(&globals, out, top, json),
-        Command::Reclean { site } => crawl_cmd::reclean(&globals, out, site),
-        Command::Serve { addr } => serve_cmd::serve(&globals, addr),
+        } => store_cmds::export(globals, out, file, format.into(), force, &filter),
+        Command::Stats { top, json } => store_cmds::stats(globals, out, top, json),
+        Command::Reclean { site } => crawl_cmd::reclean(globals, out, site),
+        Command::Serve { addr } => serve_cmd::serve(globals, addr),
         Command::Reextract { filter, algorithm } => {
             let opts = extract_options(
-                &globals,
+                globals,
                 algorithm.map(Algorithm::from),
                 None,
                 Zone::Flag(None),
             )?;
-            reextract_cmd::reextract(&globals, out, &filter, &opts)
+            reextract_cmd::reextract(globals, out, &filter, &opts)
         }
         Command::Eval {
             html,
@@ -281,7 +333,7 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
                 _ => None,
             };
             let all = algorithm == Some(EvalAlgorithms::All);
-            let opts = extract_options(&globals, one, model.as_deref(), Zone::Utc)?;
+            let opts = extract_options(globals, one, model.as_deref(), Zone::Utc)?;
             let sets = match (&corpus_dir, &html, &gold) {
                 (Some(dir), _, _) => newshound::eval::methods::corpus_sets(dir)?,
                 (None, Some(h), Some(g)) => vec![(set_name(h), h.clone(), g.clone())],
@@ -296,7 +348,7 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
                 methods::eval_table(out, &sets, &algorithms, opts.model.clone(), json, jobs)
             } else if let [(_, html, gold)] = sets.as_slice() {
                 if sequence {
-                    corpus::eval_sequence(&globals, out, html, gold, &opts, json)
+                    corpus::eval_sequence(globals, out, html, gold, &opts, json)
                 } else if opts.algorithm.is_learned() && model.is_none() {
                     // Never score the shipped model: it may have seen these pages.
                     methods::eval_table(out, &sets, &[opts.algorithm], None, json, jobs)

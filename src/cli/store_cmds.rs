@@ -10,7 +10,7 @@ use chrono::{NaiveDate, NaiveTime, TimeDelta};
 use serde::Serialize;
 
 use newshound::export::{self, Format};
-use newshound::store::{ArticleRef, Selection, SiteStats, Store};
+use newshound::store::{ArticleRef, Query, Selection, SiteStats, Store};
 
 use super::out::Out;
 use super::{one_line_text, status, Globals};
@@ -59,13 +59,11 @@ pub fn search(
     json: bool,
     filter: &Filter,
 ) -> Result<ExitCode> {
-    // The store ignores terms without a letter or digit; a query made only of
-    // those can never match, which deserves saying rather than "no match".
-    if !query.chars().any(char::is_alphanumeric) {
-        bail!("search: the query {query:?} has no words to look for");
-    }
+    // Before the database is opened: a query that cannot be searched (no
+    // words, only exclusions, too many words) is the user's to fix.
+    Query::parse(query).map_err(|e| anyhow::anyhow!("search: {e}"))?;
     let sel = selection(filter)?;
-    let store = globals.open_existing_store()?;
+    let store = globals.open_store_for_reading()?;
     if let Some(site) = &sel.site {
         require_site(&store, site)?;
     }
@@ -121,7 +119,7 @@ pub fn show(globals: &Globals, out: &mut Out, which: &str, json: bool) -> Result
     } else {
         bail!("{which:?}: neither an article id nor a URL");
     };
-    let store = globals.open_existing_store()?;
+    let store = globals.open_store_for_reading()?;
     let Some(a) = store.article(reference.clone())? else {
         match reference {
             ArticleRef::Id(id) => bail!("no article with id {id}"),
@@ -158,10 +156,11 @@ pub fn export(
     out: &mut Out,
     file: Option<PathBuf>,
     format: Format,
+    force: bool,
     filter: &Filter,
 ) -> Result<ExitCode> {
     let sel = selection(filter)?;
-    let store = globals.open_existing_store()?;
+    let store = globals.open_store_for_reading()?;
     // Before the output file is created: a typo must not leave an empty file.
     if let Some(site) = &sel.site {
         require_site(&store, site)?;
@@ -183,8 +182,22 @@ pub fn export(
     }
     let summary = match &file {
         Some(path) => {
-            let f = std::fs::File::create(path)
-                .with_context(|| format!("{}: cannot create", path.display()))?;
+            // Replacing a file silently lost an earlier export.
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(true)
+                .create_new(!force)
+                .open(path)
+                .map_err(|e| match e.kind() {
+                    std::io::ErrorKind::AlreadyExists => anyhow::anyhow!(
+                        "{}: already exists; pass --force to replace it",
+                        path.display()
+                    ),
+                    _ => {
+                        anyhow::Error::new(e).context(format!("{}: cannot create", path.display()))
+                    }
+                })?;
             let mut w = std::io::BufWriter::new(f);
             export::write(&store, &sel, format, &mut w)
                 .with_context(|| format!("{}", path.display()))?
@@ -218,7 +231,7 @@ struct TopLine {
 }
 
 pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result<ExitCode> {
-    let store = globals.open_existing_store()?;
+    let store = globals.open_store_for_reading()?;
     let stats = store.site_stats(globals.config()?.boilerplate.line_window)?;
     if json {
         if top == 0 {

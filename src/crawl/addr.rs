@@ -1,10 +1,16 @@
 //! Which network addresses the crawler may talk to.
 //!
 //! In: IP addresses (literal hosts of URLs, or what DNS resolution returned).
-//! Out: allowed or refused. Private, loopback, link-local, unspecified,
-//! carrier-grade NAT and multicast addresses are refused unless
-//! `[fetch] allow_private_addresses` is on, so a hostile page cannot point the
-//! crawler at the machine's own services or the local network (SSRF).
+//! Out: allowed or refused. Every range of the IANA IPv4 and IPv6
+//! Special-Purpose Address Registries (RFC 6890 and its updates, as of
+//! November 2026) is refused, plus multicast and, for IPv6, everything
+//! outside global unicast `2000::/3`, unless `[fetch] allow_private_addresses`
+//! is on (or `extract --allow-private`): a hostile page must not point the
+//! crawler at the machine's own services, the local network, or a relay that
+//! reaches them (SSRF). Addresses that carry an IPv4 address inside
+//! (IPv4-mapped `::ffff:0:0/96`, NAT64 `64:ff9b::/96`) are judged by that
+//! IPv4 address: on an IPv6-only network with DNS64 every public host is
+//! reached through NAT64, and `64:ff9b::7f00:1` is 127.0.0.1.
 //!
 //! [`GuardedResolver`] applies the rule after DNS resolution: reqwest calls it
 //! for every connection, so it covers every redirect hop too. IP-literal hosts
@@ -15,50 +21,146 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use reqwest::dns::{Addrs, Name, Resolve, Resolving};
 use url::{Host, Url};
 
+/// The IPv4 ranges refused: the IANA IPv4 Special-Purpose Address Registry
+/// (every entry, also those it marks globally reachable: a news site is never
+/// served from an anycast relay or AS112), multicast and the reserved block.
+const REFUSED_V4: &[(Ipv4Addr, u8, &str)] = &[
+    (Ipv4Addr::new(0, 0, 0, 0), 8, "\"this network\""),
+    (Ipv4Addr::new(10, 0, 0, 0), 8, "private-use"),
+    (
+        Ipv4Addr::new(100, 64, 0, 0),
+        10,
+        "shared address space (CGN)",
+    ),
+    (Ipv4Addr::new(127, 0, 0, 0), 8, "loopback"),
+    (Ipv4Addr::new(169, 254, 0, 0), 16, "link-local"),
+    (Ipv4Addr::new(172, 16, 0, 0), 12, "private-use"),
+    (Ipv4Addr::new(192, 0, 0, 0), 24, "IETF protocol assignments"),
+    (
+        Ipv4Addr::new(192, 0, 2, 0),
+        24,
+        "documentation (TEST-NET-1)",
+    ),
+    (Ipv4Addr::new(192, 31, 196, 0), 24, "AS112-v4"),
+    (Ipv4Addr::new(192, 52, 193, 0), 24, "AMT"),
+    (Ipv4Addr::new(192, 88, 99, 0), 24, "6to4 relay anycast"),
+    (Ipv4Addr::new(192, 168, 0, 0), 16, "private-use"),
+    (
+        Ipv4Addr::new(192, 175, 48, 0),
+        24,
+        "AS112 direct delegation",
+    ),
+    (Ipv4Addr::new(198, 18, 0, 0), 15, "benchmarking"),
+    (
+        Ipv4Addr::new(198, 51, 100, 0),
+        24,
+        "documentation (TEST-NET-2)",
+    ),
+    (
+        Ipv4Addr::new(203, 0, 113, 0),
+        24,
+        "documentation (TEST-NET-3)",
+    ),
+    (Ipv4Addr::new(224, 0, 0, 0), 4, "multicast"),
+    // Includes 255.255.255.255, limited broadcast.
+    (Ipv4Addr::new(240, 0, 0, 0), 4, "reserved"),
+];
+
+/// The IPv6 ranges inside global unicast `2000::/3` that are refused: the
+/// IANA IPv6 Special-Purpose Address Registry entries there (those outside
+/// `2000::/3` are refused as a whole; see [`v6_refusal`]).
+const REFUSED_V6_GLOBAL: &[(Ipv6Addr, u8, &str)] = &[
+    // Teredo 2001::/32, benchmarking 2001:2::/48, ORCHID, AMT, AS112, DRIP...
+    (
+        Ipv6Addr::new(0x2001, 0, 0, 0, 0, 0, 0, 0),
+        23,
+        "IETF protocol assignments",
+    ),
+    (
+        Ipv6Addr::new(0x2001, 0xdb8, 0, 0, 0, 0, 0, 0),
+        32,
+        "documentation",
+    ),
+    (Ipv6Addr::new(0x2002, 0, 0, 0, 0, 0, 0, 0), 16, "6to4"),
+    (
+        Ipv6Addr::new(0x2620, 0x4f, 0x8000, 0, 0, 0, 0, 0),
+        48,
+        "AS112 direct delegation",
+    ),
+    (
+        Ipv6Addr::new(0x3fff, 0, 0, 0, 0, 0, 0, 0),
+        20,
+        "documentation",
+    ),
+];
+
 /// True when `ip` is not a public unicast address.
 pub fn is_non_public(ip: IpAddr) -> bool {
+    refusal(ip).is_some()
+}
+
+/// Why `ip` is refused (the registry's name for its range), or `None` for a
+/// public unicast address.
+pub fn refusal(ip: IpAddr) -> Option<&'static str> {
     match ip {
-        IpAddr::V4(v4) => non_public_v4(v4),
-        IpAddr::V6(v6) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                return non_public_v4(v4);
-            }
-            let first = v6.segments()[0];
-            v6.is_loopback()
-                || v6.is_unspecified()
-                || v6.is_multicast()
-                // fc00::/7 unique local, fe80::/10 link-local
-                || (first & 0xfe00) == 0xfc00
-                || (first & 0xffc0) == 0xfe80
-                || non_public_v6_prefix(v6)
-        }
+        IpAddr::V4(v4) => v4_refusal(v4),
+        IpAddr::V6(v6) => v6_refusal(v6),
     }
 }
 
-fn non_public_v4(v4: Ipv4Addr) -> bool {
-    let [a, b, ..] = v4.octets();
-    v4.is_private()
-        || v4.is_loopback()
-        || v4.is_link_local()
-        || v4.is_unspecified()
-        || v4.is_broadcast()
-        || v4.is_multicast()
-        || a == 0
-        // 100.64.0.0/10: carrier-grade NAT, private in practice.
-        || (a == 100 && (64..128).contains(&b))
+fn v4_refusal(v4: Ipv4Addr) -> Option<&'static str> {
+    let bits = u32::from(v4);
+    REFUSED_V4
+        .iter()
+        .find(|(net, len, _)| prefix_matches(bits.into(), u32::from(*net).into(), *len, 32))
+        .map(|(_, _, name)| *name)
 }
 
-/// IPv4-compatible (::a.b.c.d, deprecated) addresses reach IPv4 hosts too.
-fn non_public_v6_prefix(v6: Ipv6Addr) -> bool {
+fn v6_refusal(v6: Ipv6Addr) -> Option<&'static str> {
+    let bits = u128::from(v6);
     let s = v6.segments();
-    if s[..6].iter().all(|&x| x == 0) {
-        let v4 = Ipv4Addr::new((s[6] >> 8) as u8, s[6] as u8, (s[7] >> 8) as u8, s[7] as u8);
-        return non_public_v4(v4);
+    // ::ffff:0:0/96, IPv4-mapped: the socket connects to the IPv4 address.
+    if let Some(v4) = v6.to_ipv4_mapped() {
+        return v4_refusal(v4);
     }
-    false
+    // 64:ff9b::/96, NAT64 well-known prefix: the translator connects to the
+    // IPv4 address in the last 32 bits.
+    if s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+        return v4_refusal(Ipv4Addr::from(bits as u32));
+    }
+    // Outside 2000::/3 (global unicast) is nothing a news site uses:
+    // ::/128, ::1, IPv4-compatible ::/96, 64:ff9b:1::/48, discard-only
+    // 100::/64, 5f00::/16 (SRv6), fc00::/7, fe80::/10, fec0::/10, ff00::/8...
+    if s[0] & 0xe000 != 0x2000 {
+        return Some(if v6.is_loopback() {
+            "loopback"
+        } else if v6.is_multicast() {
+            "multicast"
+        } else if s[0] & 0xfe00 == 0xfc00 {
+            "unique-local"
+        } else if s[0] & 0xffc0 == 0xfe80 {
+            "link-local"
+        } else {
+            "not global unicast"
+        });
+    }
+    REFUSED_V6_GLOBAL
+        .iter()
+        .find(|(net, len, _)| prefix_matches(bits, u128::from(*net), *len, 128))
+        .map(|(_, _, name)| *name)
 }
 
-/// `Some(host)` when the URL's host is an IP literal that is refused.
+/// Whether the first `len` of `width` bits of `addr` and `net` agree.
+fn prefix_matches(addr: u128, net: u128, len: u8, width: u32) -> bool {
+    let shift = width - u32::from(len);
+    if shift >= width {
+        return true;
+    }
+    (addr >> shift) == (net >> shift)
+}
+
+/// `Some("127.0.0.1 (loopback)")` when the URL's host is an IP literal that
+/// is refused.
 pub fn url_host_refused(url: &Url, allow_private: bool) -> Option<String> {
     if allow_private {
         return None;
@@ -69,13 +171,13 @@ pub fn url_host_refused(url: &Url, allow_private: bool) -> Option<String> {
         // `localhost` resolves locally; the resolver refuses what it yields.
         Host::Domain(_) => return None,
     };
-    is_non_public(ip).then(|| ip.to_string())
+    refusal(ip).map(|why| format!("{ip} ({why})"))
 }
 
 /// Raised by [`GuardedResolver`] when every address of a name is refused;
 /// the fetcher finds it in reqwest's error chain to report `blocked_address`.
 #[derive(Debug, thiserror::Error)]
-#[error("{name} resolves only to refused (private/loopback/link-local) addresses")]
+#[error("{name} resolves only to refused (private/loopback/special-purpose) addresses")]
 pub struct AddressRefused {
     pub name: String,
 }
@@ -108,44 +210,4 @@ impl Resolve for GuardedResolver {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn ip(s: &str) -> IpAddr {
-        s.parse().unwrap()
-    }
-
-    #[test]
-    fn non_public_ranges_are_refused() {
-        for s in [
-            "127.0.0.1",
-            "10.1.2.3",
-            "172.16.0.1",
-            "192.168.1.1",
-            "169.254.169.254",
-            "0.0.0.0",
-            "100.64.0.1",
-            "::1",
-            "fe80::1",
-            "fd00::1",
-            "::ffff:127.0.0.1",
-            "::ffff:10.0.0.1",
-        ] {
-            assert!(is_non_public(ip(s)), "{s} should be refused");
-        }
-        for s in ["93.184.216.34", "8.8.8.8", "2606:4700::1111", "100.128.0.1"] {
-            assert!(!is_non_public(ip(s)), "{s} should be allowed");
-        }
-    }
-
-    #[test]
-    fn ip_literal_hosts_are_checked_unless_allowed() {
-        let u = Url::parse("http://127.0.0.1:8080/x").unwrap();
-        assert_eq!(url_host_refused(&u, false).as_deref(), Some("127.0.0.1"));
-        assert_eq!(url_host_refused(&u, true), None);
-        let u = Url::parse("http://[::1]/x").unwrap();
-        assert!(url_host_refused(&u, false).is_some());
-        let u = Url::parse("http://example.com/x").unwrap();
-        assert_eq!(url_host_refused(&u, false), None);
-    }
-}
+mod tests;

@@ -403,26 +403,13 @@ pub fn content_type_ok(content_type: &str, expect: Expect) -> bool {
 }
 
 /// Whether a body that should be text is an image, archive, PDF or other
-/// binary (servers label them `text/html` often enough). UTF-16 text, which
-/// is full of NUL bytes, starts with a byte order mark.
+/// binary (servers label them `text/html` often enough); UTF-16 text, with
+/// or without a byte order mark, is text. See [`crate::extract::sniff`].
 pub fn looks_binary(body: &[u8]) -> bool {
-    const MAGIC: &[&[u8]] = &[
-        b"\x89PNG",
-        b"%PDF-",
-        b"GIF8",
-        b"\xff\xd8\xff",
-        b"PK\x03\x04",
-        b"\x1f\x8b",
-        b"RIFF",
-        b"\x00\x00\x00",
-    ];
-    if MAGIC.iter().any(|m| body.starts_with(m)) {
-        return true;
-    }
-    if body.starts_with(b"\xff\xfe") || body.starts_with(b"\xfe\xff") {
-        return false;
-    }
-    body.iter().take(1024).any(|&b| b == 0)
+    matches!(
+        crate::extract::sniff::sniff(body),
+        crate::extract::sniff::Sniffed::Binary(_)
+    )
 }
 
 /// `Retry-After`: delta-seconds or an HTTP date.

@@ -4,7 +4,10 @@
 //! writer, article by article in id order, in constant memory (one row is
 //! held at a time), and an [`ExportSummary`].
 //!
-//! - `jsonl`: one JSON object per line with the fields of [`FIELDS`].
+//! - `jsonl`: one JSON object per line, the serialized
+//!   [`crate::store::StoredArticle`] with the fields of [`FIELDS`] (times in
+//!   RFC 3339, language in ISO 639-3); the README's "Exported fields"
+//!   documents each.
 //! - `csv` ([`csv`]): RFC 4180, a header row, the same fields as JSONL.
 //! - `warc` ([`warc`]): WARC/1.1 `response` records from kept HTML, one
 //!   gzip member per record; articles without kept HTML are counted.

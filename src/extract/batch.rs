@@ -1,21 +1,33 @@
 //! Directory of pages → extracted texts, on `jobs` worker threads.
 //!
-//! In: `DIR/<name>.html` files. Out: `DIR2/<name>.txt` per page, or one JSONL
-//! line per page (`{"file": …, "article": …}`) to a writer. Each worker reads,
-//! extracts and writes one page at a time, so memory stays bounded by `jobs`
-//! pages whatever the directory size. One failing page is counted and
-//! reported; the run goes on.
+//! In: `DIR/<name>.html` and `DIR/<name>.htm` files. Out: `DIR2/<name>.txt`
+//! per page, or one JSONL line per page (`{"file": …, "article": …}`) to a
+//! writer. Each worker reads, extracts and writes one page at a time, so
+//! memory stays bounded by `jobs` pages of at most `max_page_bytes` each
+//! whatever the directory size. One failing page (too large, binary,
+//! unreadable) is counted and reported; the run goes on.
+//!
+//! Output files never clobber each other or anything a link points to:
+//! names are built from the file names' bytes (two non-UTF-8 names stay
+//! two files), pages whose `<name>.txt` would coincide (`a.html`, `a.htm`)
+//! each write `<name>.<ext>.txt` instead, an existing symbolic link in the
+//! output directory fails its page, and every file is written to a fresh
+//! temporary file first and renamed into place (a rename replaces a
+//! directory entry, it never writes through a link).
 //!
 //! The page list ([`html_files`]) and the worker pool ([`for_each_page`]) are
 //! shared with `eval`, which scores the same pages the same way.
 
-use std::io::Write;
+use std::collections::HashMap;
+use std::ffi::OsString;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use serde::Serialize;
 
+use super::sniff::{sniff, Sniffed};
 use super::{extract_bytes, extract_bytes_text_with, Article, ExtractOptions};
 
 /// Errors that stop a batch run (per-page failures are in [`BatchSummary`]).
@@ -26,8 +38,18 @@ pub enum BatchError {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{dir}: no .html pages")]
+    #[error("{dir}: no .html or .htm pages")]
     NoPages { dir: PathBuf },
+    #[error("{path}: is a symbolic link; not followed (remove it or choose another --out)")]
+    Symlink { path: PathBuf },
+}
+
+/// How a batch runs: worker threads and the size cap of one page (the
+/// crawler's `max_body_bytes`: a 66 MB file took 1.57 GB without it).
+#[derive(Debug, Clone, Copy)]
+pub struct BatchLimits {
+    pub jobs: usize,
+    pub max_page_bytes: u64,
 }
 
 /// What a batch run did.
@@ -96,43 +118,44 @@ pub fn for_each_page<S: Default>(
     });
 }
 
-/// Extract every `in_dir/*.html` into `out_dir`: `<name>.txt` files, or
-/// `out_dir/articles.jsonl` when `jsonl`. (JSONL to another writer, such as
-/// stdout: [`extract_dir_to`].)
+/// Extract every `in_dir/*.html` (and `*.htm`) into `out_dir`:
+/// `<name>.txt` files, or `out_dir/articles.jsonl` when `jsonl`. (JSONL to
+/// another writer, such as stdout: [`extract_dir_to`].)
 pub fn extract_dir(
     in_dir: &Path,
     out_dir: &Path,
     jsonl: bool,
-    jobs: usize,
+    limits: BatchLimits,
     opts: &ExtractOptions,
 ) -> Result<BatchSummary, BatchError> {
-    match jsonl {
-        false => extract_dir_to(in_dir, Output::TextFiles(out_dir), jobs, opts),
-        true => {
-            let dir = out_dir;
-            std::fs::create_dir_all(dir).map_err(|source| BatchError::Io {
-                path: dir.to_path_buf(),
-                source,
-            })?;
-            let path = dir.join("articles.jsonl");
-            let file = std::fs::File::create(&path).map_err(|source| BatchError::Io {
-                path: path.clone(),
-                source,
-            })?;
-            let mut w = std::io::BufWriter::new(file);
-            let summary = extract_dir_to(in_dir, Output::Jsonl(&mut w), jobs, opts)?;
-            w.flush()
-                .map_err(|source| BatchError::Io { path, source })?;
-            Ok(summary)
-        }
+    if !jsonl {
+        return extract_dir_to(in_dir, Output::TextFiles(out_dir), limits, opts);
     }
+    let dir = out_dir;
+    std::fs::create_dir_all(dir).map_err(|source| BatchError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let path = dir.join("articles.jsonl");
+    refuse_symlink(&path)?;
+    let io = |source| BatchError::Io {
+        path: path.clone(),
+        source,
+    };
+    let tmp = new_temp_file(dir).map_err(io)?;
+    let mut w = std::io::BufWriter::new(tmp);
+    let summary = extract_dir_to(in_dir, Output::Jsonl(&mut w), limits, opts)?;
+    let tmp = w.into_inner().map_err(|e| io(e.into_error()))?;
+    tmp.persist(&path).map_err(|e| io(e.error))?;
+    Ok(summary)
 }
 
-/// Extract every `in_dir/*.html` into `out`, on `jobs` threads.
+/// Extract every `in_dir/*.html` (and `*.htm`) into `out`, on
+/// `limits.jobs` threads.
 pub fn extract_dir_to(
     in_dir: &Path,
     out: Output<'_>,
-    jobs: usize,
+    limits: BatchLimits,
     opts: &ExtractOptions,
 ) -> Result<BatchSummary, BatchError> {
     let pages = html_files(in_dir).map_err(|source| BatchError::Io {
@@ -144,6 +167,11 @@ pub fn extract_dir_to(
             dir: in_dir.to_path_buf(),
         });
     }
+    let names: HashMap<&Path, Result<OsString, String>> = pages
+        .iter()
+        .map(PathBuf::as_path)
+        .zip(text_file_names(&pages))
+        .collect();
     let (out_dir, writer) = match out {
         Output::TextFiles(d) => {
             std::fs::create_dir_all(d).map_err(|source| BatchError::Io {
@@ -158,8 +186,23 @@ pub fn extract_dir_to(
         pages: pages.len(),
         ..BatchSummary::default()
     });
-    for_each_page(&pages, jobs, |line: &mut Vec<u8>, page| {
-        let r = one_page(page, out_dir, writer.as_ref(), opts, line);
+    for_each_page(&pages, limits.jobs, |line: &mut Vec<u8>, page| {
+        let target = out_dir.map(|d| match names.get(page) {
+            Some(Ok(name)) => Ok(d.join(name)),
+            Some(Err(e)) => Err(e.clone()),
+            None => Err("no output name".to_string()),
+        });
+        let r = match target {
+            Some(Err(e)) => Err(e),
+            target => one_page(
+                page,
+                target.and_then(Result::ok).as_deref(),
+                writer.as_ref(),
+                limits.max_page_bytes,
+                opts,
+                line,
+            ),
+        };
         if let Ok(mut s) = summary.lock() {
             match r {
                 Ok(chars) => {
@@ -175,14 +218,107 @@ pub fn extract_dir_to(
     Ok(summary)
 }
 
+/// `<stem>.txt` for each page, from the names' bytes (never a lossy
+/// conversion, which made two non-UTF-8 names one file); pages sharing a
+/// stem (`a.html`, `a.htm`) get `<file name>.txt` each instead. A name
+/// that still coincides with an earlier page's (`a.html.html` next to
+/// `a.html` and `a.htm`) is an error for that page, never an overwrite.
+fn text_file_names(pages: &[PathBuf]) -> Vec<Result<OsString, String>> {
+    let with_txt = |base: Option<&std::ffi::OsStr>| {
+        let mut name = base.unwrap_or_default().to_os_string();
+        name.push(".txt");
+        name
+    };
+    let stems: Vec<OsString> = pages.iter().map(|p| with_txt(p.file_stem())).collect();
+    let mut uses: HashMap<&OsString, usize> = HashMap::new();
+    for stem in &stems {
+        *uses.entry(stem).or_default() += 1;
+    }
+    let mut taken = std::collections::HashSet::new();
+    pages
+        .iter()
+        .zip(&stems)
+        .map(|(page, stem)| {
+            let name = if uses[stem] > 1 {
+                with_txt(page.file_name())
+            } else {
+                stem.clone()
+            };
+            if taken.insert(name.clone()) {
+                Ok(name)
+            } else {
+                Err(format!(
+                    "not written: another page's text is already {}",
+                    Path::new(&name).display()
+                ))
+            }
+        })
+        .collect()
+}
+
+fn refuse_symlink(path: &Path) -> Result<(), BatchError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Err(BatchError::Symlink {
+            path: path.to_path_buf(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Write `bytes` to `path` through a temporary file in the same directory
+/// and a rename: an existing symbolic link at `path` is refused, and a
+/// link planted between the check and the rename is replaced, not followed.
+fn write_text_file(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    refuse_symlink(path).map_err(|e| e.to_string())?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let fail = |e: std::io::Error| format!("{}: {e}", path.display());
+    let mut tmp = new_temp_file(dir).map_err(fail)?;
+    tmp.write_all(bytes).map_err(fail)?;
+    tmp.persist(path).map_err(|e| fail(e.error))?;
+    Ok(())
+}
+
+/// A temporary file in `dir`, readable by others as a file written with
+/// `std::fs::write` would be (tempfile's default is owner-only).
+fn new_temp_file(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".newshound-");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    builder.tempfile_in(dir)
+}
+
+/// The page's bytes, refused beyond `limit` (checked while reading: the
+/// size in the directory may change) and when binary.
+fn read_page(page: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    let file = std::fs::File::open(page).map_err(|e| e.to_string())?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "larger than {limit} bytes (raise [fetch] max_body_bytes in the config)"
+        ));
+    }
+    if let Sniffed::Binary(kind) = sniff(&bytes) {
+        return Err(format!("binary file ({kind}), not HTML"));
+    }
+    Ok(bytes)
+}
+
 fn one_page(
     page: &Path,
-    out_dir: Option<&Path>,
+    target: Option<&Path>,
     writer: Option<&Mutex<&mut (dyn Write + Send)>>,
+    max_page_bytes: u64,
     opts: &ExtractOptions,
     line: &mut Vec<u8>,
 ) -> Result<usize, String> {
-    let bytes = std::fs::read(page).map_err(|e| e.to_string())?;
+    let bytes = read_page(page, max_page_bytes)?;
     // Plain `.txt` output needs only the text: skip metadata and language.
     let article = if writer.is_some() {
         extract_bytes(&bytes, None, None, opts)
@@ -193,16 +329,10 @@ fn one_page(
         }
     };
     drop(bytes);
-    let name = page
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    if let Some(dir) = out_dir {
-        let path = dir.join(format!("{name}.txt"));
+    if let Some(path) = target {
         let text = &article.text;
         let nl: &[u8] = if text.is_empty() { b"" } else { b"\n" };
-        std::fs::write(&path, [text.as_bytes(), nl].concat())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        write_text_file(path, &[text.as_bytes(), nl].concat())?;
     }
     if let Some(w) = writer {
         line.clear();
@@ -226,35 +356,4 @@ fn one_page(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn writes_one_txt_per_html_and_jsonl() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("tempdir: {e}"));
-        let input = dir.path().join("in");
-        std::fs::create_dir_all(&input).unwrap_or_else(|e| panic!("{e}"));
-        for (n, body) in [("a", "Alpha story text, long enough."), ("b", "Beta.")] {
-            std::fs::write(
-                input.join(format!("{n}.html")),
-                format!("<html><body><p>{body}</p></body></html>"),
-            )
-            .unwrap_or_else(|e| panic!("{e}"));
-        }
-        std::fs::write(input.join("skip.txt"), "not html").unwrap_or_else(|e| panic!("{e}"));
-        let out = dir.path().join("out");
-        let opts = ExtractOptions::default();
-        let s = extract_dir(&input, &out, false, 2, &opts).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!((s.pages, s.written), (2, 2));
-        let a = std::fs::read_to_string(out.join("a.txt")).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(a, "Alpha story text, long enough.\n");
-
-        let mut buf: Vec<u8> = Vec::new();
-        let s = extract_dir_to(&input, Output::Jsonl(&mut buf), 1, &opts)
-            .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(s.written, 2);
-        let text = String::from_utf8_lossy(&buf);
-        assert_eq!(text.lines().count(), 2);
-        assert!(text.contains("\"file\":\"b.html\""), "{text}");
-    }
-}
+mod tests;

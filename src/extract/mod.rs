@@ -27,6 +27,7 @@ pub mod model;
 pub mod nb;
 pub mod punct;
 pub mod select;
+pub mod sniff;
 pub mod strip;
 pub mod text;
 pub mod tree;

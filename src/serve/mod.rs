@@ -85,6 +85,8 @@ impl From<StoreError> for ApiError {
             StoreError::UnknownSite(site) => {
                 ApiError::bad_request(format!("unknown site {site:?}"))
             }
+            // No searchable word, too many terms, a prefix matching too much.
+            StoreError::Query(q) => ApiError::bad_request(format!("q: {q}")),
             other => {
                 tracing::warn!("serve: {other}");
                 ApiError {

@@ -11,7 +11,8 @@
 //! (add, claim, requeue, counts, budgets), `articles` (batched writes,
 //! de-duplication, line filter in the same transaction), `search` (FTS5 and
 //! CJK search, lookup, export), `stats` (per-site figures), `maintenance`
-//! (re-cleaning, top lines) and `lines` (the line table's SQL).
+//! (re-cleaning, top lines), `lines` (the line table's SQL) and `trouble`
+//! (SQLite's file-level failures as sentences a user can act on).
 
 mod articles;
 mod frontier;
@@ -26,12 +27,16 @@ pub mod lines;
 mod maintenance;
 pub use maintenance::Replayed;
 mod open;
+mod query;
+pub use query::{Query, QueryError, MAX_PREFIX_WORDS, MAX_TERMS};
 mod search;
 mod site_rules;
 mod stats;
 pub use site_rules::{SiteRuleStats, SiteRuleUpdate};
 #[cfg(test)]
 mod tests;
+mod trouble;
+pub use trouble::FileTrouble;
 
 use std::path::{Path, PathBuf};
 
@@ -59,15 +64,24 @@ pub enum StoreError {
         found: i64,
         supported: i64,
     },
-    /// A read-only open found another schema version than this build's.
-    #[error("{path}: database schema version {found}, this newshound reads version {supported} (run any writing command, e.g. `newshound stats`, with this version first to migrate it)")]
-    Version {
+    /// The file cannot be used as it is: damaged, read-only, I/O errors...
+    #[error("{path}: {trouble}")]
+    File { path: PathBuf, trouble: FileTrouble },
+    /// A read-only open of a database whose schema is older than this
+    /// build's, on a file this user may not write (so it cannot migrate).
+    #[error(
+        "{path}: database schema version {found} needs upgrading to {supported}, \
+         which needs write access; run `newshound reclean` once as a user who may write it"
+    )]
+    NeedsUpgrade {
         path: PathBuf,
         found: i64,
         supported: i64,
     },
     #[error("unknown site: {0}")]
     UnknownSite(String),
+    #[error("search: {0}")]
+    Query(#[from] QueryError),
     /// Raised by the caller's sink in [`Store::export`] (e.g. a closed pipe).
     #[error("write failed: {0}")]
     Io(#[from] std::io::Error),
@@ -165,16 +179,34 @@ impl Selection {
     }
 }
 
-/// An article as stored.
+/// An article as stored; serialized, the record of `export` and
+/// `show --json` (every field is documented in the README's "Exported
+/// fields"; exporters of other formats reuse this one struct).
 #[derive(Debug, Clone, Serialize)]
 pub struct StoredArticle {
     pub id: i64,
     pub url: String,
     pub site: String,
+    /// When the page was fetched, in ms since the Unix epoch; serialized as
+    /// RFC 3339 in UTC with milliseconds, like the other dates.
+    #[serde(serialize_with = "ms_as_rfc3339")]
     pub fetched_at: i64,
     pub word_count: u64,
     #[serde(flatten)]
     pub article: Article,
+}
+
+/// Unix milliseconds as `2026-11-26T09:20:00.123Z`.
+pub fn ms_to_rfc3339(ms: i64) -> Option<String> {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
+}
+
+fn ms_as_rfc3339<S: serde::Serializer>(ms: &i64, s: S) -> Result<S::Ok, S::Error> {
+    match ms_to_rfc3339(*ms) {
+        Some(t) => s.serialize_str(&t),
+        None => s.serialize_none(),
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -223,11 +255,30 @@ pub struct Store {
     path: PathBuf,
     /// URLs a site may know at most (0 = no cap).
     max_urls_per_site: u64,
+    /// Opened with [`Store::open_read_only`]: never write, not even on drop.
+    read_only: bool,
 }
 
 impl Store {
     pub fn path(&self) -> &Path {
         &self.path
+    }
+}
+
+impl StoreError {
+    /// This error with the database file named when SQLite's failure is
+    /// about the file (damaged, read-only, I/O...): see [`FileTrouble`].
+    pub fn in_file(self, path: &Path) -> StoreError {
+        match &self {
+            StoreError::Sqlite(e) => match FileTrouble::of(e) {
+                Some(trouble) => StoreError::File {
+                    path: path.to_path_buf(),
+                    trouble,
+                },
+                None => self,
+            },
+            _ => self,
+        }
     }
 }
 

@@ -1,9 +1,16 @@
 //! Opening the database: a path (or memory) in, a migrated [`Store`] out.
 //!
+//! Two ways in: [`Store::open`] for the commands that write (crawl, demo,
+//! reclean), which creates and migrates; [`Store::open_read_only`] for the
+//! commands that only read (search, show, export, stats), which never
+//! writes, so they work on a file this user may only read (a shared corpus,
+//! a backup, a read-only mount).
+//!
 //! Connection settings (WAL, `synchronous=NORMAL`, foreign keys, busy timeout)
 //! are applied first; the first statement is also where SQLite notices that the
 //! file is not a database, so that error is mapped to
-//! [`StoreError::NotADatabase`]. Migrations are the numbered files of
+//! [`StoreError::NotADatabase`] (and a damaged one, or one it cannot read, to
+//! [`StoreError::File`]). Migrations are the numbered files of
 //! `migrations/`, embedded at build time and applied in order, each in its own
 //! transaction together with the `PRAGMA user_version` bump, so a crash during
 //! a migration leaves the previous version intact.
@@ -11,9 +18,9 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use rusqlite::{ffi::ErrorCode, Connection};
+use rusqlite::{ffi::ErrorCode, Connection, OpenFlags};
 
-use super::{Store, StoreError};
+use super::{FileTrouble, Store, StoreError};
 
 /// Schema migrations: `(version, sql)`, version = the file's number. Append
 /// new files here; never edit a landed one.
@@ -42,40 +49,94 @@ const STATEMENT_CACHE: usize = 64;
 impl Store {
     /// Open (creating the file if needed) and migrate.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
+        refuse_non_file(path)?;
         let conn = Connection::open(path).map_err(|e| classify(path, e))?;
         Self::init(conn, path.to_path_buf())
     }
 
-    /// Open an existing database read-only (`serve`, beside a crawl of the
-    /// same file): nothing is created or migrated; a database written by an
-    /// older newshound must be opened for writing once first.
+    /// Open an existing database for reading only: nothing is written
+    /// (journal mode, migrations, planner statistics). A database in an
+    /// older schema is migrated first when the file is writable; otherwise
+    /// that is [`StoreError::NeedsUpgrade`].
     pub fn open_read_only(path: &Path) -> Result<Store, StoreError> {
-        use rusqlite::OpenFlags;
-        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX
-            | OpenFlags::SQLITE_OPEN_URI;
-        let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
-        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
-        conn.busy_timeout(BUSY_TIMEOUT)
-            .map_err(|e| classify(path, e))?;
-        let store = Store {
-            conn,
-            path: path.to_path_buf(),
-            max_urls_per_site: 0,
-        };
-        // The first read of the header: a non-SQLite file fails here.
-        let found = store.schema_version().map_err(|e| match e {
-            StoreError::Sqlite(e) => classify(path, e),
-            other => other,
-        })?;
-        if found != SCHEMA_VERSION {
-            return Err(StoreError::Version {
+        refuse_non_file(path)?;
+        let store = Self::connect_read_only(path)?;
+        let found = store
+            .schema_version()
+            .map_err(|e| e.in_file(path))
+            .map_err(|e| match e {
+                StoreError::File {
+                    trouble: FileTrouble::NotSqlite,
+                    ..
+                } => StoreError::NotADatabase {
+                    path: path.to_path_buf(),
+                },
+                other => other,
+            })?;
+        if found > SCHEMA_VERSION {
+            return Err(StoreError::TooNew {
                 path: path.to_path_buf(),
                 found,
                 supported: SCHEMA_VERSION,
             });
         }
-        Ok(store)
+        if found == SCHEMA_VERSION {
+            return Ok(store);
+        }
+        drop(store);
+        match Store::open(path) {
+            Ok(migrated) => drop(migrated),
+            Err(StoreError::File {
+                trouble: FileTrouble::ReadOnly | FileTrouble::CannotOpen,
+                ..
+            }) => {
+                return Err(StoreError::NeedsUpgrade {
+                    path: path.to_path_buf(),
+                    found,
+                    supported: SCHEMA_VERSION,
+                })
+            }
+            Err(e) => return Err(e),
+        }
+        Self::connect_read_only(path)
+    }
+
+    /// A read-only connection. A WAL database needs its `-shm` file; when
+    /// it is absent and cannot be created (a read-only directory), no
+    /// writer can be active, and the file is opened as immutable.
+    fn connect_read_only(path: &Path) -> Result<Store, StoreError> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| classify(path, e))?;
+        let store = Self::read_only_store(conn, path)?;
+        match store.schema_version() {
+            // SQLITE_CANTOPEN, or SQLITE_READONLY_CANTINIT when it may not
+            // create the -shm file.
+            Err(StoreError::Sqlite(e))
+                if matches!(
+                    FileTrouble::of(&e),
+                    Some(FileTrouble::CannotOpen | FileTrouble::ReadOnly)
+                ) =>
+            {
+                drop(store);
+                let uri = immutable_uri(path);
+                let conn = Connection::open_with_flags(&uri, flags | OpenFlags::SQLITE_OPEN_URI)
+                    .map_err(|e| classify(path, e))?;
+                Self::read_only_store(conn, path)
+            }
+            _ => Ok(store),
+        }
+    }
+
+    fn read_only_store(conn: Connection, path: &Path) -> Result<Store, StoreError> {
+        conn.set_prepared_statement_cache_capacity(STATEMENT_CACHE);
+        conn.busy_timeout(BUSY_TIMEOUT)
+            .map_err(|e| classify(path, e))?;
+        Ok(Store {
+            conn,
+            path: path.to_path_buf(),
+            max_urls_per_site: 0,
+            read_only: true,
+        })
     }
 
     /// A private in-memory database (tests, `extract` dry runs).
@@ -91,6 +152,7 @@ impl Store {
             conn,
             path,
             max_urls_per_site: 0,
+            read_only: false,
         };
         store.migrate()?;
         Ok(store)
@@ -141,6 +203,9 @@ impl Store {
 
 impl Drop for Store {
     fn drop(&mut self) {
+        if self.read_only {
+            return;
+        }
         // Refresh the planner's statistics where they went stale (SQLite's
         // advice for every connection that wrote); failure costs nothing.
         let _ = self.conn.execute_batch("PRAGMA optimize");
@@ -170,9 +235,40 @@ fn has_foreign_tables(conn: &Connection) -> rusqlite::Result<bool> {
     Ok(n > 0)
 }
 
+/// `--db /dev/null` opened the device and failed later with "invalid utf-8
+/// sequence"; a FIFO would block. Only regular files (or nothing yet) pass.
+fn refuse_non_file(path: &Path) -> Result<(), StoreError> {
+    match std::fs::metadata(path) {
+        Ok(m) if !m.is_file() && !m.is_dir() => Err(StoreError::File {
+            path: path.to_path_buf(),
+            trouble: FileTrouble::NotAFile,
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// `file:PATH?immutable=1`, with the characters URIs reserve escaped.
+fn immutable_uri(path: &Path) -> String {
+    let mut uri = String::from("file:");
+    for c in path.to_string_lossy().chars() {
+        match c {
+            '%' | '?' | '#' => uri.push_str(&format!("%{:02X}", c as u32)),
+            c => uri.push(c),
+        }
+    }
+    uri.push_str("?immutable=1");
+    uri
+}
+
 fn classify(path: &Path, e: rusqlite::Error) -> StoreError {
+    if let Some(trouble) = FileTrouble::of(&e).filter(|t| *t != FileTrouble::NotSqlite) {
+        return StoreError::File {
+            path: path.to_path_buf(),
+            trouble,
+        };
+    }
     match e.sqlite_error_code() {
-        Some(ErrorCode::NotADatabase | ErrorCode::DatabaseCorrupt) => StoreError::NotADatabase {
+        Some(ErrorCode::NotADatabase) => StoreError::NotADatabase {
             path: path.to_path_buf(),
         },
         _ => StoreError::Open {

@@ -1,8 +1,9 @@
 //! Reading articles back: full-text search, one article by id or URL, and a
 //! streaming export. In: a user query / reference / site filter. Out: rows.
 //!
-//! Search never passes user text to FTS5 as syntax: every term is quoted, so
-//! `AND`, `"`, `*`, `(` or `-` in a query are just text. Alphabetic queries
+//! Search never passes user text to FTS5 as syntax: the query is parsed
+//! ([`super::query`]: words, phrases, OR, NOT, prefixes) and every term is
+//! quoted, so `AND`, `NEAR`, `(` or `:` in a query are just text. Alphabetic queries
 //! use `articles_fts` (unicode61, bm25 with the title weighted up). Queries
 //! containing CJK use the trigram table `articles_fts_cjk` (which indexes
 //! only articles with CJK text, migration 0003) when every term has
@@ -13,6 +14,7 @@ use rusqlite::{OptionalExtension, Row, ToSql};
 use url::Url;
 
 use super::frontier::find_site;
+use super::query::{Query, QueryError, Term, MAX_PREFIX_WORDS};
 use super::{ArticleRef, SearchHit, Selection, Store, StoreError, StoredArticle};
 use crate::extract::Article;
 use crate::urls::normalize;
@@ -20,6 +22,10 @@ use crate::words::is_han_or_kana;
 
 /// bm25 column weights (title, text): a hit in the title counts 10×.
 const TITLE_WEIGHT: f64 = 10.0;
+/// Most matching articles ranked by bm25 per query: beyond, the newest
+/// this many matches are ranked (bm25 over 70,000 matches of 16 common
+/// words cost 1.5 s; see `cargo bench --bench search`).
+pub(super) const MAX_RANKED: i64 = 10_000;
 /// Tokens of context around a hit in a snippet.
 const SNIPPET_TOKENS: i64 = 16;
 /// The same for the trigram table, whose tokens are single characters
@@ -32,19 +38,13 @@ const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.word_count, 
     a.author, a.published_at, a.modified_at, a.language, a.canonical_url, a.site_name, a.text";
 
 /// SQL conditions on `a` (articles) for a [`Selection`], with its named
-/// parameters `:site`, `:since`, `:until` and `:lang`. SQLite's `julianday` reads any
-/// RFC 3339 offset, so dates written in different zones compare correctly.
+/// parameters `:site`, `:since`, `:until` and `:lang`. SQLite's `julianday`
+/// reads any RFC 3339 offset, so dates written in different zones compare
+/// correctly.
 pub(super) const SELECTION_SQL: &str = " AND (:site IS NULL OR a.site_id = :site)
     AND (:since IS NULL OR julianday(a.published_at) >= julianday(:since))
     AND (:until IS NULL OR julianday(a.published_at) <= julianday(:until))
     AND (:lang IS NULL OR a.language = :lang)";
-
-/// Which slice of the ranked hits a search returns.
-#[derive(Debug, Clone, Copy)]
-struct Page {
-    limit: i64,
-    offset: i64,
-}
 
 /// The bound values of [`SELECTION_SQL`].
 pub(super) struct SelectionArgs {
@@ -83,8 +83,9 @@ impl SelectionArgs {
 }
 
 impl Store {
-    /// Full-text search, best first. A query with no searchable term returns
-    /// nothing; no query text can cause an error.
+    /// Full-text search, best first, in the syntax of [`Query`]. A query
+    /// with no searchable term, or too many, is a [`QueryError`]; no query
+    /// text can cause an SQL error.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
         self.search_in(query, limit, &Selection::default())
     }
@@ -97,10 +98,26 @@ impl Store {
         limit: usize,
         sel: &Selection,
     ) -> Result<Vec<SearchHit>, StoreError> {
-        self.search_page(query, limit, 0, sel)
+        let query = Query::parse(query)?;
+        let sel = SelectionArgs::new(self, sel)?;
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        if !query.has_cjk() {
+            self.check_prefixes(&query)?;
+            return self.fts_search("articles_fts", &query, limit, &sel);
+        }
+        // A trigram index cannot match strings shorter than 3 characters.
+        if query.terms().all(|t| t.text.chars().count() >= 3) {
+            return self.fts_search("articles_fts_cjk", &query, limit, &sel);
+        }
+        self.like_search(&query, limit, &sel)
     }
 
-    /// [`Store::search_in`] from the `offset`-th hit on (paging).
+    /// [`Store::search_in`] from the `offset`-th hit on (paging for
+    /// `serve`): the best `offset + limit` hits are ranked and the first
+    /// `offset` dropped, so a deep page costs as much as one that long.
     pub fn search_page(
         &self,
         query: &str,
@@ -108,60 +125,86 @@ impl Store {
         offset: usize,
         sel: &Selection,
     ) -> Result<Vec<SearchHit>, StoreError> {
-        let sel = SelectionArgs::new(self, sel)?;
-        let page = Page {
-            limit: i64::try_from(limit).unwrap_or(i64::MAX),
-            offset: i64::try_from(offset).unwrap_or(i64::MAX),
-        };
-        let terms: Vec<&str> = query
-            .split_whitespace()
-            .filter(|t| t.chars().any(char::is_alphanumeric))
-            .collect();
-        if terms.is_empty() || limit == 0 {
-            return Ok(Vec::new());
-        }
-        if !terms.iter().any(|t| t.chars().any(is_han_or_kana)) {
-            return self.fts_search("articles_fts", &fts_query(&terms, true), page, &sel);
-        }
-        // Substring matching: punctuation (，。、「」 or ASCII) only separates terms.
-        let terms: Vec<&str> = query
-            .split(|c: char| !c.is_alphanumeric())
-            .filter(|t| !t.is_empty())
-            .collect();
-        if terms.iter().all(|t| t.chars().count() >= 3) {
-            return self.fts_search("articles_fts_cjk", &fts_query(&terms, false), page, &sel);
-        }
-        self.like_search(&terms, page, &sel)
+        let mut hits = self.search_in(query, offset.saturating_add(limit), sel)?;
+        Ok(hits.split_off(offset.min(hits.len())))
     }
 
+    /// FTS5 search: the best `limit` rows are chosen first and only they get
+    /// a snippet (computed for every match, `snippet()` made a common word
+    /// cost seconds on a large corpus).
     fn fts_search(
         &self,
         table: &str,
-        fts: &str,
-        page: Page,
+        query: &Query,
+        limit: i64,
         sel: &SelectionArgs,
     ) -> Result<Vec<SearchHit>, StoreError> {
-        let tokens = if table == "articles_fts_cjk" {
+        let cjk = table == "articles_fts_cjk";
+        let tokens = if cjk {
             SNIPPET_CHARS_CJK
         } else {
             SNIPPET_TOKENS
         };
+        let fts = fts_expression(query, !cjk);
+        // Numbers (`7.1`) are split by the word index; check them as written.
+        let exact: Vec<String> = if cjk {
+            Vec::new()
+        } else {
+            query
+                .clauses
+                .iter()
+                .filter(|c| c.len() == 1 && c[0].exact)
+                .map(|c| c[0].text.clone())
+                .collect()
+        };
+        let exact_sql: String = (0..exact.len())
+            .map(|i| {
+                format!(
+                    " AND (instr(a.text, :x{i}) > 0 OR instr(coalesce(a.title, ''), :x{i}) > 0)"
+                )
+            })
+            .collect();
+        let names: Vec<String> = (0..exact.len()).map(|i| format!(":x{i}")).collect();
+        let mut filter_args: Vec<(&str, &dyn ToSql)> = vec![(":fts", &fts)];
+        filter_args.extend(sel.params());
+        for (name, value) in names.iter().zip(&exact) {
+            filter_args.push((name.as_str(), value));
+        }
+        // Ranking is the cost (bm25 per matching row): a query matching
+        // most of a large corpus ranks its MAX_RANKED newest matches only
+        // (articles are numbered as they are stored), found in rowid order
+        // without ranking.
+        let cap = MAX_RANKED;
+        let floor_sql = format!(
+            "SELECT coalesce(min(id), 0) FROM (
+                SELECT {table}.rowid AS id FROM {table} JOIN articles a ON a.id = {table}.rowid
+                WHERE {table} MATCH :fts {SELECTION_SQL}{exact_sql}
+                ORDER BY {table}.rowid DESC LIMIT :cap)"
+        );
+        let mut floor_args = filter_args.clone();
+        floor_args.push((":cap", &cap));
+        let floor: i64 = self
+            .conn
+            .prepare_cached(&floor_sql)?
+            .query_row(floor_args.as_slice(), |r| r.get(0))?;
         let sql = format!(
-            "SELECT a.id, a.url, s.name, a.title,
-                    snippet({table}, 1, '[', ']', '…', {tokens}),
-                    bm25({table}, {TITLE_WEIGHT}, 1.0) AS score
-             FROM {table} JOIN articles a ON a.id = {table}.rowid
+            "WITH top AS (
+                SELECT {table}.rowid AS id, bm25({table}, {TITLE_WEIGHT}, 1.0) AS score
+                FROM {table} JOIN articles a ON a.id = {table}.rowid
+                WHERE {table} MATCH :fts AND {table}.rowid >= :floor {SELECTION_SQL}{exact_sql}
+                ORDER BY score LIMIT :limit)
+             SELECT a.id, a.url, s.name, a.title,
+                    snippet({table}, 1, '[', ']', '…', {tokens}), top.score
+             FROM top JOIN {table} ON {table}.rowid = top.id
+             JOIN articles a ON a.id = top.id
              JOIN sites s ON s.id = a.site_id
-             WHERE {table} MATCH :fts {SELECTION_SQL}
-             ORDER BY score LIMIT :limit OFFSET :offset"
+             WHERE {table} MATCH :fts
+             ORDER BY top.score, a.id"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let mut args: Vec<(&str, &dyn ToSql)> = vec![
-            (":fts", &fts),
-            (":limit", &page.limit),
-            (":offset", &page.offset),
-        ];
-        args.extend(sel.params());
+        let mut args = filter_args;
+        args.push((":limit", &limit));
+        args.push((":floor", &floor));
         let rows = stmt.query_map(args.as_slice(), |r| {
             Ok(SearchHit {
                 id: r.get(0)?,
@@ -175,31 +218,104 @@ impl Store {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    /// Refuse a `prefix*` that stands for more than [`MAX_PREFIX_WORDS`]
+    /// indexed words, counted in a temporary fts5vocab table (temporary:
+    /// read-only databases get one too, and the schema is untouched).
+    fn check_prefixes(&self, query: &Query) -> Result<(), StoreError> {
+        let prefixes: Vec<String> = query
+            .terms()
+            .filter(|t| t.prefix)
+            .filter_map(|t| {
+                t.text
+                    .rsplit(|c: char| !c.is_alphanumeric())
+                    .next()
+                    .filter(|w| !w.is_empty())
+                    .map(str::to_lowercase)
+            })
+            .collect();
+        if prefixes.is_empty() {
+            return Ok(());
+        }
+        self.conn.execute_batch(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.articles_fts_words
+             USING fts5vocab(main, articles_fts, 'row')",
+        )?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT count(*) FROM (SELECT 1 FROM temp.articles_fts_words
+             WHERE term >= ?1 AND term < ?2 LIMIT ?3)",
+        )?;
+        let cap = i64::try_from(MAX_PREFIX_WORDS).unwrap_or(i64::MAX);
+        for prefix in prefixes {
+            let upper = format!("{prefix}\u{10FFFF}");
+            let count: i64 =
+                stmt.query_row(rusqlite::params![prefix, upper, cap + 1], |r| r.get(0))?;
+            if count > cap {
+                return Err(QueryError::PrefixTooBroad {
+                    prefix,
+                    max: MAX_PREFIX_WORDS,
+                }
+                .into());
+            }
+        }
+        Ok(())
+    }
+
+    /// Substring search for short CJK terms; ranked by the occurrences of
+    /// the first term.
     fn like_search(
         &self,
-        terms: &[&str],
-        page: Page,
+        query: &Query,
+        limit: i64,
         sel: &SelectionArgs,
     ) -> Result<Vec<SearchHit>, StoreError> {
-        // All terms must occur (as with FTS); rank by occurrences of the first.
+        let first = query.clauses[0][0].text.clone();
         let mut sql = format!(
             "SELECT a.id, a.url, s.name, a.title, a.text,
                     (length(a.text) - length(replace(a.text, :first, ''))) / length(:first) AS hits
              FROM articles a JOIN sites s ON s.id = a.site_id WHERE 1 {SELECTION_SQL}"
         );
-        let mut patterns = Vec::new();
-        for (i, t) in terms.iter().enumerate() {
-            sql.push_str(&format!(
-                " AND (a.text LIKE :p{i} ESCAPE '\\' OR a.title LIKE :p{i} ESCAPE '\\')"
-            ));
-            patterns.push((format!(":p{i}"), like_pattern(t)));
+        // Only articles in the trigram index hold Han or kana: when every
+        // alternative of a clause needs them, the scan can skip the others.
+        let needs_cjk = query
+            .clauses
+            .iter()
+            .any(|c| c.iter().all(|t| t.text.chars().any(is_han_or_kana)));
+        if needs_cjk {
+            sql.push_str(" AND a.id IN (SELECT rowid FROM articles_fts_cjk)");
         }
-        sql.push_str(" ORDER BY hits DESC, a.id LIMIT :limit OFFSET :offset");
-        let mut args: Vec<(&str, &dyn ToSql)> = vec![
-            (":first", &terms[0]),
-            (":limit", &page.limit),
-            (":offset", &page.offset),
-        ];
+        let mut patterns: Vec<(String, String)> = Vec::new();
+        let mut any_of = |terms: &[Term], sql: &mut String| {
+            let mut alternatives = Vec::new();
+            for t in terms {
+                let name = format!(":p{}", patterns.len());
+                // instr() is a plain byte search, several times faster than
+                // LIKE; LIKE only where ASCII case must be folded.
+                if t.text.chars().any(|c| c.is_ascii_alphabetic()) {
+                    alternatives.push(format!(
+                        "a.text LIKE {name} ESCAPE '\\' OR a.title LIKE {name} ESCAPE '\\'"
+                    ));
+                    patterns.push((name, like_pattern(&t.text)));
+                } else {
+                    alternatives.push(format!(
+                        "instr(a.text, {name}) > 0 OR instr(coalesce(a.title, ''), {name}) > 0"
+                    ));
+                    patterns.push((name, t.text.clone()));
+                }
+            }
+            sql.push_str(&alternatives.join(" OR "));
+        };
+        for clause in &query.clauses {
+            sql.push_str(" AND (");
+            any_of(clause, &mut sql);
+            sql.push(')');
+        }
+        if !query.excluded.is_empty() {
+            sql.push_str(" AND NOT (");
+            any_of(&query.excluded, &mut sql);
+            sql.push(')');
+        }
+        sql.push_str(" ORDER BY hits DESC, a.id LIMIT :limit");
+        let mut args: Vec<(&str, &dyn ToSql)> = vec![(":first", &first), (":limit", &limit)];
         args.extend(sel.params());
         for (name, p) in &patterns {
             args.push((name.as_str(), p));
@@ -212,7 +328,7 @@ impl Store {
                 url: r.get(1)?,
                 site: r.get(2)?,
                 title: r.get(3)?,
-                snippet: like_snippet(&text, terms[0]),
+                snippet: like_snippet(&text, &first),
                 rank: r.get::<_, f64>(5)?,
             })
         })?;
@@ -300,25 +416,26 @@ fn stored_article(r: &Row<'_>) -> rusqlite::Result<StoredArticle> {
     })
 }
 
-/// Terms as FTS5 strings (`"` doubled inside), implicitly ANDed; with
-/// `prefixes`, a trailing `*` stays a prefix query (trigram tables need none:
-/// they match substrings anyway).
-fn fts_query(terms: &[&str], prefixes: bool) -> String {
-    let mut q = String::new();
-    for t in terms {
-        let (body, prefix) = match t.strip_suffix('*') {
-            Some(b) if b.chars().any(char::is_alphanumeric) => (b, if prefixes { "*" } else { "" }),
-            _ => (*t, ""),
-        };
-        if !q.is_empty() {
-            q.push(' ');
-        }
-        q.push('"');
-        q.push_str(&body.replace('"', "\"\""));
-        q.push('"');
-        q.push_str(prefix);
+/// The query as an FTS5 expression: every term a quoted string (`"`
+/// doubled inside), so nothing the user typed is FTS5 syntax; clauses
+/// ANDed, alternatives ORed, exclusions after one NOT. With `prefixes`, a
+/// prefix term keeps its `*` (trigram tables need none: they match
+/// substrings anyway).
+fn fts_expression(query: &Query, prefixes: bool) -> String {
+    let quoted = |t: &Term| {
+        let star = if t.prefix && prefixes { "*" } else { "" };
+        format!("\"{}\"{star}", t.text.replace('"', "\"\""))
+    };
+    let any_of = |terms: &[Term]| {
+        let alternatives: Vec<String> = terms.iter().map(quoted).collect();
+        format!("({})", alternatives.join(" OR "))
+    };
+    let all: Vec<String> = query.clauses.iter().map(|c| any_of(c)).collect();
+    let mut expr = all.join(" AND ");
+    if !query.excluded.is_empty() {
+        expr = format!("({expr}) NOT {}", any_of(&query.excluded));
     }
-    q
+    expr
 }
 
 fn like_pattern(term: &str) -> String {

@@ -78,6 +78,30 @@ fn demo_articles_zero_is_a_usage_error() {
     assert_usage_error(&out, "must be at least 1");
 }
 
+#[test]
+fn demo_articles_beyond_the_bound_is_a_usage_error_not_capacity_overflow() {
+    // `--articles 18446744073709551615` died with "capacity overflow",
+    // `--articles 1000000000` aborted on a 200 GB allocation.
+    let dir = tempfile::tempdir().unwrap();
+    for n in ["18446744073709551615", "1000000000", "10001"] {
+        let out = newshound(&["demo", "--articles", n], dir.path());
+        assert_usage_error(&out, "must be at most 10000");
+    }
+}
+
+#[test]
+fn demo_on_a_database_in_use_is_refused_by_the_crawl_lock() {
+    // Two demos on one --db interleaved, hit "database is locked" and stored
+    // duplicates: demo now takes the crawl lock like crawl does.
+    let dir = tempfile::tempdir().unwrap();
+    let lock = std::fs::File::create(dir.path().join("x.db.lock")).unwrap();
+    lock.try_lock().unwrap();
+    let out = newshound(&["--db", "x.db", "demo", "--articles", "2"], dir.path());
+    assert_clean_failure(&out, "x.db: another crawl is using this database");
+    assert_eq!(stdout(&out), "");
+    drop(lock);
+}
+
 #[cfg(unix)]
 #[test]
 fn ctrl_c_finishes_in_flight_pages_prints_summary_and_exits_0() {

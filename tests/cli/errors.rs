@@ -70,21 +70,38 @@ fn missing_database_for_search_is_named() {
 }
 
 #[test]
-fn binary_and_empty_input_extract_without_panic() {
+fn extract_of_binary_input_is_refused_in_one_line() {
+    // `extract /bin/ls` exited 0 and printed ELF bytes as text (language fra).
     let dir = tempfile::tempdir().unwrap();
     let bin: Vec<u8> = (0..4096u32)
         .map(|i| (i.wrapping_mul(2654435761) >> 7) as u8)
         .collect();
     std::fs::write(dir.path().join("bin.html"), bin).unwrap();
-    std::fs::write(dir.path().join("empty.html"), "").unwrap();
-    for f in ["bin.html", "empty.html"] {
-        let out = newshound(&["extract", f, "--json"], dir.path());
-        assert!(
-            out.status.success(),
-            "{f}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert!(v.get("text").is_some());
+    let mut elf = b"\x7fELF\x02\x01\x01\x00".to_vec();
+    elf.extend_from_slice(&[0u8; 256]);
+    std::fs::write(dir.path().join("ls"), elf).unwrap();
+    let out = newshound(&["extract", "bin.html", "--json"], dir.path());
+    assert_clean_failure(&out, "bin.html: binary file (NUL bytes), not HTML");
+    let out = newshound(&["extract", "ls"], dir.path());
+    assert_clean_failure(&out, "ls: binary file (ELF executable), not HTML");
+    assert!(out.stdout.is_empty());
+    #[cfg(target_os = "linux")]
+    if std::path::Path::new("/bin/ls").exists() {
+        let out = newshound(&["extract", "/bin/ls"], dir.path());
+        assert_clean_failure(&out, "/bin/ls: binary file (ELF executable)");
     }
+}
+
+#[test]
+fn empty_input_extracts_without_panic() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("empty.html"), "").unwrap();
+    let out = newshound(&["extract", "empty.html", "--json"], dir.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v.get("text").is_some());
 }

@@ -139,7 +139,7 @@ fn html5ever_repair_warnings_stay_quiet() {
 }
 
 #[test]
-fn url_on_loopback_and_uppercase_scheme_are_fetched() {
+fn extract_url_on_loopback_is_refused_unless_allow_private() {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -157,10 +157,12 @@ fn url_on_loopback_and_uppercase_scheme_are_fetched() {
     let url = web.sites()[0].article_urls[0].to_string();
     let upper = url.replacen("http://", "HTTP://", 1);
     let dir = tempfile::tempdir().unwrap();
-    // No config file: the defaults refuse private addresses for crawled
-    // links, but a URL typed by the user is fetched.
+    // No config file: the crawler's guard applies (an untrusted URL must
+    // not reach the machine's own services, on any redirect hop).
+    let out = newshound(&["extract", &url], dir.path());
+    assert_clean_failure(&out, "(loopback) (pass --allow-private to fetch it anyway)");
     for u in [&url, &upper] {
-        let out = newshound(&["extract", u], dir.path());
+        let out = newshound(&["extract", u, "--allow-private"], dir.path());
         assert!(out.status.success(), "{u}: {}", stderr(&out));
         let body = web.true_body(&url).unwrap();
         let first = body.split("\n\n").next().unwrap();

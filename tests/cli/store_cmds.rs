@@ -27,14 +27,14 @@ fn search_limit_zero_is_a_usage_error() {
 }
 
 #[test]
-fn search_fts_syntax_is_plain_text_and_no_match_goes_to_stderr() {
+fn search_fts_syntax_beyond_ours_is_plain_text_and_no_match_goes_to_stderr() {
     let dir = tempfile::tempdir().unwrap();
     demo_db(dir.path(), 3);
     for q in [
         "foo AND",
         "NEAR(",
         "title:x",
-        "a OR b NOT c",
+        "zzqq OR NOT",
         "\"unclosed",
         "x*",
     ] {
@@ -312,4 +312,135 @@ fn reextract_prints_how_many_texts_changed_and_export_writes_each_format() {
     let bytes = std::fs::read(dir.path().join("demo.warc.gz")).unwrap();
     assert_eq!(&bytes[..2], b"\x1f\x8b", "gzip");
     assert_usage_error(&run(&["export", "--format", "xml"]), "invalid value");
+}
+
+#[test]
+fn since_with_a_two_digit_year_is_refused() {
+    // `--since 26-11-01` was read as the year 26.
+    let dir = tempfile::tempdir().unwrap();
+    for cmd in ["search", "export"] {
+        let mut args = vec!["--db", "x.db", cmd];
+        if cmd == "search" {
+            args.push("x");
+        }
+        args.extend(["--since", "26-11-01"]);
+        let out = newshound(&args, dir.path());
+        assert_usage_error(&out, "the year must have four digits");
+    }
+}
+
+#[test]
+fn export_out_refuses_an_existing_file_without_force() {
+    // `export --out FILE` replaced an existing file silently.
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let file = dir.path().join("x.jsonl");
+    std::fs::write(&file, "an earlier export\n").unwrap();
+    let out = newshound(
+        &["--db", "demo.db", "export", "--out", "x.jsonl"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "x.jsonl: already exists; pass --force to replace it");
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "an earlier export\n"
+    );
+    let out = newshound(
+        &["--db", "demo.db", "export", "--out", "x.jsonl", "--force"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert_eq!(text.lines().count(), 9);
+    // fetched_at is RFC 3339 like the other dates (it was epoch ms).
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let fetched = first["fetched_at"].as_str().unwrap_or_default();
+    assert!(
+        DateTime::parse_from_rfc3339(fetched).is_ok(),
+        "fetched_at {:?}",
+        first["fetched_at"]
+    );
+    let out = newshound(&["--db", "demo.db", "export", "--force"], dir.path());
+    assert_usage_error(&out, "--out");
+}
+
+/// Byte 18 of an SQLite header: 1 = rollback journal, 2 = WAL.
+fn header_journal_byte(path: &std::path::Path) -> u8 {
+    std::fs::read(path).unwrap()[18]
+}
+
+#[test]
+fn read_commands_never_write_so_they_work_on_a_read_only_database() {
+    // `stats`, `search`, `export` and `show` failed on a read-only file
+    // with "attempt to write a readonly database": opening switched the
+    // journal to WAL and migrated. (The test runs as root on CI machines,
+    // where a read-only mode does not stop writes; the journal byte does.)
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let db = dir.path().join("demo.db");
+    let c = rusqlite::Connection::open(&db).unwrap();
+    let mode: String = c
+        .pragma_update_and_check(None, "journal_mode", "DELETE", |r| r.get(0))
+        .unwrap();
+    assert_eq!(mode, "delete");
+    drop(c);
+    assert_eq!(header_journal_byte(&db), 1);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o444)).unwrap();
+    }
+    let before = std::fs::read(&db).unwrap();
+    for args in [
+        &["stats"][..],
+        &["stats", "--json"],
+        &["search", "the"],
+        &["export"],
+        &["show", "1"],
+    ] {
+        let out = newshound(&[&["--db", "demo.db"][..], args].concat(), dir.path());
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    }
+    assert_eq!(
+        header_journal_byte(&db),
+        1,
+        "a read command switched to WAL"
+    );
+    assert!(
+        std::fs::read(&db).unwrap() == before,
+        "a read command wrote"
+    );
+}
+
+#[test]
+fn a_damaged_database_is_named_with_what_to_do() {
+    // Users saw "database disk image is malformed: Error code 11".
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let db = dir.path().join("demo.db");
+    let c = rusqlite::Connection::open(&db).unwrap();
+    c.pragma_update(None, "journal_mode", "DELETE").unwrap();
+    drop(c);
+    // Keep the header and schema page, scribble over the article pages.
+    let mut bytes = std::fs::read(&db).unwrap();
+    let page = u16::from_be_bytes([bytes[16], bytes[17]]) as usize;
+    for b in bytes[4 * page..].iter_mut() {
+        *b ^= 0x5a;
+    }
+    std::fs::write(&db, bytes).unwrap();
+    let out = newshound(&["--db", "demo.db", "export"], dir.path());
+    assert_clean_failure(&out, "demo.db: the database file is damaged");
+    assert!(stderr(&out).contains("restore it from a backup"));
+    assert!(!stderr(&out).contains("Error code"), "{}", stderr(&out));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_device_as_database_is_refused_in_one_line() {
+    // `--db /dev/null` gave "invalid utf-8 sequence of 1 bytes from index 3".
+    let dir = tempfile::tempdir().unwrap();
+    for cmd in [&["stats"][..], &["search", "x"], &["reclean"]] {
+        let out = newshound(&[&["--db", "/dev/null"][..], cmd].concat(), dir.path());
+        assert_clean_failure(&out, "/dev/null: not a regular file");
+    }
 }

@@ -3,7 +3,8 @@
 //! In: raw page bytes, the HTTP `Content-Type` value, the page URL (its TLD
 //! steers detection). Out: [`Decoded`] text plus the encoding used.
 //!
-//! Order: BOM → HTTP `Content-Type` charset → WHATWG `<meta>` prescan of the
+//! Order: BOM → UTF-16 without a BOM (NUL bytes on one parity,
+//! [`super::sniff`]) → HTTP `Content-Type` charset → WHATWG `<meta>` prescan of the
 //! first 1024 bytes ([`prescan`]) → chardetng guess (TLD-aware) → decode with
 //! encoding_rs. The BOM goes first, as in the WHATWG decode algorithm: a BOM
 //! is proof, a header is only a claim.
@@ -55,6 +56,11 @@ const DETECT_LIMIT: usize = 256 * 1024;
 pub fn decode(bytes: &[u8], content_type: Option<&str>, url: Option<&Url>) -> Decoded {
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
         return decode_with(enc, &bytes[bom_len..]);
+    }
+    // UTF-16 without a BOM shows itself by where its NUL bytes sit; the
+    // bytes are proof, a header or meta tag only a claim.
+    if let Some(enc) = super::sniff::utf16_without_bom(bytes) {
+        return decode_with(enc, bytes);
     }
     let header = content_type.and_then(header_charset).and_then(usable);
     if let Some(enc) = header.filter(|&e| e == UTF_16LE || e == UTF_16BE) {

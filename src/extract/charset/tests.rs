@@ -131,6 +131,21 @@ fn utf16_header_without_bom_needs_nuls() {
 }
 
 #[test]
+fn utf16_without_bom_or_header_is_detected_not_left_as_raw_markup() {
+    // UTF-16 without a BOM used to come out as raw markup full of NULs.
+    let html = page("<meta charset=utf-8>", JA);
+    for le in [true, false] {
+        let bytes: Vec<u8> = html
+            .encode_utf16()
+            .flat_map(|u| if le { u.to_le_bytes() } else { u.to_be_bytes() })
+            .collect();
+        let d = decode(&bytes, None, None);
+        assert_eq!(d.encoding, if le { UTF_16LE } else { UTF_16BE });
+        assert_eq!(d.text, html);
+    }
+}
+
+#[test]
 fn header_beats_meta() {
     let bytes = encode(
         encoding_rs::WINDOWS_1251,

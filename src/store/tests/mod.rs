@@ -5,6 +5,7 @@
 mod frontier;
 mod open;
 mod search;
+mod search_syntax;
 mod writes;
 
 use super::*;
