@@ -62,6 +62,9 @@ pub struct ExtractConfig {
     /// offset; a site's own `timezone` overrides it. None: read as UTC.
     #[serde(deserialize_with = "time_zone")]
     pub timezone: Option<Tz>,
+    /// Keep reader comments in the article text (default false: a news
+    /// corpus wants the story, not the thread below it).
+    pub comments: bool,
 }
 
 /// An IANA time-zone name, with an error that says what is expected.

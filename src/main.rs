@@ -17,6 +17,7 @@ use clap::{Args, Parser, Subcommand};
 
 use newshound::config::parse_time_zone;
 use newshound::export::Format;
+use newshound::extract::ablation::Ablations;
 use newshound::extract::Algorithm;
 
 /// A focused news crawler with built-in article extraction and per-site
@@ -217,6 +218,15 @@ pub enum Command {
         /// addresses too (along the whole redirect chain).
         #[arg(long)]
         allow_private: bool,
+        /// Keep reader comments in the text [default: `[extract] comments`,
+        /// else false].
+        #[arg(long)]
+        comments: bool,
+        /// One page: print the text as `text` or as `markdown` (headings,
+        /// lists, block quotes, tables kept); with --json/--jsonl, markdown
+        /// adds a "markdown" field.
+        #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "markdown"])]
+        format: String,
     },
     /// Full-text search over stored articles (FTS5, best match first).
     ///
@@ -377,6 +387,20 @@ pub enum Command {
         /// compare F1 with and without it (site = file-name prefix before `_NN`).
         #[arg(long)]
         sequence: bool,
+        /// The gold texts start with the headline: score headline + text
+        /// (`--gold-has-title=false` to turn it off) [default: the set's
+        /// known convention (corpus/<set>/html), else false].
+        #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+        gold_has_title: Option<bool>,
+        /// The gold texts hold reader comments: extract with comments kept
+        /// [default: the set's known convention, else false].
+        #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+        gold_has_comments: Option<bool>,
+        /// Switch heuristics of `auto` off to measure what each is worth
+        /// (comma-separated: comments, leading-headline, ancestor-siblings,
+        /// teaser-lists).
+        #[arg(long, value_name = "STEPS", value_parser = parse_ablations)]
+        ablate: Option<Ablations>,
     },
     /// Train a block classifier (nb or tree) on pages with gold text.
     ///
@@ -486,4 +510,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     cli::init_logging(cli.verbose);
     cli::main(cli)
+}
+
+/// `--ablate comments,leading-headline`.
+fn parse_ablations(list: &str) -> Result<Ablations, String> {
+    Ablations::parse(list)
 }

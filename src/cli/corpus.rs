@@ -7,23 +7,29 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 
-use newshound::eval::{self, sequence};
+use newshound::eval::{self, sequence, GoldConvention};
 use newshound::extract::{batch, ExtractOptions};
 
 use super::out::Out;
 use super::store_cmds::write_json;
 use super::{status, Globals};
 
+/// A gold set: its pages, gold texts, and what the gold counts.
+pub struct EvalSet<'a> {
+    pub html: &'a Path,
+    pub gold: &'a Path,
+    pub convention: GoldConvention,
+}
+
 pub fn eval(
     out: &mut Out,
-    html: &Path,
-    gold: &Path,
+    set: &EvalSet<'_>,
     opts: &ExtractOptions,
     worst: Option<usize>,
     json: bool,
     jobs: usize,
 ) -> Result<ExitCode> {
-    let report = eval::evaluate_dir(html, gold, opts, jobs)?;
+    let report = eval::evaluate_dir(set.html, set.gold, opts, &set.convention, jobs)?;
     if json {
         write_json(out, &report)?;
     } else {
@@ -35,13 +41,12 @@ pub fn eval(
 pub fn eval_sequence(
     globals: &Globals,
     out: &mut Out,
-    html: &Path,
-    gold: &Path,
+    set: &EvalSet<'_>,
     opts: &ExtractOptions,
     json: bool,
 ) -> Result<ExitCode> {
     let config = globals.config()?;
-    let loaded = eval::sequence_pages(html, gold, opts)?;
+    let loaded = eval::sequence_pages(set.html, set.gold, opts, &set.convention)?;
     for path in &loaded.missing {
         status(format_args!(
             "newshound: {}: no gold text, page skipped",
@@ -53,6 +58,7 @@ pub fn eval_sequence(
     if json {
         write_json(out, &report)?;
     } else {
+        writeln!(out, "{}", set.convention)?;
         write!(out, "{}", report.render())?;
     }
     Ok(ExitCode::SUCCESS)

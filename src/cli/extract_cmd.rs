@@ -154,7 +154,11 @@ fn print_article(out: &mut Out, article: &Article, json: bool) -> Result<()> {
     if json {
         write_json(out, article)?;
     } else {
-        writeln!(out, "{}", article.text)?;
+        writeln!(
+            out,
+            "{}",
+            article.markdown.as_deref().unwrap_or(&article.text)
+        )?;
     }
     Ok(())
 }

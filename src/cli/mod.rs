@@ -24,6 +24,7 @@ use anyhow::{bail, Result};
 use chrono_tz::Tz;
 
 use newshound::config::Config;
+use newshound::eval::GoldConvention;
 use newshound::extract::model::BlockModel;
 use newshound::extract::{Algorithm, ExtractOptions};
 use newshound::store::{FileTrouble, Store, StoreError};
@@ -274,13 +275,18 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             jobs,
             timezone,
             allow_private,
+            comments,
+            format,
         } => {
-            let opts = extract_options(
+            // Without --comments, `[extract] comments` decides.
+            let mut opts = extract_options(
                 globals,
                 algorithm.map(Algorithm::from),
                 model.as_deref(),
                 Zone::Flag(timezone),
+                comments.then_some(true),
             )?;
+            opts.markdown = format == "markdown";
             let request = extract_cmd::Request {
                 input: &input,
                 json,
@@ -313,6 +319,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
                 algorithm.map(Algorithm::from),
                 None,
                 Zone::Flag(None),
+                None,
             )?;
             reextract_cmd::reextract(globals, out, &filter, &opts)
         }
@@ -326,6 +333,9 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             json,
             jobs,
             sequence,
+            gold_has_title,
+            gold_has_comments,
+            ablate,
         } => {
             let jobs = jobs.unwrap_or(1);
             let one = match algorithm {
@@ -333,7 +343,9 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
                 _ => None,
             };
             let all = algorithm == Some(EvalAlgorithms::All);
-            let opts = extract_options(globals, one, model.as_deref(), Zone::Utc)?;
+            // The gold decides about comments, not the config.
+            let mut opts = extract_options(globals, one, model.as_deref(), Zone::Utc, Some(false))?;
+            opts.ablate = ablate.unwrap_or_default();
             let sets = match (&corpus_dir, &html, &gold) {
                 (Some(dir), _, _) => newshound::eval::methods::corpus_sets(dir)?,
                 (None, Some(h), Some(g)) => vec![(set_name(h), h.clone(), g.clone())],
@@ -347,13 +359,18 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
                 };
                 methods::eval_table(out, &sets, &algorithms, opts.model.clone(), json, jobs)
             } else if let [(_, html, gold)] = sets.as_slice() {
+                let set = corpus::EvalSet {
+                    html,
+                    gold,
+                    convention: GoldConvention::resolve(html, gold_has_title, gold_has_comments),
+                };
                 if sequence {
-                    corpus::eval_sequence(globals, out, html, gold, &opts, json)
+                    corpus::eval_sequence(globals, out, &set, &opts, json)
                 } else if opts.algorithm.is_learned() && model.is_none() {
                     // Never score the shipped model: it may have seen these pages.
                     methods::eval_table(out, &sets, &[opts.algorithm], None, json, jobs)
                 } else {
-                    corpus::eval(out, html, gold, &opts, worst, json, jobs)
+                    corpus::eval(out, &set, &opts, worst, json, jobs)
                 }
             } else {
                 bail!("eval needs --html and --gold, or --corpus")
@@ -408,11 +425,16 @@ fn extract_options(
     algorithm: Option<Algorithm>,
     model_path: Option<&Path>,
     zone: Zone,
+    comments: Option<bool>,
 ) -> Result<ExtractOptions> {
     let zone_missing = matches!(zone, Zone::Flag(None));
     let model_missing = model_path.is_none() && algorithm.is_some_and(Algorithm::is_learned);
     let flag_model = model_path.map(BlockModel::load).transpose()?;
-    let config = if (algorithm.is_none() && flag_model.is_none()) || zone_missing || model_missing {
+    let config = if (algorithm.is_none() && flag_model.is_none())
+        || zone_missing
+        || model_missing
+        || comments.is_none()
+    {
         Some(globals.config()?)
     } else {
         None
@@ -446,5 +468,8 @@ fn extract_options(
             Zone::Utc => None,
         },
         model: model.map(Arc::new),
+        comments: comments.unwrap_or_else(|| from_config.is_some_and(|e| e.comments)),
+        ablate: Default::default(),
+        markdown: false,
     })
 }

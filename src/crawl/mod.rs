@@ -163,6 +163,8 @@ pub async fn run_with<S: CrawlStore>(
             algorithm: cfg.extract.algorithm,
             timezone: cfg.extract.timezone,
             model,
+            comments: cfg.extract.comments,
+            ..ExtractOptions::default()
         },
         site_rules: std::sync::Mutex::new(site_rules),
         cfg,

@@ -10,9 +10,9 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use super::sequence::{page_order, site_key};
-use super::{score_tokens, EvalError, EvalReport, PageScore, Score};
+use super::{score_tokens, EvalError, EvalReport, GoldConvention, PageScore, Score};
 use crate::extract::batch;
-use crate::extract::{extract_bytes, extract_bytes_text_with, ExtractOptions};
+use crate::extract::{extract_bytes_selection, ExtractOptions};
 use crate::words::tokenize;
 
 /// The pages of a directory (as `extract DIR` lists them).
@@ -23,14 +23,17 @@ fn page_list(dir: &Path) -> Result<Vec<PathBuf>, EvalError> {
     })
 }
 
-/// Extract every `html_dir/<name>.html` (as bytes, via [`extract_bytes_text_with`]) and
-/// score it against `gold_dir/<name>.txt`, on `jobs` threads.
+/// Extract every `html_dir/<name>.html` (as bytes, via
+/// [`extract_bytes_selection`]) and score it against `gold_dir/<name>.txt` by
+/// the set's `convention`, on `jobs` threads.
 pub fn evaluate_dir(
     html_dir: &Path,
     gold_dir: &Path,
     opts: &ExtractOptions,
+    convention: &GoldConvention,
     jobs: usize,
 ) -> Result<EvalReport, EvalError> {
+    let opts = &convention.extract_options(opts);
     if !gold_dir.is_dir() {
         return Err(EvalError::NoGoldDir {
             dir: gold_dir.to_path_buf(),
@@ -44,7 +47,7 @@ pub fn evaluate_dir(
     }
     let results: Mutex<Vec<Result<PageScore, EvalError>>> = Mutex::new(Vec::new());
     batch::for_each_page(&pages, jobs, |_: &mut (), page| {
-        let r = eval_page(page, gold_dir, opts);
+        let r = eval_page(page, gold_dir, opts, convention);
         if let Ok(mut v) = results.lock() {
             v.push(r);
         }
@@ -67,13 +70,19 @@ pub fn evaluate_dir(
     }
     Ok(EvalReport {
         algorithm: opts.algorithm,
+        convention: *convention,
         pages: scored,
         mean,
         max_millis,
     })
 }
 
-fn eval_page(page: &Path, gold_dir: &Path, opts: &ExtractOptions) -> Result<PageScore, EvalError> {
+fn eval_page(
+    page: &Path,
+    gold_dir: &Path,
+    opts: &ExtractOptions,
+    convention: &GoldConvention,
+) -> Result<PageScore, EvalError> {
     let name = page
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -100,8 +109,9 @@ fn eval_page(page: &Path, gold_dir: &Path, opts: &ExtractOptions) -> Result<Page
     };
     let t0 = Instant::now();
     // Only the text is scored: skip metadata and language detection.
-    let text = extract_bytes_text_with(&bytes, None, None, opts);
+    let selection = extract_bytes_selection(&bytes, None, None, opts);
     let millis = t0.elapsed().as_secs_f64() * 1000.0;
+    let text = convention.scored_text(&selection.text, selection.headline.as_deref());
     let a = tokenize(&text);
     let b = tokenize(&gold);
     Ok(PageScore {
@@ -131,7 +141,9 @@ pub fn sequence_pages(
     html_dir: &Path,
     gold_dir: &Path,
     opts: &ExtractOptions,
+    convention: &GoldConvention,
 ) -> Result<SequencePages, EvalError> {
+    let opts = &convention.extract_options(opts);
     let mut names = page_list(html_dir)?;
     names.sort_by_key(|p| page_order(&p.file_stem().unwrap_or_default().to_string_lossy()));
     if names.is_empty() {
@@ -169,7 +181,8 @@ pub fn sequence_pages(
             path: path.clone(),
             source,
         })?;
-        let text = extract_bytes(&bytes, None, None, opts).text;
+        let selected = extract_bytes_selection(&bytes, None, None, opts);
+        let text = convention.scored_text(&selected.text, selected.headline.as_deref());
         out.pages
             .push((site_key(&stem).to_string(), text, gold_text));
     }

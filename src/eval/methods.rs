@@ -16,7 +16,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::folds::{cross_validate, label_dir, DEFAULT_FOLDS};
-use super::{evaluate_dir, EvalError, EvalReport, Score};
+use super::{evaluate_dir, EvalError, EvalReport, GoldConvention, Score};
 use crate::extract::model::BlockModel;
 use crate::extract::{Algorithm, ExtractOptions};
 
@@ -70,7 +70,10 @@ pub fn evaluate_algorithm(
             model,
             ..ExtractOptions::default()
         };
-        (evaluate_dir(html, gold, &opts, jobs)?, ScoredBy::Direct)
+        (
+            evaluate_dir(html, gold, &opts, &GoldConvention::of_set_dir(html), jobs)?,
+            ScoredBy::Direct,
+        )
     };
     Ok(MethodRow {
         set: set.to_string(),

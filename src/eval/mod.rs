@@ -20,11 +20,13 @@ use serde::Serialize;
 
 use crate::extract::Algorithm;
 
+mod convention;
 mod corpus;
 pub mod folds;
 mod lcs;
 pub mod methods;
 pub mod sequence;
+pub use convention::{ConventionSource, GoldConvention};
 pub use corpus::{evaluate_dir, sequence_pages, SequencePages};
 pub use lcs::lcs_len;
 
@@ -136,6 +138,8 @@ pub struct PageScore {
 #[derive(Debug, Clone, Serialize)]
 pub struct EvalReport {
     pub algorithm: Algorithm,
+    /// What the gold counts, hence how the extracted text was scored.
+    pub convention: GoldConvention,
     /// Sorted by name.
     pub pages: Vec<PageScore>,
     pub mean: Score,
@@ -159,6 +163,7 @@ impl EvalReport {
         }
         EvalReport {
             algorithm,
+            convention: GoldConvention::default(),
             pages,
             mean,
             max_millis,
@@ -179,6 +184,7 @@ impl EvalReport {
     /// when `None`).
     pub fn render(&self, worst: Option<usize>) -> String {
         let mut out = String::new();
+        let _ = writeln!(out, "{}", self.convention);
         let mut rows: Vec<&PageScore> = self.pages.iter().collect();
         if let Some(k) = worst {
             rows.sort_by(|a, b| a.score.f1.total_cmp(&b.score.f1));
@@ -252,8 +258,14 @@ mod tests {
             &format!("<html><body>{para}</body></html>"),
         );
         write(&gold, "bad.txt", "Something else entirely.");
-        let report = evaluate_dir(&html, &gold, &ExtractOptions::default(), 2)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let report = evaluate_dir(
+            &html,
+            &gold,
+            &ExtractOptions::default(),
+            &GoldConvention::default(),
+            2,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(report.pages.len(), 2);
         assert_eq!(report.pages[0].name, "bad");
         assert_eq!(report.pages[1].score.f1, 1.0);
@@ -266,11 +278,23 @@ mod tests {
         assert!(json.contains("\"f1\":1.0"), "{json}");
 
         write(&html, "orphan.html", "<p>x</p>");
-        let err = evaluate_dir(&html, &gold, &ExtractOptions::default(), 1);
+        let err = evaluate_dir(
+            &html,
+            &gold,
+            &ExtractOptions::default(),
+            &GoldConvention::default(),
+            1,
+        );
         assert!(matches!(err, Err(EvalError::MissingGold { .. })));
         let empty = tmp.path().join("empty");
         std::fs::create_dir_all(&empty).unwrap_or_else(|e| panic!("{e}"));
-        let err = evaluate_dir(&empty, &gold, &ExtractOptions::default(), 1);
+        let err = evaluate_dir(
+            &empty,
+            &gold,
+            &ExtractOptions::default(),
+            &GoldConvention::default(),
+            1,
+        );
         assert!(matches!(err, Err(EvalError::NoPages { .. })));
     }
 

@@ -35,6 +35,14 @@ fn title_overlap(heading: &str, title: &HashSet<String>) -> f64 {
     w.iter().filter(|x| title.contains(*x)).count() as f64 / w.len() as f64
 }
 
+/// Whether a heading repeats the page title (≥ half of its words are
+/// title words).
+pub fn matches_title(heading: &str, title: &str) -> bool {
+    let title_words: HashSet<String> = words(title).into_iter().collect();
+    let n = heading.split_whitespace().count();
+    (1..=40).contains(&n) && title_overlap(heading, &title_words) >= 0.5
+}
+
 /// How far before the content a heading without title overlap may be
 /// (arena nodes).
 const NEAR: usize = 120;

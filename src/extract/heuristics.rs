@@ -19,6 +19,8 @@ pub struct Hint {
     pub negative: bool,
     /// A content word (article, story, body, content, post, entry, …).
     pub positive: bool,
+    /// A reader-comment word (comments, commentlist, disqus, …).
+    pub comment: bool,
 }
 
 /// Whole class/id tokens that mark boilerplate.
@@ -78,13 +80,61 @@ fn is_match(re: &LazyLock<Regex>, s: &str) -> bool {
     re.is_match(s)
 }
 
-/// (negative, positive) words of one attribute value. A class name with a
-/// negative word counts unless that same name also holds a "maybe" word:
-/// `article-comments` is rescued, `story-feature related` is not (per-name
-/// rescue gained 0.07 and 0.04 F1 on two page-signal pages, lost nothing).
-fn words_of(value: &str) -> (bool, bool) {
+/// A class/id name that marks reader comments: one of its parts
+/// (split at `-`, `_`, …) is a comment word, not followed by a state word
+/// (`comments-open` is a WordPress state class, not a thread) nor by an
+/// article word (`comment-article` is an opinion piece: The Times files
+/// columns under "Comment"). Whole parts only: `commentary` is an opinion
+/// column too.
+fn is_comment_name(name: &str) -> bool {
+    let all: Vec<&str> = name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .collect();
+    let mut parts = all.iter().copied().enumerate().peekable();
+    while let Some((k, part)) = parts.next() {
+        let article_after = all[k + 1..]
+            .iter()
+            .any(|p| matches!(*p, "article" | "story" | "entry" | "main"));
+        if article_after {
+            continue;
+        }
+        let comment = matches!(
+            part,
+            "comment"
+                | "comments"
+                | "commentlist"
+                | "commentlists"
+                | "commentbox"
+                | "disqus"
+                | "dsq"
+                | "replies"
+                | "kommentare"
+                | "commentaires"
+                | "comentarios"
+        );
+        if comment
+            && !parts.peek().is_some_and(|&(_, next)| {
+                matches!(
+                    next,
+                    "open" | "closed" | "on" | "off" | "enabled" | "disabled" | "allowed"
+                )
+            })
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// (negative, positive, comment) words of one attribute value. A class name
+/// with a negative word counts unless that same name also holds a "maybe"
+/// word: `article-comments` is rescued, `story-feature related` is not
+/// (per-name rescue gained 0.07 and 0.04 F1 on two page-signal pages, lost
+/// nothing).
+fn words_of(value: &str) -> (bool, bool, bool) {
     if value.is_empty() {
-        return (false, false);
+        return (false, false, false);
     }
     let lower;
     let v = if value.bytes().any(|b| b.is_ascii_uppercase()) {
@@ -100,16 +150,18 @@ fn words_of(value: &str) -> (bool, bool) {
                 .any(neg_exact))
             && !is_match(&MAYBE_SUB, name)
     });
-    (neg, is_match(&POS_SUB, v))
+    let comment = v.split_ascii_whitespace().any(is_comment_name);
+    (neg, is_match(&POS_SUB, v), comment)
 }
 
 /// Combine the words of class and id: negative if either is; positive only
 /// if not negative.
-fn combine(a: (bool, bool), b: (bool, bool)) -> Hint {
+fn combine(a: (bool, bool, bool), b: (bool, bool, bool)) -> Hint {
     let negative = a.0 || b.0;
     Hint {
         negative,
         positive: !negative && (a.1 || b.1),
+        comment: a.2 || b.2,
     }
 }
 
@@ -125,25 +177,38 @@ pub fn is_semantic_noise(dom: &Dom<'_>, i: usize) -> bool {
 /// `itemprop="articleBody"`, `role="main"`).
 pub fn is_declared_article(dom: &Dom<'_>, i: usize) -> bool {
     let n = &dom.nodes[i];
-    matches!(n.tag, Tag::Article | Tag::Main)
-        || n.flags & (attr_flags::ARTICLE_BODY | attr_flags::ROLE_MAIN) != 0
+    matches!(n.tag, Tag::Article | Tag::Main) || is_declared_main(dom, i)
+}
+
+/// The page's one main container (`<main>`, `itemprop="articleBody"`,
+/// `role="main"`): unlike `<article>`, which comment threads use for each
+/// comment, never a comment.
+pub fn is_declared_main(dom: &Dom<'_>, i: usize) -> bool {
+    let n = &dom.nodes[i];
+    n.tag == Tag::Main || n.flags & (attr_flags::ARTICLE_BODY | attr_flags::ROLE_MAIN) != 0
 }
 
 /// Per-node flags computed once for `auto`.
 #[derive(Debug, Clone, Default)]
 pub struct Flags {
     pub hint: Vec<Hint>,
-    /// The subtree contains a declared article node (or is one).
+    /// The subtree contains a declared article node (or is one) that is not
+    /// a reader comment.
     pub holds_article: Vec<bool>,
+    /// Inside a reader-comment element (closed under descendants; all false
+    /// when comments are kept).
+    pub in_comments: Vec<bool>,
 }
 
 impl Flags {
-    pub fn compute(dom: &Dom<'_>) -> Flags {
+    /// Hints of every element; with `drop_comments`, the comment mask.
+    pub fn compute(dom: &Dom<'_>, drop_comments: bool) -> Flags {
         let n = dom.len();
         let mut hint = vec![Hint::default(); n];
         let mut holds_article = vec![false; n];
+        let mut holds_main = vec![false; n];
         // Pages repeat their class names; read each distinct value once.
-        let mut cache: HashMap<&str, (bool, bool)> = HashMap::new();
+        let mut cache: HashMap<&str, (bool, bool, bool)> = HashMap::new();
         for i in 0..n {
             let node = &dom.nodes[i];
             if node.tag == Tag::Text {
@@ -156,7 +221,24 @@ impl Flags {
                 let d = words_of(node.id);
                 hint[i] = combine(c, d);
             }
-            holds_article[i] = is_declared_article(dom, i);
+            holds_main[i] = is_declared_main(dom, i);
+        }
+        for i in (1..n).rev() {
+            if holds_main[i] {
+                holds_main[dom.nodes[i].parent as usize] = true;
+            }
+        }
+        // A comment element is a thread unless it holds the page's main
+        // container (a whole page wrapped in `<div class="comments-area">`).
+        let mut in_comments = vec![false; n];
+        if drop_comments {
+            for i in 1..n {
+                in_comments[i] = in_comments[dom.nodes[i].parent as usize]
+                    || (hint[i].comment && !holds_main[i]);
+            }
+        }
+        for i in 0..n {
+            holds_article[i] = !in_comments[i] && is_declared_article(dom, i);
         }
         for i in (1..n).rev() {
             if holds_article[i] {
@@ -166,6 +248,7 @@ impl Flags {
         Flags {
             hint,
             holds_article,
+            in_comments,
         }
     }
 }
@@ -186,6 +269,12 @@ pub fn removal_mask(dom: &Dom<'_>, stats: &[Stats], flags: &Flags) -> Vec<bool> 
             i += 1;
             continue;
         }
+        // Comment threads outweigh short stories: no text-share guard.
+        if flags.in_comments[i] {
+            removed[i] = true;
+            i = node.end as usize;
+            continue;
+        }
         let noise = node.flags & attr_flags::HIDDEN != 0
             || is_semantic_noise(dom, i)
             || flags.hint[i].negative;
@@ -200,6 +289,64 @@ pub fn removal_mask(dom: &Dom<'_>, stats: &[Stats], flags: &Flags) -> Vec<bool> 
     }
     dom.close_removed(&mut removed);
     removed
+}
+
+/// A list of story teasers ("river", "stream", related rail): at least
+/// three items, and most of them a block that is all headline link plus a
+/// block of summary text with next to no links. Bulleted article lists hold
+/// inline text, references hold links inside their text: neither counts.
+pub fn is_teaser_list(dom: &Dom<'_>, stats: &[Stats], i: usize) -> bool {
+    if dom.nodes[i].tag != Tag::List {
+        return false;
+    }
+    let items: Vec<usize> = dom
+        .children(i)
+        .filter(|&c| dom.nodes[c].tag == Tag::Li)
+        .collect();
+    if items.len() < 3 {
+        return false;
+    }
+    let share = |st: &Stats| f64::from(st.link_chars) / f64::from(st.chars.max(1));
+    let block = |k: usize| matches!(dom.nodes[k].tag, Tag::H1 | Tag::H | Tag::Div | Tag::P);
+    // A headline block (nearly all link) and a summary block (nearly no link).
+    let teaser = |li: usize| {
+        let inner = li + 1..dom.nodes[li].end as usize;
+        let headline = inner
+            .clone()
+            .any(|k| block(k) && stats[k].link_chars >= 15 && share(&stats[k]) >= 0.8);
+        let summary = inner.into_iter().any(|k| {
+            block(k)
+                && stats[k].chars.saturating_sub(stats[k].link_chars) >= 30
+                && share(&stats[k]) < 0.2
+        });
+        headline && summary
+    };
+    let teasers = items.iter().filter(|&&li| teaser(li)).count();
+    teasers * 10 >= items.len() * 7
+}
+
+/// `auto` step 4: teaser lists (see [`is_teaser_list`]) join the skip mask, unless
+/// they hold over 80 % of the kept text (a section front, whose teasers are its
+/// content: nytimes-5 kept 1 % of its text without this guard).
+pub fn skip_teaser_lists(dom: &Dom<'_>, stats: &[Stats], keep: &[bool], skip: &mut [bool]) {
+    let mut with = skip.to_vec();
+    for i in 1..dom.len() {
+        if !with[i] && is_teaser_list(dom, stats, i) {
+            let end = dom.nodes[i].end as usize;
+            for s in &mut with[i..end] {
+                *s = true;
+            }
+        }
+    }
+    let kept = |mask: &[bool]| -> u64 {
+        (0..dom.len())
+            .filter(|&i| dom.nodes[i].tag == Tag::Text && keep[i] && !mask[i])
+            .map(|i| u64::from(dom.nodes[i].chars))
+            .sum()
+    };
+    if kept(&with) * 5 >= kept(skip) {
+        skip.copy_from_slice(&with);
+    }
 }
 
 #[cfg(test)]
@@ -220,6 +367,61 @@ mod tests {
         assert!(h("story-body", "").positive);
         assert!(h("Post", "").positive);
         assert!(!h("related-posts", "").positive, "negative wins");
+        assert!(h("epoch-comment-body", "").comment);
+        assert!(h("", "disqus_thread").comment);
+        assert!(h("comments-area wide", "").comment);
+        assert!(!h("commentary column", "").comment, "whole parts only");
+        assert!(
+            !h("post comments-open", "").comment,
+            "a state, not a thread"
+        );
+        assert!(!h("comment-article", "").comment, "an opinion piece");
+        assert!(h("article-comments", "").comment);
+    }
+
+    #[test]
+    fn teaser_lists_but_not_bulleted_text() {
+        let item = "<li><h3><a href=/s>Storm hits the coast overnight</a></h3>\
+                    <p>Thousands were left without power as the wind rose.</p></li>";
+        let bullet =
+            "<li>The council agreed the budget, see <a href=/b>the minutes</a> for more.</li>";
+        let html = format!(
+            "<body><ul>{}</ul><ul>{}</ul></body>",
+            item.repeat(4),
+            bullet.repeat(4)
+        );
+        let doc = scraper::Html::parse_document(&html);
+        let dom = Dom::build(&doc);
+        let stats = dom.stats(&vec![false; dom.len()]);
+        let lists: Vec<usize> = dom.children(0).collect();
+        assert!(is_teaser_list(&dom, &stats, lists[0]));
+        assert!(!is_teaser_list(&dom, &stats, lists[1]));
+    }
+
+    #[test]
+    fn wordpress_comment_articles_are_not_the_story() {
+        let para = "<p>The council met on Monday and agreed the budget, after a long debate.</p>";
+        let comment = "<article class=comment-body><p>I disagree with this, it is far too much money for the town.</p></article>";
+        let html = format!(
+            "<body><article class=post><div itemprop=articleBody>{para}</div></article>\
+             <div id=comments>{}</div></body>",
+            comment.repeat(8)
+        );
+        let doc = scraper::Html::parse_document(&html);
+        let dom = Dom::build(&doc);
+        let stats = dom.stats(&vec![false; dom.len()]);
+        let comments = dom
+            .nodes
+            .iter()
+            .position(|nd| nd.id == "comments")
+            .unwrap_or(0);
+        let dropped = removal_mask(&dom, &stats, &Flags::compute(&dom, true));
+        assert!(
+            dropped[comments],
+            "the thread outweighs the story, still removed"
+        );
+        let kept = removal_mask(&dom, &stats, &Flags::compute(&dom, false));
+        assert!(!kept[comments], "comments kept on request");
     }
 
     #[test]

@@ -2,7 +2,11 @@
 //!
 //! In: page bytes (or already-decoded HTML) and the page URL. Out: the article
 //! text (one paragraph per line, blocks separated by a blank line) plus
-//! metadata. Never fails: a page with no article yields empty text.
+//! metadata. Never fails: a page with no article yields empty text; a page
+//! with one (≥ 50 words of paragraph text) never does with `auto`
+//! ([`fallback`]). The text never holds the headline (it is the title) nor,
+//! unless asked, reader comments ([`comments`]); [`markdown`] renders the
+//! same selection.
 //!
 //! Steps: 1. charset → UTF-8 ([`charset`]); 2. strip non-content with a byte
 //! prepass and lol_html ([`strip`]); 3. parse into a DOM (scraper/html5ever) and flatten the body
@@ -13,15 +17,19 @@
 //! 5. text assembly ([`text`]); 6. metadata ([`metadata`]) from the same
 //! parsed DOM.
 
+pub mod ablation;
 pub mod batch;
 pub mod blocks;
 pub mod ceds;
 pub mod charset;
+pub mod comments;
 pub mod density;
 pub mod dom;
+pub mod fallback;
 pub mod headline;
 pub mod heuristics;
 pub mod htd;
+pub mod markdown;
 pub mod metadata;
 pub mod model;
 pub mod nb;
@@ -103,6 +111,50 @@ pub struct ExtractOptions {
     /// Model for `nb`/`tree` (`--model`, `[extract] model`); the shipped
     /// model of the algorithm when `None`.
     pub model: Option<Arc<BlockModel>>,
+    /// Keep reader comments in the text (`[extract] comments`, `extract
+    /// --comments`); by default they are left out.
+    pub comments: bool,
+    /// Heuristics of `auto` switched off (`eval --ablate`; empty otherwise).
+    pub ablate: ablation::Ablations,
+    /// Also render the selection as Markdown ([`Article::markdown`]).
+    pub markdown: bool,
+}
+
+/// Which path of the never-empty chain produced the text (`"method"` in
+/// `extract --json`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// Density scoring (CETD and the `auto` heuristics), or the algorithm
+    /// asked for.
+    #[default]
+    Density,
+    /// The page's own article markup or JSON-LD `articleBody`.
+    Schema,
+    /// The largest cluster of paragraphs, when the other paths found nothing.
+    Fallback,
+}
+
+/// The selected content of one page: the body text, and the headline that
+/// was found next to it (kept apart: the headline is `title`, never text).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Selection {
+    /// One paragraph per line; blocks separated by one blank line.
+    pub text: String,
+    /// The on-page heading that opens the article, if one was found.
+    pub headline: Option<String>,
+    pub method: Method,
+    /// The same selection as Markdown, when asked for ([`markdown::render`]).
+    pub markdown: Option<String>,
+}
+
+impl Selection {
+    fn of_text(text: String) -> Selection {
+        Selection {
+            text,
+            ..Selection::default()
+        }
+    }
 }
 
 /// What extraction yields for one page.
@@ -120,6 +172,13 @@ pub struct Article {
     pub site_name: Option<String>,
     /// One paragraph per line; blocks separated by one blank line.
     pub text: String,
+    /// How the text was found (not stored).
+    #[serde(default)]
+    pub method: Method,
+    /// The text as Markdown (headings, lists, quotes, tables), when
+    /// [`ExtractOptions::markdown`] asked for it (not stored).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub markdown: Option<String>,
 }
 
 /// Extract from raw bytes: decode (HTTP charset → BOM → meta → detection), then
@@ -138,8 +197,8 @@ pub fn extract_bytes(
 pub fn extract_html(html: &str, url: Option<&Url>, opts: &ExtractOptions) -> Article {
     let stripped = strip::strip(html);
     let doc = scraper::Html::parse_document(&stripped);
-    let text = text_of_document_with(&doc, opts.algorithm, opts.model.as_deref());
-    article_of(&doc, text, url, opts)
+    let selection = select_document(&doc, opts);
+    article_of(&doc, html, selection, url, opts)
 }
 
 /// [`extract_html`] for `tree` with a site's rule ([`tree::rule`]): the
@@ -157,38 +216,46 @@ pub fn extract_html_by_rule(
         .model
         .as_deref()
         .or(BlockModel::default_for(Algorithm::Tree));
-    let (text, outcome) = match model {
+    let (selection, outcome) = match model {
         Some(m) if opts.algorithm == Algorithm::Tree => {
             let dom = dom::Dom::build(&doc);
             let (text, outcome) = m.extract_by_rule(&dom, rule);
-            (text, Some(outcome))
+            (Selection::of_text(text), Some(outcome))
         }
-        _ => (
-            text_of_document_with(&doc, opts.algorithm, opts.model.as_deref()),
-            None,
-        ),
+        _ => (select_document(&doc, opts), None),
     };
-    (article_of(&doc, text, url, opts), outcome)
+    (article_of(&doc, html, selection, url, opts), outcome)
 }
 
 /// The article: extracted text plus metadata of the same document.
 fn article_of(
     doc: &scraper::Html,
-    text: String,
+    html: &str,
+    selection: Selection,
     url: Option<&Url>,
     opts: &ExtractOptions,
 ) -> Article {
+    let Selection {
+        text,
+        method,
+        markdown,
+        ..
+    } = selection;
     let meta = metadata::extract_metadata_in(doc, url, opts.timezone);
     let language = metadata::detect_language(language_sample(&text));
     Article {
         title: meta.title,
         author: meta.author,
-        published_at: meta.published_at,
+        published_at: meta
+            .published_at
+            .or_else(|| metadata::wechat_publish_time(html)),
         modified_at: meta.modified_at,
         language,
         canonical_url: meta.canonical_url,
         site_name: meta.site_name,
         text,
+        method,
+        markdown,
     }
 }
 
@@ -226,10 +293,38 @@ pub fn extract_bytes_text_with(
     url: Option<&Url>,
     opts: &ExtractOptions,
 ) -> String {
+    extract_bytes_selection(bytes, content_type, url, opts).text
+}
+
+/// The [`Selection`] of raw bytes (text, headline, method), without metadata.
+pub fn extract_bytes_selection(
+    bytes: &[u8],
+    content_type: Option<&str>,
+    url: Option<&Url>,
+    opts: &ExtractOptions,
+) -> Selection {
     let html = charset::decode(bytes, content_type, url);
     let stripped = strip::strip(&html.text);
     let doc = scraper::Html::parse_document(&stripped);
-    text_of_document_with(&doc, opts.algorithm, opts.model.as_deref())
+    select_document(&doc, opts)
+}
+
+/// Steps 3–5 on a parsed (stripped) document: the body text, the headline
+/// apart, and the path that found them. `auto` runs the never-empty chain.
+pub fn select_document(doc: &scraper::Html, opts: &ExtractOptions) -> Selection {
+    if opts.algorithm != Algorithm::Auto {
+        return Selection::of_text(text_of_document_with(
+            doc,
+            opts.algorithm,
+            opts.model.as_deref(),
+        ));
+    }
+    let dom = dom::Dom::build(doc);
+    if dom.is_empty() {
+        return Selection::default();
+    }
+    let density = select::auto_select(&dom, dom::doc_title(doc).as_deref(), opts);
+    fallback::never_empty(&dom, doc, density)
 }
 
 /// Only the article text of decoded HTML (no metadata): steps 2–5.
@@ -258,7 +353,11 @@ pub fn text_of_document_with(
     match algorithm {
         Algorithm::Td => select::cetd_text(&dom, density::Density::Text),
         Algorithm::Ctd => select::cetd_text(&dom, density::Density::Composite),
-        Algorithm::Auto => select::auto_text(&dom, dom::doc_title(doc).as_deref()),
+        Algorithm::Auto => {
+            let opts = ExtractOptions::default();
+            let density = select::auto_select(&dom, dom::doc_title(doc).as_deref(), &opts);
+            fallback::never_empty(&dom, doc, density).text
+        }
         Algorithm::Ceds => ceds::ceds_text(&dom),
         Algorithm::Punct => punct::punct_text(&dom),
         Algorithm::Htd => htd::htd_text(&dom),

@@ -115,12 +115,15 @@ fn full_pipeline_fills_text_and_title() {
         story(6)
     );
     let a = extract_html(&html, None, &ExtractOptions::default());
+    // The headline is the title, never text.
     assert!(
-        a.text
-            .starts_with("Storm hits the coast\n\nParagraph 0 of the story"),
+        a.text.starts_with("Paragraph 0 of the story"),
         "{:?}",
         a.text
     );
+    let sel = extract_bytes_selection(html.as_bytes(), None, None, &ExtractOptions::default());
+    assert_eq!(sel.headline.as_deref(), Some("Storm hits the coast"));
+    assert_eq!(sel.method, Method::Density);
     assert!(!a.text.contains("Contact"), "{:?}", a.text);
     assert!(a.title.is_some_and(|t| t.contains("Storm hits the coast")));
     assert_eq!(a.language.as_deref(), Some("eng"));

@@ -412,6 +412,7 @@ fn stored_article(r: &Row<'_>) -> rusqlite::Result<StoredArticle> {
             canonical_url: r.get(10)?,
             site_name: r.get(11)?,
             text: r.get(12)?,
+            ..Article::default()
         },
     })
 }

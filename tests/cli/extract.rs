@@ -235,3 +235,111 @@ fn timezone_reads_local_dates_and_unknown_zones_are_named() {
     );
     assert_usage_error(&out, "unknown time zone \"Mars/Olympus\"");
 }
+
+const WITH_COMMENTS: &str = "<html><head><title>Budget agreed</title></head><body>\
+    <article><h1>Budget agreed</h1><div itemprop=articleBody>\
+    <p>The council met on Tuesday to discuss the budget for the coming year.</p>\
+    <p>Members argued for three hours before the vote was finally taken.</p></div></article>\
+    <section id=comments><h3>3 comments</h3>\
+    <article class=comment><p>Jane says: this is far too much money for a small town.</p></article>\
+    <article class=comment><p>Bob says: the roads needed it, and the vote was fair.</p></article>\
+    <article class=comment><p>Ann says: I watched the whole meeting and it was a mess.</p></article>\
+    </section></body></html>";
+
+#[test]
+fn reader_comments_are_left_out_unless_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("p.html"), WITH_COMMENTS).unwrap();
+    let out = newshound(&["extract", "p.html"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("council met") && !text.contains("Jane says"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("Budget agreed"),
+        "the headline is the title: {text}"
+    );
+
+    let out = newshound(&["extract", "p.html", "--comments"], dir.path());
+    assert!(stdout(&out).contains("Jane says"), "{}", stdout(&out));
+
+    std::fs::write(dir.path().join("c.toml"), "[extract]\ncomments = true\n").unwrap();
+    let out = newshound(&["--config", "c.toml", "extract", "p.html"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("Jane says"), "{}", stdout(&out));
+}
+
+#[test]
+fn json_says_which_method_found_the_text() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("p.html"), WITH_COMMENTS).unwrap();
+    let out = newshound(&["extract", "p.html", "--json"], dir.path());
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["method"], "density", "{json}");
+    assert_eq!(json["title"], "Budget agreed", "{json}");
+}
+
+#[test]
+fn eval_prints_the_gold_convention_of_the_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("page-signal-dev");
+    for sub in ["html", "gold"] {
+        std::fs::create_dir_all(set.join(sub)).unwrap();
+    }
+    std::fs::write(set.join("html/p.html"), WITH_COMMENTS).unwrap();
+    std::fs::write(
+        set.join("gold/p.txt"),
+        "Budget agreed\n\nThe council met on Tuesday to discuss the budget for the coming year.\n\n\
+         Members argued for three hours before the vote was finally taken.\n",
+    )
+    .unwrap();
+    let args = [
+        "eval",
+        "--html",
+        "page-signal-dev/html",
+        "--gold",
+        "page-signal-dev/gold",
+    ];
+    let out = newshound(&args, dir.path());
+    let report = stdout(&out);
+    assert!(
+        report.contains("gold convention (known set): headline counted"),
+        "{report}"
+    );
+    assert!(
+        report.contains("F1 1.000"),
+        "headline + text match the gold: {report}"
+    );
+    let out = newshound(
+        &[&args[..], &["--gold-has-title=false"]].concat(),
+        dir.path(),
+    );
+    let report = stdout(&out);
+    assert!(
+        report.contains("headline not counted") && !report.contains("F1 1.000"),
+        "{report}"
+    );
+}
+
+#[test]
+fn format_markdown_keeps_headings_and_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let page = "<html><body><article>\
+        <p>The council met on Tuesday to discuss the budget for the coming year.</p>\
+        <h2>What was agreed</h2><ul><li>New roads for the north of the town, at last.</li>\
+        <li>A library that opens on Sundays, from next spring.</li></ul>\
+        <p>Members argued for three hours before the vote was finally taken.</p>\
+        </article></body></html>";
+    std::fs::write(dir.path().join("p.html"), page).unwrap();
+    let out = newshound(&["extract", "p.html", "--format", "markdown"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let md = stdout(&out);
+    assert!(md.contains("\n## What was agreed\n"), "{md}");
+    assert!(md.contains("\n- New roads for the north"), "{md}");
+    let out = newshound(&["extract", "p.html"], dir.path());
+    assert!(!stdout(&out).contains("## "), "text stays plain");
+    let out = newshound(&["extract", "p.html", "--format", "html"], dir.path());
+    assert_usage_error(&out, "html");
+}

@@ -80,6 +80,26 @@ pub(super) fn read<S: AsRef<str>>(blocks: &[S]) -> JsonLd {
     }
 }
 
+/// The `articleBody` of the first article node that has one, one paragraph
+/// per line as the page wrote it (the last step of the never-empty chain).
+pub(super) fn article_body<S: AsRef<str>>(blocks: &[S]) -> Option<String> {
+    let values: Vec<Value> = blocks
+        .iter()
+        .filter_map(|b| parse_block(b.as_ref()))
+        .collect();
+    let nodes = collect_nodes(&values);
+    let body = nodes
+        .iter()
+        .filter(|n| is_article(n))
+        .find_map(|n| n.get("articleBody")?.as_str())?;
+    let paras: Vec<String> = body
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty())
+        .collect();
+    (!paras.is_empty()).then(|| paras.join("\n\n"))
+}
+
 /// Parse one block, tolerating the wrappers CMSs put around it.
 fn parse_block(raw: &str) -> Option<Value> {
     let mut s = raw.trim();

@@ -106,6 +106,13 @@ pub fn extract_metadata(doc: &scraper::Html, url: Option<&Url>) -> Metadata {
     extract_metadata_in(doc, url, None)
 }
 
+/// JSON-LD `articleBody` of the page's article node, paragraphs one per line
+/// (the schema step of the never-empty chain; a full page walk, so only
+/// called when the DOM gave no text).
+pub fn json_ld_article_body(doc: &scraper::Html) -> Option<String> {
+    jsonld::article_body(&Page::collect(doc).ld_json)
+}
+
 /// [`extract_metadata`], reading dates without an offset in `zone` (the
 /// site's time zone).
 pub fn extract_metadata_in(doc: &scraper::Html, url: Option<&Url>, zone: Option<Tz>) -> Metadata {
@@ -153,7 +160,9 @@ pub fn extract_metadata_in(doc: &scraper::Html, url: Option<&Url>, zone: Option<
         dates::url_stamp(&canonical)
     });
     let modified = find_modified(&page, &ld);
-    let published = find_published(&page, &ld, url_date, modified);
+    let published = find_published(&page, &ld, url_date, modified).or_else(|| {
+        date_near_headline(doc).filter(|p| modified.is_none_or(|m| p.date() <= m.date()))
+    });
 
     Metadata {
         title,
@@ -244,6 +253,63 @@ fn find_published(
     }
 }
 
+/// How many text nodes after the first `<h1>` are read for a bare date.
+const NEAR_HEADLINE_TEXTS: usize = 12;
+/// A text node longer than this is prose, not a dateline.
+const DATELINE_MAX_CHARS: usize = 40;
+
+/// A date written alone near the headline (`<h1>…</h1><p>2019-09-24
+/// 09:10</p>`, `<span>发布时间：2019年09月24日 09:10</span>`), for pages that
+/// mark it in no other way: a short text node among the first few after the
+/// first `<h1>` that holds a full date.
+fn date_near_headline(doc: &scraper::Html) -> Option<Stamp> {
+    let mut seen_h1 = false;
+    let mut texts = 0;
+    for node in doc.root_element().descendants() {
+        if !seen_h1 {
+            seen_h1 = node.value().as_element().is_some_and(|e| e.name() == "h1");
+            continue;
+        }
+        let Some(text) = node.value().as_text() else {
+            continue;
+        };
+        let t = text.trim();
+        if t.is_empty()
+            || node
+                .ancestors()
+                .any(|a| a.value().as_element().is_some_and(|e| e.name() == "h1"))
+        {
+            continue;
+        }
+        texts += 1;
+        if texts > NEAR_HEADLINE_TEXTS {
+            return None;
+        }
+        if t.chars().count() <= DATELINE_MAX_CHARS && t.bytes().any(|b| b.is_ascii_digit()) {
+            if let Some(stamp) = dates::parse_stamp(t) {
+                return Some(stamp);
+            }
+        }
+    }
+    None
+}
+
+/// WeChat articles give their time only in an inline script
+/// (`var ct = "1581465600"`, Unix seconds), which the strip stage removes:
+/// read it from the raw page.
+pub fn wechat_publish_time(html: &str) -> Option<String> {
+    let at = html.find("var ct = \"")? + "var ct = \"".len();
+    let digits: String = html[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    let secs: i64 = digits.parse().ok()?;
+    let time = chrono::DateTime::from_timestamp(secs, 0)?;
+    (2000..=2100)
+        .contains(&chrono::Datelike::year(&time))
+        .then(|| time.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true))
+}
+
 fn find_modified(page: &Page, ld: &jsonld::JsonLd) -> Option<Stamp> {
     ld.date_modified
         .as_deref()
@@ -315,4 +381,46 @@ fn host_names(url: &Url) -> Vec<String> {
         .filter(|l| l.len() >= 3 && !GENERIC.contains(l))
         .map(|l| l.to_string())
         .collect()
+}
+
+#[cfg(test)]
+mod dateline_tests {
+    use super::*;
+
+    fn published(html: &str) -> Option<String> {
+        extract_metadata(&scraper::Html::parse_document(html), None).published_at
+    }
+
+    #[test]
+    fn bare_date_under_the_headline_is_the_publication_time() {
+        let page = "<body><h1 class=news_title>共享充电宝涨价告别1元时代</h1>\
+                    <div class=news_about><p>石佳/中国青年报</p><p> 2019-09-24 09:10<span> </span></p></div>\
+                    <div><p>正文很长。</p></div></body>";
+        assert_eq!(published(page).as_deref(), Some("2019-09-24T09:10:00Z"));
+        let labelled = "<body><h1>标题</h1><span>发布时间：2019年10月08日 11:10</span></body>";
+        assert_eq!(published(labelled).as_deref(), Some("2019-10-08T11:10:00Z"));
+    }
+
+    #[test]
+    fn dates_far_below_the_headline_or_in_prose_are_not_taken() {
+        let mut page = String::from("<body><h1>Title</h1>");
+        for i in 0..NEAR_HEADLINE_TEXTS {
+            page.push_str(&format!("<p>Paragraph {i}.</p>"));
+        }
+        page.push_str("<p>2019-09-24 09:10</p></body>");
+        assert_eq!(published(&page), None);
+        let prose = "<body><h1>Title</h1><p>On 2019-09-24 the council met and argued about the budget.</p></body>";
+        assert_eq!(published(prose), None);
+    }
+
+    #[test]
+    fn wechat_inline_script_time() {
+        let html = r#"<script>var ct = "1581465600"; var other = 1;</script>"#;
+        assert_eq!(
+            wechat_publish_time(html).as_deref(),
+            Some("2020-02-12T00:00:00Z")
+        );
+        assert_eq!(wechat_publish_time(r#"var ct = "abc""#), None);
+        assert_eq!(wechat_publish_time("no script"), None);
+    }
 }

@@ -26,6 +26,10 @@ static SEPARATOR: LazyLock<Regex> = LazyLock::new(|| {
 const H1_MATCH: f64 = 0.5;
 /// An end part with at most this many tokens counts as a "short" label.
 const SHORT_PART: usize = 4;
+/// A Chinese/Japanese end part (each character a token) with at most this
+/// many tokens is short: site names run to 10–12 characters
+/// (`中国载人航天官方网站`, `山西省人民政府门户网站`).
+const SHORT_CJK_PART: usize = 12;
 
 pub(super) fn choose_title(
     candidates: &[String],
@@ -88,7 +92,7 @@ fn looks_like_code(s: &str) -> bool {
 
 /// Remove a site name (or a short label) separated from the headline.
 pub(super) fn strip_site(raw: &str, site_names: &[String]) -> String {
-    let raw = collapse(raw);
+    let raw = space_cjk_dashes(&collapse(raw));
     let mut parts: Vec<(usize, usize)> = Vec::new();
     let mut start = 0;
     for m in SEPARATOR.find_iter(&raw) {
@@ -133,6 +137,16 @@ pub(super) fn strip_site(raw: &str, site_names: &[String]) -> String {
     // With three or more parts, short end parts go as long as they are not
     // the longest part; with two, the rest must be at least twice as long.
     let count = |p: (usize, usize)| tokens(text(p)).len();
+    // A Chinese/Japanese site name is short up to SHORT_CJK_PART characters
+    // and only needs a longer rest (the headline is rarely twice as long).
+    let cjk_short = |p: (usize, usize)| {
+        let t = tokens(text(p));
+        let cjk = t
+            .iter()
+            .filter(|w| w.chars().next().is_some_and(is_han_or_kana))
+            .count();
+        t.len() > SHORT_PART && 2 * cjk >= t.len() && t.len() <= SHORT_CJK_PART
+    };
     let longest = (lo..hi)
         .max_by_key(|&i| (count(parts[i]), usize::MAX - i))
         .unwrap_or(lo);
@@ -143,7 +157,12 @@ pub(super) fn strip_site(raw: &str, site_names: &[String]) -> String {
         } else {
             len_of(lo, hi - 1)
         };
-        n <= SHORT_PART && i != longest && (hi - lo >= 3 || rest >= 2 * n)
+        let short_enough = if i == hi - 1 && cjk_short(parts[i]) {
+            hi - lo >= 3 || rest > n
+        } else {
+            n <= SHORT_PART && (hi - lo >= 3 || rest >= 2 * n)
+        };
+        short_enough && i != longest
     };
     while hi - lo > 1 && removable(hi - 1, lo, hi) {
         hi -= 1;
@@ -152,6 +171,26 @@ pub(super) fn strip_site(raw: &str, site_names: &[String]) -> String {
         lo += 1;
     }
     raw[parts[lo].0..parts[hi - 1].1].trim().to_string()
+}
+
+/// A hyphen between two Chinese/Japanese characters separates a site name
+/// (`中华人民共和国监察法-纪检`): such text has no hyphenated words. Spaced,
+/// it splits like `Title - Site`.
+fn space_cjk_dashes(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len() + 8);
+    for (i, &c) in chars.iter().enumerate() {
+        let between_cjk = matches!(c, '-' | '－')
+            && i > 0
+            && chars.get(i + 1).is_some_and(|&n| is_han_or_kana(n))
+            && (is_han_or_kana(chars[i - 1]) || "”」）】]".contains(chars[i - 1]));
+        if between_cjk {
+            out.push_str(" - ");
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 fn collapse(s: &str) -> String {
@@ -232,6 +271,30 @@ mod tests {
             strip_site("Title here :: Example Site", &names(&["example"])),
             "Title here"
         );
+    }
+
+    #[test]
+    fn chinese_site_name_tails_are_stripped() {
+        for (raw, want) in [
+            (
+                "天宫一号与神舟九号载人交会对接任务第二场新闻发布会_中国载人航天官方网站",
+                "天宫一号与神舟九号载人交会对接任务第二场新闻发布会",
+            ),
+            (
+                "山西品牌丝路行（南美站）正式启动 - 山西省人民政府门户网站",
+                "山西品牌丝路行（南美站）正式启动",
+            ),
+            ("中华人民共和国监察法-纪检", "中华人民共和国监察法"),
+            (
+                "阿里发布最强AI芯片：性能“吊打”同行，一块顶十块GPU-EDN 电子技术设计",
+                "阿里发布最强AI芯片：性能“吊打”同行，一块顶十块GPU-EDN 电子技术设计",
+            ),
+        ] {
+            assert_eq!(strip_site(raw, &[]), want, "{raw}");
+        }
+        // Two headline-sized halves stay.
+        let both = "国务院常务会议部署稳就业 - 六部门联合发布促进就业的十项新措施";
+        assert_eq!(strip_site(both, &[]), both);
     }
 
     #[test]

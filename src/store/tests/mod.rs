@@ -43,6 +43,7 @@ pub(super) fn article(u: &str, site: &str, title: &str, text: &str) -> NewArticl
             canonical_url: None,
             site_name: None,
             text: text.into(),
+            ..Article::default()
         },
         lines: off(),
         html: None,
