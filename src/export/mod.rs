@@ -22,7 +22,7 @@ use std::io::Write;
 use crate::store::{Selection, Store, StoreError};
 
 /// The fields of every JSONL object and CSV row, in order.
-pub const FIELDS: [&str; 13] = [
+pub const FIELDS: [&str; 14] = [
     "id",
     "url",
     "site",
@@ -36,6 +36,7 @@ pub const FIELDS: [&str; 13] = [
     "canonical_url",
     "site_name",
     "text",
+    "method",
 ];
 
 #[derive(Debug, thiserror::Error)]

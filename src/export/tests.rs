@@ -62,7 +62,7 @@ fn csv_quotes_commas_quotes_and_line_breaks_per_rfc_4180() {
         "title quoted, quotes doubled: {row}"
     );
     assert!(
-        row.ends_with(",\"First line.\nSecond, with comma.\"\r\n"),
+        row.ends_with(",\"First line.\nSecond, with comma.\",density\r\n"),
         "{row:?}"
     );
 }
