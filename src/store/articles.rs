@@ -232,6 +232,9 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
     if let Some(page) = &page {
         near_dup::index(tx, site_id, id, page)?;
     }
+    if let Some(html) = &a.html {
+        super::kept::put(tx, id, html)?;
+    }
     add_alias(tx, &a.url, id)?;
     if let Some(c) = canonical {
         add_alias(tx, c, id)?;
@@ -320,6 +323,9 @@ fn refetched(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<WriteOutc
         a.fetched_at,
         m.canonical_url,
     ])?;
+    if let Some(html) = &a.html {
+        super::kept::put(tx, id, html)?;
+    }
     Ok(WriteOutcome::ArticleUpdated { id })
 }
 
