@@ -23,11 +23,12 @@ pub fn article_page(ctx: &Ctx, i: usize) -> String {
         Template::Planet => planet(ctx, a, &url),
         Template::Globe => globe(ctx, a, &url),
         Template::Huaxia => huaxia(ctx, a, &url),
+        Template::Wire => super::modern::wire(ctx, a, &url),
         Template::Faults | Template::RobotsFail => gazette(ctx, a, &url),
     }
 }
 
-fn links(ctx: &Ctx, items: &[usize], absolute: bool) -> String {
+pub(super) fn links(ctx: &Ctx, items: &[usize], absolute: bool) -> String {
     let mut out = String::new();
     for &j in items {
         if let Some(r) = ctx.site.articles.get(j) {

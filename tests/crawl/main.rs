@@ -7,6 +7,7 @@ mod continuous;
 mod faults;
 mod kill;
 mod memory;
+mod modern;
 mod politeness;
 mod refetch;
 mod resume;
