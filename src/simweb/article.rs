@@ -28,7 +28,7 @@ pub fn article_page(ctx: &Ctx, i: usize) -> String {
     }
 }
 
-pub(super) fn links(ctx: &Ctx, items: &[usize], absolute: bool) -> String {
+fn links(ctx: &Ctx, items: &[usize], absolute: bool) -> String {
     let mut out = String::new();
     for &j in items {
         if let Some(r) = ctx.site.articles.get(j) {

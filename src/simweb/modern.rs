@@ -1,8 +1,8 @@
 //! The `wire` site's article page: today's news markup.
 //!
-//! In: the site's content, an [`Article`] and its URL. Out: the JSON-LD
-//! `NewsArticle` for the head (author and date are only there) and the page
-//! body: a cookie banner, a byline without a machine-readable date, a lead
+//! In: the site's content, an [`Article`] and its URL. Out: the page (its
+//! head carries the JSON-LD `NewsArticle`, the only place with the author
+//! and the time: see [`super::pages::head`]): a cookie banner, a byline without a machine-readable date, a lead
 //! photo with caption and credit, the body in `itemprop="articleBody"`
 //! interrupted by an ad slot and a "Read next" teaser, a newsletter box, a
 //! related-stories rail and a WordPress-style comment thread ("NAME says:").
@@ -10,36 +10,11 @@
 
 use std::fmt::Write;
 
+use chrono::TimeDelta;
 use url::Url;
 
-use super::article::links;
 use super::pages::{esc, fault_box, nav, Ctx};
-use super::site::{Article, SiteContent};
-
-/// The cookie banner's text: the last of the `wire` site's template lines.
-pub const COOKIE_NOTICE: &str =
-    "We use cookies to personalise content and ads and to analyse our traffic.";
-
-/// `<script type="application/ld+json">` with the `NewsArticle`, its
-/// `articleBody`, author and publication date.
-pub fn json_ld(site: &SiteContent, a: &Article, url: &Url) -> String {
-    let ld = serde_json::json!({
-        "@context": "https://schema.org",
-        "@type": "NewsArticle",
-        "headline": a.title,
-        "datePublished": a.published.rfc3339(),
-        "dateModified": a.published.rfc3339(),
-        "author": [{"@type": "Person", "name": a.author}],
-        "publisher": {"@type": "Organization", "name": site.display},
-        "image": {"@type": "ImageObject", "url": format!("/img/{}.jpg", a.id)},
-        "mainEntityOfPage": url.as_str(),
-        "articleBody": a.body,
-        "inLanguage": site.lang.code(),
-    });
-    // `</` inside a script would end it early; JSON allows `<\/`.
-    let ld = ld.to_string().replace("</", "<\\/");
-    format!("<script type=\"application/ld+json\">{ld}</script>\n")
-}
+use super::site::{Article, Published, SiteContent};
 
 /// The lead photo's caption and credit: different on every article.
 fn caption(a: &Article) -> (String, String) {
@@ -71,6 +46,37 @@ pub fn furniture(site: &SiteContent, a: &Article) -> Vec<(&'static str, String)>
             .map(|r| ("related", r.title.clone())),
     );
     out.extend(a.comments.iter().map(|c| ("comment", c.1.clone())));
+    out
+}
+
+/// `<li>` links to articles `items` of the site.
+fn titles(site: &SiteContent, items: &[usize]) -> String {
+    let mut out = String::new();
+    for r in items.iter().filter_map(|&j| site.articles.get(j)) {
+        let _ = write!(
+            out,
+            "<li><a href=\"{}\">{}</a></li>",
+            esc(&r.path),
+            esc(&r.title)
+        );
+    }
+    out
+}
+
+/// The related-stories rail: a card per story, kicker over title.
+fn rail(site: &SiteContent, a: &Article) -> String {
+    let mut out = String::new();
+    for r in a.related.iter().filter_map(|&j| site.articles.get(j)) {
+        let kicker = site.sections.get(r.section).map_or("", |s| s.label);
+        let _ = write!(
+            out,
+            "<li class=\"card\"><a href=\"{}\"><span class=\"card__kicker\">{}</span>\
+             <h3 class=\"card__title\">{}</h3></a></li>",
+            esc(&r.path),
+            esc(kicker),
+            esc(&r.title)
+        );
+    }
     out
 }
 
@@ -134,11 +140,13 @@ pub fn wire(ctx: &Ctx, a: &Article, url: &Url) -> String {
          <p class=\"comment-policy\">{cp}</p>\n<ol class=\"comment-list\">\n",
         pitch = t[1],
         rs = t[5],
-        rel = links(ctx, &a.related, false),
+        rel = rail(site, a),
         ch = t[7],
         cp = t[8],
     );
-    for (name, text) in &a.comments {
+    for (k, (name, text)) in a.comments.iter().enumerate() {
+        // Readers answer later: no comment shares the story's time.
+        let at = Published(a.published.0 + TimeDelta::minutes(37 * (k as i64 + 1)));
         let _ = writeln!(
             h,
             "<li class=\"comment\"><article class=\"comment-body\"><footer class=\"comment-meta\">\
@@ -146,8 +154,8 @@ pub fn wire(ctx: &Ctx, a: &Article, url: &Url) -> String {
              <div class=\"comment-content\"><p>{}</p></div><a class=\"comment-reply-link\" href=\"#comments\">Reply</a></article></li>",
             esc(name),
             esc(text),
-            dt = a.published.rfc3339(),
-            date = a.published.fmt("%B %-d, %Y at %-I:%M %p"),
+            dt = at.rfc3339(),
+            date = at.fmt("%B %-d, %Y at %-I:%M %p"),
         );
     }
     let _ = write!(
@@ -156,10 +164,65 @@ pub fn wire(ctx: &Ctx, a: &Article, url: &Url) -> String {
          <footer class=\"site-footer\"><p>{copy}</p><p><a href=\"/about\">About us</a> · <a href=\"/rss.xml\">RSS</a> · \
          <a href=\"{private}\">Members area</a></p></footer>\n</body>\n</html>\n",
         mr = t[6],
-        most = links(ctx, &site.most_read, false),
+        most = titles(site, &site.most_read),
         faults = fault_box(ctx),
         copy = t[0],
         private = site.private_path(),
     );
     h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simweb::article::article_page;
+    use crate::simweb::site::{Template, COOKIE_NOTICE};
+
+    #[test]
+    fn wire_page_has_json_ld_article_body_banner_caption_and_comments() {
+        let site = SiteContent::generate(3, 3, Template::Wire, 6);
+        let base = Url::parse("http://127.0.0.1:8080/").expect("url");
+        let ctx = Ctx {
+            site: &site,
+            base: &base,
+            fault_links: &[],
+        };
+        for (i, a) in site.articles.iter().enumerate() {
+            let html = article_page(&ctx, i);
+            let (_, rest) = html
+                .split_once("<script type=\"application/ld+json\">")
+                .expect("JSON-LD");
+            let (ld_text, _) = rest.split_once("</script>").expect("closed");
+            let ld: serde_json::Value = serde_json::from_str(ld_text).expect("valid JSON-LD");
+            assert_eq!(ld["@type"], "NewsArticle");
+            assert_eq!(ld["author"][0]["name"], a.author.as_str());
+            assert_eq!(ld["datePublished"], a.published.rfc3339().as_str());
+            assert_eq!(ld["articleBody"], a.body.as_str());
+            // Author and time of day are nowhere else on the page.
+            let outside_ld = html.replace(ld_text, "");
+            assert!(!outside_ld.contains("name=\"author\""));
+            assert!(!outside_ld.contains("article:published_time"));
+            assert!(!outside_ld.contains(&a.published.fmt("%H:%M")));
+            assert!(!outside_ld.contains(&a.published.fmt("%-I:%M %p")));
+            let (_, body) = html
+                .split_once("<div class=\"article-body\" itemprop=\"articleBody\">")
+                .expect("articleBody");
+            let (body, _) = body.split_once("<div class=\"newsletter").expect("end");
+            for p in a.paragraphs() {
+                assert!(body.contains(&format!("<p>{}</p>", esc(p))), "{p}");
+            }
+            assert!(html.contains(&format!("<p>{}</p><button>", esc(COOKIE_NOTICE))));
+            for (kind, line) in furniture(&site, a) {
+                assert!(html.contains(&esc(&line)), "{kind} missing: {line}");
+                assert!(!a.body.contains(&line), "{kind} in the body: {line}");
+            }
+            let (caption, credit) = caption(a);
+            assert!(html.contains(&format!(
+                "<figcaption><span class=\"caption\">{}</span> <span class=\"credit\">{}</span>",
+                esc(&caption),
+                esc(&credit)
+            )));
+            assert_eq!(html.matches("<li class=\"comment\">").count(), 3);
+        }
+    }
 }

@@ -11,6 +11,10 @@ use chrono::{NaiveDate, NaiveDateTime, TimeDelta};
 
 use super::text::{slug, Lang, Rng, Writer};
 
+/// The `wire` site's cookie banner: the last of its template lines.
+pub const COOKIE_NOTICE: &str =
+    "We use cookies to personalise content and ads and to analyse our traffic.";
+
 /// Articles listed per index page.
 pub const PAGE_SIZE: usize = 10;
 
@@ -294,7 +298,7 @@ impl SiteContent {
         };
         if self.template == Template::Wire {
             let mut lines = lines;
-            lines.push(super::modern::COOKIE_NOTICE.into());
+            lines.push(COOKIE_NOTICE.into());
             return lines;
         }
         lines
