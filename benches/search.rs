@@ -157,6 +157,7 @@ fn build(path: &std::path::Path, n: usize) -> Result<Duration, Box<dyn std::erro
                         ..Article::default()
                     },
                     lines,
+                    html: None,
                 })
             })
             .collect();

@@ -43,6 +43,7 @@ pub struct Config {
     pub fetch: FetchConfig,
     pub extract: ExtractConfig,
     pub boilerplate: BoilerplateConfig,
+    pub store: StoreConfig,
     /// Each site with its effective settings, resolved at load.
     pub sites: Vec<SiteSettings>,
 }
@@ -121,6 +122,21 @@ impl BoilerplateConfig {
     }
 }
 
+/// `[store]`: what the database keeps besides the extracted articles.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct StoreConfig {
+    /// Keep each stored article's raw response body (zstd) with its status,
+    /// headers and fetch time, for `reextract` and WARC export.
+    pub keep_html: bool,
+}
+
+impl Default for StoreConfig {
+    fn default() -> Self {
+        Self { keep_html: true }
+    }
+}
+
 #[derive(Debug, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct RawConfig {
@@ -134,6 +150,8 @@ struct RawConfig {
     extract: ExtractConfig,
     #[serde(default)]
     boilerplate: BoilerplateConfig,
+    #[serde(default)]
+    store: StoreConfig,
     #[serde(default)]
     sites: Vec<RawSite>,
 }
@@ -191,6 +209,7 @@ impl Config {
             fetch,
             extract: raw.extract,
             boilerplate: raw.boilerplate,
+            store: raw.store,
             sites,
         })
     }

@@ -34,7 +34,9 @@
 //! - [`crawl`]: orchestration (scheduler, workers, the single writer,
 //!   shutdown, run summary) and the I/O-facing stages: frontier rules,
 //!   politeness, fetch, discover.
-//! - [`export`]: articles → JSONL.
+//! - [`export`]: articles → JSONL, CSV, WARC, Markdown (streaming, constant memory).
+//! - [`reextract`]: kept HTML → extraction again → articles updated in place.
+//! - [`serve`]: the read-only HTTP API and search page over the database.
 //! - [`eval`]: LCS precision/recall/F1 against gold text, and the evaluation
 //!   drivers (a directory of pages; boilerplate learning over page sequences).
 //! - [`simweb`]: the simulated news web on 127.0.0.1 for the demo, tests, benches.
@@ -47,8 +49,8 @@
 //! 1. extract, boilerplate
 //! 2. config
 //! 3. store
-//! 4. crawl, eval, export
-//! 5. simweb
+//! 4. crawl, eval, export, reextract
+//! 5. simweb, serve
 //!
 //! Above the library: the binary (`main.rs`, `cli/`).
 //!
@@ -64,6 +66,8 @@ pub mod crawl;
 pub mod eval;
 pub mod export;
 pub mod extract;
+pub mod reextract;
+pub mod serve;
 pub mod simweb;
 pub mod store;
 pub mod urls;

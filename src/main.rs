@@ -16,6 +16,7 @@ use chrono_tz::Tz;
 use clap::{Args, Parser, Subcommand};
 
 use newshound::config::parse_time_zone;
+use newshound::export::Format;
 use newshound::extract::ablation::Ablations;
 use newshound::extract::Algorithm;
 
@@ -262,20 +263,26 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Export stored articles as JSONL (stdout, or --out FILE).
+    /// Export stored articles (stdout, or --out FILE), streaming.
     ///
-    /// One JSON object per line: id, url, site, fetched_at, word_count,
-    /// title, author, published_at, modified_at (times in RFC 3339),
-    /// language (ISO 639-3, e.g. eng, cmn), canonical_url, site_name, text.
-    /// The README's "Exported fields" documents each.
+    /// jsonl: one JSON object per line: id, url, site, fetched_at,
+    /// word_count, title, author, published_at, modified_at (times in RFC
+    /// 3339), language (ISO 639-3, e.g. eng, cmn), canonical_url, site_name,
+    /// text. csv: the same fields, RFC 4180 with a header row. warc: WARC/1.1
+    /// response records of the kept HTML, gzip per record (articles without
+    /// kept HTML are skipped and counted). markdown: `# title`, the URL, the
+    /// text. The README's "Exported fields" documents each.
     ///
     /// Examples: newshound export --site bbc --out bbc.jsonl;
-    /// newshound export --since 2026-11-01 --until 2026-11-07
+    /// newshound export --format warc --out corpus.warc.gz
     Export {
         /// Write to this file (`-` is stdout); an existing file is never
         /// replaced unless forced.
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = FormatArg::Jsonl)]
+        format: FormatArg,
         /// With --out: replace the file if it exists.
         #[arg(long, requires = "out")]
         force: bool,
@@ -305,6 +312,34 @@ pub enum Command {
         /// Only this site.
         #[arg(long, value_name = "NAME")]
         site: Option<String>,
+    },
+    /// Extract stored articles again from their kept HTML (`[store]
+    /// keep_html`), without fetching: after an extractor upgrade or a change
+    /// of `[extract]` options. Updates text, metadata and the search index
+    /// in place (boilerplate lines removed with the current line table,
+    /// nothing learned), in batches; a killed run resumes where it stopped
+    /// when run again with the same filters. Prints how many articles' text
+    /// changed.
+    ///
+    /// Example: newshound reextract --site bbc --algorithm ctd
+    Reextract {
+        #[command(flatten)]
+        filter: Filter,
+        /// Content-selection algorithm (default: from the config, else auto).
+        #[arg(long, value_enum)]
+        algorithm: Option<AlgorithmArg>,
+    },
+    /// Serve the database over HTTP: a read-only JSON API and a search page.
+    ///
+    /// Open http://127.0.0.1:8080/ (or /?q=WORD). API: /api/search,
+    /// /api/articles/ID, /api/articles/ID/html, /api/stats, /api/export.
+    /// The database is opened read-only: serve runs beside a crawl of it.
+    ///
+    /// Example: newshound serve --addr 127.0.0.1:8080
+    Serve {
+        /// Address to listen on.
+        #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
+        addr: std::net::SocketAddr,
     },
     /// Score extraction against gold text: per-page and mean P/R/F1 (LCS).
     ///
@@ -442,6 +477,30 @@ impl From<AlgorithmArg> for Algorithm {
             AlgorithmArg::Nb => Algorithm::Nb,
             AlgorithmArg::Tree => Algorithm::Tree,
             AlgorithmArg::Htd => Algorithm::Htd,
+        }
+    }
+}
+
+/// `--format` values of `export`: [`Format`] as clap reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// One JSON object per line.
+    Jsonl,
+    /// RFC 4180 with a header row, the JSONL fields.
+    Csv,
+    /// WARC/1.1 response records of the kept HTML, gzip per record.
+    Warc,
+    /// `# title`, the URL, the text.
+    Markdown,
+}
+
+impl From<FormatArg> for Format {
+    fn from(arg: FormatArg) -> Self {
+        match arg {
+            FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Warc => Format::Warc,
+            FormatArg::Markdown => Format::Markdown,
         }
     }
 }

@@ -10,6 +10,8 @@ mod crawl_cmd;
 mod extract_cmd;
 mod methods;
 mod out;
+mod reextract_cmd;
+mod serve_cmd;
 mod store_cmds;
 
 use std::io::{IsTerminal, Write};
@@ -304,11 +306,23 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
         Command::Show { article, json } => store_cmds::show(globals, out, &article, json),
         Command::Export {
             out: file,
+            format,
             force,
             filter,
-        } => store_cmds::export(globals, out, file, force, &filter),
+        } => store_cmds::export(globals, out, file, format.into(), force, &filter),
         Command::Stats { top, json } => store_cmds::stats(globals, out, top, json),
         Command::Reclean { site } => crawl_cmd::reclean(globals, out, site),
+        Command::Serve { addr } => serve_cmd::serve(globals, addr),
+        Command::Reextract { filter, algorithm } => {
+            let opts = extract_options(
+                globals,
+                algorithm.map(Algorithm::from),
+                None,
+                Zone::Flag(None),
+                None,
+            )?;
+            reextract_cmd::reextract(globals, out, &filter, &opts)
+        }
         Command::Eval {
             html,
             gold,

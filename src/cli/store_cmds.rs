@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use chrono::{NaiveDate, NaiveTime, TimeDelta};
 use serde::Serialize;
 
+use newshound::export::{self, Format};
 use newshound::store::{ArticleRef, Query, Selection, SiteStats, Store};
 
 use super::out::Out;
@@ -84,7 +85,7 @@ pub fn search(
 
 /// The store's [`Selection`] for `--site/--since/--until`: a day bound
 /// covers the whole day in UTC.
-fn selection(filter: &Filter) -> Result<Selection> {
+pub fn selection(filter: &Filter) -> Result<Selection> {
     let day_start = |d: NaiveDate| d.and_time(NaiveTime::MIN).and_utc().fixed_offset();
     let since = filter.since.map(|w| match w {
         When::Day(d) => day_start(d),
@@ -103,6 +104,7 @@ fn selection(filter: &Filter) -> Result<Selection> {
         site: filter.site.clone(),
         published_since: since,
         published_until: until,
+        language: None,
     })
 }
 
@@ -153,6 +155,7 @@ pub fn export(
     globals: &Globals,
     out: &mut Out,
     file: Option<PathBuf>,
+    format: Format,
     force: bool,
     filter: &Filter,
 ) -> Result<ExitCode> {
@@ -177,7 +180,7 @@ pub fn export(
             );
         }
     }
-    let n = match &file {
+    let summary = match &file {
         Some(path) => {
             // Replacing a file silently lost an earlier export.
             let f = std::fs::OpenOptions::new()
@@ -196,12 +199,20 @@ pub fn export(
                     }
                 })?;
             let mut w = std::io::BufWriter::new(f);
-            newshound::export::write_jsonl(&store, &sel, &mut w)
+            export::write(&store, &sel, format, &mut w)
                 .with_context(|| format!("{}", path.display()))?
         }
-        None => newshound::export::write_jsonl(&store, &sel, out)?,
+        None => export::write(&store, &sel, format, out)?,
     };
-    status(format_args!("exported {n} articles"));
+    let n = summary.written;
+    if format == Format::Warc {
+        status(format_args!(
+            "exported {n} articles ({} skipped: no kept HTML)",
+            summary.skipped
+        ));
+    } else {
+        status(format_args!("exported {n} articles"));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -168,6 +168,8 @@ pub struct Fetched {
     pub content_type: Option<String>,
     pub etag: Option<String>,
     pub last_modified: Option<String>,
+    /// The `Date` header (kept with article pages).
+    pub date: Option<String>,
     /// Decompressed body, at most `max_body_bytes`; empty for 304.
     pub body: Vec<u8>,
     /// URLs redirected from, in order (the requested URL first).
@@ -318,6 +320,7 @@ impl Fetcher {
         let content_type = text(header::CONTENT_TYPE);
         let etag = text(header::ETAG);
         let last_modified = text(header::LAST_MODIFIED);
+        let date = text(header::DATE);
         let mut body = Vec::new();
         if status != StatusCode::NOT_MODIFIED {
             if let Some(ct) = &content_type {
@@ -353,6 +356,7 @@ impl Fetcher {
             content_type,
             etag,
             last_modified,
+            date,
             body,
             redirects,
             elapsed: Duration::ZERO,

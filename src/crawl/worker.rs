@@ -29,8 +29,8 @@ use crate::config::{Config, SiteSettings};
 use crate::extract::tree::rule::{RuleOutcome, SiteRule};
 use crate::extract::{Algorithm, ExtractOptions};
 use crate::store::{
-    FetchRecord, NewArticle, NewUrl, NextState, QueuedUrl, SiteRuleUpdate, SkipRecord, UrlKind,
-    WriteOp,
+    FetchRecord, KeptHeaders, KeptHtml, NewArticle, NewUrl, NextState, QueuedUrl, SiteRuleUpdate,
+    SkipRecord, UrlKind, WriteOp,
 };
 
 /// Everything the workers of one run share.
@@ -354,7 +354,7 @@ async fn succeeded(
         Counters::add(&ctx.counters.not_modified, 1);
     } else {
         let body = std::mem::take(&mut fetched.body);
-        let processed = process_blocking(ctx, q, site, &fetched, body).await;
+        let (processed, html) = process_blocking(ctx, q, site, &fetched, body).await;
         if let Some(p) = processed.problem {
             ctx.counters.error(p);
         }
@@ -376,6 +376,7 @@ async fn succeeded(
                 fetched_at: now_ms(),
                 article,
                 lines: site.lines,
+                html,
             };
             ops.push(if q.fetched_before {
                 WriteOp::Refetched(new)
@@ -430,14 +431,15 @@ fn rule_update(ctx: &Ctx, site: &str, outcome: RuleOutcome) -> SiteRuleUpdate {
     }
 }
 
-/// Discovery and extraction on the blocking pool (CPU work).
+/// Discovery and extraction on the blocking pool (CPU work); for an article
+/// page with `[store] keep_html`, the body compressed for keeping too.
 async fn process_blocking(
     ctx: &Ctx,
     q: &QueuedUrl,
     site: &Arc<SiteSettings>,
     fetched: &Fetched,
     body: Vec<u8>,
-) -> page::PageOutput {
+) -> (page::PageOutput, Option<KeptHtml>) {
     let site = site.clone();
     let kind = q.kind;
     let depth = q.depth;
@@ -455,9 +457,17 @@ async fn process_blocking(
         None
     };
     let trailing_slash = ctx.cfg.crawler.trailing_slash;
+    let keep_html = ctx.cfg.store.keep_html;
+    let status = fetched.status;
+    let headers = KeptHeaders {
+        content_type: fetched.content_type.clone(),
+        last_modified: fetched.last_modified.clone(),
+        etag: fetched.etag.clone(),
+        date: fetched.date.clone(),
+    };
     let started = Instant::now();
     let out = tokio::task::spawn_blocking(move || {
-        page::process(&PageInput {
+        let out = page::process(&PageInput {
             site: &site,
             kind,
             depth,
@@ -470,15 +480,22 @@ async fn process_blocking(
             now_ms: now_ms(),
             trailing_slash,
             site_rule: site_rule.as_ref(),
-        })
+        });
+        let html = (keep_html && out.article.is_some())
+            .then(|| KeptHtml::new(final_url.as_str(), status, headers, now_ms(), &body))
+            // Compression fails only when zstd cannot allocate: the article
+            // is still stored, without its page.
+            .and_then(Result::ok);
+        (out, html)
     })
     .await;
     tracing::trace!(url = %q.url, "processed in {:?}", started.elapsed());
     out.unwrap_or_else(|_| {
         // A panic in a pure stage is a bug; count it and keep crawling.
-        page::PageOutput {
+        let out = page::PageOutput {
             problem: Some(ErrorKind::ProcessPanic),
             ..Default::default()
-        }
+        };
+        (out, None)
     })
 }

@@ -211,6 +211,9 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
         a.fetched_at,
     ])?;
     let id = tx.last_insert_rowid();
+    if let Some(html) = &a.html {
+        super::kept::put(tx, id, html)?;
+    }
     add_alias(tx, &a.url, id)?;
     if let Some(c) = canonical {
         add_alias(tx, c, id)?;
@@ -299,6 +302,9 @@ fn refetched(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<WriteOutc
         a.fetched_at,
         m.canonical_url,
     ])?;
+    if let Some(html) = &a.html {
+        super::kept::put(tx, id, html)?;
+    }
     Ok(WriteOutcome::ArticleUpdated { id })
 }
 

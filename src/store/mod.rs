@@ -17,6 +17,12 @@
 mod articles;
 mod frontier;
 pub use frontier::url_host;
+mod kept;
+mod overview;
+pub use overview::{DayCount, LanguageCount};
+mod reextract;
+pub use kept::{KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
+pub use reextract::{ReextractCounts, ReextractCursor, Reextracted};
 pub mod lines;
 mod maintenance;
 pub use maintenance::Replayed;
@@ -158,6 +164,9 @@ pub struct Selection {
     pub published_since: Option<DateTime<FixedOffset>>,
     /// Published at or before this instant.
     pub published_until: Option<DateTime<FixedOffset>>,
+    /// Only articles in this language (the ISO 639-3 code stored and
+    /// exported, e.g. `eng`, `cmn`).
+    pub language: Option<String>,
 }
 
 impl Selection {
@@ -336,6 +345,8 @@ pub struct NewArticle {
     pub article: Article,
     /// Boilerplate settings for this site.
     pub lines: crate::boilerplate::LineSettings,
+    /// The response the article came from, kept when `[store] keep_html`.
+    pub html: Option<KeptHtml>,
 }
 
 /// One write in a batch; a batch is one transaction.

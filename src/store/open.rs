@@ -33,6 +33,7 @@ const MIGRATIONS: &[(i64, &str)] = &[
     ),
     (4, include_str!("../../migrations/0004_claim_per_host.sql")),
     (5, include_str!("../../migrations/0005_fetch_skips.sql")),
+    (7, include_str!("../../migrations/0007_kept_html.sql")),
     (8, include_str!("../../migrations/0008_site_rules.sql")),
 ];
 

@@ -38,21 +38,24 @@ const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.word_count, 
     a.author, a.published_at, a.modified_at, a.language, a.canonical_url, a.site_name, a.text";
 
 /// SQL conditions on `a` (articles) for a [`Selection`], with its named
-/// parameters `:site`, `:since` and `:until`. SQLite's `julianday` reads any
-/// RFC 3339 offset, so dates written in different zones compare correctly.
-const SELECTION_SQL: &str = " AND (:site IS NULL OR a.site_id = :site)
+/// parameters `:site`, `:since`, `:until` and `:lang`. SQLite's `julianday`
+/// reads any RFC 3339 offset, so dates written in different zones compare
+/// correctly.
+pub(super) const SELECTION_SQL: &str = " AND (:site IS NULL OR a.site_id = :site)
     AND (:since IS NULL OR julianday(a.published_at) >= julianday(:since))
-    AND (:until IS NULL OR julianday(a.published_at) <= julianday(:until))";
+    AND (:until IS NULL OR julianday(a.published_at) <= julianday(:until))
+    AND (:lang IS NULL OR a.language = :lang)";
 
 /// The bound values of [`SELECTION_SQL`].
-struct SelectionArgs {
+pub(super) struct SelectionArgs {
     site: Option<i64>,
     since: Option<String>,
     until: Option<String>,
+    lang: Option<String>,
 }
 
 impl SelectionArgs {
-    fn new(store: &Store, sel: &Selection) -> Result<Self, StoreError> {
+    pub(super) fn new(store: &Store, sel: &Selection) -> Result<Self, StoreError> {
         let utc = |d: &chrono::DateTime<chrono::FixedOffset>| {
             d.with_timezone(&chrono::Utc)
                 .to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
@@ -65,14 +68,16 @@ impl SelectionArgs {
                 .transpose()?,
             since: sel.published_since.as_ref().map(utc),
             until: sel.published_until.as_ref().map(utc),
+            lang: sel.language.clone(),
         })
     }
 
-    fn params(&self) -> [(&'static str, &dyn ToSql); 3] {
+    pub(super) fn params(&self) -> [(&'static str, &dyn ToSql); 4] {
         [
             (":site", &self.site),
             (":since", &self.since),
             (":until", &self.until),
+            (":lang", &self.lang),
         ]
     }
 }
@@ -108,6 +113,20 @@ impl Store {
             return self.fts_search("articles_fts_cjk", &query, limit, &sel);
         }
         self.like_search(&query, limit, &sel)
+    }
+
+    /// [`Store::search_in`] from the `offset`-th hit on (paging for
+    /// `serve`): the best `offset + limit` hits are ranked and the first
+    /// `offset` dropped, so a deep page costs as much as one that long.
+    pub fn search_page(
+        &self,
+        query: &str,
+        limit: usize,
+        offset: usize,
+        sel: &Selection,
+    ) -> Result<Vec<SearchHit>, StoreError> {
+        let mut hits = self.search_in(query, offset.saturating_add(limit), sel)?;
+        Ok(hits.split_off(offset.min(hits.len())))
     }
 
     /// FTS5 search: the best `limit` rows are chosen first and only they get

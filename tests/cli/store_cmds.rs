@@ -1,4 +1,5 @@
-//! `search`, `show`, `export`, `stats`, `reclean` on good and bad input.
+//! `search`, `show`, `export` (every format), `stats`, `reclean`, `reextract`
+//! on good and bad input.
 
 use crate::support::{
     assert_clean_failure, assert_usage_error, demo_db, newshound, stderr, stdout,
@@ -269,6 +270,48 @@ fn export_and_search_filter_by_site_and_publication_day() {
         dir.path(),
     );
     assert_clean_failure(&out, "nope");
+}
+
+#[test]
+fn reextract_prints_how_many_texts_changed_and_export_writes_each_format() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let run = |args: &[&str]| newshound(&[&["--db", "demo.db"], args].concat(), dir.path());
+    // Same options as the crawl: nothing changes; another algorithm: some do.
+    let same = run(&["reextract"]);
+    assert!(same.status.success(), "{}", stderr(&same));
+    assert!(
+        stdout(&same).starts_with("text changed in 0 articles"),
+        "{}",
+        stdout(&same)
+    );
+    let td = run(&["reextract", "--algorithm", "td"]);
+    assert!(td.status.success(), "{}", stderr(&td));
+    assert!(
+        !stdout(&td).starts_with("text changed in 0 "),
+        "{}",
+        stdout(&td)
+    );
+    assert_clean_failure(&run(&["reextract", "--site", "nope"]), "unknown site");
+
+    let n = stdout(&run(&["export"])).lines().count();
+    let csv = run(&["export", "--format", "csv"]);
+    let crlf = stdout(&csv).matches("\r\n").count();
+    assert!(crlf > n, "header + rows: {crlf} for {n} articles");
+    let md = run(&["export", "--format", "markdown"]);
+    assert_eq!(
+        stdout(&md).lines().filter(|l| l.starts_with("# ")).count(),
+        n
+    );
+    let warc = run(&["export", "--format", "warc", "--out", "demo.warc.gz"]);
+    assert!(
+        stderr(&warc).contains(&format!("exported {n} articles (0 skipped: no kept HTML)")),
+        "{}",
+        stderr(&warc)
+    );
+    let bytes = std::fs::read(dir.path().join("demo.warc.gz")).unwrap();
+    assert_eq!(&bytes[..2], b"\x1f\x8b", "gzip");
+    assert_usage_error(&run(&["export", "--format", "xml"]), "invalid value");
 }
 
 #[test]

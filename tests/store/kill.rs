@@ -87,6 +87,7 @@ fn run_writer(db: &Path) {
                     ..Article::default()
                 },
                 lines: settings,
+                html: None,
             }));
         }
         s.write_batch(ops).expect("write");
@@ -201,6 +202,7 @@ fn kill_at_any_point_loses_nothing() {
                 enabled: false,
                 ..LineSettings::default()
             },
+            html: None,
         })])
         .unwrap();
     assert!(matches!(again[0], WriteOutcome::ArticleDuplicate { .. }));

@@ -46,6 +46,7 @@ pub(super) fn article(u: &str, site: &str, title: &str, text: &str) -> NewArticl
             ..Article::default()
         },
         lines: off(),
+        html: None,
     }
 }
 

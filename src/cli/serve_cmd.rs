@@ -1,0 +1,41 @@
+//! `serve`: bind, say where, serve until Ctrl-C. In: the address and the
+//! database. Out: the server's lifetime; errors as one line.
+
+use std::net::SocketAddr;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+
+use super::{status, Globals};
+
+pub fn serve(globals: &Globals, addr: SocketAddr) -> Result<ExitCode> {
+    let config = globals.config()?;
+    let db = globals.db_path(&config);
+    if !db.is_file() {
+        bail!(
+            "{}: no such database (run `newshound crawl` first, or pass --db PATH)",
+            db.display()
+        );
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .with_context(|| format!("{addr}: cannot listen"))?;
+        let local = listener.local_addr().unwrap_or(addr);
+        status(format_args!(
+            "serving {} read-only on http://{local}/ (Ctrl-C stops)",
+            db.display()
+        ));
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        newshound::serve::serve(listener, &db, config.boilerplate.line_window, shutdown)
+            .await
+            .with_context(|| db.display().to_string())
+    })?;
+    Ok(ExitCode::SUCCESS)
+}

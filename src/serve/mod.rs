@@ -1,0 +1,247 @@
+//! `serve`: a read-only HTTP API and one search page over the database.
+//!
+//! In: a database path and a bound listener (127.0.0.1:8080 by default),
+//! and a shutdown future. Out: HTTP responses until shutdown. The database
+//! is opened read-only ([`Store::open_read_only`]), so `serve` runs beside
+//! a crawl of the same file (WAL mode: readers never block the writer).
+//!
+//! Routes: `GET /` (the page), `/app.js`, `/app.css` (its assets, served by
+//! the binary: no build step, no CDN), and the JSON API of [`api`]:
+//! `/api/search`, `/api/articles/{id}`, `/api/articles/{id}/html`,
+//! `/api/stats`, `/api/export`. Every error is JSON
+//! (`{"error": "...", "status": 400}`) with the matching status code.
+//!
+//! Limits ([`limits`]) are constants, documented in the README.
+
+mod api;
+mod params;
+
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+
+use crate::store::{Store, StoreError};
+
+/// Request and result limits of the API.
+pub mod limits {
+    /// Results per search page when `limit` is not given.
+    pub const DEFAULT_LIMIT: usize = 20;
+    /// Most results one search request returns (`limit`).
+    pub const MAX_LIMIT: usize = 100;
+    /// Deepest paging (`offset`); beyond it, narrow the search instead.
+    pub const MAX_OFFSET: usize = 10_000;
+    /// Longest search text (`q`), in characters.
+    pub const MAX_QUERY_CHARS: usize = 256;
+    /// Longest query string of any request, in bytes.
+    pub const MAX_QUERY_STRING: usize = 4096;
+    /// Exports streamed at once; more get 503.
+    pub const MAX_EXPORTS: usize = 2;
+    /// Days shown in the articles-per-day chart.
+    pub const CHART_DAYS: usize = 60;
+    /// Boilerplate lines listed per site in `/api/stats`.
+    pub const TOP_LINES: usize = 10;
+}
+
+/// Why `serve` could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("cannot serve: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// An API error: a status and a one-line message, sent as JSON.
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            message: message.into(),
+        }
+    }
+
+    pub fn not_found(message: impl Into<String>) -> Self {
+        ApiError {
+            status: StatusCode::NOT_FOUND,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::UnknownSite(site) => {
+                ApiError::bad_request(format!("unknown site {site:?}"))
+            }
+            // No searchable word, too many terms, a prefix matching too much.
+            StoreError::Query(q) => ApiError::bad_request(format!("q: {q}")),
+            other => {
+                tracing::warn!("serve: {other}");
+                ApiError {
+                    status: StatusCode::INTERNAL_SERVER_ERROR,
+                    message: format!("database error: {other}"),
+                }
+            }
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = serde_json::json!({"error": self.message, "status": self.status.as_u16()});
+        json_response(self.status, &body)
+    }
+}
+
+/// A JSON body with its content type.
+pub fn json_response(status: StatusCode, value: &impl serde::Serialize) -> Response {
+    match serde_json::to_vec(value) {
+        Ok(body) => (
+            status,
+            [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
+            body,
+        )
+            .into_response(),
+        Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
+    }
+}
+
+/// Read-only connections, reused between requests (a connection is not
+/// `Sync`; each request takes one for its blocking work).
+pub struct Pool {
+    path: PathBuf,
+    idle: Mutex<Vec<Store>>,
+}
+
+/// Idle connections kept for reuse.
+const IDLE_CONNECTIONS: usize = 4;
+
+impl Pool {
+    /// Check that the database opens read-only, and keep that connection.
+    pub fn open(path: &Path) -> Result<Pool, StoreError> {
+        let first = Store::open_read_only(path)?;
+        Ok(Pool {
+            path: path.to_path_buf(),
+            idle: Mutex::new(vec![first]),
+        })
+    }
+
+    /// Run blocking work on a connection (on tokio's blocking pool).
+    pub async fn run<T: Send + 'static>(
+        self: &Arc<Self>,
+        f: impl FnOnce(&Store) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let pool = self.clone();
+        tokio::task::spawn_blocking(move || pool.with(f))
+            .await
+            .map_err(|_| ApiError {
+                status: StatusCode::INTERNAL_SERVER_ERROR,
+                message: "request handler failed".into(),
+            })?
+    }
+
+    fn with<T>(&self, f: impl FnOnce(&Store) -> Result<T, ApiError>) -> Result<T, ApiError> {
+        let taken = self.lock().pop();
+        let store = match taken {
+            Some(s) => s,
+            None => Store::open_read_only(&self.path)?,
+        };
+        let out = f(&store);
+        let mut idle = self.lock();
+        if idle.len() < IDLE_CONNECTIONS {
+            idle.push(store);
+        }
+        out
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Store>> {
+        // A panic while holding the lock leaves a valid Vec behind.
+        self.idle.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// What the handlers share.
+pub struct AppState {
+    pub pool: Arc<Pool>,
+    pub exports: Arc<tokio::sync::Semaphore>,
+    /// `[boilerplate] line_window`, for the boilerplate lines in stats.
+    pub line_window: u64,
+}
+
+/// The router: page, assets, API, JSON fallback.
+pub fn router(state: Arc<AppState>) -> Router {
+    Router::new()
+        .route("/", get(page))
+        .route("/app.js", get(app_js))
+        .route("/app.css", get(app_css))
+        .merge(api::routes())
+        .fallback(not_found)
+        .with_state(state)
+}
+
+/// Serve on `listener` until `shutdown` resolves.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    db: &Path,
+    line_window: u64,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let state = Arc::new(AppState {
+        pool: Arc::new(Pool::open(db)?),
+        exports: Arc::new(tokio::sync::Semaphore::new(limits::MAX_EXPORTS)),
+        line_window,
+    });
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(shutdown)
+        .await?;
+    Ok(())
+}
+
+async fn not_found() -> ApiError {
+    ApiError::not_found("no such page or API route (see README: `newshound serve`)")
+}
+
+/// Nothing the page loads comes from elsewhere, and it is never framed.
+const PAGE_POLICY: &str = "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'";
+
+fn asset(content_type: &'static str, body: &'static str) -> Response {
+    let mut r = (StatusCode::OK, body).into_response();
+    let h = r.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(PAGE_POLICY),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    r
+}
+
+async fn page() -> Response {
+    asset("text/html; charset=utf-8", include_str!("assets/page.html"))
+}
+
+async fn app_js() -> Response {
+    asset(
+        "text/javascript; charset=utf-8",
+        include_str!("assets/app.js"),
+    )
+}
+
+async fn app_css() -> Response {
+    asset("text/css; charset=utf-8", include_str!("assets/app.css"))
+}

@@ -1,0 +1,200 @@
+//! Kept HTML: the raw response of each stored article (`[store] keep_html`,
+//! migration 0007), so that it can be extracted again (`reextract`) and
+//! exported as WARC.
+//!
+//! In: a fetched body with its status, headers and fetch time ([`KeptHtml::new`]
+//! compresses it; the crawl does this on the blocking pool, not in the
+//! writer). Out: rows of `article_html`, read back decompressed as
+//! [`StoredHtml`] one at a time ([`Store::kept_html`]) or streamed in article
+//! id order ([`Store::export_html`]).
+
+use rusqlite::{params, Connection, OptionalExtension, ToSql};
+
+use super::search::{SelectionArgs, SELECTION_SQL};
+use super::{Selection, Store, StoreError};
+
+/// zstd level for kept pages. Level 3 (zstd's default) compresses real news
+/// pages about 4× (page-signal-dev); levels 9 and 19 gain 3–5 % more for
+/// 3.5× and 26× the CPU per page (README, "Measured").
+pub const ZSTD_LEVEL: i32 = 3;
+
+/// A fetched article page ready to be kept: the body is already compressed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KeptHtml {
+    /// The URL the body came from (after redirects).
+    pub url: String,
+    pub status: u16,
+    pub content_type: Option<String>,
+    pub last_modified: Option<String>,
+    pub etag: Option<String>,
+    /// The response's `Date` header, verbatim.
+    pub date: Option<String>,
+    /// Unix milliseconds.
+    pub fetched_at: i64,
+    /// Length of the uncompressed body.
+    pub body_bytes: u64,
+    /// The body, zstd-compressed.
+    pub body_zstd: Vec<u8>,
+}
+
+/// The response headers kept with a body.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct KeptHeaders {
+    pub content_type: Option<String>,
+    pub last_modified: Option<String>,
+    pub etag: Option<String>,
+    pub date: Option<String>,
+}
+
+impl KeptHtml {
+    /// Compress `body` for keeping.
+    pub fn new(
+        url: &str,
+        status: u16,
+        headers: KeptHeaders,
+        fetched_at: i64,
+        body: &[u8],
+    ) -> std::io::Result<KeptHtml> {
+        Ok(KeptHtml {
+            url: url.to_string(),
+            status,
+            content_type: headers.content_type,
+            last_modified: headers.last_modified,
+            etag: headers.etag,
+            date: headers.date,
+            fetched_at,
+            body_bytes: body.len() as u64,
+            body_zstd: zstd::bulk::compress(body, ZSTD_LEVEL)?,
+        })
+    }
+}
+
+/// A kept page read back, body decompressed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredHtml {
+    pub article_id: i64,
+    /// The article's site name.
+    pub site: String,
+    pub url: String,
+    pub status: u16,
+    pub headers: KeptHeaders,
+    pub fetched_at: i64,
+    pub body: Vec<u8>,
+}
+
+/// Store (or replace, after a changed refetch) the kept page of an article.
+pub(super) fn put(conn: &Connection, article_id: i64, h: &KeptHtml) -> rusqlite::Result<()> {
+    conn.prepare_cached(
+        "INSERT OR REPLACE INTO article_html(article_id, url, status, content_type,
+            last_modified, etag, date, fetched_at, body_bytes, body_zstd)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?
+    .execute(params![
+        article_id,
+        h.url,
+        h.status,
+        h.content_type,
+        h.last_modified,
+        h.etag,
+        h.date,
+        h.fetched_at,
+        i64::try_from(h.body_bytes).unwrap_or(i64::MAX),
+        h.body_zstd,
+    ])?;
+    Ok(())
+}
+
+const HTML_COLUMNS: &str = "k.article_id, s.name, k.url, k.status, k.content_type,
+    k.last_modified, k.etag, k.date, k.fetched_at, k.body_bytes, k.body_zstd";
+
+fn stored_html(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredHtml> {
+    let compressed: Vec<u8> = r.get(10)?;
+    let capacity = usize::try_from(r.get::<_, i64>(9)?).unwrap_or(0);
+    let body = zstd::bulk::decompress(&compressed, capacity).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(10, rusqlite::types::Type::Blob, Box::new(e))
+    })?;
+    Ok(StoredHtml {
+        article_id: r.get(0)?,
+        site: r.get(1)?,
+        url: r.get(2)?,
+        status: r.get(3)?,
+        headers: KeptHeaders {
+            content_type: r.get(4)?,
+            last_modified: r.get(5)?,
+            etag: r.get(6)?,
+            date: r.get(7)?,
+        },
+        fetched_at: r.get(8)?,
+        body,
+    })
+}
+
+/// Sizes of the kept pages: how many, raw bytes, compressed bytes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct KeptSizes {
+    pub pages: u64,
+    pub body_bytes: u64,
+    pub compressed_bytes: u64,
+}
+
+impl Store {
+    /// The kept page of one article (`None`: not kept, or no such article).
+    pub fn kept_html(&self, article_id: i64) -> Result<Option<StoredHtml>, StoreError> {
+        let sql = format!(
+            "SELECT {HTML_COLUMNS} FROM article_html k
+             JOIN articles a ON a.id = k.article_id JOIN sites s ON s.id = a.site_id
+             WHERE k.article_id = ?1"
+        );
+        Ok(self
+            .conn
+            .prepare_cached(&sql)?
+            .query_row([article_id], stored_html)
+            .optional()?)
+    }
+
+    /// Stream the kept pages of the selected articles in id order to `f`,
+    /// one decompressed page at a time. Returns (pages written, selected
+    /// articles without a kept page).
+    pub fn export_html(
+        &self,
+        sel: &Selection,
+        mut f: impl FnMut(&StoredHtml) -> std::io::Result<()>,
+    ) -> Result<(u64, u64), StoreError> {
+        let args = SelectionArgs::new(self, sel)?;
+        let sql = format!(
+            "SELECT {HTML_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
+             LEFT JOIN article_html k ON k.article_id = a.id
+             WHERE 1 {SELECTION_SQL} ORDER BY a.id"
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
+        let params: Vec<(&str, &dyn ToSql)> = args.params().to_vec();
+        let mut rows = stmt.query(params.as_slice())?;
+        let (mut written, mut missing) = (0, 0);
+        while let Some(row) = rows.next()? {
+            if row.get_ref(0)?.data_type() == rusqlite::types::Type::Null {
+                missing += 1;
+                continue;
+            }
+            f(&stored_html(row)?)?;
+            written += 1;
+        }
+        Ok((written, missing))
+    }
+
+    /// How much the kept pages take.
+    pub fn kept_sizes(&self) -> Result<KeptSizes, StoreError> {
+        Ok(self.conn.query_row(
+            "SELECT count(*), coalesce(sum(body_bytes), 0), coalesce(sum(length(body_zstd)), 0)
+             FROM article_html",
+            [],
+            |r| {
+                let n = |i| r.get::<_, i64>(i).map(|v| u64::try_from(v).unwrap_or(0));
+                Ok(KeptSizes {
+                    pages: n(0)?,
+                    body_bytes: n(1)?,
+                    compressed_bytes: n(2)?,
+                })
+            },
+        )?)
+    }
+}

@@ -1,0 +1,271 @@
+//! The store's half of `reextract`: kept pages out in batches, re-extracted
+//! articles back in, with a cursor so that a killed run resumes.
+//!
+//! In: a [`Selection`], a cursor key naming it, and per batch the articles
+//! extracted again from their kept pages ([`Reextracted`]). Out: kept pages
+//! ([`Store::kept_html_batch`]) and, per applied batch, what changed
+//! ([`ReextractCounts`]). Each batch is one transaction that also moves the
+//! cursor (`reextract_progress`, migration 0007), so a kill loses at most
+//! the batch in flight and a rerun with the same selection starts after
+//! the last committed batch.
+//!
+//! Boilerplate: the new text goes through the site's line table as it is
+//! now, learning nothing (the article was counted when it was first stored).
+
+use rusqlite::{params, OptionalExtension, ToSql, Transaction};
+
+use super::articles::content_hash;
+use super::kept::StoredHtml;
+use super::lines;
+use super::search::{SelectionArgs, SELECTION_SQL};
+use super::{Selection, Store, StoreError};
+use crate::boilerplate::LineSettings;
+use crate::extract::Article;
+use crate::words::word_count;
+
+/// An article extracted again from its kept page.
+#[derive(Debug, Clone)]
+pub struct Reextracted {
+    pub article_id: i64,
+    pub article: Article,
+}
+
+/// What applying re-extracted articles did. `changed` counts articles whose
+/// stored text (after boilerplate removal) changed; metadata changes alone
+/// are written but not counted there.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReextractCounts {
+    /// Articles looked at.
+    pub seen: u64,
+    /// Articles whose text changed.
+    pub changed: u64,
+    /// Articles whose metadata changed but not their text.
+    pub metadata_only: u64,
+    /// Left as stored: the new extraction found no text.
+    pub empty: u64,
+    /// Left as stored: the new text is another stored article's of the site
+    /// (one row per body, as when crawling).
+    pub duplicates: u64,
+}
+
+impl ReextractCounts {
+    pub fn add(&mut self, other: &ReextractCounts) {
+        self.seen += other.seen;
+        self.changed += other.changed;
+        self.metadata_only += other.metadata_only;
+        self.empty += other.empty;
+        self.duplicates += other.duplicates;
+    }
+}
+
+/// Where an interrupted run of a selection stopped.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReextractCursor {
+    /// The last article id done (0: nothing yet).
+    pub last_id: i64,
+    /// Counted so far: articles seen and articles whose text changed.
+    pub seen: u64,
+    pub changed: u64,
+}
+
+impl Store {
+    /// The saved cursor of `key`, if a run of it was interrupted.
+    pub fn reextract_cursor(&self, key: &str) -> Result<Option<ReextractCursor>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT last_id, seen, changed FROM reextract_progress WHERE selection = ?1",
+                [key],
+                |r| {
+                    Ok(ReextractCursor {
+                        last_id: r.get(0)?,
+                        seen: u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
+                        changed: u64::try_from(r.get::<_, i64>(2)?).unwrap_or(0),
+                    })
+                },
+            )
+            .optional()?)
+    }
+
+    /// Forget the cursor of `key` (the run finished).
+    pub fn clear_reextract_cursor(&mut self, key: &str) -> Result<(), StoreError> {
+        self.conn
+            .execute("DELETE FROM reextract_progress WHERE selection = ?1", [key])?;
+        Ok(())
+    }
+
+    /// Up to `limit` kept pages of the selected articles with ids above
+    /// `after_id`, in id order.
+    pub fn kept_html_batch(
+        &self,
+        sel: &Selection,
+        after_id: i64,
+        limit: usize,
+    ) -> Result<Vec<StoredHtml>, StoreError> {
+        let args = SelectionArgs::new(self, sel)?;
+        let sql = format!(
+            "SELECT k.article_id FROM article_html k JOIN articles a ON a.id = k.article_id
+             WHERE a.id > :after {SELECTION_SQL} ORDER BY a.id LIMIT :limit"
+        );
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let mut params: Vec<(&str, &dyn ToSql)> = vec![(":after", &after_id), (":limit", &limit)];
+        params.extend(args.params());
+        let ids: Vec<i64> = self
+            .conn
+            .prepare_cached(&sql)?
+            .query_map(params.as_slice(), |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut pages = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(page) = self.kept_html(id)? {
+                pages.push(page);
+            }
+        }
+        Ok(pages)
+    }
+
+    /// Write one batch of re-extracted articles and move `key`'s cursor to
+    /// `last_id`, in one transaction. `settings_for(site)` gives the line
+    /// filter's settings.
+    pub fn apply_reextracted(
+        &mut self,
+        key: &str,
+        batch: &[Reextracted],
+        last_id: i64,
+        settings_for: impl Fn(&str) -> LineSettings,
+    ) -> Result<ReextractCounts, StoreError> {
+        let tx = self.conn.transaction()?;
+        let mut counts = ReextractCounts::default();
+        for r in batch {
+            counts.seen += 1;
+            apply_one(&tx, r, &settings_for, &mut counts)?;
+        }
+        tx.prepare_cached(
+            "INSERT INTO reextract_progress(selection, last_id, seen, changed)
+             VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT(selection) DO UPDATE SET last_id = excluded.last_id,
+                 seen = seen + excluded.seen, changed = changed + excluded.changed",
+        )?
+        .execute(params![
+            key,
+            last_id,
+            i64::try_from(counts.seen).unwrap_or(i64::MAX),
+            i64::try_from(counts.changed).unwrap_or(i64::MAX),
+        ])?;
+        tx.commit()?;
+        Ok(counts)
+    }
+}
+
+/// The stored row an update is compared with.
+struct Current {
+    site_id: i64,
+    site: String,
+    text: String,
+    content_hash: String,
+    meta: [Option<String>; 6],
+}
+
+fn apply_one(
+    tx: &Transaction<'_>,
+    r: &Reextracted,
+    settings_for: &impl Fn(&str) -> LineSettings,
+    counts: &mut ReextractCounts,
+) -> rusqlite::Result<()> {
+    let current: Option<Current> = tx
+        .prepare_cached(
+            "SELECT a.site_id, s.name, a.text, a.content_hash, a.title, a.author,
+                    a.published_at, a.modified_at, a.language, a.site_name
+             FROM articles a JOIN sites s ON s.id = a.site_id WHERE a.id = ?1",
+        )?
+        .query_row([r.article_id], |row| {
+            Ok(Current {
+                site_id: row.get(0)?,
+                site: row.get(1)?,
+                text: row.get(2)?,
+                content_hash: row.get(3)?,
+                meta: [
+                    row.get(4)?,
+                    row.get(5)?,
+                    row.get(6)?,
+                    row.get(7)?,
+                    row.get(8)?,
+                    row.get(9)?,
+                ],
+            })
+        })
+        .optional()?;
+    // Deleted since the batch was read: nothing to update.
+    let Some(cur) = current else { return Ok(()) };
+    let m = &r.article;
+    let raw = m.text.as_str();
+    if raw.trim().is_empty() {
+        counts.empty += 1;
+        return Ok(());
+    }
+    let hash = content_hash(raw);
+    if hash != cur.content_hash {
+        let taken: Option<i64> = tx
+            .prepare_cached(
+                "SELECT id FROM articles WHERE site_id = ?1 AND content_hash = ?2 AND id <> ?3",
+            )?
+            .query_row(params![cur.site_id, hash, r.article_id], |row| row.get(0))
+            .optional()?;
+        if taken.is_some() {
+            counts.duplicates += 1;
+            return Ok(());
+        }
+    }
+    let settings = settings_for(&cur.site);
+    let text = if settings.enabled {
+        let cleaned = lines::clean_with_current_counts(tx, cur.site_id, raw, &settings)?;
+        // As for a refetch: an all-template page keeps its extracted text
+        // rather than becoming empty.
+        if cleaned.text.trim().is_empty() {
+            raw.to_string()
+        } else {
+            cleaned.text
+        }
+    } else {
+        raw.to_string()
+    };
+    let meta = [
+        m.title.clone(),
+        m.author.clone(),
+        m.published_at.clone(),
+        m.modified_at.clone(),
+        m.language.clone(),
+        m.site_name.clone(),
+    ];
+    let text_changed = text != cur.text;
+    // Only rows that differ are written: the FTS triggers re-index an
+    // article on every write of its title or text.
+    if !text_changed && meta == cur.meta && hash == cur.content_hash {
+        return Ok(());
+    }
+    if text_changed {
+        counts.changed += 1;
+    } else {
+        counts.metadata_only += 1;
+    }
+    tx.prepare_cached(
+        "UPDATE articles SET title = ?2, author = ?3, published_at = ?4, modified_at = ?5,
+            language = ?6, site_name = ?7, text = ?8, raw_text = ?9, content_hash = ?10,
+            word_count = ?11
+         WHERE id = ?1",
+    )?
+    .execute(params![
+        r.article_id,
+        meta[0],
+        meta[1],
+        meta[2],
+        meta[3],
+        meta[4],
+        meta[5],
+        text,
+        raw,
+        hash,
+        i64::try_from(word_count(&text)).unwrap_or(i64::MAX),
+    ])?;
+    Ok(())
+}
