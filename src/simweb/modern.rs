@@ -175,7 +175,6 @@ pub fn wire(ctx: &Ctx, a: &Article, url: &Url) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::simweb::article::article_page;
     use crate::simweb::site::{Template, COOKIE_NOTICE};
 
     #[test]
@@ -187,8 +186,8 @@ mod tests {
             base: &base,
             fault_links: &[],
         };
-        for (i, a) in site.articles.iter().enumerate() {
-            let html = article_page(&ctx, i);
+        for a in &site.articles {
+            let html = wire(&ctx, a, &base.join(&a.path).expect("url"));
             let (_, rest) = html
                 .split_once("<script type=\"application/ld+json\">")
                 .expect("JSON-LD");
