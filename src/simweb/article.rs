@@ -23,6 +23,7 @@ pub fn article_page(ctx: &Ctx, i: usize) -> String {
         Template::Planet => planet(ctx, a, &url),
         Template::Globe => globe(ctx, a, &url),
         Template::Huaxia => huaxia(ctx, a, &url),
+        Template::Wire => super::modern::wire(ctx, a, &url),
         Template::Faults | Template::RobotsFail => gazette(ctx, a, &url),
     }
 }

@@ -31,6 +31,14 @@ fn patterns(template: Template, b: &str) -> (Vec<String>, Vec<String>) {
                 r"^{b}/(rubrique/[a-z]+(/page/\d+)?|private/[a-z]+)?$"
             )],
         ),
+        Template::Wire => (
+            vec![format!(
+                r"^{b}/[a-z]+/\d{{4}}/\d{{2}}/\d{{2}}/[a-z0-9-]+-\d+$"
+            )],
+            vec![format!(
+                r"^{b}/(section/[a-z]+(\?page=\d+)?|private/[a-z]+)?$"
+            )],
+        ),
         Template::Huaxia => (
             vec![format!(r"^{b}/n1/\d{{4}}/\d{{4}}/c\d+(-v\d+)?-\d+\.html$")],
             vec![format!(

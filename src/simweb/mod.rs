@@ -8,9 +8,10 @@
 //! ([`SimWeb::requests`]) and a complete `crawler.toml` for this web
 //! ([`SimWeb::config_toml`]).
 //!
-//! Sites (cycled when more than three are asked for): `dailyplanet` (English,
+//! Sites (cycled when more than four are asked for): `dailyplanet` (English,
 //! nested divs), `globe` (French, HTML5 semantic tags), `huaxia-news`
-//! (Chinese portal, sitemap index + Google News sitemap). With `faults`, two
+//! (Chinese portal, sitemap index + Google News sitemap), `wire` (English,
+//! today's markup: see [`modern`]). With `faults`, two
 //! more: `faults` (every fault mode of [`faults::FAULTS`] plus
 //! `duplicate-content` and `tracking-params`, linked from each of its pages)
 //! and `faults-robots` (robots.txt answers 500).
@@ -23,6 +24,7 @@ mod crawler_toml;
 pub mod faults;
 mod feeds;
 mod lexicon;
+mod modern;
 mod pages;
 mod server;
 mod site;
@@ -43,6 +45,14 @@ use url::Url;
 use server::{Log, SiteServer};
 use site::{SiteContent, Template};
 use text::{Lang, Rng, Writer};
+
+/// The ordinary sites' templates, in the order sites are generated.
+const CYCLE: [Template; 4] = [
+    Template::Planet,
+    Template::Globe,
+    Template::Huaxia,
+    Template::Wire,
+];
 
 /// What to simulate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,7 +95,7 @@ pub struct SimSite {
     /// article page; none occurs in any true body. In this order: [0]
     /// copyright, [1] newsletter pitch, [2..5] the three share texts, [5]
     /// "related stories" heading, [6] "most read" heading, [7] comments
-    /// heading, [8] comment policy.
+    /// heading, [8] comment policy; on `wire` also [9] the cookie banner.
     pub template_lines: Vec<String>,
     /// `en`, `fr` or `zh`.
     pub language: String,
@@ -157,7 +167,7 @@ impl SimWeb {
         let log: Log = Arc::new(Mutex::new(Vec::new()));
         let mut plan: Vec<(Template, usize)> = (0..spec.sites)
             .map(|i| {
-                let t = [Template::Planet, Template::Globe, Template::Huaxia][i % 3];
+                let t = CYCLE[i % CYCLE.len()];
                 (t, spec.articles_per_site)
             })
             .collect();
@@ -268,6 +278,37 @@ impl SimWeb {
                 .get(*i)
                 .map(|a| a.body.as_str()),
             BodyRef::Text(t) => Some(t),
+        }
+    }
+
+    /// The article at `url` and its site (query and fragment ignored).
+    fn article_at(&self, url: &str) -> Option<(&SiteContent, &site::Article)> {
+        let found = self.bodies.get(url).or_else(|| {
+            let mut normalised = Url::parse(url).ok()?;
+            normalised.set_query(None);
+            normalised.set_fragment(None);
+            self.bodies.get(normalised.as_str())
+        })?;
+        let BodyRef::Article(s, i) = found else {
+            return None;
+        };
+        let content = &self.servers.get(*s)?.content;
+        Some((content, content.articles.get(*i)?))
+    }
+
+    /// The true (author, published time in RFC 3339 UTC) of the article at `url`.
+    pub fn true_byline(&self, url: &str) -> Option<(String, String)> {
+        let (_, a) = self.article_at(url)?;
+        Some((a.author.clone(), a.published.rfc3339()))
+    }
+
+    /// Visible lines of a `wire` article page that are not its body, as
+    /// (kind, line): `headline`, `caption`, `credit`, `related`, `comment`;
+    /// empty for other URLs. None of them belongs in the article's text.
+    pub fn page_furniture(&self, url: &str) -> Vec<(&'static str, String)> {
+        match self.article_at(url) {
+            Some((site, a)) if site.template == Template::Wire => modern::furniture(site, a),
+            _ => Vec::new(),
         }
     }
 

@@ -58,15 +58,24 @@ pub fn head(ctx: &Ctx, title: &str, article: Option<(&Article, &Url)>) -> String
             h,
             "<link rel=\"canonical\" href=\"{url}\">\n<meta property=\"og:type\" content=\"article\">\n\
              <meta property=\"og:title\" content=\"{title}\">\n<meta property=\"og:url\" content=\"{url}\">\n\
-             <meta property=\"og:site_name\" content=\"{name}\">\n<meta name=\"author\" content=\"{author}\">\n\
-             <meta property=\"article:published_time\" content=\"{dt}\">\n<meta name=\"description\" content=\"{teaser}\">\n",
+             <meta property=\"og:site_name\" content=\"{name}\">\n<meta name=\"description\" content=\"{teaser}\">\n",
             url = esc(url.as_str()),
             title = esc(&a.title),
             name = esc(&site.display),
-            author = esc(&a.author),
-            dt = a.published.rfc3339(),
             teaser = esc(&a.teaser),
         );
+        if site.template == Template::Wire {
+            // Author and date only in the JSON-LD, as many sites serve them.
+            h.push_str(&wire_json_ld(site, a, url));
+        } else {
+            let _ = write!(
+                h,
+                "<meta name=\"author\" content=\"{author}\">\n\
+                 <meta property=\"article:published_time\" content=\"{dt}\">\n",
+                author = esc(&a.author),
+                dt = a.published.rfc3339(),
+            );
+        }
         if matches!(site.template, Template::Planet | Template::Globe) {
             let ld = serde_json::json!({
                 "@context": "https://schema.org",
@@ -88,6 +97,27 @@ pub fn head(ctx: &Ctx, title: &str, article: Option<(&Article, &Url)>) -> String
          <script>window.dataLayer=window.dataLayer||[];dataLayer.push({\"page\":\"news\"});</script>\n</head>\n",
     );
     h
+}
+
+/// `<script type="application/ld+json">` with the `NewsArticle`, its
+/// `articleBody`, author and publication date.
+fn wire_json_ld(site: &SiteContent, a: &Article, url: &Url) -> String {
+    let ld = serde_json::json!({
+        "@context": "https://schema.org",
+        "@type": "NewsArticle",
+        "headline": a.title,
+        "datePublished": a.published.rfc3339(),
+        "dateModified": a.published.rfc3339(),
+        "author": [{"@type": "Person", "name": a.author}],
+        "publisher": {"@type": "Organization", "name": site.display},
+        "image": {"@type": "ImageObject", "url": format!("/img/{}.jpg", a.id)},
+        "mainEntityOfPage": url.as_str(),
+        "articleBody": a.body,
+        "inLanguage": site.lang.code(),
+    });
+    // `</` inside a script would end it early; JSON allows `<\/`.
+    let ld = ld.to_string().replace("</", "<\\/");
+    format!("<script type=\"application/ld+json\">{ld}</script>\n")
 }
 
 /// The site's navigation bar: home, sections, the private area.

@@ -11,6 +11,10 @@ use chrono::{NaiveDate, NaiveDateTime, TimeDelta};
 
 use super::text::{slug, Lang, Rng, Writer};
 
+/// The `wire` site's cookie banner: the last of its template lines.
+pub const COOKIE_NOTICE: &str =
+    "We use cookies to personalise content and ads and to analyse our traffic.";
+
 /// Articles listed per index page.
 pub const PAGE_SIZE: usize = 10;
 
@@ -23,6 +27,10 @@ pub enum Template {
     Globe,
     /// Chinese portal layout; `/n1/2026/1125/c<channel>-<id>.html`.
     Huaxia,
+    /// English, today's markup: JSON-LD `NewsArticle`, `itemprop=articleBody`,
+    /// cookie banner, captioned photo, comment thread, related rail;
+    /// `/<section>/2026/11/25/<slug>-<id>`.
+    Wire,
     /// English, table layout, the fault paths; `/story/<id>.html`.
     Faults,
     /// Like `Faults` but its robots.txt answers 500.
@@ -133,6 +141,7 @@ impl SiteContent {
                 ),
                 Template::Globe => ("globe", "Le Globe", Lang::Fr, &GLOBE_SECTIONS),
                 Template::Huaxia => ("huaxia-news", "华夏新闻网", Lang::Zh, &HUAXIA_SECTIONS),
+                Template::Wire => ("wire", "The Morning Wire", Lang::En, &PLANET_SECTIONS),
                 Template::Faults => ("faults", "The Faulty Gazette", Lang::En, &FAULT_SECTIONS),
                 Template::RobotsFail => (
                     "faults-robots",
@@ -141,8 +150,8 @@ impl SiteContent {
                     &FAULT_SECTIONS,
                 ),
             };
-        // A fourth, fifth... site reuses a template under a numbered name.
-        let round = position / 3;
+        // A fifth, sixth... site reuses a template under a numbered name.
+        let round = position / super::CYCLE.len();
         let (name, display) =
             if round == 0 || matches!(template, Template::Faults | Template::RobotsFail) {
                 (base_name.to_string(), base_display.to_string())
@@ -319,6 +328,11 @@ impl SiteContent {
                 "Comments are moderated and may take a few minutes to appear.".into(),
             ],
         };
+        if self.template == Template::Wire {
+            let mut lines = lines;
+            lines.push(COOKIE_NOTICE.into());
+            return lines;
+        }
         lines
     }
 }
@@ -366,6 +380,11 @@ fn make_article(
             published.fmt("%Y/%m/%d")
         ),
         Template::Huaxia => format!("/n1/{}/c{}-{id}.html", published.fmt("%Y/%m%d"), sec.code),
+        Template::Wire => format!(
+            "/{}/{}/{slug_text}-{id}",
+            sec.slug,
+            published.fmt("%Y/%m/%d")
+        ),
         Template::Faults | Template::RobotsFail => format!("/story/{id}.html"),
     };
     let body = paragraphs.join("\n\n");
@@ -424,7 +443,12 @@ mod tests {
 
     #[test]
     fn articles_have_4_to_10_paragraphs_and_unique_paths() {
-        for t in [Template::Planet, Template::Globe, Template::Huaxia] {
+        for t in [
+            Template::Planet,
+            Template::Globe,
+            Template::Huaxia,
+            Template::Wire,
+        ] {
             let site = SiteContent::generate(42, 0, t, 40);
             let mut paths: Vec<&str> = site.articles.iter().map(|a| a.path.as_str()).collect();
             paths.sort();

@@ -10,6 +10,7 @@ mod corpus_out;
 mod faults;
 mod kill;
 mod memory;
+mod modern;
 mod politeness;
 mod refetch;
 mod resume;
