@@ -19,9 +19,16 @@
 //! requests in a second. A robots.txt `Crawl-delay` (capped by
 //! `max_crawl_delay_secs`) lowers the rate to at most 1/delay, makes the host
 //! serial (one request in flight) and counts from the end of the previous
-//! response, as robots.txt means it. One `next_send` instant per host says
-//! all of this; a token bucket (governor) decides at check time and cannot
-//! count from a response's end, so it is not used here.
+//! response, as robots.txt means it.
+//!
+//! Two mechanisms hold this together, each for what it does well. The rate
+//! itself is a per-host `governor` GCRA limiter (burst 1, period
+//! `SPACING_FACTOR / rate`), checked — never awaited — in
+//! [`Politeness::try_send`], i.e. at the moment of sending, so its verdict is
+//! about the request the server will see. A per-host `next_send` instant adds
+//! what a token bucket cannot express: the jitter, and a Crawl-delay counted
+//! from the end of the previous response; it is also the hint of when to ask
+//! again.
 //!
 //! A host that fails `PARK_AFTER` times in a row (timeouts, resets,
 //! connection failures, 5xx) is parked: nothing is sent to it until the park
@@ -36,6 +43,8 @@ use std::hash::BuildHasher;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::config::{Config, FetchConfig, PolitenessConfig};
@@ -80,12 +89,24 @@ struct HostState {
 }
 
 /// When the next request to a host may leave.
-#[derive(Debug)]
 struct Timing {
+    /// The host's rate as a GCRA quota (burst 1), checked at send time.
+    limiter: DefaultDirectRateLimiter,
     next_send: Instant,
     in_flight: u32,
     /// robots.txt `Crawl-delay` (capped): counted from a response's end.
     crawl_delay: Option<Duration>,
+}
+
+impl std::fmt::Debug for Timing {
+    // The limiter's state is opaque; the rest says where the host stands.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Timing")
+            .field("next_send", &self.next_send)
+            .field("in_flight", &self.in_flight)
+            .field("crawl_delay", &self.crawl_delay)
+            .finish_non_exhaustive()
+    }
 }
 
 fn lock_timing(timing: &Mutex<Timing>) -> MutexGuard<'_, Timing> {
@@ -165,6 +186,7 @@ impl Politeness {
                 host.to_string(),
                 HostState {
                     timing: Arc::new(Mutex::new(Timing {
+                        limiter: rate_limiter(rate),
                         next_send: Instant::now(),
                         in_flight: 0,
                         crawl_delay: None,
@@ -222,6 +244,10 @@ impl Politeness {
         if t.next_send > now {
             return Err(t.next_send);
         }
+        if let Err(not_until) = t.limiter.check() {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            return Err(now + wait.max(Duration::from_millis(1)));
+        }
         let period = 1.0 / rate.max(1e-6);
         let jitter = random_unit() * JITTER_FACTOR * period;
         let spacing =
@@ -272,11 +298,12 @@ impl Politeness {
             return;
         };
         let base = self.base_rate(host);
-        let timing = self.with_host(host, |s| {
+        let (timing, rate) = self.with_host(host, |s| {
             s.rate = base.min(1.0 / delay.as_secs_f64());
-            s.timing.clone()
+            (s.timing.clone(), s.rate)
         });
         let mut t = lock_timing(&timing);
+        t.limiter = rate_limiter(rate);
         t.crawl_delay = Some(delay);
         t.next_send = t.next_send.max(Instant::now() + delay);
     }
@@ -320,6 +347,15 @@ impl Politeness {
     pub fn hosts_tracked(&self) -> usize {
         self.lock().len()
     }
+}
+
+/// A host's quota: one request per `SPACING_FACTOR / rate`, no burst.
+fn rate_limiter(rate: f64) -> DefaultDirectRateLimiter {
+    let period = Duration::try_from_secs_f64(SPACING_FACTOR / rate.max(1e-6))
+        .unwrap_or(MAX_SPACING)
+        .clamp(Duration::from_micros(1), MAX_SPACING);
+    let quota = Quota::with_period(period).expect("period is at least 1 µs");
+    RateLimiter::direct(quota)
 }
 
 /// Longest spacing between two requests (a rate near zero).
