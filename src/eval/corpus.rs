@@ -83,30 +83,7 @@ fn eval_page(
     opts: &ExtractOptions,
     convention: &GoldConvention,
 ) -> Result<PageScore, EvalError> {
-    let name = page
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let gold_path = gold_dir.join(format!("{name}.txt"));
-    let bytes = std::fs::read(page).map_err(|source| EvalError::Io {
-        path: page.to_path_buf(),
-        source,
-    })?;
-    let gold = match std::fs::read(&gold_path) {
-        Ok(g) => String::from_utf8_lossy(&g).into_owned(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(EvalError::MissingGold {
-                page: page.to_path_buf(),
-                gold: gold_path,
-            })
-        }
-        Err(source) => {
-            return Err(EvalError::Io {
-                path: gold_path,
-                source,
-            })
-        }
-    };
+    let (name, bytes, gold) = read_page_and_gold(page, gold_dir)?;
     let t0 = Instant::now();
     // Only the text is scored: skip metadata and language detection.
     let selection = extract_bytes_selection(&bytes, None, None, opts);
@@ -194,4 +171,37 @@ pub fn sequence_pages(
         });
     }
     Ok(out)
+}
+
+/// A page's name (file stem), its bytes and its gold text (`GOLD/<name>.txt`);
+/// a page without gold is [`EvalError::MissingGold`].
+pub(super) fn read_page_and_gold(
+    page: &Path,
+    gold_dir: &Path,
+) -> Result<(String, Vec<u8>, String), EvalError> {
+    let name = page
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let gold_path = gold_dir.join(format!("{name}.txt"));
+    let bytes = std::fs::read(page).map_err(|source| EvalError::Io {
+        path: page.to_path_buf(),
+        source,
+    })?;
+    let gold = match std::fs::read(&gold_path) {
+        Ok(g) => String::from_utf8_lossy(&g).into_owned(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(EvalError::MissingGold {
+                page: page.to_path_buf(),
+                gold: gold_path,
+            })
+        }
+        Err(source) => {
+            return Err(EvalError::Io {
+                path: gold_path,
+                source,
+            })
+        }
+    };
+    Ok((name, bytes, gold))
 }

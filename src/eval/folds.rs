@@ -23,6 +23,7 @@ use std::time::Instant;
 
 use serde::Serialize;
 
+use super::corpus::read_page_and_gold;
 use super::sequence::site_key;
 use super::{lcs_len, score, EvalError, EvalReport, PageScore};
 use crate::extract::blocks::{blocks, Features};
@@ -87,30 +88,7 @@ fn stem_site(stem: &str) -> &str {
 
 /// Segment and label one page.
 fn label_page(path: &Path, gold_dir: &Path) -> Result<LabelledPage, EvalError> {
-    let name = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let gold_path = gold_dir.join(format!("{name}.txt"));
-    let bytes = std::fs::read(path).map_err(|source| EvalError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let gold = match std::fs::read(&gold_path) {
-        Ok(g) => String::from_utf8_lossy(&g).into_owned(),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(EvalError::MissingGold {
-                page: path.to_path_buf(),
-                gold: gold_path,
-            })
-        }
-        Err(source) => {
-            return Err(EvalError::Io {
-                path: gold_path,
-                source,
-            })
-        }
-    };
+    let (name, bytes, gold) = read_page_and_gold(path, gold_dir)?;
     let html = charset::decode(&bytes, None, None);
     let doc = scraper::Html::parse_document(&strip::strip(&html.text));
     let canonical = metadata::extract_metadata_in(&doc, None, None).canonical_url;
