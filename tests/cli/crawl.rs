@@ -106,26 +106,7 @@ fn demo_on_a_database_in_use_is_refused_by_the_crawl_lock() {
 #[test]
 fn ctrl_c_finishes_in_flight_pages_prints_summary_and_exits_0() {
     let rt = runtime();
-    let web = rt
-        .block_on(SimWeb::start(SimWebSpec {
-            articles_per_site: 30,
-            ..SimWebSpec::default()
-        }))
-        .unwrap();
-    // A slow rate so that the crawl is still running when the signal comes.
-    let cfg = web
-        .config_toml()
-        .replace("rate_per_host = 50.0", "rate_per_host = 2.0");
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("sim.toml"), cfg).unwrap();
-    let child = bin()
-        .args(["--config", "sim.toml", "--db", "sim.db", "crawl"])
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let (web, dir, child) = slow_crawl_child(&rt);
     std::thread::sleep(Duration::from_millis(1500));
     let kill = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
@@ -177,25 +158,7 @@ fn regression_sigterm_killed_the_crawl_without_finishing_in_flight_pages() {
     // systemd and Docker stop services with SIGTERM: it must be as graceful
     // as Ctrl-C (summary printed, exit 0, the database consistent).
     let rt = runtime();
-    let web = rt
-        .block_on(SimWeb::start(SimWebSpec {
-            articles_per_site: 30,
-            ..SimWebSpec::default()
-        }))
-        .unwrap();
-    let cfg = web
-        .config_toml()
-        .replace("rate_per_host = 50.0", "rate_per_host = 2.0");
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("sim.toml"), cfg).unwrap();
-    let child = bin()
-        .args(["--config", "sim.toml", "--db", "sim.db", "crawl"])
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let (web, dir, child) = slow_crawl_child(&rt);
     // Wait until the crawl is under way (articles served), then stop it.
     let started = std::time::Instant::now();
     while web.requests().len() < 20 && started.elapsed() < Duration::from_secs(60) {
@@ -251,4 +214,34 @@ fn regression_a_crawl_blocked_by_the_private_address_guard_asked_if_the_network_
     let last = err.lines().last().unwrap_or_default();
     assert!(last.contains("allow_private_addresses = true"), "{err}");
     assert!(!last.contains("network reachable"), "{err}");
+}
+
+/// A crawl of a 3 × 30-article simulated web in a child process, slowed to
+/// 2 requests per second per host so that it is still running when a test
+/// signals it. The web and the directory (with `sim.db`) stay alive with the
+/// returned values.
+#[cfg(unix)]
+fn slow_crawl_child(
+    rt: &tokio::runtime::Runtime,
+) -> (SimWeb, tempfile::TempDir, std::process::Child) {
+    let web = rt
+        .block_on(SimWeb::start(SimWebSpec {
+            articles_per_site: 30,
+            ..SimWebSpec::default()
+        }))
+        .unwrap();
+    let cfg = web
+        .config_toml()
+        .replace("rate_per_host = 50.0", "rate_per_host = 2.0");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sim.toml"), cfg).unwrap();
+    let child = bin()
+        .args(["--config", "sim.toml", "--db", "sim.db", "crawl"])
+        .current_dir(dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    (web, dir, child)
 }
