@@ -158,24 +158,9 @@ async fn regression_rate_turn_taken_before_the_slot_wait_let_a_host_see_three_re
         crawl_delay: None,
         ..Behaviour::default()
     };
-    let served = tokio::task::spawn_blocking(move || ServedWeb::start(spec, behaviour))
-        .await
-        .expect("server thread");
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut cfg = served.config(dir.path());
     // 12 hosts at 2/s with 0.3 s answers could use ~7 slots; 4 means every
     // request waits for a slot after its host's turn came.
-    crate::support::set_rate_per_host(&mut cfg, 2.0);
-    cfg.politeness.per_host_concurrency = 2;
-    cfg.crawler.concurrency = 4;
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    load_the_runtime(stop.clone());
-    let store = Store::open(&dir.path().join("loaded.db")).expect("open store");
-    let summary = crawl::run(&cfg, store, CrawlOptions::default(), std::future::pending())
-        .await
-        .expect("crawl runs");
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    println!("{summary}");
+    let (served, summary) = crawl_under_load(spec, behaviour, 2.0, 2, 4).await;
     assert!(summary.articles_stored >= 60, "{summary}");
 
     let mut worst = (0, String::new());
@@ -214,22 +199,7 @@ async fn regression_crawl_delay_counted_from_the_send_let_requests_follow_slow_r
         crawl_delay: Some(delay.as_secs_f64()),
         ..Behaviour::default()
     };
-    let served = tokio::task::spawn_blocking(move || ServedWeb::start(spec, behaviour))
-        .await
-        .expect("server thread");
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut cfg = served.config(dir.path());
-    crate::support::set_rate_per_host(&mut cfg, 20.0);
-    cfg.politeness.per_host_concurrency = 4;
-    cfg.crawler.concurrency = 3;
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    load_the_runtime(stop.clone());
-    let store = Store::open(&dir.path().join("delay.db")).expect("open store");
-    let summary = crawl::run(&cfg, store, CrawlOptions::default(), std::future::pending())
-        .await
-        .expect("crawl runs");
-    stop.store(true, std::sync::atomic::Ordering::Relaxed);
-    println!("{summary}");
+    let (served, summary) = crawl_under_load(spec, behaviour, 20.0, 4, 3).await;
     assert!(summary.articles_stored >= 20, "{summary}");
 
     for (site, list) in served.requests_by_site() {
@@ -248,4 +218,33 @@ async fn regression_crawl_delay_counted_from_the_send_let_requests_follow_slow_r
             "{site}: a request came {shortest:?} after the previous response; Crawl-delay is {delay:?}"
         );
     }
+}
+
+/// Serve `spec` with `behaviour` on its own runtime and crawl it with the
+/// given rate and concurrency while [`load_the_runtime`] keeps the crawler's
+/// runtime busy. Returns the web (its request log) and the summary.
+async fn crawl_under_load(
+    spec: SimWebSpec,
+    behaviour: Behaviour,
+    rate_per_host: f64,
+    per_host_concurrency: usize,
+    concurrency: usize,
+) -> (ServedWeb, crawl::CrawlSummary) {
+    let served = tokio::task::spawn_blocking(move || ServedWeb::start(spec, behaviour))
+        .await
+        .expect("server thread");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut cfg = served.config(dir.path());
+    crate::support::set_rate_per_host(&mut cfg, rate_per_host);
+    cfg.politeness.per_host_concurrency = per_host_concurrency;
+    cfg.crawler.concurrency = concurrency;
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    load_the_runtime(stop.clone());
+    let store = Store::open(&dir.path().join("crawl.db")).expect("open store");
+    let summary = crawl::run(&cfg, store, CrawlOptions::default(), std::future::pending())
+        .await
+        .expect("crawl runs");
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    println!("{summary}");
+    (served, summary)
 }
