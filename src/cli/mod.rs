@@ -25,6 +25,7 @@ use chrono_tz::Tz;
 
 use newshound::config::Config;
 use newshound::eval::GoldConvention;
+use newshound::export::{Format, Rendering};
 use newshound::extract::model::BlockModel;
 use newshound::extract::{Algorithm, ExtractOptions};
 use newshound::store::{FileTrouble, Store, StoreError};
@@ -309,7 +310,21 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             format,
             force,
             filter,
-        } => store_cmds::export(globals, out, file, format.into(), force, &filter),
+        } => {
+            let format = format.into();
+            // Markdown extracts kept pages again, as the crawl extracted them.
+            let (config, extract) = if format == Format::Markdown {
+                let opts = extract_options(globals, None, None, Zone::Utc, None)?;
+                (Some(globals.config()?), opts)
+            } else {
+                (None, ExtractOptions::default())
+            };
+            let rendering = Rendering {
+                extract,
+                config: config.as_ref(),
+            };
+            store_cmds::export(globals, out, file, format, force, &filter, &rendering)
+        }
         Command::Stats { top, json } => store_cmds::stats(globals, out, top, json),
         Command::Reclean { site } => crawl_cmd::reclean(globals, out, site),
         Command::Serve { addr } => serve_cmd::serve(globals, addr),

@@ -158,6 +158,7 @@ pub fn export(
     format: Format,
     force: bool,
     filter: &Filter,
+    rendering: &export::Rendering<'_>,
 ) -> Result<ExitCode> {
     let sel = selection(filter)?;
     let store = globals.open_store_for_reading()?;
@@ -199,16 +200,21 @@ pub fn export(
                     }
                 })?;
             let mut w = std::io::BufWriter::new(f);
-            export::write(&store, &sel, format, &mut w)
+            export::write_with(&store, &sel, format, rendering, &mut w)
                 .with_context(|| format!("{}", path.display()))?
         }
-        None => export::write(&store, &sel, format, out)?,
+        None => export::write_with(&store, &sel, format, rendering, out)?,
     };
     let n = summary.written;
     if format == Format::Warc {
         status(format_args!(
             "exported {n} articles ({} skipped: no kept HTML)",
             summary.skipped
+        ));
+    } else if format == Format::Markdown {
+        status(format_args!(
+            "exported {n} articles ({} from their stored text: no kept HTML)",
+            summary.from_stored_text
         ));
     } else {
         status(format_args!("exported {n} articles"));

@@ -1,30 +1,123 @@
-//! Stored articles → one Markdown stream. Each article opens with its title
-//! as a `#` heading and its URL on the next line, then its stored text, one
-//! paragraph per line of the stored text, separated by blank lines.
+//! Stored articles → one Markdown stream, rendered by the extraction's
+//! Markdown renderer ([`crate::extract::markdown`]).
 //!
-//! The text is the stored plain text: the extraction's Markdown rendering
-//! (issue 10, [`crate::extract::Article::markdown`]) landed on main at the
-//! end of this work and is not stored, so using it here would mean
-//! extracting every kept page again (left for later). A line that Markdown
-//! would read as markup at
-//! its start (`#`, `>`, `-`, `+`, `*`, `1.`) is escaped with a backslash, so
-//! a paragraph never turns into a heading or a list by accident.
+//! In: a [`Store`], a [`Selection`] and the [`Rendering`] settings (the
+//! `[extract]` options and each site's line settings). Out: per article
+//! `# title`, its URL on the next line, then its body; one article at a
+//! time (constant memory), and an [`ExportSummary`] whose `from_stored_text`
+//! counts the articles written from their stored text.
+//!
+//! 1. An article with a kept page: the page is decoded and extracted again
+//!    with Markdown on ([`crate::extract::Article::markdown`]: headings,
+//!    lists, quotes, tables). 2. The lines the site's line table judges
+//!    boilerplate in that extraction's plain text ([`Store::boilerplate_hashes`],
+//!    the removal `reextract` applies: current counts, nothing learned) are
+//!    dropped from the Markdown: a line whose text, without its quote, heading
+//!    or list marker, is one of them goes; table rows and code blocks stay
+//!    whole; a first heading that repeats the title goes (the export
+//!    opens with the title). 3. Without a kept page, or when the extraction gives no
+//!    Markdown (only `auto` renders it) or no text, the stored text is
+//!    written instead, one paragraph per line, a leading character Markdown
+//!    would read as markup (`#`, `>`, `-`, `1.` …) escaped.
 
+use std::collections::HashSet;
 use std::io::Write;
 
-use super::ExportError;
-use crate::store::{Selection, Store, StoredArticle};
+use super::{ExportError, ExportSummary, Rendering};
+use crate::boilerplate::{line_hash, normalize_with, LineHash};
+use crate::extract::{self, ExtractOptions};
+use crate::store::{Selection, Store, StoreError, StoredArticle, StoredHtml};
 
-/// Stream the selected articles as Markdown. Returns how many were written.
+/// Stream the selected articles as Markdown.
 pub fn write_markdown(
     store: &Store,
     sel: &Selection,
+    rendering: &Rendering<'_>,
     out: &mut dyn Write,
-) -> Result<u64, ExportError> {
-    Ok(store.export(sel, |a| write_article(out, a))?)
+) -> Result<ExportSummary, ExportError> {
+    let opts = ExtractOptions {
+        markdown: true,
+        ..rendering.extract.clone()
+    };
+    let mut from_stored_text = 0;
+    // A store error inside the stream ends it and is returned as itself.
+    let mut failed: Option<StoreError> = None;
+    let streamed = store.export_with_html(sel, |a, page| {
+        let rendered = match page.map(|p| rerender(store, a, p, &opts, rendering)) {
+            Some(Err(e)) => {
+                failed = Some(e);
+                return Err(std::io::Error::other("line table unreadable"));
+            }
+            Some(Ok(md)) => md,
+            None => None,
+        };
+        if rendered.is_none() {
+            from_stored_text += 1;
+        }
+        write_article(out, a, rendered.as_deref())
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    Ok(ExportSummary {
+        written: streamed?,
+        from_stored_text,
+        ..ExportSummary::default()
+    })
 }
 
-fn write_article(out: &mut dyn Write, a: &StoredArticle) -> std::io::Result<()> {
+/// The article's Markdown from its kept page, boilerplate lines dropped;
+/// `None` when the extraction gives no Markdown or no text.
+fn rerender(
+    store: &Store,
+    a: &StoredArticle,
+    page: &StoredHtml,
+    opts: &ExtractOptions,
+    rendering: &Rendering<'_>,
+) -> Result<Option<String>, StoreError> {
+    let url = url::Url::parse(&page.url).ok();
+    let article = extract::extract_bytes(
+        &page.body,
+        page.headers.content_type.as_deref(),
+        url.as_ref(),
+        opts,
+    );
+    let Some(md) = article.markdown.filter(|m| !m.trim().is_empty()) else {
+        return Ok(None);
+    };
+    let settings = rendering.line_settings(&a.site);
+    let dropped = store.boilerplate_hashes(&a.site, &article.text, &settings)?;
+    let kept = drop_boilerplate(&md, &dropped, settings.variant.mask_digits);
+    // As when storing: an all-template page keeps its extracted text rather
+    // than coming out empty.
+    let md = if kept.is_empty() { md } else { kept };
+    Ok(Some(
+        without_leading_title(&md, a.article.title.as_deref()).to_string(),
+    ))
+}
+
+/// The Markdown without a first heading that repeats the title: the plain
+/// text never holds the headline, but the rendering of some templates
+/// (`globe`) opens with it, and the export already opens with `# title`.
+fn without_leading_title<'m>(md: &'m str, title: Option<&str>) -> &'m str {
+    let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let (first, rest) = md.split_once('\n').unwrap_or((md, ""));
+    let heading = first.trim_start_matches('#');
+    let repeats = first.starts_with('#')
+        && heading.starts_with(' ')
+        && title.is_some_and(|t| words(heading) == words(t));
+    if repeats {
+        rest.trim_start_matches('\n')
+    } else {
+        md
+    }
+}
+
+fn write_article(
+    out: &mut dyn Write,
+    a: &StoredArticle,
+    markdown: Option<&str>,
+) -> std::io::Result<()> {
     let title = a
         .article
         .title
@@ -34,15 +127,82 @@ fn write_article(out: &mut dyn Write, a: &StoredArticle) -> std::io::Result<()> 
         .unwrap_or_else(|| "(untitled)".to_string());
     writeln!(out, "# {}", escape_inline_start(&title))?;
     writeln!(out, "<{}>", a.url)?;
-    for line in a.article.text.lines() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
+    match markdown {
+        Some(md) => {
+            writeln!(out)?;
+            writeln!(out, "{md}")?;
         }
-        writeln!(out)?;
-        writeln!(out, "{}", escape_line_start(line))?;
+        None => {
+            for line in a.article.text.lines() {
+                let line = line.trim();
+                if line.is_empty() {
+                    continue;
+                }
+                writeln!(out)?;
+                writeln!(out, "{}", escape_line_start(line))?;
+            }
+        }
     }
     writeln!(out)
+}
+
+/// The Markdown without the lines whose text hashes into `dropped`; blank
+/// lines left doubled by a removal are merged.
+pub fn drop_boilerplate(md: &str, dropped: &HashSet<LineHash>, mask_digits: bool) -> String {
+    let mut kept: Vec<&str> = Vec::new();
+    let mut in_code = false;
+    for line in md.lines() {
+        let content = without_quote(line);
+        if content.trim_start().starts_with("```") {
+            in_code = !in_code;
+        } else if !in_code && !content.starts_with('|') {
+            let text = without_block_marker(content);
+            let normalized = normalize_with(text, mask_digits);
+            if !normalized.is_empty() && dropped.contains(&line_hash(&normalized)) {
+                continue;
+            }
+        }
+        let blank = line.trim().is_empty();
+        if blank && kept.last().is_none_or(|l| l.trim().is_empty()) {
+            continue;
+        }
+        kept.push(line);
+    }
+    while kept.last().is_some_and(|l| l.trim().is_empty()) {
+        kept.pop();
+    }
+    kept.join("\n")
+}
+
+/// A line without its block-quote marks (`> `, or a bare `>`).
+fn without_quote(line: &str) -> &str {
+    let mut rest = line;
+    while let Some(r) = rest.strip_prefix('>') {
+        rest = r.strip_prefix(' ').unwrap_or(r);
+    }
+    rest
+}
+
+/// A line's text without the heading marks or list marker the renderer
+/// put in front of it.
+fn without_block_marker(line: &str) -> &str {
+    let line = line.trim_start();
+    let hashes = line.chars().take_while(|&c| c == '#').count();
+    if (1..=6).contains(&hashes) {
+        if let Some(rest) = line[hashes..].strip_prefix(' ') {
+            return rest;
+        }
+    }
+    if let Some(rest) = line.strip_prefix("- ") {
+        return rest;
+    }
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    if digits > 0 {
+        if let Some(rest) = line[digits..].strip_prefix(". ") {
+            return rest;
+        }
+    }
+    line
 }
 
 /// A heading's text may start with `#` too (`# #MeToo`): escape it so the
@@ -82,5 +242,41 @@ mod tests {
         assert_eq!(escape_line_start("1984 was a year"), "1984 was a year");
         assert_eq!(escape_line_start("Plain text."), "Plain text.");
         assert_eq!(escape_inline_start("#MeToo"), "\\#MeToo");
+    }
+
+    fn hashes(lines: &[&str]) -> HashSet<LineHash> {
+        lines
+            .iter()
+            .map(|l| line_hash(&normalize_with(l, true)))
+            .collect()
+    }
+
+    #[test]
+    fn boilerplate_lines_go_whatever_their_markup_structure_stays() {
+        let md = "## Share this story\n\nBody one.\n\n- Item one\n- Follow us on 2 sites\n\
+                  - Item two\n\n> Quote.\n> Subscribe now\n>\n1. First\n2. Share this story\n\n\
+                  | Share this story | 1 |\n| --- | --- |\n\n```\nSubscribe now\n```\n\n\
+                  Subscribe now";
+        let dropped = hashes(&["Share this story", "Subscribe now", "Follow us on 9 sites"]);
+        let want = "Body one.\n\n- Item one\n- Item two\n\n> Quote.\n>\n1. First\n\n\
+                    | Share this story | 1 |\n| --- | --- |\n\n```\nSubscribe now\n```";
+        assert_eq!(drop_boilerplate(md, &dropped, true), want);
+    }
+
+    #[test]
+    fn a_leading_heading_that_repeats_the_title_goes() {
+        let md = "# The  plan\n\nText.\n\n## The plan";
+        assert_eq!(
+            without_leading_title(md, Some("The plan")),
+            "Text.\n\n## The plan"
+        );
+        assert_eq!(without_leading_title(md, Some("Other")), md);
+        assert_eq!(without_leading_title("Text.", Some("Text.")), "Text.");
+    }
+
+    #[test]
+    fn nothing_dropped_leaves_the_markdown_as_rendered() {
+        let md = "## Head\n\nText.\n\n- a\n- b";
+        assert_eq!(drop_boilerplate(md, &HashSet::new(), true), md);
     }
 }

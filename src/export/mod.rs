@@ -1,6 +1,7 @@
 //! Stored articles → the formats people load: JSONL, CSV, WARC, Markdown.
 //!
-//! In: a [`Store`], a [`Selection`] and a [`Format`]. Out: one stream on a
+//! In: a [`Store`], a [`Selection`], a [`Format`] (and for Markdown the
+//! [`Rendering`] settings). Out: one stream on a
 //! writer, article by article in id order, in constant memory (one row is
 //! held at a time), and an [`ExportSummary`].
 //!
@@ -11,7 +12,10 @@
 //! - `csv` ([`csv`]): RFC 4180, a header row, the same fields as JSONL.
 //! - `warc` ([`warc`]): WARC/1.1 `response` records from kept HTML, one
 //!   gzip member per record; articles without kept HTML are counted.
-//! - `markdown` ([`markdown`]): `# title`, the URL, the stored paragraphs.
+//! - `markdown` ([`markdown`]): `# title`, the URL, the body rendered as
+//!   Markdown again from the kept page, the site's boilerplate lines
+//!   dropped; the stored paragraphs for articles without a kept page
+//!   (counted).
 
 pub mod csv;
 pub mod markdown;
@@ -19,6 +23,9 @@ pub mod warc;
 
 use std::io::Write;
 
+use crate::boilerplate::LineSettings;
+use crate::config::Config;
+use crate::extract::ExtractOptions;
 use crate::store::{Selection, Store, StoreError};
 
 /// The fields of every JSONL object and CSV row, in order.
@@ -64,28 +71,56 @@ pub struct ExportSummary {
     pub written: u64,
     /// Selected articles left out: for WARC, those without kept HTML.
     pub skipped: u64,
+    /// Markdown: articles written from their stored text (no kept page, or
+    /// no Markdown from extracting it again).
+    pub from_stored_text: u64,
 }
 
-/// Stream the selected articles in `format` into `out`.
+/// How the Markdown export extracts kept pages again: the options the crawl
+/// extracts with (`[extract]`) and the sites' line settings.
+#[derive(Debug, Clone, Default)]
+pub struct Rendering<'a> {
+    pub extract: ExtractOptions,
+    /// The sites' `[boilerplate]` settings; `None`: the defaults for every
+    /// site.
+    pub config: Option<&'a Config>,
+}
+
+impl Rendering<'_> {
+    /// The line settings of the site called `site`.
+    pub fn line_settings(&self, site: &str) -> LineSettings {
+        self.config
+            .map_or_else(LineSettings::default, |c| c.line_settings(Some(site)))
+    }
+}
+
+/// Stream the selected articles in `format` into `out` (Markdown with the
+/// default [`Rendering`]).
 pub fn write(
     store: &Store,
     sel: &Selection,
     format: Format,
     out: &mut dyn Write,
 ) -> Result<ExportSummary, ExportError> {
+    write_with(store, sel, format, &Rendering::default(), out)
+}
+
+/// [`write`] with the Markdown [`Rendering`] settings.
+pub fn write_with(
+    store: &Store,
+    sel: &Selection,
+    format: Format,
+    rendering: &Rendering<'_>,
+    out: &mut dyn Write,
+) -> Result<ExportSummary, ExportError> {
+    let written = |n| ExportSummary {
+        written: n,
+        ..ExportSummary::default()
+    };
     let summary = match format {
-        Format::Jsonl => ExportSummary {
-            written: write_jsonl(store, sel, out)?,
-            skipped: 0,
-        },
-        Format::Csv => ExportSummary {
-            written: csv::write_csv(store, sel, out)?,
-            skipped: 0,
-        },
-        Format::Markdown => ExportSummary {
-            written: markdown::write_markdown(store, sel, out)?,
-            skipped: 0,
-        },
+        Format::Jsonl => written(write_jsonl(store, sel, out)?),
+        Format::Csv => written(csv::write_csv(store, sel, out)?),
+        Format::Markdown => markdown::write_markdown(store, sel, rendering, out)?,
         Format::Warc => warc::write_warc(store, sel, out)?,
     };
     out.flush()?;

@@ -74,7 +74,7 @@ fn markdown_opens_each_article_with_title_heading_and_url() {
         article_with_html("http://a.test/2", "Two", "Text two.", None),
     ]);
     let (md, summary) = export(&store, Format::Markdown);
-    assert_eq!(summary.written, 2);
+    assert_eq!((summary.written, summary.from_stored_text), (2, 2));
     assert_eq!(
         md,
         "# One\n<http://a.test/1>\n\n\\# Not a heading\n\nPlain.\n\n\

@@ -36,7 +36,11 @@ pub fn write_warc(
     write_record(out, &warcinfo_record(Utc::now()))?;
     let (written, skipped) =
         store.export_html(sel, |page| write_record(out, &response_record(page)))?;
-    Ok(ExportSummary { written, skipped })
+    Ok(ExportSummary {
+        written,
+        skipped,
+        ..ExportSummary::default()
+    })
 }
 
 /// One record (header fields, block) as its own gzip member.

@@ -4,7 +4,8 @@
 //! head carries the JSON-LD `NewsArticle`, the only place with the author
 //! and the time: see [`super::pages::head`]): a cookie banner, a byline without a machine-readable date, a lead
 //! photo with caption and credit, the body in `itemprop="articleBody"`
-//! interrupted by an ad slot and a "Read next" teaser, a newsletter box, a
+//! interrupted by an ad slot and a "Read next" teaser (its fourth paragraph
+//! shown as a bulleted list of its sentences), a newsletter box, a
 //! related-stories rail and a WordPress-style comment thread ("NAME says:").
 //! [`furniture`] lists the page's visible lines that are not the body.
 
@@ -80,6 +81,24 @@ fn rail(site: &SiteContent, a: &Article) -> String {
     out
 }
 
+/// A paragraph of two or more sentences as `<li>` items, one sentence
+/// each: the wire page shows its fourth paragraph as a bulleted list (the
+/// same words as the true body, so scores do not move; the Markdown export
+/// has a list to keep).
+fn key_points(p: &str) -> Option<String> {
+    let sentences: Vec<&str> = p
+        .split_inclusive(". ")
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    (sentences.len() >= 2).then(|| {
+        sentences
+            .iter()
+            .map(|s| format!("<li>{}</li>", esc(s)))
+            .collect()
+    })
+}
+
 pub fn wire(ctx: &Ctx, a: &Article, url: &Url) -> String {
     let site = ctx.site;
     let t: Vec<String> = site.template_lines().iter().map(|l| esc(l)).collect();
@@ -116,7 +135,14 @@ pub fn wire(ctx: &Ctx, a: &Article, url: &Url) -> String {
         credit = esc(&credit),
     );
     for (k, p) in a.paragraphs().enumerate() {
-        let _ = writeln!(h, "<p>{}</p>", esc(p));
+        match key_points(p) {
+            Some(items) if k == 3 => {
+                let _ = writeln!(h, "<ul class=\"key-points\">{items}</ul>");
+            }
+            _ => {
+                let _ = writeln!(h, "<p>{}</p>", esc(p));
+            }
+        }
         if k == 1 {
             h.push_str("<div class=\"ad-slot\" aria-label=\"Advertisement\"><span>Advertisement</span></div>\n");
         }
@@ -186,6 +212,7 @@ mod tests {
             base: &base,
             fault_links: &[],
         };
+        let mut lists = 0;
         for a in &site.articles {
             let html = wire(&ctx, a, &base.join(&a.path).expect("url"));
             let (_, rest) = html
@@ -207,9 +234,14 @@ mod tests {
                 .split_once("<div class=\"article-body\" itemprop=\"articleBody\">")
                 .expect("articleBody");
             let (body, _) = body.split_once("<div class=\"newsletter").expect("end");
-            for p in a.paragraphs() {
-                assert!(body.contains(&format!("<p>{}</p>", esc(p))), "{p}");
+            for (k, p) in a.paragraphs().enumerate() {
+                let shown = match key_points(p) {
+                    Some(items) if k == 3 => format!("<ul class=\"key-points\">{items}</ul>"),
+                    _ => format!("<p>{}</p>", esc(p)),
+                };
+                assert!(body.contains(&shown), "{p}");
             }
+            lists += usize::from(body.contains("<ul class=\"key-points\"><li>"));
             assert!(html.contains(&format!("<p>{}</p><button>", esc(COOKIE_NOTICE))));
             for (kind, line) in furniture(&site, a) {
                 assert!(html.contains(&esc(&line)), "{kind} missing: {line}");
@@ -223,5 +255,6 @@ mod tests {
             )));
             assert_eq!(html.matches("<li class=\"comment\">").count(), 3);
         }
+        assert!(lists > 0, "some page shows a paragraph as a list");
     }
 }

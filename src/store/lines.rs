@@ -4,16 +4,18 @@
 //!
 //! In: a connection or transaction, a site id, extracted text and the site's
 //! [`LineSettings`] (defined in `boilerplate`). Out: the text with boilerplate lines removed
-//! ([`Cleaned`]), updated counts, and for `stats` the top lines and table size.
+//! ([`Cleaned`]) or, for another rendering of the same text, the hashes of
+//! those lines ([`boilerplate_hashes`]); updated counts, and for `stats` the top lines and table size.
 //! Hashes are stored as 16-byte BLOBs; every statement is prepared once per
 //! connection (`prepare_cached`).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 
 use crate::boilerplate::{
-    assemble, distinct_lines, judge, split_lines, LineRule, LineSettings, Piece, SiteCounts,
+    assemble, distinct_lines, judge, split_lines, LineHash, LineRule, LineSettings, Piece,
+    SiteCounts,
 };
 use crate::words::word_count;
 
@@ -143,6 +145,20 @@ fn current_counts(
     Ok(counts)
 }
 
+/// Which pieces of a text the site's counts at `rc` drop (nothing learned):
+/// the one judgement behind [`clean_with_current_counts`], [`reclean_site`]
+/// and [`boilerplate_hashes`].
+fn judged_at(
+    conn: &Connection,
+    site_id: i64,
+    rc: u64,
+    pieces: &[Piece<'_>],
+    settings: &LineSettings,
+) -> rusqlite::Result<Vec<bool>> {
+    let counts = current_counts(conn, site_id, rc, pieces)?;
+    Ok(judge(pieces, &settings.rule, &settings.variant, &counts))
+}
+
 fn clean_at(
     conn: &Connection,
     site_id: i64,
@@ -154,9 +170,34 @@ fn clean_at(
         return Ok(unchanged(raw_text));
     }
     let pieces = split_lines(raw_text, &settings.variant);
-    let counts = current_counts(conn, site_id, rc, &pieces)?;
-    let drop = judge(&pieces, &settings.rule, &settings.variant, &counts);
+    let drop = judged_at(conn, site_id, rc, &pieces, settings)?;
     Ok(assemble(&pieces, &drop))
+}
+
+/// The hashes of the lines of `raw_text` that [`clean_with_current_counts`]
+/// would drop: the same judgement, for a caller that removes the lines
+/// from another rendering of the same text (the Markdown export). Empty
+/// when `settings.enabled` is false; nothing learned.
+pub fn boilerplate_hashes(
+    conn: &Connection,
+    site_id: i64,
+    raw_text: &str,
+    settings: &LineSettings,
+) -> rusqlite::Result<HashSet<LineHash>> {
+    if !settings.enabled {
+        return Ok(HashSet::new());
+    }
+    let rc = site_rc(conn, site_id)?;
+    let pieces = split_lines(raw_text, &settings.variant);
+    let drop = judged_at(conn, site_id, rc, &pieces, settings)?;
+    Ok(pieces
+        .iter()
+        .zip(drop)
+        .filter_map(|(piece, d)| match piece {
+            Piece::Line(line) if d => Some(line.hash),
+            _ => None,
+        })
+        .collect())
 }
 
 /// Clean a text with the site's counts as they are, learning nothing.

@@ -21,6 +21,7 @@ mod kept;
 mod overview;
 pub use overview::{DayCount, LanguageCount};
 mod reextract;
+mod rendering;
 pub use kept::{KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
 pub use reextract::{ReextractCounts, ReextractCursor, Reextracted};
 pub mod lines;
