@@ -14,8 +14,8 @@
 //!    the removal `reextract` applies: current counts, nothing learned) are
 //!    dropped from the Markdown: a line whose text, without its quote, heading
 //!    or list marker, is one of them goes; table rows and code blocks stay
-//!    whole; a first heading that repeats the title goes (the export
-//!    opens with the title). 3. Without a kept page, or when the extraction gives no
+//!    whole; a heading that repeats the title goes (the export opens
+//!    with the title). 3. Without a kept page, or when the extraction gives no
 //!    Markdown (only `auto` renders it) or no text, the stored text is
 //!    written instead, one paragraph per line, a leading character Markdown
 //!    would read as markup (`#`, `>`, `-`, `1.` …) escaped.
@@ -91,26 +91,44 @@ fn rerender(
     // As when storing: an all-template page keeps its extracted text rather
     // than coming out empty.
     let md = if kept.is_empty() { md } else { kept };
-    Ok(Some(
-        without_leading_title(&md, a.article.title.as_deref()).to_string(),
-    ))
+    let md = without_title_headings(&md, a.article.title.as_deref());
+    Ok((!md.is_empty()).then_some(md))
 }
 
-/// The Markdown without a first heading that repeats the title: the plain
-/// text never holds the headline, but the rendering of some templates
-/// (`globe`) opens with it, and the export already opens with `# title`.
-fn without_leading_title<'m>(md: &'m str, title: Option<&str>) -> &'m str {
+/// The Markdown without the headings that repeat the title: the text never
+/// holds the headline (it is `title`), but the rendering of some pages
+/// keeps it as a heading (`globe`, or after `reextract --algorithm td`),
+/// and the export already opens with `# title`.
+fn without_title_headings(md: &str, title: Option<&str>) -> String {
     let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
-    let (first, rest) = md.split_once('\n').unwrap_or((md, ""));
-    let heading = first.trim_start_matches('#');
-    let repeats = first.starts_with('#')
-        && heading.starts_with(' ')
-        && title.is_some_and(|t| words(heading) == words(t));
-    if repeats {
-        rest.trim_start_matches('\n')
-    } else {
-        md
+    let Some(title) = title.map(words).filter(|t| !t.is_empty()) else {
+        return md.to_string();
+    };
+    let is_title = |line: &str| {
+        let text = line.trim_start_matches('#');
+        line.starts_with('#') && text.starts_with(' ') && words(text) == title
+    };
+    let mut kept: Vec<&str> = Vec::new();
+    let mut after_title = false;
+    for line in md.lines() {
+        if is_title(line) {
+            after_title = true;
+            continue;
+        }
+        // The blank line that followed the heading goes with it.
+        if after_title && line.trim().is_empty() {
+            after_title = false;
+            if kept.last().is_none_or(|l| l.trim().is_empty()) {
+                continue;
+            }
+        }
+        after_title = false;
+        kept.push(line);
     }
+    while kept.last().is_some_and(|l| l.trim().is_empty()) {
+        kept.pop();
+    }
+    kept.join("\n")
 }
 
 fn write_article(
@@ -264,14 +282,14 @@ mod tests {
     }
 
     #[test]
-    fn a_leading_heading_that_repeats_the_title_goes() {
-        let md = "# The  plan\n\nText.\n\n## The plan";
+    fn headings_that_repeat_the_title_go() {
+        let md = "# The  plan\n\nText.\n\n## The plan\n\nMore.\n\n## Another";
         assert_eq!(
-            without_leading_title(md, Some("The plan")),
-            "Text.\n\n## The plan"
+            without_title_headings(md, Some("The plan")),
+            "Text.\n\nMore.\n\n## Another"
         );
-        assert_eq!(without_leading_title(md, Some("Other")), md);
-        assert_eq!(without_leading_title("Text.", Some("Text.")), "Text.");
+        assert_eq!(without_title_headings(md, Some("Other")), md);
+        assert_eq!(without_title_headings("Text.", Some("Text.")), "Text.");
     }
 
     #[test]
