@@ -4,14 +4,18 @@
 //! In: write operations from the crawl's single writer ([`Store::write_batch`],
 //! one transaction per batch) and queries from the CLI. Out: rows.
 //! The database is opened in WAL mode and migrated on open (numbered files in
-//! `migrations/`, tracked with `PRAGMA user_version`).
+//! `migrations/`; every one not recorded in the `schema_migrations` ledger
+//! is applied, in number order).
 //!
 //! One narrow interface (this type and its methods), one file per concern:
-//! `open` (connection settings, migrations, integrity check), `frontier`
+//! `open` (connection settings, integrity check), `migrate` (which
+//! migrations to apply, and applying them), `frontier`
 //! (add, claim, requeue, counts, budgets), `articles` (batched writes,
 //! de-duplication, line filter in the same transaction), `search` (FTS5 and
 //! CJK search, lookup, export), `stats` (per-site figures), `maintenance`
-//! (re-cleaning, top lines), `lines` (the line table's SQL) and `trouble`
+//! (re-cleaning, top lines), `lines` (the line table's SQL), `kept` and
+//! `reextract` (kept pages, re-extraction), `rendering` (what the Markdown
+//! export reads) and `trouble`
 //! (SQLite's file-level failures as sentences a user can act on).
 
 mod articles;
@@ -28,6 +32,7 @@ pub mod lines;
 mod maintenance;
 mod near_dup;
 pub use maintenance::Replayed;
+mod migrate;
 mod open;
 mod query;
 pub use query::{Query, QueryError, MAX_PREFIX_WORDS, MAX_TERMS};

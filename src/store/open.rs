@@ -10,36 +10,17 @@
 //! are applied first; the first statement is also where SQLite notices that the
 //! file is not a database, so that error is mapped to
 //! [`StoreError::NotADatabase`] (and a damaged one, or one it cannot read, to
-//! [`StoreError::File`]). Migrations are the numbered files of
-//! `migrations/`, embedded at build time and applied in order, each in its own
-//! transaction together with the `PRAGMA user_version` bump, so a crash during
-//! a migration leaves the previous version intact.
+//! [`StoreError::File`]). Migrations ([`super::migrate`]): every numbered
+//! file of `migrations/` the database does not record is applied, in
+//! number order, each in its own transaction.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use rusqlite::{ffi::ErrorCode, Connection, OpenFlags};
 
+use super::migrate::{self, SCHEMA_VERSION};
 use super::{FileTrouble, Store, StoreError};
-
-/// Schema migrations: `(version, sql)`, version = the file's number. Append
-/// new files here; never edit a landed one.
-const MIGRATIONS: &[(i64, &str)] = &[
-    (1, include_str!("../../migrations/0001_init.sql")),
-    (2, include_str!("../../migrations/0002_claim_index.sql")),
-    (
-        3,
-        include_str!("../../migrations/0003_cjk_index_only_cjk.sql"),
-    ),
-    (4, include_str!("../../migrations/0004_claim_per_host.sql")),
-    (5, include_str!("../../migrations/0005_fetch_skips.sql")),
-    (6, include_str!("../../migrations/0006_near_duplicates.sql")),
-    (7, include_str!("../../migrations/0007_kept_html.sql")),
-    (8, include_str!("../../migrations/0008_site_rules.sql")),
-];
-
-/// The schema version this build writes.
-pub(super) const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].0;
 
 /// How long a statement waits for another connection's lock (a reader during
 /// a checkpoint, `stats` run while crawling) before failing with BUSY.
@@ -81,7 +62,7 @@ impl Store {
                 supported: SCHEMA_VERSION,
             });
         }
-        if found == SCHEMA_VERSION {
+        if migrate::pending(&store.conn)?.is_empty() {
             return Ok(store);
         }
         drop(store);
@@ -192,12 +173,7 @@ impl Store {
                 path: self.path.clone(),
             });
         }
-        for &(version, sql) in MIGRATIONS.iter().filter(|(v, _)| *v > found) {
-            let tx = self.conn.transaction()?;
-            tx.execute_batch(sql)?;
-            tx.pragma_update(None, "user_version", version)?;
-            tx.commit()?;
-        }
+        migrate::apply_pending(&mut self.conn)?;
         Ok(())
     }
 }

@@ -37,7 +37,7 @@ fn open_creates_the_file_and_reopen_keeps_data_without_remigrating() {
         let mut s = Store::open(&path).unwrap();
         assert_eq!(
             s.schema_version().unwrap(),
-            crate::store::open::SCHEMA_VERSION
+            crate::store::migrate::SCHEMA_VERSION
         );
         s.add_urls(&[url("https://a.test/1", "a", UrlKind::Article, 1)])
             .unwrap();
@@ -83,4 +83,97 @@ fn open_refuses_a_newer_schema() {
 fn open_on_a_directory_is_an_open_error() {
     let dir = tempfile::tempdir().unwrap();
     assert!(Store::open(Path::new(dir.path())).is_err());
+}
+
+/// A database file with the given migrations applied by hand, `user_version`
+/// set to the highest, and (when `ledger`) those versions in the ledger.
+fn database_with(path: &Path, versions: &[i64], ledger: bool) {
+    let c = rusqlite::Connection::open(path).unwrap();
+    for &(v, sql) in crate::store::migrate::MIGRATIONS {
+        if versions.contains(&v) {
+            c.execute_batch(sql).unwrap();
+        }
+    }
+    if ledger {
+        for v in versions {
+            c.execute("INSERT INTO schema_migrations(version) VALUES (?1)", [v])
+                .unwrap();
+        }
+    }
+    let highest = versions.iter().max().copied().unwrap_or(0);
+    c.pragma_update(None, "user_version", highest).unwrap();
+}
+
+fn table_names(s: &Store) -> Vec<String> {
+    s.conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
+}
+
+fn ledger(s: &Store) -> Vec<(i64, bool)> {
+    s.conn
+        .prepare("SELECT version, applied_at IS NOT NULL FROM schema_migrations ORDER BY version")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
+        .unwrap()
+}
+
+#[test]
+fn regression_migrations_below_the_highest_recorded_one_are_applied() {
+    // 0008 was written on a branch before 0006 and 0007 landed: a database
+    // recording 1–5 and 8 (and the ledger, 9) lacked their tables for good.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("gap.db");
+    database_with(&path, &[1, 2, 3, 4, 5, 8, 9], true);
+    let s = Store::open(&path).unwrap();
+    let tables = table_names(&s);
+    for t in [
+        "article_versions",
+        "article_lines",
+        "article_html",
+        "site_rules",
+    ] {
+        assert!(tables.iter().any(|n| n == t), "{t} missing: {tables:?}");
+    }
+    let recorded: Vec<i64> = ledger(&s).into_iter().map(|(v, _)| v).collect();
+    assert_eq!(recorded, (1..=9).collect::<Vec<_>>());
+    assert_eq!(s.schema_version().unwrap(), 9);
+    assert_eq!(s.integrity_check().unwrap(), "ok");
+    drop(s);
+    // Opening again applies nothing (it would fail: the tables exist).
+    Store::open(&path).unwrap();
+}
+
+#[test]
+fn regression_a_database_recording_8_in_user_version_gets_6_and_7() {
+    // Before the ledger only `user_version` recorded migrations: 8 there, and
+    // the tables of 0006 and 0007 missing, means they never ran.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("legacy.db");
+    database_with(&path, &[1, 2, 3, 4, 5, 8], false);
+    // A read-only open of a writable file migrates it too.
+    let s = Store::open_read_only(&path).unwrap();
+    assert!(table_names(&s).iter().any(|t| t == "article_html"));
+    drop(s);
+    let s = Store::open(&path).unwrap();
+    // Applied now (time recorded): 6, 7, 9; known from user_version: the rest.
+    let want: Vec<(i64, bool)> = (1..=9).map(|v| (v, matches!(v, 6 | 7 | 9))).collect();
+    assert_eq!(ledger(&s), want);
+    assert_eq!(s.schema_version().unwrap(), 9);
+}
+
+#[test]
+fn a_legacy_database_with_every_migration_is_not_migrated_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("legacy8.db");
+    database_with(&path, &[1, 2, 3, 4, 5, 6, 7, 8], false);
+    let s = Store::open(&path).unwrap();
+    let want: Vec<(i64, bool)> = (1..=9).map(|v| (v, v == 9)).collect();
+    assert_eq!(ledger(&s), want);
 }
