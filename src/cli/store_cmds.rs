@@ -146,6 +146,12 @@ pub fn show(globals: &Globals, out: &mut Out, which: &str, json: bool) -> Result
     )?;
     writeln!(out, "{:<10} {}", "site", a.site)?;
     writeln!(out, "{:<10} {}", "url", a.url)?;
+    let method = a
+        .method
+        .map_or("unknown (stored before it was recorded)", |m| {
+            newshound::store::method_name(m)
+        });
+    writeln!(out, "{:<10} {method}", "method")?;
     writeln!(out, "{:<10} {} ({} words)\n", "id", a.id, a.word_count)?;
     writeln!(out, "{}", a.article.text)?;
     Ok(ExitCode::SUCCESS)

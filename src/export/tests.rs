@@ -122,3 +122,53 @@ fn warc_writes_kept_pages_and_counts_articles_without_one() {
     )));
     assert!(text.contains(&format!("Content-Length: {}\r\n\r\n<html>", payload.len())));
 }
+
+#[test]
+fn regression_export_printed_density_for_every_article_whatever_the_method() {
+    let mut schema = article_with_html("http://a.test/1", "One", "Body one.", None);
+    schema.article.method = crate::extract::Method::Schema;
+    let mut fallback = article_with_html("http://a.test/2", "Two", "Body two.", None);
+    fallback.article.method = crate::extract::Method::Fallback;
+    let old = article_with_html("http://a.test/3", "Three", "Body three.", None);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.db");
+    Store::open(&path)
+        .unwrap()
+        .write_batch(
+            [schema, fallback, old]
+                .into_iter()
+                .map(WriteOp::Article)
+                .collect(),
+        )
+        .unwrap();
+    // An article stored before migration 0009 has no method recorded.
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute(
+            "UPDATE articles SET method = NULL WHERE url = 'http://a.test/3'",
+            [],
+        )
+        .unwrap();
+    let store = Store::open(&path).unwrap();
+    let (jsonl, _) = export(&store, Format::Jsonl);
+    let methods: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["method"].clone())
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            serde_json::json!("schema"),
+            serde_json::json!("fallback"),
+            serde_json::Value::Null
+        ]
+    );
+    let (csv, _) = export(&store, Format::Csv);
+    let ends: Vec<&str> = csv
+        .split("\r\n")
+        .skip(1)
+        .filter(|r| !r.is_empty())
+        .map(|r| r.rsplit(',').next().unwrap())
+        .collect();
+    assert_eq!(ends, ["schema", "fallback", ""]);
+}

@@ -208,8 +208,8 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
     tx.prepare_cached(
         "INSERT INTO articles(url_id, url, canonical_url, site_id, title, author, published_at,
                               modified_at, language, site_name, text, raw_text, content_hash,
-                              word_count, fetched_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+                              word_count, fetched_at, method)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
     )?
     .execute(params![
         a.url_id,
@@ -227,6 +227,7 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
         hash,
         i64::try_from(word_count(&cleaned.text)).unwrap_or(i64::MAX),
         a.fetched_at,
+        super::method_name(m.method),
     ])?;
     let id = tx.last_insert_rowid();
     if let Some(page) = &page {
@@ -305,7 +306,7 @@ fn refetched(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<WriteOutc
         "UPDATE articles SET title = ?2, author = ?3, published_at = ?4, modified_at = ?5,
             language = ?6, site_name = ?7, text = ?8, raw_text = ?9, content_hash = ?10,
             word_count = ?11, fetched_at = ?12,
-            canonical_url = coalesce(?13, canonical_url)
+            canonical_url = coalesce(?13, canonical_url), method = ?14
          WHERE id = ?1",
     )?
     .execute(params![
@@ -322,6 +323,7 @@ fn refetched(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<WriteOutc
         i64::try_from(word_count(&text)).unwrap_or(i64::MAX),
         a.fetched_at,
         m.canonical_url,
+        super::method_name(m.method),
     ])?;
     if let Some(html) = &a.html {
         super::kept::put(tx, id, html)?;

@@ -51,7 +51,7 @@ use chrono::{DateTime, FixedOffset};
 
 use serde::Serialize;
 
-use crate::extract::Article;
+use crate::extract::{Article, Method};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -189,18 +189,79 @@ impl Selection {
 /// An article as stored; serialized, the record of `export` and
 /// `show --json` (every field is documented in the README's "Exported
 /// fields"; exporters of other formats reuse this one struct).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone)]
 pub struct StoredArticle {
     pub id: i64,
     pub url: String,
     pub site: String,
     /// When the page was fetched, in ms since the Unix epoch; serialized as
     /// RFC 3339 in UTC with milliseconds, like the other dates.
-    #[serde(serialize_with = "ms_as_rfc3339")]
     pub fetched_at: i64,
     pub word_count: u64,
-    #[serde(flatten)]
+    /// Its `method` is [`StoredArticle::method`] or the default.
     pub article: Article,
+    /// The extraction path that found the text (`articles.method`); `None`
+    /// for articles stored before migration 0009 (serialized as null).
+    pub method: Option<Method>,
+}
+
+impl Serialize for StoredArticle {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        /// The exported record: the fields of the README's table, in order.
+        #[derive(Serialize)]
+        struct Record<'a> {
+            id: i64,
+            url: &'a str,
+            site: &'a str,
+            #[serde(serialize_with = "ms_as_rfc3339")]
+            fetched_at: i64,
+            word_count: u64,
+            title: &'a Option<String>,
+            author: &'a Option<String>,
+            published_at: &'a Option<String>,
+            modified_at: &'a Option<String>,
+            language: &'a Option<String>,
+            canonical_url: &'a Option<String>,
+            site_name: &'a Option<String>,
+            text: &'a str,
+            method: Option<Method>,
+        }
+        let a = &self.article;
+        Record {
+            id: self.id,
+            url: &self.url,
+            site: &self.site,
+            fetched_at: self.fetched_at,
+            word_count: self.word_count,
+            title: &a.title,
+            author: &a.author,
+            published_at: &a.published_at,
+            modified_at: &a.modified_at,
+            language: &a.language,
+            canonical_url: &a.canonical_url,
+            site_name: &a.site_name,
+            text: &a.text,
+            method: self.method,
+        }
+        .serialize(s)
+    }
+}
+
+/// [`Method`] as `articles.method` stores it (its `extract --json` name).
+pub fn method_name(m: Method) -> &'static str {
+    match m {
+        Method::Density => "density",
+        Method::Schema => "schema",
+        Method::Fallback => "fallback",
+    }
+}
+
+/// `articles.method` read back; `None` for NULL (stored before 0009) or a
+/// name this build does not know.
+pub fn method_of_name(name: Option<&str>) -> Option<Method> {
+    [Method::Density, Method::Schema, Method::Fallback]
+        .into_iter()
+        .find(|&m| Some(method_name(m)) == name)
 }
 
 /// Unix milliseconds as `2026-11-26T09:20:00.123Z`.

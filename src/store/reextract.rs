@@ -39,7 +39,8 @@ pub struct ReextractCounts {
     pub seen: u64,
     /// Articles whose text changed.
     pub changed: u64,
-    /// Articles whose metadata changed but not their text.
+    /// Articles whose metadata (or extraction method) changed but not their
+    /// text.
     pub metadata_only: u64,
     /// Left as stored: the new extraction found no text.
     pub empty: u64,
@@ -164,6 +165,7 @@ struct Current {
     text: String,
     content_hash: String,
     meta: [Option<String>; 6],
+    method: Option<String>,
 }
 
 fn apply_one(
@@ -175,7 +177,7 @@ fn apply_one(
     let current: Option<Current> = tx
         .prepare_cached(
             "SELECT a.site_id, s.name, a.text, a.content_hash, a.title, a.author,
-                    a.published_at, a.modified_at, a.language, a.site_name
+                    a.published_at, a.modified_at, a.language, a.site_name, a.method
              FROM articles a JOIN sites s ON s.id = a.site_id WHERE a.id = ?1",
         )?
         .query_row([r.article_id], |row| {
@@ -192,6 +194,7 @@ fn apply_one(
                     row.get(8)?,
                     row.get(9)?,
                 ],
+                method: row.get(10)?,
             })
         })
         .optional()?;
@@ -237,10 +240,19 @@ fn apply_one(
         m.language.clone(),
         m.site_name.clone(),
     ];
+    let method = super::method_name(m.method);
     let text_changed = text != cur.text;
     // Only rows that differ are written: the FTS triggers re-index an
     // article on every write of its title or text.
+    let same_method = cur.method.as_deref() == Some(method);
     if !text_changed && meta == cur.meta && hash == cur.content_hash {
+        if !same_method {
+            // The method alone (NULL for articles stored before 0009):
+            // written without touching the indexed columns.
+            tx.prepare_cached("UPDATE articles SET method = ?2 WHERE id = ?1")?
+                .execute(params![r.article_id, method])?;
+            counts.metadata_only += 1;
+        }
         return Ok(());
     }
     if text_changed {
@@ -251,7 +263,7 @@ fn apply_one(
     tx.prepare_cached(
         "UPDATE articles SET title = ?2, author = ?3, published_at = ?4, modified_at = ?5,
             language = ?6, site_name = ?7, text = ?8, raw_text = ?9, content_hash = ?10,
-            word_count = ?11
+            word_count = ?11, method = ?12
          WHERE id = ?1",
     )?
     .execute(params![
@@ -266,6 +278,7 @@ fn apply_one(
         raw,
         hash,
         i64::try_from(word_count(&text)).unwrap_or(i64::MAX),
+        method,
     ])?;
     Ok(())
 }

@@ -35,7 +35,8 @@ const SNIPPET_CHARS_CJK: i64 = 48;
 const LIKE_CONTEXT: usize = 40;
 
 const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.word_count, a.title,
-    a.author, a.published_at, a.modified_at, a.language, a.canonical_url, a.site_name, a.text";
+    a.author, a.published_at, a.modified_at, a.language, a.canonical_url, a.site_name, a.text,
+    a.method";
 
 /// SQL conditions on `a` (articles) for a [`Selection`], with its named
 /// parameters `:site`, `:since`, `:until` and `:lang`. SQLite's `julianday`
@@ -397,6 +398,7 @@ impl Store {
 }
 
 fn stored_article(r: &Row<'_>) -> rusqlite::Result<StoredArticle> {
+    let method = super::method_of_name(r.get::<_, Option<String>>(13)?.as_deref());
     Ok(StoredArticle {
         id: r.get(0)?,
         url: r.get(1)?,
@@ -412,8 +414,10 @@ fn stored_article(r: &Row<'_>) -> rusqlite::Result<StoredArticle> {
             canonical_url: r.get(10)?,
             site_name: r.get(11)?,
             text: r.get(12)?,
+            method: method.unwrap_or_default(),
             ..Article::default()
         },
+        method,
     })
 }
 

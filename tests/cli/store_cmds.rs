@@ -295,6 +295,13 @@ fn reextract_prints_how_many_texts_changed_and_export_writes_each_format() {
     assert_clean_failure(&run(&["reextract", "--site", "nope"]), "unknown site");
 
     let n = stdout(&run(&["export"])).lines().count();
+    let show = stdout(&run(&["show", "1"]));
+    assert!(
+        ["density", "schema", "fallback"]
+            .iter()
+            .any(|m| show.contains(&format!("\nmethod     {m}\n"))),
+        "show prints the stored method:\n{show}"
+    );
     let csv = run(&["export", "--format", "csv"]);
     let crlf = stdout(&csv).matches("\r\n").count();
     assert!(crlf > n, "header + rows: {crlf} for {n} articles");

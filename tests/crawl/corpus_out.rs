@@ -252,6 +252,10 @@ async fn every_export_format_carries_every_article() {
     crawl_into(&cfg, &db).await;
     let store = Store::open(&db).unwrap();
     let articles = stored(&store);
+    assert!(
+        articles.iter().all(|a| a.method == Some(a.article.method)),
+        "the crawl records every article's extraction method"
+    );
     let all = Selection::default();
     let run = |format| {
         let mut out = Vec::new();

@@ -3,6 +3,7 @@
 //! live here; the tests are grouped by what they exercise.
 
 mod frontier;
+mod method;
 mod open;
 mod search;
 mod search_syntax;
