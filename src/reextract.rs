@@ -9,16 +9,20 @@
 //!
 //! Steps per batch: 1. read [`BATCH`] kept pages after the cursor; 2. decode
 //! the charset and extract each page exactly as the crawl does (the site's
-//! time zone, the same options), on up to [`THREADS`] threads; 3. write
+//! time zone, the same options, for `tree` the site's learned rule, which
+//! is used but not updated), on up to [`THREADS`] threads; 3. write
 //! the batch and move the cursor in one transaction (line filter applied
 //! with the current counts, nothing learned). A killed run loses at most
 //! the batch in flight; the next run with the same selection resumes after
 //! the last committed batch (the canonical URL is not re-read: it is kept).
 
+use std::collections::HashMap;
+
 use url::Url;
 
 use crate::config::Config;
-use crate::extract::{self, Article, ExtractOptions};
+use crate::extract::tree::rule::SiteRule;
+use crate::extract::{self, Algorithm, Article, ExtractOptions};
 use crate::store::{ReextractCounts, Reextracted, Selection, Store, StoreError, StoredHtml};
 
 /// Kept pages read, extracted and committed together.
@@ -82,18 +86,30 @@ pub fn selection_key(sel: &Selection) -> String {
 
 /// Extract a kept page as the crawl extracts a fetched one.
 pub fn extract_kept(page: &StoredHtml, config: &Config, opts: &ExtractOptions) -> Article {
+    extract_kept_by_rule(page, config, opts, None)
+}
+
+/// [`extract_kept`] with the site's learned `tree` rule, as the crawl uses
+/// it: the text of the rule's element when it matches, else the tree's
+/// (other algorithms ignore the rule). Nothing is learned or stored.
+pub fn extract_kept_by_rule(
+    page: &StoredHtml,
+    config: &Config,
+    opts: &ExtractOptions,
+    rule: Option<&SiteRule>,
+) -> Article {
     let url = Url::parse(&page.url).ok();
     let site_zone = config.site(&page.site).and_then(|s| s.timezone);
     let opts = ExtractOptions {
         timezone: site_zone.or(opts.timezone),
         ..opts.clone()
     };
-    extract::extract_bytes(
+    let html = extract::charset::decode(
         &page.body,
         page.headers.content_type.as_deref(),
         url.as_ref(),
-        &opts,
-    )
+    );
+    extract::extract_html_by_rule(&html.text, url.as_ref(), &opts, rule).0
 }
 
 /// Re-extract the selected articles that have a kept page.
@@ -111,6 +127,12 @@ pub fn reextract(
         resumed_changed: cursor.changed,
         ..ReextractSummary::default()
     };
+    // `tree` extracts by each site's learned rule, as the crawl does.
+    let rules = if opts.algorithm == Algorithm::Tree {
+        store.learned_site_rules()?
+    } else {
+        HashMap::new()
+    };
     let mut after = cursor.last_id;
     let mut batches = 0;
     loop {
@@ -121,7 +143,7 @@ pub fn reextract(
         let Some(last) = pages.last().map(|p| p.article_id) else {
             break;
         };
-        let batch = extract_all(&pages, config, opts);
+        let batch = extract_all(&pages, config, opts, &rules);
         let counts =
             store.apply_reextracted(&key, &batch, last, |site| config.line_settings(Some(site)))?;
         summary.counts.add(&counts);
@@ -134,7 +156,12 @@ pub fn reextract(
 }
 
 /// Extraction is pure and CPU-bound: split the batch over a few threads.
-fn extract_all(pages: &[StoredHtml], config: &Config, opts: &ExtractOptions) -> Vec<Reextracted> {
+fn extract_all(
+    pages: &[StoredHtml],
+    config: &Config,
+    opts: &ExtractOptions,
+    rules: &HashMap<String, SiteRule>,
+) -> Vec<Reextracted> {
     let chunk = pages.len().div_ceil(THREADS).max(1);
     std::thread::scope(|scope| {
         let handles: Vec<_> = pages
@@ -144,7 +171,7 @@ fn extract_all(pages: &[StoredHtml], config: &Config, opts: &ExtractOptions) -> 
                     part.iter()
                         .map(|p| Reextracted {
                             article_id: p.article_id,
-                            article: extract_kept(p, config, opts),
+                            article: extract_kept_by_rule(p, config, opts, rules.get(&p.site)),
                         })
                         .collect::<Vec<_>>()
                 })

@@ -477,3 +477,67 @@ async fn markdown_export_keeps_lists_from_kept_html_and_drops_learned_boilerplat
     println!("boilerplate lines dropped from the Markdown: {checked:?}");
     web.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_reextract_tree_ignored_the_sites_learned_rules() {
+    let (web, dir, mut cfg) = start_web(spec(37)).await;
+    // Stored text = extracted text, so it can be compared with extraction.
+    for site in &mut cfg.sites {
+        site.lines.enabled = false;
+    }
+    let db = dir.path().join("rules.db");
+    crawl_into(&cfg, &db).await;
+    // A rule naming the comment area of `dailyplanet` pages: text the tree
+    // never picks, so only a run that uses the rule stores it.
+    let rule = r#"{"path":[{"tag":"div","id":"page"},{"tag":"div","class":"content"},{"tag":"div","class":"story"},{"tag":"div","class":"comments"}]}"#;
+    let rule_of = newshound::extract::tree::rule::SiteRule::from_json(rule).unwrap();
+    let mut store = Store::open(&db).unwrap();
+    store
+        .write_batch(vec![newshound::store::WriteOp::SiteRule(
+            newshound::store::SiteRuleUpdate {
+                site: "dailyplanet".into(),
+                by_rule: false,
+                dropped: false,
+                learned: Some((rule.into(), rule_of.display())),
+            },
+        )])
+        .unwrap();
+    let tree = with_algorithm(Algorithm::Tree);
+    let planet: Vec<StoredArticle> = stored(&store)
+        .into_iter()
+        .filter(|a| a.site == "dailyplanet")
+        .collect();
+    assert!(!planet.is_empty());
+    let mut by_rule = HashMap::new();
+    for a in &planet {
+        let page = store.kept_html(a.id).unwrap().unwrap();
+        let with_rule = reextract::extract_kept_by_rule(&page, &cfg, &tree, Some(&rule_of));
+        let without = reextract::extract_kept(&page, &cfg, &tree);
+        assert_ne!(
+            with_rule.text, without.text,
+            "the rule must make a difference"
+        );
+        by_rule.insert(a.id, with_rule.text);
+    }
+    reextract::reextract(
+        &mut store,
+        &cfg,
+        &tree,
+        &Selection::default(),
+        ReextractLimits::default(),
+    )
+    .unwrap();
+    for a in stored(&store).iter().filter(|a| a.site == "dailyplanet") {
+        assert_eq!(
+            a.article.text, by_rule[&a.id],
+            "{}: extracted by the rule",
+            a.url
+        );
+    }
+    // The rule was used, not learned again or counted.
+    assert_eq!(
+        store.site_rules().unwrap(),
+        vec![("dailyplanet".to_string(), rule.to_string())]
+    );
+    web.shutdown().await;
+}
