@@ -10,8 +10,11 @@
 //! 2. kept-HTML compression: ratio, and zstd compress/decompress cost per
 //!    page at the stored level and two higher ones;
 //! 3. export of the 100,000 articles in each format to a file: wall time,
-//!    articles/s, MB/s, and peak RSS (each export runs in a fresh process of
-//!    this binary, `--export FORMAT DB OUT`, so VmHWM is the export's own);
+//!    articles/s (per wall and per CPU second), MB/s, and peak RSS (each
+//!    export runs in a fresh process of this binary, `--export FORMAT DB
+//!    OUT`, so VmHWM and CPU time are the export's own); Markdown extracts
+//!    every kept page again (default options), so it costs what extraction
+//!    costs;
 //! 4. `serve` search latency on the 100,000 articles: p50/p90/p99 over
 //!    `SEARCHES` searches of words from the articles, sequential, over HTTP
 //!    on 127.0.0.1 (plus the no-word browse and a CJK query).
@@ -42,6 +45,25 @@ fn status_kb(field: &str) -> Option<u64> {
         .lines()
         .find(|l| l.split(':').next() == Some(field))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// CPU time (user + system) of this process so far, in seconds, from
+/// `/proc/self/stat` (clock ticks of Linux's USER_HZ, 100 per second).
+fn cpu_secs() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name (which may hold spaces) in parentheses.
+    let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    let ticks = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
+    // utime and stime are fields 14 and 15 of the whole line: 11 and 12 here.
+    (ticks(11) + ticks(12)) / 100.0
 }
 
 /// Bytes of a database and its WAL/SHM files.
@@ -188,15 +210,25 @@ fn export_child(format: &str, db: &Path, out: &Path) -> Result<(), String> {
     let file = std::fs::File::create(out).map_err(|e| e.to_string())?;
     let mut w = std::io::BufWriter::new(file);
     let started = Instant::now();
-    let summary =
-        export::write(&store, &Selection::default(), format, &mut w).map_err(|e| e.to_string())?;
+    let cpu_before = cpu_secs();
+    // Markdown extracts every kept page again with the default options.
+    let summary = export::write_with(
+        &store,
+        &Selection::default(),
+        format,
+        &export::Rendering::default(),
+        &mut w,
+    )
+    .map_err(|e| e.to_string())?;
     drop(w);
     let secs = started.elapsed().as_secs_f64();
+    let cpu = cpu_secs() - cpu_before;
     let bytes = std::fs::metadata(out).map(|m| m.len()).unwrap_or(0);
     println!(
-        "RESULT {} {secs:.3} {bytes} {}",
+        "RESULT {} {secs:.3} {bytes} {} {cpu:.2} {}",
         summary.written,
-        status_kb("VmHWM").unwrap_or(0)
+        status_kb("VmHWM").unwrap_or(0),
+        summary.from_stored_text
     );
     Ok(())
 }
@@ -217,16 +249,22 @@ fn export_bench(big: &Path, dir: &Path) -> Result<(), String> {
             .find_map(|l| l.strip_prefix("RESULT "))
             .ok_or_else(|| format!("{format}: {}", String::from_utf8_lossy(&out.stderr)))?;
         let f: Vec<f64> = line.split(' ').filter_map(|x| x.parse().ok()).collect();
-        let [n, secs, bytes, hwm] = f[..] else {
+        let [n, secs, bytes, hwm, cpu, from_stored] = f[..] else {
             return Err(format!("bad child line {line}"));
         };
         println!(
-            "  export {format:<8}: {n:.0} articles in {secs:.1} s = {:.0} articles/s, \
-             {:.0} MB at {:.0} MB/s, peak RSS {:.1} MB",
+            "  export {format:<8}: {n:.0} articles in {secs:.1} s = {:.0} articles/s \
+             ({:.0} articles per CPU second), {:.0} MB at {:.0} MB/s, peak RSS {:.1} MB{}",
             n / secs.max(1e-9),
+            n / cpu.max(1e-9),
             mb(bytes),
             mb(bytes) / secs.max(1e-9),
-            hwm / 1024.0
+            hwm / 1024.0,
+            if format == "markdown" {
+                format!(", {from_stored:.0} from stored text")
+            } else {
+                String::new()
+            }
         );
         let _ = std::fs::remove_file(&out_file);
     }
