@@ -219,7 +219,7 @@ pub fn export(
         ));
     } else if format == Format::Markdown {
         status(format_args!(
-            "exported {n} articles ({} from their stored text: no kept HTML)",
+            "exported {n} articles ({} from their stored text: no kept HTML, or no Markdown from it)",
             summary.from_stored_text
         ));
     } else {

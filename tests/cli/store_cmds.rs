@@ -312,6 +312,11 @@ fn reextract_prints_how_many_texts_changed_and_export_writes_each_format() {
         .map(String::from)
         .collect();
     assert_eq!(headings.len(), n, "{headings:#?}");
+    assert!(
+        stderr(&md).contains(&format!("exported {n} articles (0 from their stored text")),
+        "{}",
+        stderr(&md)
+    );
     let warc = run(&["export", "--format", "warc", "--out", "demo.warc.gz"]);
     assert!(
         stderr(&warc).contains(&format!("exported {n} articles (0 skipped: no kept HTML)")),

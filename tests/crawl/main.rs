@@ -2,13 +2,15 @@
 //! 127.0.0.1): sites and discovery, politeness, robots.txt, faults, refetch,
 //! continuous mode, shutdown, resume and kill -9 of the real binary, the
 //! (ignored) memory measurement, and the corpus leaving the box on a crawled
-//! web: kept HTML, reextract, exports (`corpus_out`, `warc_reader`) and
+//! web: kept HTML, reextract, exports (`corpus_out`, `markdown_export`,
+//! `warc_reader`) and
 //! `serve` over HTTP and in headless Chromium (`serve`, `serve_browser`). `support` starts the web with its config.
 
 mod continuous;
 mod corpus_out;
 mod faults;
 mod kill;
+mod markdown_export;
 mod memory;
 mod modern;
 mod politeness;
