@@ -4,8 +4,8 @@
 //! head carries the JSON-LD `NewsArticle`, the only place with the author
 //! and the time: see [`super::pages::head`]): a cookie banner, a byline without a machine-readable date, a lead
 //! photo with caption and credit, the body in `itemprop="articleBody"`
-//! interrupted by an ad slot and a "Read next" teaser (its fourth paragraph
-//! shown as a bulleted list of its sentences), a newsletter box, a
+//! interrupted by an ad slot and a "Read next" teaser (its fourth and fifth
+//! paragraphs shown as a bulleted list), a newsletter box, a
 //! related-stories rail and a WordPress-style comment thread ("NAME says:").
 //! [`furniture`] lists the page's visible lines that are not the body.
 
@@ -81,22 +81,25 @@ fn rail(site: &SiteContent, a: &Article) -> String {
     out
 }
 
-/// A paragraph of two or more sentences as `<li>` items, one sentence
-/// each: the wire page shows its fourth paragraph as a bulleted list (the
-/// same words as the true body, so scores do not move; the Markdown export
-/// has a list to keep).
-fn key_points(p: &str) -> Option<String> {
-    let sentences: Vec<&str> = p
-        .split_inclusive(". ")
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .collect();
-    (sentences.len() >= 2).then(|| {
-        sentences
-            .iter()
-            .map(|s| format!("<li>{}</li>", esc(s)))
-            .collect()
-    })
+/// The wire page shows its fourth and fifth paragraphs as the two items
+/// of a bulleted list (`Some` with both when the body has five or more):
+/// the same words and lines as the true body, so scores and the line
+/// table do not move, and the Markdown export has a list to keep.
+fn listed(a: &Article) -> Option<(&str, &str)> {
+    let mut p = a.paragraphs().skip(LISTED_FROM);
+    Some((p.next()?, p.next()?))
+}
+
+/// Index of the first listed paragraph.
+const LISTED_FROM: usize = 3;
+
+/// The list element of [`listed`] paragraphs.
+fn list_html(items: (&str, &str)) -> String {
+    format!(
+        "<ul class=\"key-points\"><li>{}</li><li>{}</li></ul>",
+        esc(items.0),
+        esc(items.1)
+    )
 }
 
 pub fn wire(ctx: &Ctx, a: &Article, url: &Url) -> String {
@@ -134,11 +137,13 @@ pub fn wire(ctx: &Ctx, a: &Article, url: &Url) -> String {
         caption = esc(&caption),
         credit = esc(&credit),
     );
+    let list = listed(a);
     for (k, p) in a.paragraphs().enumerate() {
-        match key_points(p) {
-            Some(items) if k == 3 => {
-                let _ = writeln!(h, "<ul class=\"key-points\">{items}</ul>");
+        match list {
+            Some(items) if k == LISTED_FROM => {
+                let _ = writeln!(h, "{}", list_html(items));
             }
+            Some(_) if k == LISTED_FROM + 1 => {}
             _ => {
                 let _ = writeln!(h, "<p>{}</p>", esc(p));
             }
@@ -234,12 +239,18 @@ mod tests {
                 .split_once("<div class=\"article-body\" itemprop=\"articleBody\">")
                 .expect("articleBody");
             let (body, _) = body.split_once("<div class=\"newsletter").expect("end");
+            let list = listed(a);
             for (k, p) in a.paragraphs().enumerate() {
-                let shown = match key_points(p) {
-                    Some(items) if k == 3 => format!("<ul class=\"key-points\">{items}</ul>"),
+                let shown = match list {
+                    Some(_) if (LISTED_FROM..=LISTED_FROM + 1).contains(&k) => {
+                        format!("<li>{}</li>", esc(p))
+                    }
                     _ => format!("<p>{}</p>", esc(p)),
                 };
                 assert!(body.contains(&shown), "{p}");
+            }
+            if let Some(items) = list {
+                assert!(body.contains(&list_html(items)));
             }
             lists += usize::from(body.contains("<ul class=\"key-points\"><li>"));
             assert!(html.contains(&format!("<p>{}</p><button>", esc(COOKIE_NOTICE))));
