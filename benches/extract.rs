@@ -318,7 +318,7 @@ fn language_check(corpus: &Path, filter: Option<&str>) {
     }
 }
 
-/// `auto` with the modern-page steps of issue 10 part B switched off, all
+/// `auto` with the six modern-page steps of issue 10 part B switched off, all
 /// together and one at a time, against the full `auto`, in one run: pages
 /// per CPU-second (median of 5 passes) and the ratio to the full path.
 fn step_costs(corpus: &Path) {
@@ -329,12 +329,13 @@ fn step_costs(corpus: &Path) {
         Step::GalleryInBody,
         Step::NestedSections,
         Step::InteriorLinkLists,
+        Step::DeclaredMain,
     ];
     let all_off = new_steps
         .iter()
         .fold(Ablations::default(), |a, s| a.with(*s));
     let mut configs = vec![("full auto".to_string(), Ablations::default())];
-    configs.push(("all five off".to_string(), all_off));
+    configs.push(("all six off".to_string(), all_off));
     for s in new_steps {
         configs.push((format!("{} off", s.name()), Ablations::default().with(s)));
     }

@@ -14,7 +14,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::dom::{Dom, Stats, Tag};
-use super::heuristics::{is_declared_article, DECLARED_MIN_TEXT};
+use super::heuristics::{is_declared_article, is_declared_main, DECLARED_MIN_TEXT};
 
 /// Calibrated together on ../shared/corpus (readability-dev and the three
 /// older sets; see `select`'s module doc for what each step is worth).
@@ -70,6 +70,24 @@ pub fn outermost_section(dom: &Dom<'_>, stats: &[Stats], best: usize) -> usize {
         best = parent;
     }
     best
+}
+
+/// The declared main container (`<main>`, `role=main`,
+/// `itemprop=articleBody`) around the best node, when the best node holds
+/// less than half of its non-link text and the container reads like text:
+/// a product page or a landing page that writes its story as several boxes
+/// (an intro, a notice, a list of features) inside `<main>`.
+pub fn declared_main_around(dom: &Dom<'_>, stats: &[Stats], best: usize) -> Option<usize> {
+    let mut a = best;
+    while a != 0 {
+        a = dom.nodes[a].parent as usize;
+        if is_declared_main(dom, a) {
+            let wider = u64::from(non_link(&stats[best])) * 2 < u64::from(non_link(&stats[a]));
+            let textual = link_density(&stats[a]) < tune::SECTION_MAX_LINK_DENSITY;
+            return (a != 0 && wider && textual).then_some(a);
+        }
+    }
+    None
 }
 
 /// Class/id words of photo galleries and slideshows.
@@ -219,6 +237,38 @@ mod tests {
         let stats = dom.stats(&vec![false; dom.len()]);
         let deep = find(&dom, "deep");
         assert_eq!(outermost_section(&dom, &stats, deep), deep);
+    }
+
+    #[test]
+    fn best_box_widens_to_the_declared_main() {
+        let features: String = (1..6)
+            .map(|i| format!("<section><h3>Tool {i}</h3>{}</section>", para(i)))
+            .collect();
+        let doc = Html::parse_document(&format!(
+            "<body><nav><a href=/>Home</a></nav><main id=main><div id=notice>{}</div>\
+             {features}</main></body>",
+            para(0)
+        ));
+        let dom = Dom::build(&doc);
+        let stats = dom.stats(&vec![false; dom.len()]);
+        let notice = find(&dom, "notice");
+        assert_eq!(
+            declared_main_around(&dom, &stats, notice),
+            Some(find(&dom, "main"))
+        );
+        // A best node that already holds most of the main text stays.
+        let doc = Html::parse_document(&format!(
+            "<body><main><div id=story>{}{}{}</div><p>Share.</p></main></body>",
+            para(0),
+            para(1),
+            para(2)
+        ));
+        let dom = Dom::build(&doc);
+        let stats = dom.stats(&vec![false; dom.len()]);
+        assert_eq!(
+            declared_main_around(&dom, &stats, find(&dom, "story")),
+            None
+        );
     }
 
     #[test]
