@@ -6,7 +6,8 @@
 //! `<div>`s). Run: `cargo bench --bench extract [-- SET_PREFIX]`, or
 //! `-- language` for the language-detection check alone, or `-- stages` for
 //! CPU time per stage on page-signal-dev, or `-- big` for the
-//! pathological pages alone.
+//! pathological pages alone, or `-- steps` for what the modern-page steps
+//! of `auto` cost (each switched off, as `eval --ablate` does).
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -142,6 +143,10 @@ fn main() {
     }
     if filter.as_deref() == Some("big") {
         big_pages();
+        return;
+    }
+    if filter.as_deref() == Some("steps") {
+        step_costs(&corpus);
         return;
     }
     if filter.as_deref() == Some("stages") {
@@ -310,6 +315,53 @@ fn language_check(corpus: &Path, filter: Option<&str>) {
     );
     for (a, b) in old.iter().zip(&new).filter(|(a, b)| a != b).take(10) {
         println!("  reference {a:?}, now {b:?}");
+    }
+}
+
+/// `auto` with the six modern-page steps of issue 10 part B switched off, all
+/// together and one at a time, against the full `auto`, in one run: pages
+/// per CPU-second (median of 5 passes) and the ratio to the full path.
+fn step_costs(corpus: &Path) {
+    use newshound::extract::ablation::{Ablations, Step};
+    let new_steps = [
+        Step::SlugIds,
+        Step::DeclaredBeside,
+        Step::GalleryInBody,
+        Step::NestedSections,
+        Step::InteriorLinkLists,
+        Step::DeclaredMain,
+    ];
+    let all_off = new_steps
+        .iter()
+        .fold(Ablations::default(), |a, s| a.with(*s));
+    let mut configs = vec![("full auto".to_string(), Ablations::default())];
+    configs.push(("all six off".to_string(), all_off));
+    for s in new_steps {
+        configs.push((format!("{} off", s.name()), Ablations::default().with(s)));
+    }
+    for set in ["page-signal-dev", "readability-dev"] {
+        let pages = load(&corpus.join(set));
+        if pages.is_empty() {
+            continue;
+        }
+        let mut full = 0.0;
+        for (name, ablate) in &configs {
+            let opts = ExtractOptions {
+                ablate: *ablate,
+                ..ExtractOptions::default()
+            };
+            throughput(&pages, &opts, 1, 1); // warm-up
+            let r = single(&pages, &opts, 5);
+            if full == 0.0 {
+                full = r.median_cpu;
+            }
+            println!(
+                "{set:<16} {name:<26} {:>6.0} pages per CPU-second ({:>6.0} wall), {:.3} × full",
+                r.median_cpu,
+                r.median,
+                r.median_cpu / full
+            );
+        }
     }
 }
 

@@ -154,6 +154,42 @@ fn words_of(value: &str) -> (bool, bool, bool) {
     (neg, is_match(&POS_SUB, v), comment)
 }
 
+/// Lowercased ASCII-alphanumeric words of a string.
+fn slug_words(s: &str) -> impl Iterator<Item = String> + '_ {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+}
+
+/// The element's id is the anchor of the heading that opens it (Sphinx's
+/// `<div class="section" id="sharing-with-a-single-developer"><h2>Sharing
+/// with a single developer</h2>`): its words name the section's topic, not
+/// its role on the page, so they say nothing negative.
+pub fn is_heading_anchor(dom: &Dom<'_>, i: usize) -> bool {
+    let nd = &dom.nodes[i];
+    let end = nd.end as usize;
+    // The first heading of the subtree, when no text comes before it.
+    let Some(h) = (i + 1..end).find(|&k| {
+        matches!(dom.nodes[k].tag, Tag::H1 | Tag::H)
+            || (dom.nodes[k].tag == Tag::Text && dom.nodes[k].chars > 0)
+    }) else {
+        return false;
+    };
+    if dom.nodes[h].tag == Tag::Text {
+        return false;
+    }
+    let heading: String = (h + 1..dom.nodes[h].end as usize)
+        .filter(|&k| dom.nodes[k].tag == Tag::Text)
+        .map(|k| dom.nodes[k].text)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let id: Vec<String> = slug_words(nd.id).collect();
+    id.len() >= 2
+        && slug_words(&heading)
+            .take(id.len() + 1)
+            .eq(id.iter().cloned())
+}
+
 /// Combine the words of class and id: negative if either is; positive only
 /// if not negative.
 fn combine(a: (bool, bool, bool), b: (bool, bool, bool)) -> Hint {
@@ -203,6 +239,12 @@ pub struct Flags {
 impl Flags {
     /// Hints of every element; with `drop_comments`, the comment mask.
     pub fn compute(dom: &Dom<'_>, drop_comments: bool) -> Flags {
+        Flags::compute_with(dom, drop_comments, true)
+    }
+
+    /// [`Flags::compute`]; with `slug_ids`, an id that is a prose slug
+    /// ([`is_heading_anchor`]) says nothing negative (`eval --ablate slug-ids`).
+    pub fn compute_with(dom: &Dom<'_>, drop_comments: bool, slug_ids: bool) -> Flags {
         let n = dom.len();
         let mut hint = vec![Hint::default(); n];
         let mut holds_article = vec![false; n];
@@ -218,7 +260,10 @@ impl Flags {
                 let c = *cache
                     .entry(node.class)
                     .or_insert_with(|| words_of(node.class));
-                let d = words_of(node.id);
+                let mut d = words_of(node.id);
+                if (d.0 || d.2) && slug_ids && is_heading_anchor(dom, i) {
+                    d = (false, d.1, false);
+                }
                 hint[i] = combine(c, d);
             }
             holds_main[i] = is_declared_main(dom, i);
@@ -257,11 +302,44 @@ impl Flags {
 /// negative class/id elements, except nodes that hold ≥ 50 % of the body's
 /// non-link text (ASP.NET's whole-body `<form>`) or a declared article node.
 pub fn removal_mask(dom: &Dom<'_>, stats: &[Stats], flags: &Flags) -> Vec<bool> {
+    removal_mask_with(dom, stats, flags, true)
+}
+
+/// A declared article (`<article>`, `<main>`, `itemprop=articleBody`,
+/// `role=main`) with at least this much non-link text is the story: the
+/// text-share guard no longer protects noise elements beside it.
+pub const DECLARED_MIN_TEXT: u32 = 500;
+
+/// [`removal_mask`]; with `declared_wins`, the 50 % text-share guard holds
+/// only for nodes that have no declared article of ≥ [`DECLARED_MIN_TEXT`]
+/// characters beside them (neither inside nor around them): a live-blog
+/// `<aside>` that outweighs the `<article>` next to it is still an aside
+/// (`eval --ablate declared-beside`).
+pub fn removal_mask_with(
+    dom: &Dom<'_>,
+    stats: &[Stats],
+    flags: &Flags,
+    declared_wins: bool,
+) -> Vec<bool> {
     let n = dom.len();
     let mut removed = vec![false; n];
     let body_text = stats
         .first()
         .map_or(0, |s| s.chars.saturating_sub(s.link_chars));
+    // Declared articles with enough text, as (start, end) ranges.
+    let declared: Vec<(usize, usize)> = if declared_wins {
+        (1..n)
+            .filter(|&i| {
+                !flags.in_comments[i]
+                    && is_declared_article(dom, i)
+                    && stats[i].chars.saturating_sub(stats[i].link_chars) >= DECLARED_MIN_TEXT
+            })
+            .map(|i| (i, dom.nodes[i].end as usize))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let declared_beside = |i: usize, end: usize| declared.iter().any(|&(a, b)| b <= i || a >= end);
     let mut i = 1;
     while i < n {
         let node = &dom.nodes[i];
@@ -279,7 +357,9 @@ pub fn removal_mask(dom: &Dom<'_>, stats: &[Stats], flags: &Flags) -> Vec<bool> 
             || is_semantic_noise(dom, i)
             || flags.hint[i].negative;
         let own_text = stats[i].chars.saturating_sub(stats[i].link_chars);
-        let guarded = flags.holds_article[i] || u64::from(own_text) * 2 >= u64::from(body_text);
+        let guarded = flags.holds_article[i]
+            || (u64::from(own_text) * 2 >= u64::from(body_text)
+                && !declared_beside(i, node.end as usize));
         if noise && !guarded {
             removed[i] = true;
             i = node.end as usize;
@@ -350,93 +430,4 @@ pub fn skip_teaser_lists(dom: &Dom<'_>, stats: &[Stats], keep: &[bool], skip: &m
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn class_words() {
-        let h = |c: &str, id: &str| combine(words_of(c), words_of(id));
-        assert!(h("sidebar-left", "").negative);
-        assert!(h("share-tools", "").negative);
-        assert!(h("", "ad").negative);
-        assert!(!h("header", "").negative, "ad only as a whole token");
-        assert!(
-            !h("article-comments-intro", "").negative,
-            "maybe word rescues"
-        );
-        assert!(h("story-body", "").positive);
-        assert!(h("Post", "").positive);
-        assert!(!h("related-posts", "").positive, "negative wins");
-        assert!(h("epoch-comment-body", "").comment);
-        assert!(h("", "disqus_thread").comment);
-        assert!(h("comments-area wide", "").comment);
-        assert!(!h("commentary column", "").comment, "whole parts only");
-        assert!(
-            !h("post comments-open", "").comment,
-            "a state, not a thread"
-        );
-        assert!(!h("comment-article", "").comment, "an opinion piece");
-        assert!(h("article-comments", "").comment);
-    }
-
-    #[test]
-    fn teaser_lists_but_not_bulleted_text() {
-        let item = "<li><h3><a href=/s>Storm hits the coast overnight</a></h3>\
-                    <p>Thousands were left without power as the wind rose.</p></li>";
-        let bullet =
-            "<li>The council agreed the budget, see <a href=/b>the minutes</a> for more.</li>";
-        let html = format!(
-            "<body><ul>{}</ul><ul>{}</ul></body>",
-            item.repeat(4),
-            bullet.repeat(4)
-        );
-        let doc = scraper::Html::parse_document(&html);
-        let dom = Dom::build(&doc);
-        let stats = dom.stats(&vec![false; dom.len()]);
-        let lists: Vec<usize> = dom.children(0).collect();
-        assert!(is_teaser_list(&dom, &stats, lists[0]));
-        assert!(!is_teaser_list(&dom, &stats, lists[1]));
-    }
-
-    #[test]
-    fn wordpress_comment_articles_are_not_the_story() {
-        let para = "<p>The council met on Monday and agreed the budget, after a long debate.</p>";
-        let comment = "<article class=comment-body><p>I disagree with this, it is far too much money for the town.</p></article>";
-        let html = format!(
-            "<body><article class=post><div itemprop=articleBody>{para}</div></article>\
-             <div id=comments>{}</div></body>",
-            comment.repeat(8)
-        );
-        let doc = scraper::Html::parse_document(&html);
-        let dom = Dom::build(&doc);
-        let stats = dom.stats(&vec![false; dom.len()]);
-        let comments = dom
-            .nodes
-            .iter()
-            .position(|nd| nd.id == "comments")
-            .unwrap_or(0);
-        let dropped = removal_mask(&dom, &stats, &Flags::compute(&dom, true));
-        assert!(
-            dropped[comments],
-            "the thread outweighs the story, still removed"
-        );
-        let kept = removal_mask(&dom, &stats, &Flags::compute(&dom, false));
-        assert!(!kept[comments], "comments kept on request");
-    }
-
-    #[test]
-    fn hidden_and_roles_from_attrs() {
-        let doc = scraper::Html::parse_document(
-            "<body><div style='DISPLAY: none'>a</div><div aria-hidden=true>b</div>\
-             <div role=navigation>c</div><div itemprop=articleBody>d</div><div hidden>e</div></body>",
-        );
-        let dom = Dom::build(&doc);
-        let divs: Vec<usize> = dom.children(0).collect();
-        let f = |k: usize| dom.nodes[divs[k]].flags;
-        assert_ne!(f(0) & attr_flags::HIDDEN, 0);
-        assert_ne!(f(1) & attr_flags::HIDDEN, 0);
-        assert!(is_semantic_noise(&dom, divs[2]));
-        assert!(is_declared_article(&dom, divs[3]));
-        assert_ne!(f(4) & attr_flags::HIDDEN, 0);
-    }
-}
+mod tests;

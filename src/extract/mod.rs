@@ -20,6 +20,7 @@
 pub mod ablation;
 pub mod batch;
 pub mod blocks;
+pub mod candidate;
 pub mod ceds;
 pub mod charset;
 pub mod comments;
@@ -37,6 +38,7 @@ pub mod punct;
 pub mod select;
 pub mod sniff;
 pub mod strip;
+pub mod tail;
 pub mod text;
 pub mod tree;
 

@@ -5,17 +5,23 @@
 //! that moved the eval numbers. Its steps, referred to by number in the code:
 //!
 //! 1. Guarded removal of hidden elements, semantic boilerplate and negative
-//!    class/id elements ([`heuristics::removal_mask`]); statistics recomputed.
-//! 2. CTD densities, positive class/id ×1.25, DensitySum → best node.
+//!    class/id elements ([`heuristics::removal_mask_with`]; heading-anchor
+//!    ids say nothing negative, and the text-share guard does not hold
+//!    beside a declared article); statistics recomputed.
+//! 2. CTD densities, positive class/id ×1.25, DensitySum → best node. A
+//!    gallery that holds it inside the declared article is left out and
+//!    the best node chosen again; the best node is lifted to its container
+//!    and to the outermost of its nested sections ([`candidate`]).
 //! 3. Two candidates: CETD marking from the threshold, and the best node plus
 //!    its qualifying siblings; the sibling text wins unless it is < 40 % of
 //!    the CETD text. CETD regions before the best node that read like
 //!    article text (little link text, punctuated) join the sibling text.
-//! 4. Link-density pruning inside the chosen content.
+//! 4. Link-density pruning inside the chosen content, except link lists
+//!    written inside the story ([`candidate::interior_link_lists`]).
 //! 5. Text assembly, trimming link-heavy / punctuation-free paragraphs at the
 //!    edges; the headline (see [`headline`]) goes first.
 //! 6. The text ends at a heading that opens related stories ("Related
-//!    stories", "You may also like", "Most read", …).
+//!    stories", "You may also like", "Most read", …; [`tail`]).
 //! 7. A heading that opens the text and repeats the title is the headline:
 //!    the headline is returned apart, never as text.
 //! 8. With comments kept, the comment threads the selection left out follow
@@ -40,38 +46,22 @@
 //! | best node lifted to its container | 0 | −0.001 | −0.005 |
 //! | related/headlines heading cut | −0.005 | 0 | 0 |
 //!
-//! The modern-page steps, measured with `eval --ablate STEP` (November
-//! 2026; readability-dev / page-signal-dev / cleaneval-dev / cleanportaleval,
-//! full `auto` = 0.953 / 0.959 / 0.911 / 0.966):
-//!
-//! | off (`--ablate`) | rd | ps | ce | cpe |
-//! |---|---|---|---|---|
-//! | `comments`: comment threads removed (step 1) | −0.008 | −0.003 | 0 | 0 |
-//! | `leading-headline` (step 7) | −0.002 | +0.001 | 0 | 0 |
-//! | `ancestor-siblings` (step 3) | −0.003 | 0 | −0.001 | 0 |
-//! | `teaser-lists` (step 4) | −0.008 | 0 | 0 | 0 |
-//!
-//! Tried and left out (no net gain): limiting the text to the declared
-//! `itemprop=articleBody` when density agrees (rd −0.0001: Readability's gold
-//! keeps author notes and headings outside it); removing gallery /
-//! slideshow / carousel elements (rd ±0: a slideshow of other stories on one
-//! page, photo captions the gold keeps on another).
+//! The modern-page steps (`eval --ablate STEP`) and what each is worth:
+//! [`super::ablation`].
 //!
 //! Keeping `<object>` fallback text (strip) added 0.013 on cleanportaleval;
 //! the positive class/id boost moves the means by ≤ 0.001.
 
-use std::sync::LazyLock;
-
-use regex::Regex;
-
 use super::ablation::Step;
+use super::candidate;
 use super::comments;
 use super::density::{
     cetd, densities, density_sums, mark_content, max_density_sum, threshold, Density,
 };
 use super::dom::{Dom, Stats, Tag};
 use super::headline;
-use super::heuristics::{removal_mask, skip_teaser_lists, Flags};
+use super::heuristics::{removal_mask_with, skip_teaser_lists, Flags};
+use super::tail;
 use super::text::{assemble_kept, Para, TextSink};
 use super::{ExtractOptions, Method, Selection};
 
@@ -102,12 +92,6 @@ mod tune {
     pub const REGION_MAX_LINK_DENSITY: f64 = 0.25;
     /// … and at least this many punctuation marks per 100 characters.
     pub const REGION_MIN_PUNCT_PERCENT: u32 = 1;
-    /// Step 6: a related-stories heading is at most this long …
-    pub const TAIL_HEADING_MAX_CHARS: u32 = 40;
-    /// … and cuts the text only after this share of it …
-    pub const TAIL_MIN_SHARE_BEFORE: f64 = 0.3;
-    /// … or after this many characters.
-    pub const TAIL_MIN_CHARS_BEFORE: u64 = 300;
     /// Step 3: ancestors of the best node whose same-class siblings are
     /// merged (a body split into sections).
     pub const ANCESTOR_LEVELS: usize = 3;
@@ -133,30 +117,30 @@ fn non_link(s: &Stats) -> u32 {
 /// headline is returned apart from the text.
 pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) -> Selection {
     let n = dom.len();
+    let off = |step| opts.ablate.off(step);
     // 1.
     let stats0 = dom.stats(&vec![false; n]);
-    let drop_comments = !opts.comments && !opts.ablate.off(Step::Comments);
-    let flags = Flags::compute(dom, drop_comments);
-    let removed = removal_mask(dom, &stats0, &flags);
-    let stats = dom.stats(&removed);
+    let drop_comments = !opts.comments && !off(Step::Comments);
+    let flags = Flags::compute_with(dom, drop_comments, !off(Step::SlugIds));
+    let mut removed = removal_mask_with(dom, &stats0, &flags, !off(Step::DeclaredBeside));
     // 2.
-    let mut dens = densities(dom, &stats, Density::Composite);
-    for (d, h) in dens.iter_mut().zip(&flags.hint) {
-        if h.positive {
-            *d *= tune::POSITIVE_BOOST;
+    let (mut stats, mut dens, mut ds, mut best) = densest(dom, &flags, &removed);
+    if !off(Step::GalleryInBody) {
+        if let Some(g) = candidate::gallery_in_declared_body(dom, &stats, best) {
+            removed[g..dom.nodes[g].end as usize].fill(true);
+            (stats, dens, ds, best) = densest(dom, &flags, &removed);
         }
     }
-    // Link-heavy containers hold the text nodes between links (" | " menus,
-    // tag clouds): their DensitySum is discounted by their link density.
-    let mut ds = density_sums(dom, &dens, &removed);
-    for (d, s) in ds.iter_mut().zip(&stats) {
-        *d *= 1.0 - link_density(s);
-    }
-    let mut best = max_density_sum(dom, &ds, &removed);
     // A single long paragraph can outscore its container (its text children
     // carry no tag or link penalty): select the container.
     while best != 0 && !is_container(dom.nodes[best].tag) {
         best = dom.nodes[best].parent as usize;
+    }
+    if !off(Step::NestedSections) {
+        best = candidate::outermost_section(dom, &stats, best);
+    }
+    if !off(Step::DeclaredMain) {
+        best = candidate::declared_main_around(dom, &stats, best).unwrap_or(best);
     }
     // 3.
     let t = threshold(dom, &dens, best);
@@ -172,7 +156,12 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
         keep
     };
     // 4.
-    let mut skip = prune_link_dense(dom, &stats, &removed);
+    let interior = if off(Step::InteriorLinkLists) {
+        vec![false; n]
+    } else {
+        candidate::interior_link_lists(dom, &stats, best, &keep, &removed)
+    };
+    let mut skip = prune_link_dense(dom, &stats, &removed, &interior);
     if !opts.ablate.off(Step::TeaserLists) {
         skip_teaser_lists(dom, &stats, &keep, &mut skip);
     }
@@ -202,7 +191,7 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
         body = 0..paras.len() - first_content;
     }
     // 6.
-    if let Some(cut) = tail_section_start(&sink, &paras, first_content, body.clone()) {
+    if let Some(cut) = tail::tail_section_start(&sink, &paras, first_content, body.clone()) {
         let trimmed = trim_edges(&paras[first_content + body.start..first_content + cut]);
         body = if trimmed.is_empty() {
             body.start..cut
@@ -262,44 +251,28 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
     }
 }
 
-/// Headings that open the section after an article: related stories, most
-/// read, "B.C. Headlines", external links (+0.005 F1 on page-signal-dev,
-/// nothing lost elsewhere). Reader-comment headings ("Comments", "Leave a reply") are not in the
-/// list: cutting there gained 0.006 F1 on page-signal-dev but lost 0.020 on
-/// cleaneval-dev, whose gold texts of blog pages include the comments.
-static TAIL_HEADING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)^related(\s+(stories|articles|links|content|posts|news|coverage))?\s*:?$|^(you\s+may|you\s+might)\s+also\s+like|^more\s+(stories|news|headlines)\b|^(most\s+(read|popular|viewed|emailed))\s*:?$|^([\w.]+\s+){0,2}headlines\s*:?$|^top\s+stories\s*:?$|^external\s+links\s*:?$|^comments\s+are\s+(now\s+)?closed",
-    )
-    .expect("static regex")
-});
-
-/// Index (relative to `body`'s base `first`) of a short paragraph that opens
-/// a related-stories section, once enough of the text is behind.
-fn tail_section_start(
-    sink: &TextSink,
-    paras: &[Para],
-    first: usize,
-    body: std::ops::Range<usize>,
-) -> Option<usize> {
-    let re = &*TAIL_HEADING;
-    let total: u64 = paras[first + body.start..first + body.end]
-        .iter()
-        .map(|p| u64::from(p.chars))
-        .sum();
-    let mut before = 0u64;
-    for i in body {
-        let p = &paras[first + i];
-        if p.chars <= tune::TAIL_HEADING_MAX_CHARS
-            && (before as f64 >= tune::TAIL_MIN_SHARE_BEFORE * total as f64
-                || before >= tune::TAIL_MIN_CHARS_BEFORE)
-            && re.is_match(sink.para_text(first + i).trim())
-        {
-            return Some(i);
+/// Step 2: statistics without the removed nodes, CTD densities (positive
+/// class/id boosted), DensitySums and the node with the largest one.
+/// Link-heavy containers hold the text nodes between links (" | " menus,
+/// tag clouds): their DensitySum is discounted by their link density.
+fn densest(
+    dom: &Dom<'_>,
+    flags: &Flags,
+    removed: &[bool],
+) -> (Vec<Stats>, Vec<f64>, Vec<f64>, usize) {
+    let stats = dom.stats(removed);
+    let mut dens = densities(dom, &stats, Density::Composite);
+    for (d, h) in dens.iter_mut().zip(&flags.hint) {
+        if h.positive {
+            *d *= tune::POSITIVE_BOOST;
         }
-        before += u64::from(p.chars);
     }
-    None
+    let mut ds = density_sums(dom, &dens, removed);
+    for (d, s) in ds.iter_mut().zip(&stats) {
+        *d *= 1.0 - link_density(s);
+    }
+    let best = max_density_sum(dom, &ds, removed);
+    (stats, dens, ds, best)
 }
 
 /// The text node's nearest block ancestor is a heading.
@@ -462,11 +435,16 @@ fn add_ancestor_siblings(
 }
 
 /// Skip mask: removed nodes plus link-dense blocks (navigation lists, teaser
-/// lists) that do not hold much text of their own.
-fn prune_link_dense(dom: &Dom<'_>, stats: &[Stats], removed: &[bool]) -> Vec<bool> {
+/// lists) that do not hold much text of their own, except `exempt` ones.
+fn prune_link_dense(
+    dom: &Dom<'_>,
+    stats: &[Stats],
+    removed: &[bool],
+    exempt: &[bool],
+) -> Vec<bool> {
     let mut skip = removed.to_vec();
     for (i, nd) in dom.nodes.iter().enumerate().skip(1) {
-        if skip[i] || !nd.tag.is_block() || matches!(nd.tag, Tag::H1) {
+        if skip[i] || exempt[i] || !nd.tag.is_block() || matches!(nd.tag, Tag::H1) {
             continue;
         }
         let st = &stats[i];

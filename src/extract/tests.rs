@@ -197,3 +197,79 @@ fn headlines_teaser_list_ends_the_text() {
     let t = extract_text(&html, Algorithm::Auto);
     assert!(t.ends_with("why it matters to readers."), "{t:?}");
 }
+
+/// `auto` text of `html` with `ablate` steps switched off.
+fn auto_text(html: &str, ablate: &str) -> String {
+    let opts = ExtractOptions {
+        ablate: ablation::Ablations::parse(ablate).unwrap_or_default(),
+        ..ExtractOptions::default()
+    };
+    let doc = scraper::Html::parse_document(&strip::strip(html));
+    select_document(&doc, &opts).text
+}
+
+fn caption(i: usize) -> String {
+    format!(
+        "<li><h2>{i}/30 Record year</h2><p>Caption {i}: the company said its revenue \
+         rose again last year, driven by sales abroad and a weaker pound.</p></li>"
+    )
+}
+
+#[test]
+fn gallery_inside_article_body_does_not_replace_the_story() {
+    let captions: String = (1..=30).map(caption).collect();
+    let html = format!(
+        "<html><body><article><div itemprop=articleBody>{}\
+         <div class='widget type-gallery'><ul class=legends>{captions}</ul></div>{}\
+         </div></article></body></html>",
+        story(5),
+        story(3)
+    );
+    let t = auto_text(&html, "");
+    assert!(t.contains("Paragraph 4 of the story"), "{t:?}");
+    assert!(!t.contains("Caption 7"), "{t:?}");
+    let ablated = auto_text(&html, "gallery-in-body");
+    assert!(ablated.contains("Caption 7"), "the bug: {ablated:?}");
+}
+
+#[test]
+fn live_blog_aside_beside_the_article_is_not_the_text() {
+    let entries: String = (0..25)
+        .map(|i| format!("<li><p>{i}:10 Live update {i}: a short note on another story of the day, with a quote.</p></li>"))
+        .collect();
+    let html = format!(
+        "<html><body><div role=main><article>{}</article>\
+         <aside id=sidebar><ul class=live>{entries}</ul></aside></div></body></html>",
+        story(8)
+    );
+    let t = auto_text(&html, "");
+    assert!(t.contains("Paragraph 7 of the story"), "{t:?}");
+    assert!(!t.contains("Live update 3"), "{t:?}");
+    let ablated = auto_text(&html, "declared-beside");
+    assert!(ablated.contains("Live update 3"), "the bug: {ablated:?}");
+}
+
+#[test]
+fn sphinx_sections_named_sharing_are_kept() {
+    let section = |id: &str, title: &str, body: String| {
+        format!("<div class=section id={id}><h2>{title}</h2>{body}</div>")
+    };
+    let inner = section("setting-up", "Setting up", story(1));
+    let html = format!(
+        "<html><body><div class=content><div class=section id=guide><h1>Guide</h1>{}{}{}</div></div></body></html>",
+        story(2),
+        section(
+            "sharing-with-a-single-developer",
+            "Sharing with a single developer",
+            format!("<p>Sharing starts here, with one person and two machines.</p>{inner}")
+        ),
+        section("conclusion", "Conclusion", story(6)),
+    );
+    let t = auto_text(&html, "");
+    assert!(t.contains("Sharing starts here"), "{t:?}");
+    let ablated = auto_text(&html, "slug-ids");
+    assert!(
+        !ablated.contains("Sharing starts here"),
+        "the bug: {ablated:?}"
+    );
+}

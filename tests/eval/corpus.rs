@@ -1,7 +1,8 @@
 //! Runs `eval` on every set of ../shared/corpus with every algorithm, prints
 //! the P/R/F1 table, and fails if a set's mean F1 falls below its floor in
 //! tests/eval_floors.toml (raise floors as extraction improves; never lower
-//! them silently). `nb` and `tree` are scored as `eval` scores them: by
+//! them silently), or if `auto` returns empty text on a page whose gold has
+//! at least 50 words. `nb` and `tree` are scored as `eval` scores them: by
 //! held-out folds by site.
 
 use std::path::{Path, PathBuf};
@@ -50,6 +51,20 @@ fn corpus_mean_f1_stays_above_floors() {
                 .unwrap_or_else(|| panic!("eval_floors.toml: {set}.{alg} must be a float"));
             let row = evaluate_algorithm(set, &html, &gold, algorithm(alg), None, 2)
                 .unwrap_or_else(|e| panic!("eval {set} {alg}: {e}"));
+            // Never empty: a page whose gold holds an article (>= 50 words)
+            // gets text from `auto` (issue 10).
+            if alg == "auto" {
+                let empty: Vec<&str> = row
+                    .report
+                    .pages
+                    .iter()
+                    .filter(|p| p.extracted_tokens == 0 && p.gold_tokens >= 50)
+                    .map(|p| p.name.as_str())
+                    .collect();
+                if !empty.is_empty() {
+                    failures.push(format!("{set} auto: empty text on {empty:?}"));
+                }
+            }
             if row.mean.f1 < floor {
                 failures.push(format!(
                     "{set} {alg}: mean F1 {:.4} < floor {floor}",

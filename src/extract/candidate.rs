@@ -1,0 +1,325 @@
+//! Corrections of `auto`'s best node for the shapes of today's article
+//! pages, each switchable with `eval --ablate` ([`super::ablation`]).
+//!
+//! In: the arena, its statistics (after the removal mask) and the node
+//! with the largest DensitySum. Out: a better node to start from, an element
+//! to leave out before choosing again, or the link lists that are part of
+//! the story. The density picks the part of a page with the densest text;
+//! on modern pages that part is sometimes a piece of the article (one
+//! section of a chapter) or something the article embeds (a photo gallery
+//! whose captions outweigh the story).
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::dom::{Dom, Stats, Tag};
+use super::heuristics::{is_declared_article, is_declared_main, DECLARED_MIN_TEXT};
+
+/// Calibrated together on ../shared/corpus (readability-dev and the three
+/// older sets; see `select`'s module doc for what each step is worth).
+mod tune {
+    /// A lifted-to section holds text with link density below this.
+    pub const SECTION_MAX_LINK_DENSITY: f64 = 0.25;
+    /// A link list is inside the story when at least this much non-link
+    /// text of the selection comes before it and after it …
+    pub const INTERIOR_TEXT_AROUND: u32 = 100;
+    /// … a paragraph beside it has this much non-link text …
+    pub const INTERIOR_PARAGRAPH_TEXT: u32 = 40;
+    /// … and its items hold this many characters on average.
+    pub const INTERIOR_ITEM_CHARS: u32 = 15;
+}
+
+fn link_density(s: &Stats) -> f64 {
+    if s.chars == 0 {
+        0.0
+    } else {
+        f64::from(s.link_chars) / f64::from(s.chars)
+    }
+}
+
+fn non_link(s: &Stats) -> u32 {
+    s.chars.saturating_sub(s.link_chars)
+}
+
+/// Two nested elements are parts of one document outline: both `<section>`,
+/// or both `<div>` with the same non-empty class (`div.section` of Sphinx).
+fn same_section(dom: &Dom<'_>, a: usize, b: usize) -> bool {
+    let (x, y) = (&dom.nodes[a], &dom.nodes[b]);
+    x.tag == y.tag
+        && match x.tag {
+            Tag::Section => true,
+            Tag::Div => !x.class.trim().is_empty() && x.class.trim() == y.class.trim(),
+            _ => false,
+        }
+}
+
+/// Nested sections: a chapter written as `<section>`s inside `<section>`s
+/// has its densest text in one subsection; the article is the outermost
+/// section of the chain (as long as it reads like text, not links).
+pub fn outermost_section(dom: &Dom<'_>, stats: &[Stats], best: usize) -> usize {
+    let mut best = best;
+    while best != 0 {
+        let parent = dom.nodes[best].parent as usize;
+        if parent == 0
+            || !same_section(dom, best, parent)
+            || link_density(&stats[parent]) >= tune::SECTION_MAX_LINK_DENSITY
+        {
+            break;
+        }
+        best = parent;
+    }
+    best
+}
+
+/// The declared main container (`<main>`, `role=main`,
+/// `itemprop=articleBody`) around the best node, when the best node holds
+/// less than half of its non-link text and the container reads like text:
+/// a product page or a landing page that writes its story as several boxes
+/// (an intro, a notice, a list of features) inside `<main>`.
+pub fn declared_main_around(dom: &Dom<'_>, stats: &[Stats], best: usize) -> Option<usize> {
+    let mut a = best;
+    while a != 0 {
+        a = dom.nodes[a].parent as usize;
+        if is_declared_main(dom, a) {
+            let wider = u64::from(non_link(&stats[best])) * 2 < u64::from(non_link(&stats[a]));
+            let textual = link_density(&stats[a]) < tune::SECTION_MAX_LINK_DENSITY;
+            return (a != 0 && wider && textual).then_some(a);
+        }
+    }
+    None
+}
+
+/// Class/id words of photo galleries and slideshows.
+static GALLERY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new("(?i)gallery|slideshow|carousel").expect("static regex"));
+
+/// A gallery embedded in the declared article that holds the best node:
+/// its captions outweigh the story around it. Returns the gallery element
+/// (the outermost one below the declared article) when the declared article
+/// keeps at least [`DECLARED_MIN_TEXT`] characters of non-link text outside
+/// it; the caller leaves it out and chooses again. A gallery that is the
+/// page's only text (a photo-story page) is kept.
+pub fn gallery_in_declared_body(dom: &Dom<'_>, stats: &[Stats], best: usize) -> Option<usize> {
+    let mut gallery = None;
+    let mut a = best;
+    while a != 0 {
+        let nd = &dom.nodes[a];
+        if is_declared_article(dom, a) {
+            let g = gallery?;
+            let outside = non_link(&stats[a]).saturating_sub(non_link(&stats[g]));
+            return (outside >= DECLARED_MIN_TEXT).then_some(g);
+        }
+        if GALLERY.is_match(nd.class) || GALLERY.is_match(nd.id) {
+            gallery = Some(a);
+        }
+        a = nd.parent as usize;
+    }
+    None
+}
+
+/// Link lists inside the story: every `<ul>`/`<ol>` inside the best node
+/// with at least [`tune::INTERIOR_TEXT_AROUND`] characters of kept
+/// non-link text before and after it, written in the paragraph flow (a
+/// child of the best node, or a `<p>` beside it) and with items of some
+/// length. Release notes, reading
+/// lists and "in progress" bug lists are link lists the reader reads; a
+/// pull-out box of related links sits in its own box, font-size controls
+/// ("A A A") are one letter per item. The mask marks the lists' subtrees,
+/// which link-density pruning then leaves alone.
+pub fn interior_link_lists(
+    dom: &Dom<'_>,
+    stats: &[Stats],
+    best: usize,
+    keep: &[bool],
+    removed: &[bool],
+) -> Vec<bool> {
+    let in_flow = |list: usize| {
+        let parent = dom.nodes[list].parent as usize;
+        parent == best
+            || dom.children(parent).any(|c| {
+                dom.nodes[c].tag == Tag::P && non_link(&stats[c]) >= tune::INTERIOR_PARAGRAPH_TEXT
+            })
+    };
+    let long_items = |list: usize| {
+        let items = dom
+            .children(list)
+            .filter(|&c| dom.nodes[c].tag == Tag::Li)
+            .count() as u32;
+        items > 0 && stats[list].chars >= tune::INTERIOR_ITEM_CHARS * items
+    };
+    let n = dom.len();
+    // before[i]: kept non-link text characters of the text nodes before i.
+    let mut before = vec![0u32; n + 1];
+    for i in 0..n {
+        let nd = &dom.nodes[i];
+        let own = if nd.tag == Tag::Text && keep[i] && !removed[i] && !nd.in_link {
+            nd.chars
+        } else {
+            0
+        };
+        before[i + 1] = before[i] + own;
+    }
+    let total = before[n];
+    let mut interior = vec![false; n];
+    let mut i = 1;
+    while i < n {
+        let nd = &dom.nodes[i];
+        let end = nd.end as usize;
+        if nd.tag == Tag::List
+            && i > best
+            && end <= dom.nodes[best].end as usize
+            && keep[i]
+            && !removed[i]
+            && before[i] >= tune::INTERIOR_TEXT_AROUND
+            && total - before[end] >= tune::INTERIOR_TEXT_AROUND
+            && in_flow(i)
+            && long_items(i)
+        {
+            for m in &mut interior[i..end] {
+                *m = true;
+            }
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    interior
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use scraper::Html;
+
+    fn para(i: usize) -> String {
+        format!("<p>Paragraph {i} says what happened, where it happened, and why it matters.</p>")
+    }
+
+    fn find(dom: &Dom<'_>, id: &str) -> usize {
+        dom.nodes.iter().position(|nd| nd.id == id).unwrap_or(0)
+    }
+
+    #[test]
+    fn nested_sections_lift_to_the_outermost() {
+        let doc = Html::parse_document(&format!(
+            "<body><div class=section id=top>{}<div class=section id=mid>{}\
+             <div class=section id=deep>{}</div></div></div><div class=footer>x</div></body>",
+            para(0),
+            para(1),
+            para(2)
+        ));
+        let dom = Dom::build(&doc);
+        let stats = dom.stats(&vec![false; dom.len()]);
+        let deep = find(&dom, "deep");
+        assert_eq!(outermost_section(&dom, &stats, deep), find(&dom, "top"));
+        // Different classes are different things.
+        let doc = Html::parse_document(&format!(
+            "<body><div class=page id=top><div class=section id=deep>{}</div></div></body>",
+            para(0)
+        ));
+        let dom = Dom::build(&doc);
+        let stats = dom.stats(&vec![false; dom.len()]);
+        let deep = find(&dom, "deep");
+        assert_eq!(outermost_section(&dom, &stats, deep), deep);
+    }
+
+    #[test]
+    fn link_heavy_parent_section_is_not_lifted_to() {
+        let links: String = (0..20)
+            .map(|i| format!("<a href=/{i}>Another story headline number {i}</a> "))
+            .collect();
+        let doc = Html::parse_document(&format!(
+            "<body><section id=top>{links}<section id=deep>{}</section></section></body>",
+            para(0)
+        ));
+        let dom = Dom::build(&doc);
+        let stats = dom.stats(&vec![false; dom.len()]);
+        let deep = find(&dom, "deep");
+        assert_eq!(outermost_section(&dom, &stats, deep), deep);
+    }
+
+    #[test]
+    fn best_box_widens_to_the_declared_main() {
+        let features: String = (1..6)
+            .map(|i| format!("<section><h3>Tool {i}</h3>{}</section>", para(i)))
+            .collect();
+        let doc = Html::parse_document(&format!(
+            "<body><nav><a href=/>Home</a></nav><main id=main><div id=notice>{}</div>\
+             {features}</main></body>",
+            para(0)
+        ));
+        let dom = Dom::build(&doc);
+        let stats = dom.stats(&vec![false; dom.len()]);
+        let notice = find(&dom, "notice");
+        assert_eq!(
+            declared_main_around(&dom, &stats, notice),
+            Some(find(&dom, "main"))
+        );
+        // A best node that already holds most of the main text stays.
+        let doc = Html::parse_document(&format!(
+            "<body><main><div id=story>{}{}{}</div><p>Share.</p></main></body>",
+            para(0),
+            para(1),
+            para(2)
+        ));
+        let dom = Dom::build(&doc);
+        let stats = dom.stats(&vec![false; dom.len()]);
+        assert_eq!(
+            declared_main_around(&dom, &stats, find(&dom, "story")),
+            None
+        );
+    }
+
+    #[test]
+    fn gallery_inside_the_article_body_is_found() {
+        let captions: String = (0..12).map(|i| format!("<li>{}</li>", para(i))).collect();
+        let story: String = (0..10).map(para).collect();
+        let doc = Html::parse_document(&format!(
+            "<body><div itemprop=articleBody>{story}<div class='widget type-gallery' id=g>\
+             <ul id=caps>{captions}</ul></div></div></body>"
+        ));
+        let dom = Dom::build(&doc);
+        let stats = dom.stats(&vec![false; dom.len()]);
+        let caps = find(&dom, "caps");
+        assert_eq!(
+            gallery_in_declared_body(&dom, &stats, caps),
+            Some(find(&dom, "g"))
+        );
+        // Without story text around it, the gallery is the page.
+        let doc = Html::parse_document(&format!(
+            "<body><div itemprop=articleBody><div class=gallery id=g>\
+             <ul id=caps>{captions}</ul></div></div></body>"
+        ));
+        let dom = Dom::build(&doc);
+        let stats = dom.stats(&vec![false; dom.len()]);
+        assert_eq!(
+            gallery_in_declared_body(&dom, &stats, find(&dom, "caps")),
+            None
+        );
+    }
+
+    #[test]
+    fn only_lists_between_story_text_are_interior() {
+        let list = |id: &str| {
+            format!("<ul id={id}><li><a href=/a>Bug 1 fixed in the parser</a></li><li><a href=/b>Bug 2 fixed in the layout</a></li></ul>")
+        };
+        let doc = Html::parse_document(&format!(
+            "<body><div>{}{}{}{}{}{}{}</div></body>",
+            list("first"),
+            para(0),
+            para(1),
+            list("middle"),
+            para(2),
+            para(3),
+            list("last")
+        ));
+        let dom = Dom::build(&doc);
+        let keep = vec![true; dom.len()];
+        let removed = vec![false; dom.len()];
+        let stats = dom.stats(&removed);
+        let interior = interior_link_lists(&dom, &stats, 0, &keep, &removed);
+        assert!(interior[find(&dom, "middle")]);
+        assert!(!interior[find(&dom, "first")] && !interior[find(&dom, "last")]);
+    }
+}

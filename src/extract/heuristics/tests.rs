@@ -1,0 +1,129 @@
+//! Unit tests of the element hints and the guarded removal mask.
+
+use super::*;
+
+#[test]
+fn class_words() {
+    let h = |c: &str, id: &str| combine(words_of(c), words_of(id));
+    assert!(h("sidebar-left", "").negative);
+    assert!(h("share-tools", "").negative);
+    assert!(h("", "ad").negative);
+    assert!(!h("header", "").negative, "ad only as a whole token");
+    assert!(
+        !h("article-comments-intro", "").negative,
+        "maybe word rescues"
+    );
+    assert!(h("story-body", "").positive);
+    assert!(h("Post", "").positive);
+    assert!(!h("related-posts", "").positive, "negative wins");
+    assert!(h("epoch-comment-body", "").comment);
+    assert!(h("", "disqus_thread").comment);
+    assert!(h("comments-area wide", "").comment);
+    assert!(!h("commentary column", "").comment, "whole parts only");
+    assert!(
+        !h("post comments-open", "").comment,
+        "a state, not a thread"
+    );
+    assert!(!h("comment-article", "").comment, "an opinion piece");
+    assert!(h("article-comments", "").comment);
+}
+
+#[test]
+fn teaser_lists_but_not_bulleted_text() {
+    let item = "<li><h3><a href=/s>Storm hits the coast overnight</a></h3>\
+                <p>Thousands were left without power as the wind rose.</p></li>";
+    let bullet = "<li>The council agreed the budget, see <a href=/b>the minutes</a> for more.</li>";
+    let html = format!(
+        "<body><ul>{}</ul><ul>{}</ul></body>",
+        item.repeat(4),
+        bullet.repeat(4)
+    );
+    let doc = scraper::Html::parse_document(&html);
+    let dom = Dom::build(&doc);
+    let stats = dom.stats(&vec![false; dom.len()]);
+    let lists: Vec<usize> = dom.children(0).collect();
+    assert!(is_teaser_list(&dom, &stats, lists[0]));
+    assert!(!is_teaser_list(&dom, &stats, lists[1]));
+}
+
+#[test]
+fn wordpress_comment_articles_are_not_the_story() {
+    let para = "<p>The council met on Monday and agreed the budget, after a long debate.</p>";
+    let comment = "<article class=comment-body><p>I disagree with this, it is far too much money for the town.</p></article>";
+    let html = format!(
+        "<body><article class=post><div itemprop=articleBody>{para}</div></article>\
+         <div id=comments>{}</div></body>",
+        comment.repeat(8)
+    );
+    let doc = scraper::Html::parse_document(&html);
+    let dom = Dom::build(&doc);
+    let stats = dom.stats(&vec![false; dom.len()]);
+    let comments = dom
+        .nodes
+        .iter()
+        .position(|nd| nd.id == "comments")
+        .unwrap_or(0);
+    let dropped = removal_mask(&dom, &stats, &Flags::compute(&dom, true));
+    assert!(
+        dropped[comments],
+        "the thread outweighs the story, still removed"
+    );
+    let kept = removal_mask(&dom, &stats, &Flags::compute(&dom, false));
+    assert!(!kept[comments], "comments kept on request");
+}
+
+#[test]
+fn heading_anchor_ids_are_not_share_widgets() {
+    let doc = scraper::Html::parse_document(
+        "<body><div class=section id=sharing-with-a-single-developer>\
+         <h2>Sharing with a single developer<a href=#s>¶</a></h2><p>Text.</p></div>\
+         <div id=share-buttons-top><h2>Share this story</h2></div></body>",
+    );
+    let dom = Dom::build(&doc);
+    let divs: Vec<usize> = dom.children(0).collect();
+    assert!(is_heading_anchor(&dom, divs[0]));
+    assert!(!is_heading_anchor(&dom, divs[1]));
+    let on = Flags::compute_with(&dom, true, true);
+    assert!(!on.hint[divs[0]].negative && on.hint[divs[1]].negative);
+    let off = Flags::compute_with(&dom, true, false);
+    assert!(off.hint[divs[0]].negative, "ablated: the id's word counts");
+}
+
+#[test]
+fn aside_outweighing_the_declared_article_is_still_removed() {
+    let para = "<p>The minister said on Thursday that the first plane had landed with the rescued passengers.</p>";
+    let entry = "<li><p>14:10 Another short update of the live feed, with news from elsewhere today.</p></li>";
+    let html = format!(
+        "<body><div role=main><article>{}</article><aside><ul>{}</ul></aside></div></body>",
+        para.repeat(8),
+        entry.repeat(20)
+    );
+    let doc = scraper::Html::parse_document(&html);
+    let dom = Dom::build(&doc);
+    let stats = dom.stats(&vec![false; dom.len()]);
+    let flags = Flags::compute(&dom, true);
+    let aside = (0..dom.len())
+        .find(|&i| dom.nodes[i].tag == Tag::Aside)
+        .unwrap_or(0);
+    assert!(removal_mask_with(&dom, &stats, &flags, true)[aside]);
+    assert!(
+        !removal_mask_with(&dom, &stats, &flags, false)[aside],
+        "ablated: the text-share guard keeps it"
+    );
+}
+
+#[test]
+fn hidden_and_roles_from_attrs() {
+    let doc = scraper::Html::parse_document(
+        "<body><div style='DISPLAY: none'>a</div><div aria-hidden=true>b</div>\
+         <div role=navigation>c</div><div itemprop=articleBody>d</div><div hidden>e</div></body>",
+    );
+    let dom = Dom::build(&doc);
+    let divs: Vec<usize> = dom.children(0).collect();
+    let f = |k: usize| dom.nodes[divs[k]].flags;
+    assert_ne!(f(0) & attr_flags::HIDDEN, 0);
+    assert_ne!(f(1) & attr_flags::HIDDEN, 0);
+    assert!(is_semantic_noise(&dom, divs[2]));
+    assert!(is_declared_article(&dom, divs[3]));
+    assert_ne!(f(4) & attr_flags::HIDDEN, 0);
+}
