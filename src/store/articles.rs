@@ -181,7 +181,8 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
     }
     // Near-duplicates are judged before learning, so a copy teaches nothing.
     // Only with learning on: without it, the template lines are not known.
-    let page = if a.lines.enabled {
+    // The lines are split and hashed once, for both.
+    let (page, cleaned) = if a.lines.enabled {
         let pieces = split_lines(raw, &a.lines.variant);
         let page = near_dup::read(tx, site_id, &pieces)?;
         if let Some(v) = near_dup::find(tx, site_id, &page)? {
@@ -189,17 +190,16 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
             add_alias(tx, &a.url, v.article_id)?;
             return Ok(WriteOutcome::ArticleNearDuplicate { id: v.article_id });
         }
-        Some(page)
+        let cleaned = lines::learn_and_clean_pieces(tx, site_id, &pieces, &a.lines)?;
+        (Some(page), cleaned)
     } else {
-        None
-    };
-    let cleaned = if a.lines.enabled {
-        lines::learn_and_clean(tx, site_id, raw, &a.lines)?
-    } else {
-        Cleaned {
+        // Stored without learning: this site's next re-clean walks it all.
+        lines::forget_cleaned_with(tx, site_id)?;
+        let cleaned = Cleaned {
             text: raw.to_string(),
             dropped: 0,
-        }
+        };
+        (None, cleaned)
     };
     if cleaned.text.trim().is_empty() {
         return Ok(WriteOutcome::ArticleEmpty);
@@ -230,7 +230,11 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
     ])?;
     let id = tx.last_insert_rowid();
     if let Some(page) = &page {
+        // Every line of the article is now findable by its hash: the
+        // distinctive ones in article_lines, the rest in
+        // article_shared_lines (what the end-of-crawl re-clean looks up).
         near_dup::index(tx, site_id, id, page)?;
+        lines::index_shared(tx, site_id, id, page.seen_before())?;
     }
     if let Some(html) = &a.html {
         super::kept::put(tx, id, html)?;
@@ -287,14 +291,7 @@ fn refetched(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<WriteOutc
     if taken.is_some() {
         return Ok(WriteOutcome::ArticleUnchanged { id });
     }
-    let cleaned = if a.lines.enabled {
-        lines::clean_with_current_counts(tx, site_id, raw, &a.lines)?
-    } else {
-        Cleaned {
-            text: raw.to_string(),
-            dropped: 0,
-        }
-    };
+    let cleaned = lines::clean_stored_with_current_counts(tx, site_id, id, raw, &a.lines)?;
     let text = if cleaned.text.trim().is_empty() {
         raw.to_string()
     } else {

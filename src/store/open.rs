@@ -36,6 +36,10 @@ const MIGRATIONS: &[(i64, &str)] = &[
     (6, include_str!("../../migrations/0006_near_duplicates.sql")),
     (7, include_str!("../../migrations/0007_kept_html.sql")),
     (8, include_str!("../../migrations/0008_site_rules.sql")),
+    (
+        10,
+        include_str!("../../migrations/0010_reclean_changed_lines.sql"),
+    ),
 ];
 
 /// The schema version this build writes.
@@ -211,6 +215,16 @@ impl Drop for Store {
         // advice for every connection that wrote); failure costs nothing.
         let _ = self.conn.execute_batch("PRAGMA optimize");
     }
+}
+
+/// Apply every migration to a bare connection, for tests of one store
+/// file that work on a `Connection`.
+#[cfg(test)]
+pub(super) fn migrate_bare(conn: &Connection) -> rusqlite::Result<()> {
+    for (_, sql) in MIGRATIONS {
+        conn.execute_batch(sql)?;
+    }
+    Ok(())
 }
 
 fn configure(conn: &Connection) -> rusqlite::Result<()> {

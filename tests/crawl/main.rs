@@ -12,6 +12,7 @@ mod kill;
 mod memory;
 mod modern;
 mod politeness;
+mod reclean;
 mod refetch;
 mod resume;
 mod robots;

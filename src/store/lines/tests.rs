@@ -3,11 +3,9 @@
 use super::*;
 use crate::boilerplate::Variant;
 
-const SCHEMA: &str = include_str!("../../../migrations/0001_init.sql");
-
 fn db() -> Connection {
     let conn = Connection::open_in_memory().unwrap();
-    conn.execute_batch(SCHEMA).unwrap();
+    crate::store::open::migrate_bare(&conn).unwrap();
     conn.execute("INSERT INTO sites (id, name) VALUES (1, 'a'), (2, 'b')", [])
         .unwrap();
     conn

@@ -4,6 +4,7 @@
 
 mod frontier;
 mod open;
+mod reclean;
 mod search;
 mod search_syntax;
 mod writes;
