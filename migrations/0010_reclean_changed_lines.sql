@@ -34,3 +34,11 @@ CREATE TABLE article_shared_lines (
 -- rule: the next re-clean walks every article of the site (and indexes
 -- them). Sites learned before this version start NULL.
 ALTER TABLE site_stats ADD COLUMN cleaned_with TEXT;
+
+-- New articles enter the search indexes at the end of each write batch, in
+-- one INSERT … SELECT per index (store::search_index), not through a
+-- trigger per article: with the trigger each article insert opened a
+-- statement savepoint, and FTS5 flushes the terms it holds to a new segment
+-- at every savepoint, so every article became a segment to merge. The
+-- update and delete triggers stay (rare, and they need the old values).
+DROP TRIGGER articles_ai;

@@ -8,7 +8,8 @@
 //! copy with small edits, [`near_dup`]) is recorded as a version of it.
 //! New bodies go through the site's line filter
 //! ([`lines::learn_and_clean`]) inside the same transaction, so a crash never
-//! double-counts a page in the line table.
+//! double-counts a page in the line table. The batch's new articles enter
+//! the search indexes together at its end ([`search_index`]).
 
 use md5::{Digest, Md5};
 use rusqlite::{params, OptionalExtension, Transaction};
@@ -16,6 +17,7 @@ use rusqlite::{params, OptionalExtension, Transaction};
 use super::frontier::{add_urls_in, site_id_in};
 use super::lines::{self, Cleaned};
 use super::near_dup;
+use super::search_index;
 use super::NewUrl;
 use super::{
     FetchRecord, NewArticle, NextState, SkipRecord, Store, StoreError, WriteOp, WriteOutcome,
@@ -29,8 +31,13 @@ impl Store {
     pub fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
         let cap = self.max_urls_per_site;
         let tx = self.conn.transaction()?;
+        let mut indexed = search_index::last_article_id(&tx)?;
         let mut out = Vec::with_capacity(ops.len());
         for op in ops {
+            if matches!(op, WriteOp::Refetched(_)) {
+                // It may update an article of this batch: index those first.
+                indexed = search_index::index_after(&tx, indexed)?;
+            }
             out.push(match op {
                 WriteOp::AddUrls(urls) => WriteOutcome::UrlsAdded(add_urls_in(&tx, &urls, cap)?),
                 WriteOp::Fetched(rec) => {
@@ -50,6 +57,7 @@ impl Store {
                 }
             });
         }
+        search_index::index_after(&tx, indexed)?;
         tx.commit()?;
         Ok(out)
     }
@@ -237,7 +245,7 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
         lines::index_shared(tx, site_id, id, page.seen_before())?;
     }
     if let Some(html) = &a.html {
-        super::kept::put(tx, id, html)?;
+        super::kept::put(tx, id, html, super::kept::Put::New)?;
     }
     add_alias(tx, &a.url, id)?;
     if let Some(c) = canonical {
@@ -321,7 +329,7 @@ fn refetched(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<WriteOutc
         m.canonical_url,
     ])?;
     if let Some(html) = &a.html {
-        super::kept::put(tx, id, html)?;
+        super::kept::put(tx, id, html, super::kept::Put::Replace)?;
     }
     Ok(WriteOutcome::ArticleUpdated { id })
 }

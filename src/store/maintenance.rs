@@ -101,6 +101,7 @@ impl Store {
     ) -> Result<Vec<Replayed>, StoreError> {
         let tx = self.conn.transaction()?;
         let site_id = site_id_in(&tx, site)?;
+        let indexed = super::search_index::last_article_id(&tx)?;
         let mut learned = Vec::with_capacity(texts.len());
         for (n, text) in texts.iter().enumerate() {
             let cleaned = lines::learn_and_clean(&tx, site_id, text, settings)?;
@@ -111,6 +112,7 @@ impl Store {
             )?;
             learned.push(cleaned);
         }
+        super::search_index::index_after(&tx, indexed)?;
         lines::reclean_site(&tx, site_id, settings)?;
         let recleaned: Vec<String> = {
             let mut stmt =

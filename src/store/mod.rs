@@ -31,6 +31,7 @@ mod open;
 mod query;
 pub use query::{Query, QueryError, MAX_PREFIX_WORDS, MAX_TERMS};
 mod search;
+mod search_index;
 mod site_rules;
 mod stats;
 pub use site_rules::{SiteRuleStats, SiteRuleUpdate};

@@ -47,6 +47,8 @@ fn store_article(conn: &Connection, site: i64, n: i64, raw: &str, text: &str) {
         params![format!("u{site}-{n}"), site, text, raw],
     )
     .unwrap();
+    let id = conn.last_insert_rowid();
+    crate::store::search_index::index_after(conn, id - 1).unwrap();
 }
 
 #[test]

@@ -6,6 +6,7 @@ mod frontier;
 mod open;
 mod reclean;
 mod search;
+mod search_index;
 mod search_syntax;
 mod writes;
 
