@@ -95,6 +95,16 @@ fn rows_record_first_last_seen_and_sample() {
     assert_eq!(row, (2, 3, 4, "Copyright #".to_string()));
     let long = "x".repeat(SAMPLE_CHARS * 2);
     learn(&mut conn, 1, &long, &plain());
+    // Seen once: no sample yet (most lines never recur).
+    let once: String = conn
+        .query_row(
+            "SELECT sample FROM line_hashes WHERE count = 1 AND first_seen = 5",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(once, "");
+    learn(&mut conn, 1, &long, &plain());
     assert_eq!(top_lines(&conn, 1, 1).unwrap()[0].0, "Copyright #");
     let max_sample: i64 = conn
         .query_row("SELECT max(length(sample)) FROM line_hashes", [], |r| {
