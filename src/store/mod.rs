@@ -9,9 +9,11 @@
 //! One narrow interface (this type and its methods), one file per concern:
 //! `open` (connection settings, migrations, integrity check), `frontier`
 //! (add, claim, requeue, counts, budgets), `articles` (batched writes,
-//! de-duplication, line filter in the same transaction), `search` (FTS5 and
+//! de-duplication, line filter in the same transaction), `search_index`
+//! (the batch's new articles into the FTS5 indexes), `search` (FTS5 and
 //! CJK search, lookup, export), `stats` (per-site figures), `maintenance`
-//! (re-cleaning, top lines), `lines` (the line table's SQL) and `trouble`
+//! (re-cleaning, top lines), `lines` (the line table's SQL, line status
+//! changes, the re-clean) and `trouble`
 //! (SQLite's file-level failures as sentences a user can act on).
 
 mod articles;
