@@ -125,6 +125,22 @@ impl LineRule {
     pub fn is_boilerplate(&self, lc: u64, rc: u64) -> bool {
         lc > self.threshold(rc)
     }
+
+    /// A line's status for [`judge`]: 0 kept (LC ≤ t), 1 boilerplate
+    /// (t < LC ≤ 2t), 2 boilerplate even under the guards (LC > 2t), with
+    /// t = [`Self::threshold`]. `judge` looks at nothing else of the counts,
+    /// so a text's cleaned form can change only when one of its lines
+    /// changes status (what the end-of-crawl re-clean relies on).
+    pub fn status(&self, lc: u64, rc: u64) -> u8 {
+        let t = self.threshold(rc);
+        if lc <= t {
+            0
+        } else if lc <= 2 * t {
+            1
+        } else {
+            2
+        }
+    }
 }
 
 /// Tunables of the line filter: `[boilerplate]` with the site's switch,
@@ -152,6 +168,19 @@ impl Default for LineSettings {
             enabled: true,
             variant: Variant::default(),
         }
+    }
+}
+
+impl LineSettings {
+    /// The settings a cleaned text depends on besides the counts (the
+    /// window and the variant), as a short key: articles cleaned under one
+    /// key need cleaning again, all of them, under another.
+    pub fn judgement_key(&self) -> String {
+        let v = &self.variant;
+        format!(
+            "window={} mask_digits={} guard_long_interior={} guard_mostly_dropped={}",
+            self.rule.window, v.mask_digits, v.guard_long_interior, v.guard_mostly_dropped
+        )
     }
 }
 

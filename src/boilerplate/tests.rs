@@ -188,3 +188,44 @@ fn distinct_lines_counts_repeats_once() {
     assert_eq!(d[0].normalized, "A");
     assert_eq!(d[1].normalized, "B");
 }
+
+#[test]
+fn status_boundaries_are_the_thresholds_judge_uses() {
+    let rule = LineRule { window: 50 };
+    // RC = 100: t = 3, 2t = 6.
+    let statuses: Vec<u8> = (0..=8).map(|lc| rule.status(lc, 100)).collect();
+    assert_eq!(statuses, [0, 0, 0, 0, 1, 1, 1, 2, 2]);
+}
+
+#[test]
+fn judge_depends_on_counts_only_through_status() {
+    // Two count tables giving every line the same status give the same
+    // judgement, whatever the counts; the re-clean of changed lines relies
+    // on this.
+    let long = "A long paragraph inside the story that some other page quoted word for word.";
+    let text = format!("Menu\n\n{long}\n\nStory.\n\nShare\nFooter");
+    let lines = ["Menu", long, "Story.", "Share", "Footer"];
+    let rule = LineRule { window: 5 };
+    let variant = Variant::default();
+    let pieces = split_lines(&text, &variant);
+    for rc in [1, 4, 5, 12, 40] {
+        let t = rule.threshold(rc);
+        // For each status, the lowest and the highest LC that has it.
+        let low = [0, t + 1, 2 * t + 1];
+        let high = [t, 2 * t, rc.max(2 * t + 1)];
+        for combo in 0..3u32.pow(lines.len() as u32) {
+            let status = |i: usize| (combo / 3u32.pow(i as u32) % 3) as usize;
+            let table = |pick: &[u64; 3]| SiteCounts {
+                rc,
+                lc: lines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| (line_hash(&normalize_line(l)), pick[status(i)]))
+                    .collect(),
+            };
+            let a = judge(&pieces, &rule, &variant, &table(&low));
+            let b = judge(&pieces, &rule, &variant, &table(&high));
+            assert_eq!(a, b, "rc {rc} statuses {combo}");
+        }
+    }
+}

@@ -91,13 +91,14 @@ impl CrawlStore for Store {
         Store::pages_by_site(self)
     }
     fn reclean(&mut self, config: &Config, sites: &[String]) -> Result<usize, StoreError> {
+        // Only the articles with a line whose status changed (issue 14).
         let settings = |name: &str| config.line_settings(Some(name));
         if sites.is_empty() {
-            return Store::reclean(self, None, settings);
+            return Ok(Store::reclean_changed(self, None, settings)?.changed);
         }
         let mut changed = 0;
         for site in sites {
-            changed += Store::reclean(self, Some(site), settings)?;
+            changed += Store::reclean_changed(self, Some(site), settings)?.changed;
         }
         Ok(changed)
     }

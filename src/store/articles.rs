@@ -8,7 +8,8 @@
 //! copy with small edits, [`near_dup`]) is recorded as a version of it.
 //! New bodies go through the site's line filter
 //! ([`lines::learn_and_clean`]) inside the same transaction, so a crash never
-//! double-counts a page in the line table.
+//! double-counts a page in the line table. The batch's new articles enter
+//! the search indexes together at its end ([`search_index`]).
 
 use md5::{Digest, Md5};
 use rusqlite::{params, OptionalExtension, Transaction};
@@ -16,6 +17,7 @@ use rusqlite::{params, OptionalExtension, Transaction};
 use super::frontier::{add_urls_in, site_id_in};
 use super::lines::{self, Cleaned};
 use super::near_dup;
+use super::search_index;
 use super::NewUrl;
 use super::{
     FetchRecord, NewArticle, NextState, SkipRecord, Store, StoreError, WriteOp, WriteOutcome,
@@ -29,8 +31,13 @@ impl Store {
     pub fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
         let cap = self.max_urls_per_site;
         let tx = self.conn.transaction()?;
+        let mut indexed = search_index::last_article_id(&tx)?;
         let mut out = Vec::with_capacity(ops.len());
         for op in ops {
+            if matches!(op, WriteOp::Refetched(_)) {
+                // It may update an article of this batch: index those first.
+                indexed = search_index::index_after(&tx, indexed)?;
+            }
             out.push(match op {
                 WriteOp::AddUrls(urls) => WriteOutcome::UrlsAdded(add_urls_in(&tx, &urls, cap)?),
                 WriteOp::Fetched(rec) => {
@@ -50,6 +57,7 @@ impl Store {
                 }
             });
         }
+        search_index::index_after(&tx, indexed)?;
         tx.commit()?;
         Ok(out)
     }
@@ -181,7 +189,8 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
     }
     // Near-duplicates are judged before learning, so a copy teaches nothing.
     // Only with learning on: without it, the template lines are not known.
-    let page = if a.lines.enabled {
+    // The lines are split and hashed once, for both.
+    let (page, cleaned) = if a.lines.enabled {
         let pieces = split_lines(raw, &a.lines.variant);
         let page = near_dup::read(tx, site_id, &pieces)?;
         if let Some(v) = near_dup::find(tx, site_id, &page)? {
@@ -189,17 +198,16 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
             add_alias(tx, &a.url, v.article_id)?;
             return Ok(WriteOutcome::ArticleNearDuplicate { id: v.article_id });
         }
-        Some(page)
+        let cleaned = lines::learn_and_clean_pieces(tx, site_id, &pieces, &a.lines)?;
+        (Some(page), cleaned)
     } else {
-        None
-    };
-    let cleaned = if a.lines.enabled {
-        lines::learn_and_clean(tx, site_id, raw, &a.lines)?
-    } else {
-        Cleaned {
+        // Stored without learning: this site's next re-clean walks it all.
+        lines::forget_cleaned_with(tx, site_id)?;
+        let cleaned = Cleaned {
             text: raw.to_string(),
             dropped: 0,
-        }
+        };
+        (None, cleaned)
     };
     if cleaned.text.trim().is_empty() {
         return Ok(WriteOutcome::ArticleEmpty);
@@ -231,10 +239,14 @@ fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<Write
     ])?;
     let id = tx.last_insert_rowid();
     if let Some(page) = &page {
+        // Every line of the article is now findable by its hash: the
+        // distinctive ones in article_lines, the rest in
+        // article_shared_lines (what the end-of-crawl re-clean looks up).
         near_dup::index(tx, site_id, id, page)?;
+        lines::index_shared(tx, site_id, id, page.seen_before())?;
     }
     if let Some(html) = &a.html {
-        super::kept::put(tx, id, html)?;
+        super::kept::put(tx, id, html, super::kept::Put::New)?;
     }
     add_alias(tx, &a.url, id)?;
     if let Some(c) = canonical {
@@ -288,14 +300,7 @@ fn refetched(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<WriteOutc
     if taken.is_some() {
         return Ok(WriteOutcome::ArticleUnchanged { id });
     }
-    let cleaned = if a.lines.enabled {
-        lines::clean_with_current_counts(tx, site_id, raw, &a.lines)?
-    } else {
-        Cleaned {
-            text: raw.to_string(),
-            dropped: 0,
-        }
-    };
+    let cleaned = lines::clean_stored_with_current_counts(tx, site_id, id, raw, &a.lines)?;
     let text = if cleaned.text.trim().is_empty() {
         raw.to_string()
     } else {
@@ -326,7 +331,7 @@ fn refetched(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<WriteOutc
         super::method_name(m.method),
     ])?;
     if let Some(html) = &a.html {
-        super::kept::put(tx, id, html)?;
+        super::kept::put(tx, id, html, super::kept::Put::Replace)?;
     }
     Ok(WriteOutcome::ArticleUpdated { id })
 }

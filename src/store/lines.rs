@@ -7,7 +7,9 @@
 //! ([`Cleaned`]) or, for another rendering of the same text, the hashes of
 //! those lines ([`boilerplate_hashes`]); updated counts, and for `stats` the top lines and table size.
 //! Hashes are stored as 16-byte BLOBs; every statement is prepared once per
-//! connection (`prepare_cached`).
+//! connection (`prepare_cached`). Learning also records which lines changed
+//! status ([`status`]) so that the re-clean ([`reclean`]) reads only the
+//! articles it can change.
 
 use std::collections::{HashMap, HashSet};
 
@@ -17,13 +19,13 @@ use crate::boilerplate::{
     assemble, distinct_lines, judge, split_lines, LineHash, LineRule, LineSettings, Piece,
     SiteCounts,
 };
-use crate::words::word_count;
 
 /// Text after boilerplate removal (`text`, `dropped` lines).
 pub type Cleaned = crate::boilerplate::Filtered;
 
 /// The stored sample of a line is cut to this many characters: it is only
-/// for `stats`, and unique body paragraphs would otherwise bloat the table.
+/// for `stats`, and long recurring paragraphs would otherwise bloat the
+/// table. Lines seen once have none.
 pub const SAMPLE_CHARS: usize = 200;
 
 fn to_u64(v: i64) -> u64 {
@@ -56,40 +58,74 @@ pub fn learn_and_clean(
     if !settings.enabled {
         return Ok(unchanged(raw_text));
     }
+    let pieces = split_lines(raw_text, &settings.variant);
+    learn_and_clean_pieces(tx, site_id, &pieces, settings)
+}
+
+/// [`learn_and_clean`] of a text already split ([`split_lines`] with the
+/// settings' variant), so a caller that needed the lines first hashes them
+/// once. Also records the lines whose status the counts moved
+/// (`line_changes`, see [`status`]).
+pub fn learn_and_clean_pieces(
+    tx: &Transaction<'_>,
+    site_id: i64,
+    pieces: &[Piece<'_>],
+    settings: &LineSettings,
+) -> rusqlite::Result<Cleaned> {
+    let rule = &settings.rule;
+    // A site's first learned article starts its line index (cleaned_with
+    // set); a site that already had articles stored without learning does
+    // not, so its next re-clean walks them all.
     let (rc, last_prune_rc): (i64, i64) = tx
         .prepare_cached(
-            "INSERT INTO site_stats (site_id, articles_processed) VALUES (?1, 1)
+            "INSERT INTO site_stats (site_id, articles_processed, cleaned_with)
+             VALUES (?1, 1, CASE WHEN EXISTS (SELECT 1 FROM articles WHERE site_id = ?1)
+                                 THEN NULL ELSE ?2 END)
              ON CONFLICT (site_id) DO UPDATE SET articles_processed = articles_processed + 1
              RETURNING articles_processed, last_prune_rc",
         )?
-        .query_row(params![site_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        .query_row(params![site_id, settings.judgement_key()], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
+    let rc_u = to_u64(rc);
+    let mut changed = Vec::new();
+    status::threshold_step(tx, site_id, rule, rc_u, &mut changed)?;
 
-    let pieces = split_lines(raw_text, &settings.variant);
     let mut counts = SiteCounts {
-        rc: to_u64(rc),
+        rc: rc_u,
         lc: HashMap::new(),
     };
     {
+        // The sample is written when a line recurs (LC 2), not when it is
+        // first seen: most lines are body text seen once and pruned, and
+        // without their text the table's rows are a fifth as long, so each
+        // batch's upserts dirty (and write to the WAL) fewer pages.
         let mut upsert = tx.prepare_cached(
             "INSERT INTO line_hashes (site_id, md5, count, first_seen, last_seen, sample)
-             VALUES (?1, ?2, 1, ?3, ?3, ?4)
-             ON CONFLICT (site_id, md5) DO UPDATE SET count = count + 1, last_seen = ?3
+             VALUES (?1, ?2, 1, ?3, ?3, '')
+             ON CONFLICT (site_id, md5) DO UPDATE SET count = count + 1, last_seen = ?3,
+                 sample = CASE WHEN sample = '' THEN ?4 ELSE sample END
              RETURNING count",
         )?;
-        for line in distinct_lines(&pieces) {
+        for line in distinct_lines(pieces) {
             let lc: i64 = upsert.query_row(
                 params![site_id, &line.hash[..], rc, sample(&line.normalized)],
                 |r| r.get(0),
             )?;
-            counts.lc.insert(line.hash, to_u64(lc));
+            let lc = to_u64(lc);
+            if status::crossed(rule, lc, rc_u) {
+                changed.push(line.hash);
+            }
+            counts.lc.insert(line.hash, lc);
         }
     }
-    let drop = judge(&pieces, &settings.rule, &settings.variant, &counts);
-    let cleaned = assemble(&pieces, &drop);
+    let drop = judge(pieces, rule, &settings.variant, &counts);
+    let cleaned = assemble(pieces, &drop);
 
     if to_u64(rc - last_prune_rc) >= settings.prune_every.max(1) {
-        prune(tx, site_id, rc, settings.prune_ratio)?;
+        prune(tx, site_id, rc, settings, &mut changed)?;
     }
+    status::record(tx, site_id, &changed)?;
     Ok(cleaned)
 }
 
@@ -101,9 +137,16 @@ fn unchanged(raw_text: &str) -> Cleaned {
 }
 
 /// Delete the site's records with LC ≤ RC × ratio, and remember when.
-fn prune(tx: &Transaction<'_>, site_id: i64, rc: i64, ratio: f64) -> rusqlite::Result<usize> {
+fn prune(
+    tx: &Transaction<'_>,
+    site_id: i64,
+    rc: i64,
+    settings: &LineSettings,
+    changed: &mut Vec<crate::boilerplate::LineHash>,
+) -> rusqlite::Result<usize> {
     // LC is an integer, so LC ≤ RC·ratio ⟺ LC ≤ floor(RC·ratio).
-    let limit = (rc as f64 * ratio).floor() as i64;
+    let limit = (rc as f64 * settings.prune_ratio).floor() as i64;
+    status::pruned_above(tx, site_id, &settings.rule, to_u64(rc), limit, changed)?;
     let deleted = tx
         .prepare_cached("DELETE FROM line_hashes WHERE site_id = ?1 AND count <= ?2")?
         .execute(params![site_id, limit])?;
@@ -146,8 +189,7 @@ fn current_counts(
 }
 
 /// Which pieces of a text the site's counts at `rc` drop (nothing learned):
-/// the one judgement behind [`clean_with_current_counts`], [`reclean_site`]
-/// and [`boilerplate_hashes`].
+/// the one judgement behind [`clean_pieces_at`] and [`boilerplate_hashes`].
 fn judged_at(
     conn: &Connection,
     site_id: i64,
@@ -159,19 +201,43 @@ fn judged_at(
     Ok(judge(pieces, &settings.rule, &settings.variant, &counts))
 }
 
-fn clean_at(
+/// Clean split text with the site's counts at RC `rc`, learning nothing.
+fn clean_pieces_at(
     conn: &Connection,
     site_id: i64,
     rc: u64,
+    pieces: &[Piece<'_>],
+    settings: &LineSettings,
+) -> rusqlite::Result<Cleaned> {
+    let drop = judged_at(conn, site_id, rc, pieces, settings)?;
+    Ok(assemble(pieces, &drop))
+}
+
+/// Clean a text with the site's counts as they are, learning nothing.
+/// With learning on, the article's lines are indexed for the re-clean
+/// (`article_id`: the stored article the text now is, after a refetch or a
+/// re-extraction changed it); with it off, the site is marked for a full
+/// re-clean (its articles' lines are not all indexed any more).
+pub fn clean_stored_with_current_counts(
+    tx: &Transaction<'_>,
+    site_id: i64,
+    article_id: i64,
     raw_text: &str,
     settings: &LineSettings,
 ) -> rusqlite::Result<Cleaned> {
     if !settings.enabled {
+        status::forget_cleaned_with(tx, site_id)?;
         return Ok(unchanged(raw_text));
     }
     let pieces = split_lines(raw_text, &settings.variant);
-    let drop = judged_at(conn, site_id, rc, &pieces, settings)?;
-    Ok(assemble(&pieces, &drop))
+    status::index_shared(
+        tx,
+        site_id,
+        article_id,
+        distinct_lines(&pieces).iter().map(|l| &l.hash),
+    )?;
+    let rc = site_rc(tx, site_id)?;
+    clean_pieces_at(tx, site_id, rc, &pieces, settings)
 }
 
 /// The hashes of the lines of `raw_text` that [`clean_with_current_counts`]
@@ -207,56 +273,17 @@ pub fn clean_with_current_counts(
     raw_text: &str,
     settings: &LineSettings,
 ) -> rusqlite::Result<Cleaned> {
-    let rc = site_rc(conn, site_id)?;
-    clean_at(conn, site_id, rc, raw_text, settings)
-}
-
-/// Articles re-cleaned per query, so a big site never sits in memory at once.
-const RECLEAN_CHUNK: i64 = 256;
-
-/// Re-clean the site's stored articles from `articles.raw_text` with the
-/// current counts (warm-up repair: the first pages of a site were cleaned
-/// before its template was known). Updates `articles.text` (and
-/// `word_count`) where it changes — the FTS triggers follow — and returns how
-/// many changed. A text that would become empty is left as it is. With
-/// `settings.enabled` false the stored text goes back to the raw text.
-pub fn reclean_site(
-    tx: &Transaction<'_>,
-    site_id: i64,
-    settings: &LineSettings,
-) -> rusqlite::Result<usize> {
-    let rc = site_rc(tx, site_id)?;
-    let mut changed = 0;
-    let mut after_id = i64::MIN;
-    loop {
-        let chunk: Vec<(i64, String, String)> = tx
-            .prepare_cached(
-                "SELECT id, text, raw_text FROM articles
-                 WHERE site_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
-            )?
-            .query_map(params![site_id, after_id, RECLEAN_CHUNK], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-            })?
-            .collect::<rusqlite::Result<_>>()?;
-        let Some(last) = chunk.last() else { break };
-        after_id = last.0;
-        for (id, text, raw_text) in &chunk {
-            let cleaned = clean_at(tx, site_id, rc, raw_text, settings)?;
-            // An article is never emptied: the store refuses empty articles
-            // when writing, and an all-template page is better kept as it
-            // was than turned into a blank search hit.
-            if cleaned.text != *text && !cleaned.text.trim().is_empty() {
-                let words = to_i64(word_count(&cleaned.text) as u64);
-                tx.prepare_cached("UPDATE articles SET text = ?2, word_count = ?3 WHERE id = ?1")?
-                    .execute(params![id, cleaned.text, words])?;
-                changed += 1;
-            }
-        }
+    if !settings.enabled {
+        return Ok(unchanged(raw_text));
     }
-    Ok(changed)
+    let rc = site_rc(conn, site_id)?;
+    let pieces = split_lines(raw_text, &settings.variant);
+    clean_pieces_at(conn, site_id, rc, &pieces, settings)
 }
 
-/// The site's most frequent lines: (sample, LC), most frequent first.
+/// The site's most frequent lines: (sample, LC), most frequent first. A
+/// line seen in one article only has an empty sample (see the upsert in
+/// [`learn_and_clean_pieces`]).
 pub fn top_lines(
     conn: &Connection,
     site_id: i64,
@@ -292,6 +319,11 @@ pub fn boilerplate_lines(
         .query_row(params![site_id, to_i64(rule.threshold(rc))], |r| r.get(0))?;
     Ok(to_u64(n))
 }
+
+mod reclean;
+pub use reclean::{reclean_changed, reclean_site, Recleaned};
+mod status;
+pub(super) use status::{forget_cleaned_with, index_shared};
 
 #[cfg(test)]
 mod tests;

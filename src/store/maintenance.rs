@@ -1,5 +1,6 @@
 //! Boilerplate maintenance over the whole store: re-cleaning stored articles
-//! with the lines learned since (warm-up repair), listing a site's most
+//! with the lines learned since (warm-up repair; all of them, or at the end
+//! of a crawl only those with a line whose status changed), listing a site's most
 //! recurring lines, and replaying a sequence of texts through learning (what
 //! `eval --sequence` measures, on an in-memory store). In: site names, texts
 //! and settings; out: counts, lines and cleaned texts.
@@ -7,7 +8,7 @@
 use rusqlite::OptionalExtension;
 
 use super::frontier::site_id_in;
-use super::lines::{self, Cleaned};
+use super::lines::{self, Cleaned, Recleaned};
 use super::{Store, StoreError};
 use crate::boilerplate::LineSettings;
 
@@ -29,15 +30,8 @@ impl Store {
         site: Option<&str>,
         settings_for: impl Fn(&str) -> LineSettings,
     ) -> Result<usize, StoreError> {
-        let sites: Vec<(i64, String)> = {
-            let mut stmt = self
-                .conn
-                .prepare("SELECT id, name FROM sites WHERE ?1 IS NULL OR name = ?1 ORDER BY id")?;
-            let rows = stmt.query_map([site], |r| Ok((r.get(0)?, r.get(1)?)))?;
-            rows.collect::<Result<_, _>>()?
-        };
         let mut changed = 0;
-        for (id, name) in sites {
+        for (id, name) in self.sites_named(site)? {
             let settings = settings_for(&name);
             if !settings.enabled {
                 continue;
@@ -47,6 +41,36 @@ impl Store {
             tx.commit()?;
         }
         Ok(changed)
+    }
+
+    /// The end-of-crawl re-clean: of one site (or every site), only the
+    /// articles having a line whose status changed after they were cleaned
+    /// (a site whose line index is incomplete gets the full walk of
+    /// [`Store::reclean`]); one transaction per site. Leaves the same texts
+    /// as [`Store::reclean`].
+    pub fn reclean_changed(
+        &mut self,
+        site: Option<&str>,
+        settings_for: impl Fn(&str) -> LineSettings,
+    ) -> Result<Recleaned, StoreError> {
+        let mut done = Recleaned::default();
+        for (id, name) in self.sites_named(site)? {
+            let tx = self.conn.transaction()?;
+            let site_done = lines::reclean_changed(&tx, id, &settings_for(&name))?;
+            tx.commit()?;
+            done.examined += site_done.examined;
+            done.changed += site_done.changed;
+        }
+        Ok(done)
+    }
+
+    /// (id, name) of the named site, or of every site.
+    fn sites_named(&self, site: Option<&str>) -> Result<Vec<(i64, String)>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id, name FROM sites WHERE ?1 IS NULL OR name = ?1 ORDER BY id")?;
+        let rows = stmt.query_map([site], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// A site's `n` most recurring lines with their counts (LC); lines seen
@@ -77,6 +101,7 @@ impl Store {
     ) -> Result<Vec<Replayed>, StoreError> {
         let tx = self.conn.transaction()?;
         let site_id = site_id_in(&tx, site)?;
+        let indexed = super::search_index::last_article_id(&tx)?;
         let mut learned = Vec::with_capacity(texts.len());
         for (n, text) in texts.iter().enumerate() {
             let cleaned = lines::learn_and_clean(&tx, site_id, text, settings)?;
@@ -87,6 +112,7 @@ impl Store {
             )?;
             learned.push(cleaned);
         }
+        super::search_index::index_after(&tx, indexed)?;
         lines::reclean_site(&tx, site_id, settings)?;
         let recleaned: Vec<String> = {
             let mut stmt =

@@ -38,6 +38,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         9,
         include_str!("../../migrations/0009_method_and_migration_ledger.sql"),
     ),
+    (
+        10,
+        include_str!("../../migrations/0010_reclean_changed_lines.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

@@ -11,11 +11,12 @@
 //! `open` (connection settings, integrity check), `migrate` (which
 //! migrations to apply, and applying them), `frontier`
 //! (add, claim, requeue, counts, budgets), `articles` (batched writes,
-//! de-duplication, line filter in the same transaction), `search` (FTS5 and
+//! de-duplication, line filter in the same transaction), `search_index`
+//! (the batch's new articles into the FTS5 indexes), `search` (FTS5 and
 //! CJK search, lookup, export), `stats` (per-site figures), `maintenance`
-//! (re-cleaning, top lines), `lines` (the line table's SQL), `kept` and
-//! `reextract` (kept pages, re-extraction), `rendering` (what the Markdown
-//! export reads) and `trouble`
+//! (re-cleaning, top lines), `lines` (the line table's SQL, line status
+//! changes, the re-clean), `kept` and `reextract` (kept pages,
+//! re-extraction), `rendering` (what the Markdown export reads) and `trouble`
 //! (SQLite's file-level failures as sentences a user can act on).
 
 mod articles;
@@ -37,6 +38,7 @@ mod open;
 mod query;
 pub use query::{Query, QueryError, MAX_PREFIX_WORDS, MAX_TERMS};
 mod search;
+mod search_index;
 mod site_rules;
 mod stats;
 pub use site_rules::{SiteRuleStats, SiteRuleUpdate};

@@ -39,6 +39,17 @@ pub struct PageLines {
     lines: Vec<(LineHash, usize, i64)>,
 }
 
+impl PageLines {
+    /// The page's lines that some article of the site had before (LC ≥ 1):
+    /// those [`index`] leaves out.
+    pub fn seen_before(&self) -> impl Iterator<Item = &LineHash> {
+        self.lines
+            .iter()
+            .filter(|(_, _, lc)| *lc > 0)
+            .map(|(hash, _, _)| hash)
+    }
+}
+
 /// The stored article a page is a version of.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Version {

@@ -189,6 +189,16 @@ impl Drop for Store {
     }
 }
 
+/// Apply every migration to a bare connection, for tests of one store
+/// file that work on a `Connection`.
+#[cfg(test)]
+pub(super) fn migrate_bare(conn: &Connection) -> rusqlite::Result<()> {
+    for (_, sql) in migrate::MIGRATIONS {
+        conn.execute_batch(sql)?;
+    }
+    Ok(())
+}
+
 fn configure(conn: &Connection) -> rusqlite::Result<()> {
     // The writer cycles through ~30 distinct statements (frontier, fetch log,
     // articles, line table); the default cache of 16 would re-prepare them.

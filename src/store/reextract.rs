@@ -220,17 +220,15 @@ fn apply_one(
         }
     }
     let settings = settings_for(&cur.site);
-    let text = if settings.enabled {
-        let cleaned = lines::clean_with_current_counts(tx, cur.site_id, raw, &settings)?;
-        // As for a refetch: an all-template page keeps its extracted text
-        // rather than becoming empty.
-        if cleaned.text.trim().is_empty() {
-            raw.to_string()
-        } else {
-            cleaned.text
-        }
-    } else {
+    // Also indexes the new text's lines for the end-of-crawl re-clean.
+    let cleaned =
+        lines::clean_stored_with_current_counts(tx, cur.site_id, r.article_id, raw, &settings)?;
+    // As for a refetch: an all-template page keeps its extracted text
+    // rather than becoming empty.
+    let text = if cleaned.text.trim().is_empty() {
         raw.to_string()
+    } else {
+        cleaned.text
     };
     let meta = [
         m.title.clone(),

@@ -14,6 +14,7 @@ mod markdown_export;
 mod memory;
 mod modern;
 mod politeness;
+mod reclean;
 mod refetch;
 mod resume;
 mod robots;

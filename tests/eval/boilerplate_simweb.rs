@@ -130,9 +130,12 @@ async fn run(whole_page: bool) {
         ..SimWebSpec::default()
     };
     let web = SimWeb::start(spec).await.expect("simweb");
-    let mut conn = rusqlite::Connection::open_in_memory().unwrap();
-    conn.execute_batch(include_str!("../../migrations/0001_init.sql"))
-        .unwrap();
+    // The store's schema as it migrates it (learning also writes the
+    // tables of later migrations).
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("lines.db");
+    drop(newshound::store::Store::open(&db).unwrap());
+    let mut conn = rusqlite::Connection::open(&db).unwrap();
     let settings = LineSettings::default();
     let opts = ExtractOptions::default();
 

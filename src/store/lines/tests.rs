@@ -3,11 +3,9 @@
 use super::*;
 use crate::boilerplate::Variant;
 
-const SCHEMA: &str = include_str!("../../../migrations/0001_init.sql");
-
 fn db() -> Connection {
     let conn = Connection::open_in_memory().unwrap();
-    conn.execute_batch(SCHEMA).unwrap();
+    crate::store::open::migrate_bare(&conn).unwrap();
     conn.execute("INSERT INTO sites (id, name) VALUES (1, 'a'), (2, 'b')", [])
         .unwrap();
     conn
@@ -49,6 +47,8 @@ fn store_article(conn: &Connection, site: i64, n: i64, raw: &str, text: &str) {
         params![format!("u{site}-{n}"), site, text, raw],
     )
     .unwrap();
+    let id = conn.last_insert_rowid();
+    crate::store::search_index::index_after(conn, id - 1).unwrap();
 }
 
 #[test]
@@ -94,6 +94,16 @@ fn rows_record_first_last_seen_and_sample() {
         .unwrap();
     assert_eq!(row, (2, 3, 4, "Copyright #".to_string()));
     let long = "x".repeat(SAMPLE_CHARS * 2);
+    learn(&mut conn, 1, &long, &plain());
+    // Seen once: no sample yet (most lines never recur).
+    let once: String = conn
+        .query_row(
+            "SELECT sample FROM line_hashes WHERE count = 1 AND first_seen = 5",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(once, "");
     learn(&mut conn, 1, &long, &plain());
     assert_eq!(top_lines(&conn, 1, 1).unwrap()[0].0, "Copyright #");
     let max_sample: i64 = conn

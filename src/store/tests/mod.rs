@@ -5,7 +5,9 @@
 mod frontier;
 mod method;
 mod open;
+mod reclean;
 mod search;
+mod search_index;
 mod search_syntax;
 mod writes;
 

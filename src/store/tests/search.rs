@@ -142,7 +142,7 @@ fn site_stats_reports_articles_per_site() {
     assert_eq!(names, [("a", 3), ("xinhua", 2)]);
 }
 
-fn fts_check(s: &Store) -> rusqlite::Result<()> {
+pub(super) fn fts_check(s: &Store) -> rusqlite::Result<()> {
     // rank 1 also compares the index with the articles table; the trigram
     // table deliberately holds fewer rows, so it is checked on its own (0).
     s.conn.execute_batch(
@@ -151,7 +151,7 @@ fn fts_check(s: &Store) -> rusqlite::Result<()> {
     )
 }
 
-fn trigram_rows(s: &Store, term: &str) -> i64 {
+pub(super) fn trigram_rows(s: &Store, term: &str) -> i64 {
     s.conn
         .query_row(
             "SELECT count(*) FROM articles_fts_cjk WHERE articles_fts_cjk MATCH ?1",

@@ -161,7 +161,7 @@ fn article_write_scale() {
 
 /// The plain Li & Jiang rule: these tests are about the store's plumbing
 /// (same transaction, reclean, FTS), not the guards measured in `boilerplate`.
-fn learning() -> crate::boilerplate::LineSettings {
+pub(super) fn learning() -> crate::boilerplate::LineSettings {
     crate::boilerplate::LineSettings {
         variant: crate::boilerplate::Variant {
             mask_digits: true,
@@ -172,7 +172,7 @@ fn learning() -> crate::boilerplate::LineSettings {
     }
 }
 
-fn learning_article(u: &str, body: &str) -> NewArticle {
+pub(super) fn learning_article(u: &str, body: &str) -> NewArticle {
     let mut a = article(u, "a", "T", body);
     a.lines = learning();
     a
