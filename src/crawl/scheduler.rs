@@ -225,7 +225,12 @@ impl Scheduler {
             } else {
                 self.queue_target()
             };
-            if self.queued < want && Instant::now() >= self.claim_after {
+            // Claim when the queue is down to half (or hosts are starved),
+            // not after every finished page: each claim is a write
+            // transaction and commits the writer's buffer first, so
+            // claiming per page made every commit a one-page commit.
+            let low = self.queued <= want / 2 || starved;
+            if low && self.queued < want && Instant::now() >= self.claim_after {
                 let limit = (want - self.queued).min(self.queue_target());
                 let filter = self.claim_filter();
                 let claimed = self.ctx.writer.claim(now_ms(), limit, filter).await?;
