@@ -1,34 +1,48 @@
 //! Crawl throughput on the simulated news web (a plain `harness = false` main).
 //!
-//! In: a [`SimWeb`] per case (sites × articles, fixed seed) and its generated
-//! `crawler.toml`, with the politeness limits raised so the rate limiter is
-//! not what is measured. Out, printed per case: pages fetched, articles
-//! stored (and the share of the web's articles), wall time, pages/s,
-//! articles/s, CPU seconds of the crawler and of the simulated web, peak RSS
-//! of the case and the database size on disk; then the boilerplate-learning
-//! share as the ratio of the enabled run to the disabled run.
+//! In: a [`SimWeb`] per case (sites × articles, fixed seed; small pages, or
+//! the large-page web of [`Behaviour::large_pages`]: 60–400 KB and 300+ links
+//! a page) and its generated `crawler.toml`, with the politeness limits
+//! raised so the rate limiter is not what is measured. Out, printed per
+//! case: pages fetched, articles stored (and the share of the web's
+//! articles), wall time, pages/s, articles/s, CPU seconds of the crawler and
+//! of the simulated web, peak RSS of the case and the database size on disk;
+//! CPU ms per page of the crawl beside that of extraction alone on the same
+//! article pages (charset decoding + extraction on one thread, as
+//! `extract --jsonl --jobs 1`), with their ratio, and database bytes per
+//! article; then the boilerplate-learning share as the ratio of the enabled
+//! run to the disabled run.
 //!
-//! The simulated web runs in this process on its own tokio runtime (threads
-//! named `simweb`) so its CPU time can be told apart from the crawler's
-//! (runtime threads named `crawl`, plus any other thread). Each run is a
-//! fresh process of this binary (`--case SITES,ARTICLES,on|off`), so its
-//! VmHWM is that run's peak RSS; it includes the simulated web's generated
-//! content, whose share (VmRSS before the crawl starts) is printed too.
+//! The simulated web runs in this process on its own tokio runtime
+//! (threads named `simweb`) so its CPU time can be told apart from the
+//! crawler's (runtime threads named `crawl`, plus any other thread; the
+//! measuring is in `crawl/measure.rs`). Each run is a
+//! fresh process of this binary (`--case SITES,ARTICLES,on|off,small|large`),
+//! so its VmHWM is that run's peak RSS; it includes the simulated web's
+//! generated content, whose share (VmRSS before the crawl starts) is printed
+//! too. Extraction alone runs after the peak is read.
 //!
-//! Each size (3 sites × 300 articles, 5 × 1000) is crawled
+//! Each web (3 sites × 300 articles and 5 × 1000 at concurrency 16; the
+//! large-page web 4 × 300 at concurrency 64) is crawled
 //! `CRAWL_BENCH_REPS` times (default 3) with boilerplate learning off and on
-//! alternating; medians and the on/off ratios follow each size.
+//! alternating; medians and the on/off ratios follow each web.
 //!
 //! Run: `cargo bench --bench crawl [-- FILTER]` (FILTER keeps the runs whose
-//! label contains it, e.g. `3x300` or `bp-on`).
+//! label contains it, e.g. `3x300`, `large` or `bp-on`).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions, CrawlSummary};
-use newshound::simweb::{SimWeb, SimWebSpec};
+use newshound::simweb::{Behaviour, SimWeb, SimWebSpec};
 use newshound::store::Store;
+
+// Not `benches/measure.rs`: cargo would take that for a bench of its own.
+#[path = "crawl/measure.rs"]
+mod measure;
+
+use measure::{cpu_seconds, db_size, extract_only, status_kb};
 
 const SEED: u64 = 2026;
 
@@ -38,18 +52,27 @@ struct Case {
     sites: usize,
     articles: usize,
     boilerplate: bool,
+    /// The large-page web ([`Behaviour::large_pages`]) at concurrency 64.
+    large: bool,
 }
 
 impl Case {
     fn label(&self) -> String {
         let bp = if self.boilerplate { "bp-on" } else { "bp-off" };
-        format!("{}x{} {bp}", self.sites, self.articles)
+        format!("{} {bp}", self.web_label())
     }
 
-    /// The child's argument: `SITES,ARTICLES,on|off`.
+    /// `3x300` or `4x300-large`.
+    fn web_label(&self) -> String {
+        let large = if self.large { "-large" } else { "" };
+        format!("{}x{}{large}", self.sites, self.articles)
+    }
+
+    /// The child's argument: `SITES,ARTICLES,on|off,small|large`.
     fn encode(&self) -> String {
         let bp = if self.boilerplate { "on" } else { "off" };
-        format!("{},{},{bp}", self.sites, self.articles)
+        let size = if self.large { "large" } else { "small" };
+        format!("{},{},{bp},{size}", self.sites, self.articles)
     }
 
     fn decode(text: &str) -> Option<Case> {
@@ -61,10 +84,16 @@ impl Case {
             "off" => false,
             _ => return None,
         };
+        let large = match parts.next()? {
+            "large" => true,
+            "small" => false,
+            _ => return None,
+        };
         Some(Case {
             sites,
             articles,
             boilerplate,
+            large,
         })
     }
 }
@@ -81,6 +110,8 @@ struct Outcome {
     /// VmHWM of the child process: the case's peak, web included.
     peak_rss_kb: Option<u64>,
     db_bytes: u64,
+    /// Extraction alone over the web's article pages: (pages, CPU s).
+    extract_only: (u64, f64),
 }
 
 /// The figures the parent aggregates, passed back on a `#record` line.
@@ -92,6 +123,8 @@ struct Record {
     articles: u64,
     db_bytes: u64,
     peak_rss_kb: u64,
+    extract_pages: u64,
+    extract_cpu: f64,
 }
 
 impl Record {
@@ -105,19 +138,23 @@ impl Record {
             articles: o.summary.articles_stored,
             db_bytes: o.db_bytes,
             peak_rss_kb: o.peak_rss_kb.unwrap_or(0),
+            extract_pages: o.extract_only.0,
+            extract_cpu: o.extract_only.1,
         }
     }
 
     fn line(&self) -> String {
         format!(
-            "{} {} {} {} {} {} {}",
+            "{} {} {} {} {} {} {} {} {}",
             Self::PREFIX,
             self.wall,
             self.crawl_cpu,
             self.pages,
             self.articles,
             self.db_bytes,
-            self.peak_rss_kb
+            self.peak_rss_kb,
+            self.extract_pages,
+            self.extract_cpu
         )
     }
 
@@ -130,11 +167,17 @@ impl Record {
             articles: f.next()?.parse().ok()?,
             db_bytes: f.next()?.parse().ok()?,
             peak_rss_kb: f.next()?.parse().ok()?,
+            extract_pages: f.next()?.parse().ok()?,
+            extract_cpu: f.next()?.parse().ok()?,
         })
     }
 
     fn cpu_ms_per_page(&self) -> f64 {
         1000.0 * self.crawl_cpu / self.pages.max(1) as f64
+    }
+
+    fn extract_ms_per_page(&self) -> f64 {
+        1000.0 * self.extract_cpu / self.extract_pages.max(1) as f64
     }
 }
 
@@ -171,74 +214,24 @@ fn set_key(toml: &str, section: &str, key: &str, value: &str) -> Result<String, 
 /// The simweb config with the bench's limits: per-host rate far above what
 /// loopback can serve, more connections per host and overall, and the
 /// boilerplate step on or off.
-fn bench_config(web: &SimWeb, boilerplate: bool) -> Result<String, String> {
+fn bench_config(web: &SimWeb, case: &Case) -> Result<String, String> {
     let mut t = web.config_toml();
+    let boilerplate = case.boilerplate;
+    // The large-page web is crawled as the issue's real web was: at
+    // concurrency 64 (fewer sites, so more connections per host).
+    let (concurrency, per_host) = if case.large { (64, 16) } else { (16, 8) };
     // Depth (6) and the per-site budget (2 × articles + 200) stay as
     // generated: the sitemap and feed put every article within reach.
     let edits: [(&str, &str, String); 4] = [
-        ("[crawler]", "concurrency", "16".into()),
+        ("[crawler]", "concurrency", concurrency.to_string()),
         ("[politeness]", "rate_per_host", "10000.0".into()),
-        ("[politeness]", "per_host_concurrency", "8".into()),
+        ("[politeness]", "per_host_concurrency", per_host.to_string()),
         ("[boilerplate]", "enabled", boilerplate.to_string()),
     ];
     for (section, key, value) in &edits {
         t = set_key(&t, section, key, value)?;
     }
     Ok(t)
-}
-
-/// A `/proc/self/status` field in kB (`VmHWM`, `VmRSS`).
-fn status_kb(field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status
-        .lines()
-        .find(|l| l.split(':').next() == Some(field))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
-
-/// utime + stime of a `stat` line, in seconds (USER_HZ = 100 on Linux).
-fn stat_cpu(stat: &str) -> Option<(String, f64)> {
-    let open = stat.find('(')?;
-    let close = stat.rfind(')')?;
-    let comm = stat.get(open + 1..close)?.to_string();
-    let rest: Vec<&str> = stat.get(close + 1..)?.split_whitespace().collect();
-    // After the comm: state is field 3, utime 14, stime 15 (1-based).
-    let utime: f64 = rest.get(11)?.parse().ok()?;
-    let stime: f64 = rest.get(12)?.parse().ok()?;
-    Some((comm, (utime + stime) / 100.0))
-}
-
-/// (whole process CPU s, CPU s of live threads whose name starts with `prefix`).
-fn cpu_seconds(prefix: &str) -> (f64, f64) {
-    let total = std::fs::read_to_string("/proc/self/stat")
-        .ok()
-        .and_then(|s| stat_cpu(&s))
-        .map_or(0.0, |(_, c)| c);
-    let mut named = 0.0;
-    if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
-        for task in tasks.flatten() {
-            let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
-            if let Some((comm, cpu)) = stat_cpu(&stat) {
-                if comm.starts_with(prefix) {
-                    named += cpu;
-                }
-            }
-        }
-    }
-    (total, named)
-}
-
-/// Bytes of the database and its WAL/SHM files.
-fn db_size(dir: &Path) -> u64 {
-    std::fs::read_dir(dir)
-        .map(|rd| {
-            rd.flatten()
-                .filter(|e| e.file_name().to_string_lossy().starts_with("bench.db"))
-                .filter_map(|e| e.metadata().ok())
-                .map(|m| m.len())
-                .sum()
-        })
-        .unwrap_or(0)
 }
 
 fn run_case(
@@ -252,11 +245,15 @@ fn run_case(
         seed: SEED,
         faults: false,
     };
+    let behaviour = Behaviour {
+        large_pages: case.large,
+        ..Behaviour::default()
+    };
     let web = web_rt
-        .block_on(SimWeb::start(spec))
+        .block_on(SimWeb::start_with(spec, behaviour))
         .map_err(|e| format!("simweb: {e}"))?;
     let expected_articles = web.sites().iter().map(|s| s.article_urls.len()).sum();
-    let toml = bench_config(&web, case.boilerplate)?;
+    let toml = bench_config(&web, case)?;
     let dir = tempfile::tempdir().map_err(|e| format!("tempdir: {e}"))?;
     let cfg = Config::parse(&toml, Path::new("bench.toml"), dir.path())
         .map_err(|e| format!("config: {e}"))?;
@@ -272,6 +269,8 @@ fn run_case(
     let (cpu1, web1) = cpu_seconds("simweb");
     let peak_rss_kb = status_kb("VmHWM");
     let db_bytes = db_size(dir.path());
+    // After the peak is read: the sample pages are not the crawl's memory.
+    let extract_only = extract_only(&web, &cfg);
     web_rt.block_on(web.shutdown());
     Ok(Outcome {
         summary,
@@ -282,6 +281,7 @@ fn run_case(
         web_rss_kb,
         peak_rss_kb,
         db_bytes,
+        extract_only,
     })
 }
 
@@ -312,6 +312,15 @@ fn print_outcome(case: &Case, o: &Outcome) {
         mb(o.db_bytes as f64),
         s.error_total(),
         s.lines_dropped,
+    );
+    let (ext_pages, ext_cpu) = o.extract_only;
+    let crawl_ms = 1000.0 * o.crawl_cpu / (s.pages_fetched.max(1) as f64);
+    let ext_ms = 1000.0 * ext_cpu / (ext_pages.max(1) as f64);
+    println!(
+        "    CPU per page: crawl {crawl_ms:.2} ms vs extraction alone {ext_ms:.2} ms \
+         ({ext_pages} article pages, one thread) = {:.2}x;  DB {:.1} KB per article",
+        crawl_ms / ext_ms.max(1e-9),
+        o.db_bytes as f64 / 1024.0 / (s.articles_stored.max(1) as f64),
     );
     if !s.errors.is_empty() {
         println!("    errors {:?}", s.errors);
@@ -375,18 +384,31 @@ fn spawn(case: Case) -> Result<Record, String> {
 }
 
 /// Medians of one setting's runs, printed; (wall s, crawler CPU ms/page).
-fn report(sites: usize, articles: usize, name: &str, runs: &[Record]) -> Option<(f64, f64)> {
+fn report(web: &str, name: &str, runs: &[Record]) -> Option<(f64, f64)> {
     let first = runs.first()?;
     let wall = median(runs.iter().map(|r| r.wall).collect());
     let cpu = median(runs.iter().map(Record::cpu_ms_per_page).collect());
+    let ext = median(runs.iter().map(Record::extract_ms_per_page).collect());
+    let ratio = median(
+        runs.iter()
+            .map(|r| r.cpu_ms_per_page() / r.extract_ms_per_page().max(1e-9))
+            .collect(),
+    );
     let peak = median(runs.iter().map(|r| r.peak_rss_kb as f64).collect()) / 1024.0;
     let db = median(runs.iter().map(|r| r.db_bytes as f64).collect());
+    let per_article = median(
+        runs.iter()
+            .map(|r| r.db_bytes as f64 / r.articles.max(1) as f64)
+            .collect(),
+    );
     println!(
-        "  median {sites}x{articles} {name}: wall {wall:.2} s, {:.0} pages/s, {:.0} articles/s, \
-         crawler CPU {cpu:.2} ms/page, peak RSS {peak:.1} MB, DB {:.1} MB",
+        "  median {web} {name}: wall {wall:.2} s, {:.0} pages/s, {:.0} articles/s, \
+         CPU per page crawl {cpu:.2} ms | extraction alone {ext:.2} ms | ratio {ratio:.2}x, \
+         peak RSS {peak:.1} MB, DB {:.1} MB ({:.1} KB/article)",
         first.pages as f64 / wall.max(1e-9),
         first.articles as f64 / wall.max(1e-9),
         mb(db),
+        per_article / 1024.0,
     );
     Some((wall, cpu))
 }
@@ -397,7 +419,7 @@ fn main() -> Result<(), String> {
         let case = args
             .get(i + 1)
             .and_then(|c| Case::decode(c))
-            .ok_or("--case wants SITES,ARTICLES,on|off")?;
+            .ok_or("--case wants SITES,ARTICLES,on|off,small|large")?;
         return child(case);
     }
     // `cargo bench` passes `--bench`; anything else is a label filter.
@@ -412,12 +434,19 @@ fn main() -> Result<(), String> {
     }
     println!(
         "crawl bench: seed {SEED}; rate_per_host 10000, per_host_concurrency 8, \
-         concurrency 16; {reps} rounds, boilerplate off and on alternating, \
+         concurrency 16 (large pages: 16 and 64); {reps} rounds, boilerplate off and on alternating, \
          one process per run"
     );
-    for (sites, articles) in [(3, 300), (5, 1000)] {
+    for (sites, articles, large) in [(3, 300, false), (5, 1000, false), (4, 300, true)] {
         let mut off = Vec::new();
         let mut on = Vec::new();
+        let web = Case {
+            sites,
+            articles,
+            boilerplate: false,
+            large,
+        }
+        .web_label();
         for _ in 0..reps {
             // Alternate so drifting machine load hits both settings alike.
             for boilerplate in [false, true] {
@@ -425,6 +454,7 @@ fn main() -> Result<(), String> {
                     sites,
                     articles,
                     boilerplate,
+                    large,
                 };
                 if filter.is_some_and(|f| !case.label().contains(f.as_str())) {
                     continue;
@@ -437,11 +467,11 @@ fn main() -> Result<(), String> {
                 }
             }
         }
-        let medians_off = report(sites, articles, "bp-off", &off);
-        let medians_on = report(sites, articles, "bp-on", &on);
+        let medians_off = report(&web, "bp-off", &off);
+        let medians_on = report(&web, "bp-on", &on);
         if let (Some((wall_off, cpu_off)), Some((wall_on, cpu_on))) = (medians_off, medians_on) {
             println!(
-                "  {sites}x{articles} boilerplate on/off: wall {:.2}x, crawler CPU per page \
+                "  {web} boilerplate on/off: wall {:.2}x, crawler CPU per page \
                  {:.2}x (learning ≈ {:.0}% of the crawler's CPU)",
                 wall_on / wall_off.max(1e-9),
                 cpu_on / cpu_off.max(1e-12),

@@ -1,7 +1,8 @@
-//! Memory bounds of a crawl that do not belong to one stage: the budget of
-//! body bytes held at once ([`BodyBudget`], `[fetch] max_bytes_in_flight`)
-//! and the size above which pages are processed one at a time
-//! ([`LARGE_PAGE`]).
+//! Memory and CPU bounds of a crawl that do not belong to one stage: the
+//! budget of body bytes held at once ([`BodyBudget`], `[fetch]
+//! max_bytes_in_flight`), the size above which pages are processed one at a
+//! time ([`LARGE_PAGE`]) and how many pages are processed at once
+//! ([`cpu_slots`]).
 //!
 //! In: the configured limits; reservations asked for by workers. Out:
 //! semaphore permits whose lifetime is the memory they stand for.
@@ -12,6 +13,12 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 /// Bodies above this size are processed one at a time (see `worker::Ctx::large_pages`).
 pub const LARGE_PAGE: usize = 1024 * 1024;
+
+/// Pages processed at once (see `worker::Ctx::cpu_slots`): the cores this
+/// process may use, 1 when that cannot be told.
+pub fn cpu_slots() -> usize {
+    std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+}
 
 /// The bound on body bytes held at once over all fetches and pages waiting
 /// for or in processing. A fetch reserves the most its body may take

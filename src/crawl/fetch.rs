@@ -337,6 +337,9 @@ impl Fetcher {
                         limit: self.max_body,
                     });
                 }
+                // The whole body in one allocation: growing it chunk by
+                // chunk copied a large page several times over.
+                body.reserve_exact(usize::try_from(len).unwrap_or(0));
             }
             while let Some(chunk) = resp.chunk().await.map_err(classify)? {
                 if (body.len() + chunk.len()) as u64 > self.max_body {

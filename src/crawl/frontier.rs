@@ -17,6 +17,16 @@ pub fn normalize_for(site: &SiteSettings, url: &Url, trailing: TrailingSlash) ->
     normalize_with(url, trailing).map(|u| site.merge_host(u))
 }
 
+/// [`normalize_for`] of a URL that is already [`crate::urls::normalize`]d
+/// (links from `discover`): the same result, without normalising it again
+/// unless the trailing-slash rule has something to do.
+pub fn respell_normalized(site: &SiteSettings, url: Url, trailing: TrailingSlash) -> Option<Url> {
+    match trailing {
+        TrailingSlash::Keep => Some(site.merge_host(url)),
+        TrailingSlash::Strip => normalize_for(site, &url, trailing),
+    }
+}
+
 /// Priority of a URL in the frontier: higher is fetched first (fresh feed and
 /// sitemap entries and article URLs before index pages and other pages).
 ///
@@ -183,6 +193,23 @@ mod tests {
             std::path::Path::new(".")
         )
         .is_err());
+
+        // A normalised URL is spelt the same either way.
+        for x in [
+            "https://news.test/a?b=1",
+            "https://www.news.test/a/",
+            "http://127.0.0.1:8080/x/",
+            "https://other.test/",
+        ] {
+            let n = crate::urls::normalize(&u(x)).unwrap();
+            for t in [TrailingSlash::Keep, TrailingSlash::Strip] {
+                assert_eq!(
+                    respell_normalized(&merged, n.clone(), t),
+                    normalize_for(&merged, &n, t),
+                    "{x} {t:?}"
+                );
+            }
+        }
 
         let apart = site("merge_www = false");
         assert!(!apart.owns(&u("https://news.test/a")));

@@ -28,6 +28,7 @@ mod politeness;
 mod progress;
 mod robots;
 mod scheduler;
+mod seen;
 mod summary;
 mod worker;
 pub mod writer;
@@ -172,6 +173,7 @@ pub async fn run_with<S: CrawlStore>(
             cfg.fetch.max_body_bytes,
         ),
         large_pages: Arc::new(tokio::sync::Semaphore::new(1)),
+        cpu_slots: Arc::new(tokio::sync::Semaphore::new(budget::cpu_slots())),
         site_rules: std::sync::Mutex::new(site_rules),
         cfg,
     });

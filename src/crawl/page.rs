@@ -121,9 +121,9 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
 fn html(input: &PageInput<'_>) -> PageOutput {
     let decoded = extract::charset::decode(input.body, input.content_type, Some(input.final_url));
     let mut found = Found::new(input);
-    let links = discover::page_links(&decoded.text, input.final_url, input.max_links);
-    for link in &links.links {
-        found.link(link);
+    let mut links = discover::page_links(&decoded.text, input.final_url, input.max_links);
+    for link in std::mem::take(&mut links.links) {
+        found.discovered(link);
     }
     // Feeds announced by start and section pages are new entry points; those
     // of article pages (per-article comment feeds) are not.
@@ -216,6 +216,18 @@ impl<'a> Found<'a> {
 
     fn accept(&mut self, url: &Url) -> Option<Url> {
         let url = frontier::normalize_for(self.input.site, url, self.input.trailing_slash)?;
+        self.admit(url)
+    }
+
+    /// [`Found::accept`] for a URL `discover` has normalised already: the
+    /// same spelling without normalising it twice (hundreds of links a page).
+    fn accept_normalized(&mut self, url: Url) -> Option<Url> {
+        let url = frontier::respell_normalized(self.input.site, url, self.input.trailing_slash)?;
+        self.admit(url)
+    }
+
+    /// Within depth, on the site, no trap, not found before on this page.
+    fn admit(&mut self, url: Url) -> Option<Url> {
         let depth = self.input.depth + 1;
         if depth > self.input.max_depth
             || !self.input.site.owns(&url)
@@ -243,6 +255,18 @@ impl<'a> Found<'a> {
 
     fn link(&mut self, url: &Url) {
         let Some(url) = self.accept(url) else { return };
+        self.push_link(url);
+    }
+
+    /// A link from `discover` (normalised there).
+    fn discovered(&mut self, url: Url) {
+        let Some(url) = self.accept_normalized(url) else {
+            return;
+        };
+        self.push_link(url);
+    }
+
+    fn push_link(&mut self, url: Url) {
         let kind = discover::classify(self.input.site, &url);
         if kind == UrlKind::Page && self.focused {
             return;

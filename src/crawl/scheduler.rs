@@ -57,6 +57,11 @@ const IDLE_POLL: Duration = Duration::from_millis(250);
 /// Longest sleep of an idle continuous crawl (so status lines keep coming).
 const MAX_IDLE_SLEEP: Duration = Duration::from_secs(5);
 
+/// A claim sent to the writer, not answered yet.
+type Claiming = std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<Vec<QueuedUrl>, WriterError>> + Send>,
+>;
+
 /// A claimed URL waiting for its host. A host's queue is ordered by the
 /// frontier priority of the URL's kind and depth, then by claim order, so a
 /// feed claimed later still goes before a backlog of articles claimed earlier.
@@ -209,6 +214,11 @@ impl Scheduler {
     }
 
     pub async fn run(mut self, stop: &mut watch::Receiver<bool>) -> Result<(), WriterError> {
+        // The claim in flight, if any: awaited beside the workers, so the
+        // queued URLs keep being dispatched while the writer commits its
+        // buffer (learning included) before answering. A claim dropped by a
+        // stop leaves its URLs in flight; the end-of-run reset queues them.
+        let mut claiming: Option<Claiming> = None;
         loop {
             self.progress
                 .update(&self.ctx.counters, self.running.len(), self.queued);
@@ -225,20 +235,21 @@ impl Scheduler {
             } else {
                 self.queue_target()
             };
-            if self.queued < want && Instant::now() >= self.claim_after {
+            // Claim when the queue is down to half (or hosts are starved),
+            // not after every finished page: each claim is a write
+            // transaction and commits the writer's buffer first, so
+            // claiming per page made every commit a one-page commit.
+            let low = self.queued <= want / 2 || starved;
+            if claiming.is_none() && low && self.queued < want && Instant::now() >= self.claim_after
+            {
                 let limit = (want - self.queued).min(self.queue_target());
                 let filter = self.claim_filter();
-                let claimed = self.ctx.writer.claim(now_ms(), limit, filter).await?;
-                if claimed.is_empty() {
-                    self.claim_after = Instant::now() + IDLE_POLL;
-                } else {
-                    for q in claimed {
-                        self.enqueue(q).await?;
-                    }
-                    continue;
-                }
+                let writer = self.ctx.writer.clone();
+                claiming = Some(Box::pin(async move {
+                    writer.claim(now_ms(), limit, filter).await
+                }));
             }
-            if self.running.is_empty() && self.queued == 0 {
+            if self.running.is_empty() && self.queued == 0 && claiming.is_none() {
                 let Some(sleep) = self.idle().await? else {
                     break;
                 };
@@ -250,6 +261,21 @@ impl Scheduler {
                 continue;
             }
             tokio::select! {
+                claimed = async {
+                    match claiming.as_mut() {
+                        Some(claim) => claim.await,
+                        None => std::future::pending().await,
+                    }
+                }, if claiming.is_some() => {
+                    claiming = None;
+                    let claimed = claimed?;
+                    if claimed.is_empty() {
+                        self.claim_after = Instant::now() + IDLE_POLL;
+                    }
+                    for q in claimed {
+                        self.enqueue(q).await?;
+                    }
+                }
                 Some(done) = self.running.join_next(), if !self.running.is_empty() => {
                     self.finished(done);
                     // The page's new URLs may be due now.

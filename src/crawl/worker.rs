@@ -58,6 +58,12 @@ pub struct Ctx {
     /// takes several times a body's size, so a few hostile 10 MB pages in
     /// parallel would multiply the peak.
     pub large_pages: Arc<Semaphore>,
+    /// Pages processed at once (decoding, discovery, extraction, keeping):
+    /// one per core ([`super::budget::cpu_slots`]). Unbounded, a crawl at
+    /// concurrency 64 ran 64 parses at once on 2 cores: each slower (caches),
+    /// all their trees in memory together, and the runtime's own threads
+    /// (fetching, the writer) starved until fetches timed out.
+    pub cpu_slots: Arc<Semaphore>,
     /// `tree`: each site's current content rule (loaded from the store at
     /// the start, updated as pages learn or drop rules).
     pub site_rules: std::sync::Mutex<std::collections::HashMap<String, SiteRule>>,
@@ -445,6 +451,9 @@ async fn process_blocking(
     } else {
         None
     };
+    // Closed only when the run is torn down; then the page is processed
+    // without a slot rather than lost.
+    let _cpu = ctx.cpu_slots.clone().acquire_owned().await.ok();
     let keep_html = ctx.cfg.store.keep_html;
     let status = fetched.status;
     let headers = KeptHeaders {

@@ -18,6 +18,10 @@
 //! at most the buffered batch; those URLs are still in flight in the
 //! database and `reset_in_flight` on the next start queues them again.
 //!
+//! New URLs that the frontier certainly has (remembered by fingerprint once
+//! committed, see [`SeenUrls`]) are dropped before the batch goes to the
+//! store: most links of a page lead to pages already known.
+//!
 //! The store's calls are blocking (rusqlite), so they run on tokio's blocking
 //! pool: the store moves into `spawn_blocking` and back.
 
@@ -27,12 +31,21 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::kinds::ErrorKind;
+use super::seen::SeenUrls;
 use super::summary::Counters;
 use crate::config::Config;
 use crate::store::{ClaimFilter, QueuedUrl, Store, StoreError, WriteOp, WriteOutcome};
 
-/// Items (URLs, records, articles) buffered before a commit.
+/// Items (records, articles, [`URLS_PER_ITEM`] new URLs) buffered before a
+/// commit.
 pub const FLUSH_ITEMS: usize = 256;
+/// New URLs that count as one item: a large page's few hundred links are
+/// cheap to insert next to its article, and counting each would commit
+/// (and flush the search index) after every page.
+pub const URLS_PER_ITEM: usize = 64;
+/// URLs the writer remembers as already in the frontier, per generation
+/// (see [`SeenUrls`]; 2 × 128 Ki fingerprints ≈ 9 MB at most).
+pub const SEEN_URLS: usize = 128 * 1024;
 /// Longest time a write waits for its commit.
 pub const FLUSH_EVERY: Duration = Duration::from_millis(200);
 /// Commands queued before senders wait (back-pressure on workers).
@@ -215,11 +228,36 @@ struct Pending {
     groups: Vec<Vec<WriteOp>>,
     items: usize,
     since: Option<Instant>,
+    /// URLs committed to the frontier (this run, bounded).
+    seen: SeenUrls,
+}
+
+/// The group without the new URLs the frontier certainly has already.
+fn without_seen(mut group: Vec<WriteOp>, seen: &SeenUrls) -> Vec<WriteOp> {
+    for op in &mut group {
+        if let WriteOp::AddUrls(urls) = op {
+            urls.retain(|u| !seen.contains(&u.url));
+        }
+    }
+    group.retain(|op| !matches!(op, WriteOp::AddUrls(urls) if urls.is_empty()));
+    group
+}
+
+/// Remember the new URLs of a committed group.
+fn remember(group: &[WriteOp], seen: &mut SeenUrls) {
+    for op in group {
+        if let WriteOp::AddUrls(urls) = op {
+            for u in urls {
+                seen.insert(&u.url);
+            }
+        }
+    }
 }
 
 fn items(op: &WriteOp) -> usize {
     match op {
-        WriteOp::AddUrls(urls) | WriteOp::Known(urls) => urls.len().max(1),
+        WriteOp::AddUrls(urls) => urls.len().div_ceil(URLS_PER_ITEM).max(1),
+        WriteOp::Known(urls) => urls.len().max(1),
         _ => 1,
     }
 }
@@ -233,6 +271,7 @@ async fn writer_loop<S: CrawlStore>(
         groups: Vec::new(),
         items: 0,
         since: None,
+        seen: SeenUrls::new(SEEN_URLS),
     };
     loop {
         let cmd = match pending.since {
@@ -297,7 +336,12 @@ async fn flush<S: CrawlStore>(
 ) -> Result<S, WriterError> {
     pending.since = None;
     pending.items = 0;
-    let groups = std::mem::take(&mut pending.groups);
+    let seen = &mut pending.seen;
+    let groups: Vec<Vec<WriteOp>> = std::mem::take(&mut pending.groups)
+        .into_iter()
+        .map(|g| without_seen(g, seen))
+        .filter(|g| !g.is_empty())
+        .collect();
     if groups.is_empty() {
         return Ok(store);
     }
@@ -306,6 +350,9 @@ async fn flush<S: CrawlStore>(
     let first_error = match result {
         Ok(outcomes) => {
             tally(&outcomes, counters);
+            for g in &groups {
+                remember(g, seen);
+            }
             return Ok(store);
         }
         Err(e) => e,
@@ -315,10 +362,18 @@ async fn flush<S: CrawlStore>(
     let mut failed = 0;
     let mut last_error = first_error;
     for group in groups {
+        let urls: Vec<WriteOp> = group
+            .iter()
+            .filter(|op| matches!(op, WriteOp::AddUrls(_)))
+            .cloned()
+            .collect();
         let (s, result) = blocking(store, move |s| s.write_batch(group)).await?;
         store = s;
         match result {
-            Ok(outcomes) => tally(&outcomes, counters),
+            Ok(outcomes) => {
+                tally(&outcomes, counters);
+                remember(&urls, seen);
+            }
             Err(e) => {
                 failed += 1;
                 counters.error(ErrorKind::StoreWrite);

@@ -23,6 +23,7 @@ mod article;
 mod crawler_toml;
 pub mod faults;
 mod feeds;
+pub mod large;
 mod lexicon;
 mod modern;
 mod pages;
@@ -120,6 +121,11 @@ pub struct Behaviour {
     /// `SiteContent::republish`); the copies are articles like any other
     /// (listed, in sitemaps, with a true body).
     pub republished_copies: usize,
+    /// Every HTML page (200) is served with a real news
+    /// site's furniture around it (mega navigation, related stories, tag
+    /// cloud, teaser cards, footer, inline state script): 60–400 KB and 300+
+    /// links a page (see [`large`]), for the crawl bench's large-page web.
+    pub large_pages: bool,
 }
 
 /// One request the web received.
@@ -339,6 +345,17 @@ impl SimWeb {
             best = best.max(end + 1 - start);
         }
         best
+    }
+
+    /// The HTML served at `url` (before any gzip): what a crawler fetching
+    /// it receives, for benches that extract the same pages without
+    /// crawling. `None` for other sites, feeds, sitemaps and non-200 pages.
+    pub fn page_html(&self, url: &Url) -> Option<String> {
+        let server = self
+            .servers
+            .iter()
+            .find(|s| s.base.host_str() == url.host_str() && s.base.port() == url.port())?;
+        server::page_html(server, url.path(), url.query())
     }
 
     /// A complete `crawler.toml` that crawls this web (see [`crawler_toml`]).

@@ -23,6 +23,7 @@ use url::Url;
 use super::article::article_page;
 use super::faults::{self, FaultAssets};
 use super::feeds;
+use super::large;
 use super::pages::{index_page, not_found_page, private_page, Ctx};
 use super::site::{fnv1a, SiteContent, Template};
 use super::{Behaviour, RequestRecord};
@@ -150,7 +151,24 @@ fn route(s: &SiteServer, path: &str, query: Option<&str>, headers: &HeaderMap) -
     }
     // Only the French site compresses, so crawls see both kinds of server.
     let gzip = s.content.template == Template::Globe;
-    finish(render(s, path, query), headers, gzip)
+    finish(render_sized(s, path, query), headers, gzip)
+}
+
+/// [`render`], with an HTML page's furniture enlarged when the web serves
+/// large pages ([`Behaviour::large_pages`]).
+fn render_sized(s: &SiteServer, path: &str, query: Option<&str>) -> Doc {
+    let mut d = render(s, path, query);
+    if s.behaviour.large_pages && d.content_type == HTML && d.status == StatusCode::OK {
+        d.body = large::enlarge(&d.body, path, &s.content);
+    }
+    d
+}
+
+/// The HTML of the page at `path` (and `query`) as it is served (before
+/// any gzip), or `None` when it is not an HTML page answered 200.
+pub fn page_html(s: &SiteServer, path: &str, query: Option<&str>) -> Option<String> {
+    let d = render_sized(s, path, query);
+    (d.content_type == HTML && d.status == StatusCode::OK).then_some(d.body)
 }
 
 fn render(s: &SiteServer, path: &str, query: Option<&str>) -> Doc {

@@ -148,8 +148,13 @@ fn resolve_all(raw: Raw, page: &Url) -> PageLinks {
         .filter(|b| matches!(b.scheme(), "http" | "https"))
         .unwrap_or_else(|| page.clone());
     let resolve = |h: &str| resolve(&base, h);
+    // Templates repeat the same href many times (menus, teaser cards with a
+    // linked image and title, rails): resolving and normalising is the cost,
+    // so each distinct href is resolved once.
+    let mut hrefs = std::collections::HashSet::new();
+    let distinct = raw.links.iter().filter(|h| hrefs.insert(h.as_str()));
     PageLinks {
-        links: dedup(raw.links.iter().filter_map(|h| resolve(h))),
+        links: dedup(distinct.filter_map(|h| resolve(h))),
         canonical: raw
             .canonical
             .as_deref()

@@ -149,3 +149,48 @@ async fn the_writer_gives_up_when_nothing_can_be_written() {
     assert!(matches!(err, WriterError::Gone), "{err}");
     assert!(matches!(task.await.unwrap(), Err(WriterError::Store(_))));
 }
+
+#[tokio::test]
+async fn urls_the_frontier_has_are_not_sent_again_and_new_ones_always_are() {
+    let (store, log) = fake(None);
+    let counters = Arc::new(Counters::default());
+    let (w, task) = Writer::spawn(store, counters);
+    w.write(add("a")).await.unwrap();
+    w.claim(0, 1, ClaimFilter::default()).await.unwrap();
+    // `a` is committed: only the new `b` goes to the store.
+    let mut both = add("a");
+    both.extend(add("b"));
+    w.write(both).await.unwrap();
+    w.claim(0, 1, ClaimFilter::default()).await.unwrap();
+    // Nothing new: no batch at all.
+    w.write(add("b")).await.unwrap();
+    w.claim(0, 1, ClaimFilter::default()).await.unwrap();
+    drop(w);
+    task.await.unwrap().unwrap();
+    let calls = log.lock().unwrap().calls.clone();
+    assert_eq!(
+        calls,
+        ["batch a", "claim 1", "batch b", "claim 1", "claim 1"]
+    );
+}
+
+#[tokio::test]
+async fn regression_a_url_of_a_failed_write_is_not_remembered_as_known() {
+    // The batch with `bad` fails, page by page too: `x` of that page was
+    // never committed, so it must reach the store when found again.
+    let (store, log) = fake(Some("bad"));
+    let counters = Arc::new(Counters::default());
+    let (w, task) = Writer::spawn(store, counters);
+    let mut page = add("x");
+    page.extend(add("bad"));
+    w.write(page).await.unwrap();
+    w.write(add("ok")).await.unwrap();
+    w.claim(0, 1, ClaimFilter::default()).await.unwrap();
+    w.write(add("x")).await.unwrap();
+    w.write(add("ok")).await.unwrap();
+    w.claim(0, 1, ClaimFilter::default()).await.unwrap();
+    drop(w);
+    task.await.unwrap().unwrap();
+    let calls = log.lock().unwrap().calls.clone();
+    assert_eq!(calls, ["batch ok", "claim 1", "batch x", "claim 1"]);
+}
