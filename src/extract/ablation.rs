@@ -20,14 +20,32 @@ pub enum Step {
     AncestorSiblings,
     /// Lists of story teasers (headline link over a summary) left out.
     TeaserLists,
+    /// Photo captions left out (`<figcaption>`, caption classes).
+    Captions,
+    /// Photo credits left out (credit classes, "Photo: …", "… / Getty Images").
+    Credits,
+    /// Byline and dateline boxes and lines left out.
+    Bylines,
+    /// Newsletter, subscription and cookie prompt lines left out.
+    Prompts,
+    /// "Read next" / "More from" / "Read more:" link lists left out.
+    LinkLists,
+    /// A plain first line that repeats the title left out.
+    TitleLine,
 }
 
 impl Step {
-    pub const ALL: [Step; 4] = [
+    pub const ALL: [Step; 10] = [
         Step::Comments,
         Step::LeadingHeadline,
         Step::AncestorSiblings,
         Step::TeaserLists,
+        Step::Captions,
+        Step::Credits,
+        Step::Bylines,
+        Step::Prompts,
+        Step::LinkLists,
+        Step::TitleLine,
     ];
 
     pub fn name(self) -> &'static str {
@@ -36,6 +54,12 @@ impl Step {
             Step::LeadingHeadline => "leading-headline",
             Step::AncestorSiblings => "ancestor-siblings",
             Step::TeaserLists => "teaser-lists",
+            Step::Captions => "captions",
+            Step::Credits => "credits",
+            Step::Bylines => "bylines",
+            Step::Prompts => "prompts",
+            Step::LinkLists => "link-lists",
+            Step::TitleLine => "title-line",
         }
     }
 

@@ -70,6 +70,7 @@ use super::density::{
     cetd, densities, density_sums, mark_content, max_density_sum, threshold, Density,
 };
 use super::dom::{Dom, Stats, Tag};
+use super::furniture;
 use super::headline;
 use super::heuristics::{removal_mask, skip_teaser_lists, Flags};
 use super::text::{assemble_kept, Para, TextSink};
@@ -176,6 +177,7 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
     if !opts.ablate.off(Step::TeaserLists) {
         skip_teaser_lists(dom, &stats, &keep, &mut skip);
     }
+    furniture::skip_named(dom, &stats, &mut skip, opts);
     dom.close_removed(&mut skip);
     // 5.
     let start = (0..n)
@@ -229,6 +231,11 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
             }
             chosen.remove(0);
         }
+    }
+    // 9. Furniture lines out ([`furniture`]); a plain line that repeats
+    // the title is the headline.
+    if let Some(line) = furniture::drop_lines(&sink, &paras, &mut chosen, title, opts) {
+        headline.get_or_insert(line);
     }
     // The text nodes of the chosen paragraphs, for Markdown.
     let markdown = opts.markdown.then(|| {
