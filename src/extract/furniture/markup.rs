@@ -78,8 +78,25 @@ fn named_kind(dom: &Dom<'_>, i: usize) -> Option<Kind> {
         return Some(Kind::Byline);
     }
     let mut kind = None;
-    for value in [nd.class, nd.id] {
+    // An id of many parts is a slug of the text (`comparing-over-time-or-
+    // experiment-groups` on a heading), not a name of what the element is.
+    let id = if parts(nd.id).count() > tune::ID_MAX_PARTS {
+        ""
+    } else {
+        nd.id
+    };
+    for value in [nd.class, id] {
+        let mut state = false;
         for p in parts(value) {
+            // `no_caption`, `has-caption`, `with-credit`: a state of a
+            // container (buzzfeed's list items), not the caption itself.
+            let after_state = std::mem::replace(
+                &mut state,
+                matches!(p.as_str(), "no" | "has" | "with" | "without"),
+            );
+            if after_state {
+                continue;
+            }
             // A credit inside a caption box is still a credit.
             if is_credit_part(&p) {
                 return Some(Kind::Credit);
@@ -140,6 +157,15 @@ pub fn kind_of(dom: &Dom<'_>, stats: &[Stats], i: usize) -> Option<Kind> {
     }
     let chars = stats[i].chars;
     if let Some(kind) = named_kind(dom, i) {
+        // A caption holds no heading: a box that does is a story's item.
+        let end = nd.end as usize;
+        if kind == Kind::Caption
+            && dom.nodes[i..end]
+                .iter()
+                .any(|d| matches!(d.tag, Tag::H1 | Tag::H))
+        {
+            return None;
+        }
         let max = match kind {
             Kind::Caption => tune::CAPTION_MAX_CHARS,
             Kind::Credit => tune::CREDIT_MAX_CHARS,

@@ -38,6 +38,8 @@ pub struct Keep {
 
 /// Calibrated together on ../shared/corpus (all four sets).
 mod tune {
+    /// An id with more parts than this is a slug of the text, not a name.
+    pub const ID_MAX_PARTS: usize = 3;
     /// A caption element holds at most this many characters …
     pub const CAPTION_MAX_CHARS: u32 = 400;
     /// … a credit element this many …

@@ -250,3 +250,31 @@ fn prompt_and_link_list_lines() {
     assert!(is_read_more_line("Read more: Council rejects the bridge"));
     assert!(!is_read_more_line("Read the report"));
 }
+
+#[test]
+fn caption_state_class_is_no_caption() {
+    // buzzfeed-1 (readability-dev): list items are `<div class="… no_caption">`
+    // holding a heading and a photo; the heading is text.
+    let inner = format!(
+        "{}<div class='superlist_item no_caption'><h2>The mother described how her \
+         daughter was burning up from within.</h2><img src=a.jpg></div>{}",
+        story(2),
+        story(2)
+    );
+    let t = default_text(&inner);
+    assert!(t.contains("burning up from within"), "{t}");
+}
+
+#[test]
+fn heading_with_a_slug_id_is_not_a_dateline() {
+    // google-sre-book-1 (readability-dev): `<dt id="comparing-over-time-or-
+    // experiment-groups">`; "time" in a slug names nothing.
+    let inner = format!(
+        "{}<dl><dt id=comparing-over-time-or-experiment-groups>Comparing over time</dt>\
+         <dd>Are queries faster with one database than the other, and by how much?</dd></dl>{}",
+        story(2),
+        story(2)
+    );
+    let t = default_text(&inner);
+    assert!(t.contains("Comparing over time"), "{t}");
+}
