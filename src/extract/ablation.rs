@@ -32,10 +32,12 @@ pub enum Step {
     LinkLists,
     /// A plain first line that repeats the title left out.
     TitleLine,
+    /// Tag / category lines and lone share-bar words left out.
+    TagLines,
 }
 
 impl Step {
-    pub const ALL: [Step; 10] = [
+    pub const ALL: [Step; 11] = [
         Step::Comments,
         Step::LeadingHeadline,
         Step::AncestorSiblings,
@@ -46,6 +48,7 @@ impl Step {
         Step::Prompts,
         Step::LinkLists,
         Step::TitleLine,
+        Step::TagLines,
     ];
 
     pub fn name(self) -> &'static str {
@@ -60,6 +63,7 @@ impl Step {
             Step::Prompts => "prompts",
             Step::LinkLists => "link-lists",
             Step::TitleLine => "title-line",
+            Step::TagLines => "tag-lines",
         }
     }
 

@@ -1,6 +1,7 @@
 //! Furniture that only the words give away: byline and dateline lines,
-//! photo credits, newsletter / subscription / cookie prompts, and the
-//! heading of a "Read next" / "More from" link list.
+//! photo credits, newsletter / subscription / cookie prompts, tag and
+//! category lines, the lone words of share bars, and the heading of a
+//! "Read next" / "More from" link list.
 //!
 //! In: the text of one output paragraph. Out: whether it is that kind of
 //! furniture. Patterns are general across sites (English first, the common
@@ -432,4 +433,29 @@ pub fn is_read_more_line(line: &str) -> bool {
             .expect("static regex")
     });
     READ_MORE.is_match(line.trim())
+}
+
+/// Tag and category lines ("Tags: FAQ", "Categories: News", "Filed under:
+/// …", "Posted in …").
+static TAG_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:tags?|tagged(?:\s+with)?|categories|category|filed\s+under|posted\s+in|topics|mots-clés|schlagwörter|etiquetas)\s*:",
+    )
+    .expect("static regex")
+});
+
+/// The lone words of share and tool bars ("Share", "Save", "Print",
+/// "Email", "12 Comments").
+static TOOL_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:share(?:\s+this(?:\s+(?:article|story))?)?|save|print|email|e-mail|tweet|pin\s+it|(?:\d+\s+)?comments?|view\s+comments|reply|found\s+this\s+helpful)$",
+    )
+    .expect("static regex")
+});
+
+/// A tag or category line, or a lone tool-bar word.
+pub fn is_tag_line(line: &str) -> bool {
+    let line = line.trim();
+    line.chars().count() <= tune::PROMPT_MAX_CHARS
+        && (TAG_LINE.is_match(line) || TOOL_WORD.is_match(line))
 }

@@ -121,7 +121,8 @@ fn alone_in_block(dom: &Dom<'_>, stats: &[Stats], i: usize) -> bool {
 
 /// Removes from `chosen` (indices of `paras`, ascending) the furniture lines:
 /// bylines and datelines among the first and last paragraphs, credits,
-/// prompts and link lists anywhere, and a first line that is the title.
+/// prompts, tag lines and link lists anywhere, and a first line that is
+/// the title.
 /// Returns that title line: it is the headline (`title`), never text.
 pub fn drop_lines(
     sink: &TextSink,
@@ -146,6 +147,7 @@ pub fn drop_lines(
     }
     let credits = !opts.keep.captions && !opts.ablate.off(Step::Credits);
     let prompts = !opts.ablate.off(Step::Prompts);
+    let tag_lines = !opts.ablate.off(Step::TagLines);
     let link_lists = !opts.ablate.off(Step::LinkLists);
     let linky = |k: usize| {
         let p = &paras[chosen[k]];
@@ -156,6 +158,7 @@ pub fn drop_lines(
         let t = text(k);
         if (credits && lines::is_credit(t))
             || (prompts && lines::is_prompt(t))
+            || (tag_lines && lines::is_tag_line(t))
             || (link_lists && lines::is_read_more_line(t) && linky(k))
         {
             drop[k] = true;

@@ -4,6 +4,7 @@
 
 use super::lines::{
     is_byline, is_credit, is_dateline, is_link_list_heading, is_prompt, is_read_more_line,
+    is_tag_line,
 };
 use crate::extract::ablation::{Ablations, Step};
 use crate::extract::{extract_html, Algorithm, ExtractOptions};
@@ -277,4 +278,33 @@ fn heading_with_a_slug_id_is_not_a_dateline() {
     );
     let t = default_text(&inner);
     assert!(t.contains("Comparing over time"), "{t}");
+}
+
+#[test]
+fn tag_lines_and_tool_words() {
+    for line in [
+        "Tags: FAQ",
+        "Categories: News",
+        "Filed under: Politics",
+        "Share",
+        "12 Comments",
+    ] {
+        assert!(is_tag_line(line), "{line}");
+    }
+    for line in [
+        "Tags are what the council wants on every bag.",
+        "Share prices fell",
+        "Comments from the mayor surprised everyone",
+    ] {
+        assert!(!is_tag_line(line), "{line}");
+    }
+    let inner = format!(
+        "{}<p>Share</p>{}<p>Tags: Council, Budget</p>",
+        story(2),
+        story(3)
+    );
+    let t = default_text(&inner);
+    assert!(!t.contains("Tags:") && !t.contains("\nShare\n"), "{t}");
+    let kept = text_of(&inner, &ablated(Step::TagLines));
+    assert!(kept.contains("Tags: Council"), "{kept}");
 }
