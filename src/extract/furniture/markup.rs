@@ -6,6 +6,11 @@
 //! [`super::tune`]): a class word is a hint, and a long block that carries
 //! one (`<div class="post-meta">` around a whole story) is content.
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
 use super::super::dom::{Dom, Stats, Tag};
 use super::tune;
 
@@ -68,14 +73,33 @@ fn is_byline_part(p: &str) -> bool {
         )
 }
 
+/// Any furniture word at all in a class or id value: most values hold
+/// none, and are passed without splitting them.
+static ANY_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        "(?i)caption|credit|photographer|byline|dateline|stamp|pubdate|author|writer|date|time|posted|published|meta|submitted",
+    )
+    .expect("static regex")
+});
+
+/// Whether class values hold a furniture word, per distinct value (pages
+/// repeat their class names).
+pub type ClassCache<'a> = HashMap<&'a str, bool>;
+
 /// Which furniture the element `i` is, from its tag and class/id words.
-fn named_kind(dom: &Dom<'_>, i: usize) -> Option<Kind> {
+fn named_kind<'a>(dom: &Dom<'a>, i: usize, classes: &mut ClassCache<'a>) -> Option<Kind> {
     let nd = &dom.nodes[i];
     if nd.tag == Tag::Figcaption {
         return Some(Kind::Caption);
     }
     if nd.tag == Tag::Address {
         return Some(Kind::Byline);
+    }
+    let class_words = *classes
+        .entry(nd.class)
+        .or_insert_with(|| ANY_WORD.is_match(nd.class));
+    if !class_words && (nd.id.is_empty() || !ANY_WORD.is_match(nd.id)) {
+        return None;
     }
     let mut kind = None;
     // An id of many parts is a slug of the text (`comparing-over-time-or-
@@ -150,13 +174,19 @@ fn time_chars(dom: &Dom<'_>, i: usize) -> u32 {
 }
 
 /// The furniture kind of element `i`, if it is short enough to be one.
-pub fn kind_of(dom: &Dom<'_>, stats: &[Stats], i: usize) -> Option<Kind> {
+pub fn kind_of<'a>(
+    dom: &Dom<'a>,
+    stats: &[Stats],
+    i: usize,
+    classes: &mut ClassCache<'a>,
+) -> Option<Kind> {
     let nd = &dom.nodes[i];
-    if !can_be_furniture(nd.tag) || stats[i].chars == 0 {
+    let chars = stats[i].chars;
+    // Longer than the longest furniture (a caption): prose.
+    if !can_be_furniture(nd.tag) || chars == 0 || chars > tune::CAPTION_MAX_CHARS {
         return None;
     }
-    let chars = stats[i].chars;
-    if let Some(kind) = named_kind(dom, i) {
+    if let Some(kind) = named_kind(dom, i, classes) {
         // A caption holds no heading: a box that does is a story's item.
         let end = nd.end as usize;
         if kind == Kind::Caption

@@ -25,6 +25,28 @@ use super::headline;
 use super::text::{Para, TextSink};
 use super::ExtractOptions;
 
+/// Every step of this module (`eval --ablate`; the bench switches them
+/// all off to measure what they cost).
+pub const STEPS: [Step; 7] = [
+    Step::Captions,
+    Step::Credits,
+    Step::Bylines,
+    Step::Prompts,
+    Step::LinkLists,
+    Step::TitleLine,
+    Step::TagLines,
+];
+
+/// The steps of [`drop_lines`].
+const FURNITURE_LINE_STEPS: [Step; 6] = [
+    Step::Credits,
+    Step::Bylines,
+    Step::Prompts,
+    Step::LinkLists,
+    Step::TitleLine,
+    Step::TagLines,
+];
+
 /// Furniture a caller wants kept in the text (a gold set that counts it);
 /// all false for `extract` and the crawler.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -57,6 +79,10 @@ mod tune {
     pub const DATELINE_MAX_NAME_WORDS: usize = 3;
     /// A credit line holds at most this many words.
     pub const CREDIT_MAX_WORDS: usize = 8;
+    /// Non-whitespace characters above which a paragraph is prose, not a
+    /// furniture line (the longest line rule, prompts, allows 200 with
+    /// spaces).
+    pub const SHORT_LINE_CHARS: u32 = 200;
     /// A prompt line holds at most this many characters.
     pub const PROMPT_MAX_CHARS: usize = 200;
     /// A link-list heading holds at most this many characters.
@@ -81,8 +107,17 @@ fn wanted(opts: &ExtractOptions, kind: markup::Kind) -> bool {
 
 /// Adds to `skip` the elements the markup names as captions, credits,
 /// bylines and datelines (closed under descendants).
-pub fn skip_named(dom: &Dom<'_>, stats: &[Stats], skip: &mut [bool], opts: &ExtractOptions) {
+pub fn skip_named<'a>(dom: &Dom<'a>, stats: &[Stats], skip: &mut [bool], opts: &ExtractOptions) {
+    let kinds = [
+        markup::Kind::Caption,
+        markup::Kind::Credit,
+        markup::Kind::Byline,
+    ];
+    if !kinds.iter().any(|&k| wanted(opts, k)) {
+        return;
+    }
     let n = dom.len();
+    let mut classes = markup::ClassCache::new();
     let mut i = 1;
     while i < n {
         let nd = &dom.nodes[i];
@@ -90,7 +125,7 @@ pub fn skip_named(dom: &Dom<'_>, stats: &[Stats], skip: &mut [bool], opts: &Extr
             i = nd.end as usize;
             continue;
         }
-        let furniture = markup::kind_of(dom, stats, i)
+        let furniture = markup::kind_of(dom, stats, i, &mut classes)
             .filter(|&k| wanted(opts, k))
             .is_some_and(|k| {
                 // Caption and credit spans sit inside a caption block; a
@@ -131,6 +166,9 @@ pub fn drop_lines(
     title: Option<&str>,
     opts: &ExtractOptions,
 ) -> Option<String> {
+    if FURNITURE_LINE_STEPS.iter().all(|&s| opts.ablate.off(s)) {
+        return None;
+    }
     let text = |k: usize| sink.para_text(chosen[k]);
     let len = chosen.len();
     let mut drop = vec![false; len];
@@ -141,6 +179,9 @@ pub fn drop_lines(
             .unwrap_or(len.min(tune::LEAD_MAX_PARAS));
         let tail_start = len.saturating_sub(tune::TAIL_PARAS).max(lead_end);
         for k in (0..lead_end).chain(tail_start..len) {
+            if paras[chosen[k]].chars > tune::SHORT_LINE_CHARS {
+                continue;
+            }
             let t = text(k);
             drop[k] = lines::is_byline(t) || lines::is_dateline(t);
         }
@@ -155,6 +196,11 @@ pub fn drop_lines(
     };
     let mut k = 0;
     while k < len {
+        // Every rule below is for short lines: prose is passed at once.
+        if paras[chosen[k]].chars > tune::SHORT_LINE_CHARS {
+            k += 1;
+            continue;
+        }
         let t = text(k);
         if (credits && lines::is_credit(t))
             || (prompts && lines::is_prompt(t))
