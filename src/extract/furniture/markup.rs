@@ -114,9 +114,13 @@ fn named_kind<'a>(dom: &Dom<'a>, i: usize, classes: &mut ClassCache<'a>) -> Opti
         for p in parts(value) {
             // `no_caption`, `has-caption`, `with-credit`: a state of a
             // container (buzzfeed's list items), not the caption itself.
+            // `quote-credit`: a pull quote's attribution (bbc), not a photo's.
             let after_state = std::mem::replace(
                 &mut state,
-                matches!(p.as_str(), "no" | "has" | "with" | "without"),
+                matches!(
+                    p.as_str(),
+                    "no" | "has" | "with" | "without" | "quote" | "pullquote" | "blockquote"
+                ),
             );
             if after_state {
                 continue;

@@ -308,3 +308,17 @@ fn tag_lines_and_tool_words() {
     let kept = text_of(&inner, &ablated(Step::TagLines));
     assert!(kept.contains("Tags: Council"), "{kept}");
 }
+
+#[test]
+fn pull_quote_credit_is_not_a_photo_credit() {
+    // cleanportaleval bbc pages: `<span class="quote-credit">` names who is
+    // quoted, and the gold keeps it.
+    let inner = format!(
+        "{}<div class=story-feature><blockquote><p>Just because it is digital does not \
+         mean it always works.</p></blockquote><span class=quote-credit>Russell Glass</span></div>{}",
+        story(2),
+        story(2)
+    );
+    let t = default_text(&inner);
+    assert!(t.contains("Russell Glass"), "{t}");
+}
