@@ -7,12 +7,16 @@
 //! `-- language` for the language-detection check alone, or `-- stages` for
 //! CPU time per stage on page-signal-dev, or `-- big` for the
 //! pathological pages alone, or `-- steps` for what the modern-page steps
-//! of `auto` cost (each switched off, as `eval --ablate` does).
+//! of `auto` cost (each switched off, as `eval --ablate` does), or
+//! `-- furniture` for what the furniture steps cost (the full path with and
+//! without them, in one run).
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use newshound::extract::ablation::Ablations;
+use newshound::extract::furniture;
 use newshound::extract::metadata::detect_language;
 use newshound::extract::{extract_bytes, extract_bytes_text, Algorithm, ExtractOptions};
 
@@ -149,6 +153,10 @@ fn main() {
         step_costs(&corpus);
         return;
     }
+    if filter.as_deref() == Some("furniture") {
+        furniture_cost(&corpus);
+        return;
+    }
     if filter.as_deref() == Some("stages") {
         stages(&load(&corpus.join("page-signal-dev")));
         return;
@@ -214,6 +222,40 @@ fn main() {
     }
     language_check(&corpus, filter.as_deref());
     big_pages();
+}
+
+/// The full path (`auto`, metadata included) with and without the furniture
+/// steps, passes interleaved so both see the same machine load: pages per
+/// CPU-second of each and their ratio.
+fn furniture_cost(corpus: &Path) {
+    let with = ExtractOptions::default();
+    let without = ExtractOptions {
+        ablate: furniture::STEPS
+            .iter()
+            .fold(Ablations::default(), |a, &s| a.with(s)),
+        ..ExtractOptions::default()
+    };
+    for set in ["readability-dev", "page-signal-dev"] {
+        let pages = load(&corpus.join(set));
+        if pages.is_empty() {
+            continue;
+        }
+        throughput(&pages, &with, 1, 1); // warm-up
+        let (mut on, mut off) = (Vec::new(), Vec::new());
+        for _ in 0..5 {
+            on.push(single(&pages, &with, 1).median_cpu);
+            off.push(single(&pages, &without, 1).median_cpu);
+        }
+        let median = |v: &mut Vec<f64>| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        let (a, b) = (median(&mut on), median(&mut off));
+        println!(
+            "{set:<16} Auto full path, 1 thread, pages per CPU-second (median of 5 interleaved passes): with furniture steps {a:>5.0}, without {b:>5.0}, ratio {:.3}",
+            a / b
+        );
+    }
 }
 
 /// The pathological pages: 20 MB of blocks, 100,000 nested `<div>`s.

@@ -399,9 +399,18 @@ pub enum Command {
         /// [default: the set's known convention, else false].
         #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
         gold_has_comments: Option<bool>,
+        /// The gold texts hold photo captions: extract with captions kept
+        /// [default: the set's known convention, else false].
+        #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+        gold_has_captions: Option<bool>,
+        /// The gold texts hold byline and dateline lines: extract with them
+        /// kept [default: the set's known convention, else false].
+        #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
+        gold_has_bylines: Option<bool>,
         /// Switch heuristics of `auto` off to measure what each is worth
         /// (comma-separated: comments, leading-headline, ancestor-siblings,
-        /// teaser-lists).
+        /// teaser-lists, captions, credits, bylines, prompts, link-lists,
+        /// title-line).
         #[arg(long, value_name = "STEPS", value_parser = parse_ablations)]
         ablate: Option<Ablations>,
     },

@@ -350,6 +350,8 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             sequence,
             gold_has_title,
             gold_has_comments,
+            gold_has_captions,
+            gold_has_bylines,
             ablate,
         } => {
             let jobs = jobs.unwrap_or(1);
@@ -377,7 +379,8 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
                 let set = corpus::EvalSet {
                     html,
                     gold,
-                    convention: GoldConvention::resolve(html, gold_has_title, gold_has_comments),
+                    convention: GoldConvention::resolve(html, gold_has_title, gold_has_comments)
+                        .with_furniture(gold_has_captions, gold_has_bylines),
                 };
                 if sequence {
                     corpus::eval_sequence(globals, out, &set, &opts, json)
@@ -484,6 +487,7 @@ fn extract_options(
         },
         model: model.map(Arc::new),
         comments: comments.unwrap_or_else(|| from_config.is_some_and(|e| e.comments)),
+        keep: Default::default(),
         ablate: Default::default(),
         markdown: false,
     })

@@ -71,10 +71,24 @@ pub enum Step {
     InteriorLinkLists,
     /// The best node widened to the declared main container around it.
     DeclaredMain,
+    /// Photo captions left out (`<figcaption>`, caption classes).
+    Captions,
+    /// Photo credits left out (credit classes, "Photo: …", "… / Getty Images").
+    Credits,
+    /// Byline and dateline boxes and lines left out.
+    Bylines,
+    /// Newsletter, subscription and cookie prompt lines left out.
+    Prompts,
+    /// "Read next" / "More from" / "Read more:" link lists left out.
+    LinkLists,
+    /// A plain first line that repeats the title left out.
+    TitleLine,
+    /// Tag / category lines and lone share-bar words left out.
+    TagLines,
 }
 
 impl Step {
-    pub const ALL: [Step; 10] = [
+    pub const ALL: [Step; 17] = [
         Step::Comments,
         Step::LeadingHeadline,
         Step::AncestorSiblings,
@@ -85,6 +99,13 @@ impl Step {
         Step::GalleryInBody,
         Step::InteriorLinkLists,
         Step::DeclaredMain,
+        Step::Captions,
+        Step::Credits,
+        Step::Bylines,
+        Step::Prompts,
+        Step::LinkLists,
+        Step::TitleLine,
+        Step::TagLines,
     ];
 
     pub fn name(self) -> &'static str {
@@ -99,6 +120,13 @@ impl Step {
             Step::GalleryInBody => "gallery-in-body",
             Step::InteriorLinkLists => "interior-link-lists",
             Step::DeclaredMain => "declared-main",
+            Step::Captions => "captions",
+            Step::Credits => "credits",
+            Step::Bylines => "bylines",
+            Step::Prompts => "prompts",
+            Step::LinkLists => "link-lists",
+            Step::TitleLine => "title-line",
+            Step::TagLines => "tag-lines",
         }
     }
 

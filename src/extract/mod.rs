@@ -27,6 +27,7 @@ pub mod comments;
 pub mod density;
 pub mod dom;
 pub mod fallback;
+pub mod furniture;
 pub mod headline;
 pub mod heuristics;
 pub mod htd;
@@ -116,6 +117,9 @@ pub struct ExtractOptions {
     /// Keep reader comments in the text (`[extract] comments`, `extract
     /// --comments`); by default they are left out.
     pub comments: bool,
+    /// Furniture kept in the text (`eval` for gold sets that count it);
+    /// none by default.
+    pub keep: furniture::Keep,
     /// Heuristics of `auto` switched off (`eval --ablate`; empty otherwise).
     pub ablate: ablation::Ablations,
     /// Also render the selection as Markdown ([`Article::markdown`]).

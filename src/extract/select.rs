@@ -26,6 +26,11 @@
 //!    the headline is returned apart, never as text.
 //! 8. With comments kept, the comment threads the selection left out follow
 //!    the story ([`comments`]); by default step 1 removes them.
+//! 9. Furniture out ([`furniture`]): captions, credits, byline and dateline
+//!    boxes join the skip mask in step 4; byline / dateline / credit /
+//!    prompt / tag lines, link lists and a plain title line leave the chosen
+//!    paragraphs after step 7 (a title line becomes the headline). Its
+//!    ablation lines are in docs/algorithms.md ("Furniture").
 //!
 //! What each step is worth (mean LCS F1 lost when it alone is switched off,
 //! ../shared/corpus, November 2026; page-signal-dev / cleaneval-dev /
@@ -59,6 +64,7 @@ use super::density::{
     cetd, densities, density_sums, mark_content, max_density_sum, threshold, Density,
 };
 use super::dom::{Dom, Stats, Tag};
+use super::furniture;
 use super::headline;
 use super::heuristics::{removal_mask_with, skip_teaser_lists, Flags};
 use super::tail;
@@ -165,6 +171,8 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
     if !opts.ablate.off(Step::TeaserLists) {
         skip_teaser_lists(dom, &stats, &keep, &mut skip);
     }
+    // 9. Furniture the markup names (captions, credits, bylines).
+    furniture::skip_named(dom, &stats, &mut skip, opts);
     dom.close_removed(&mut skip);
     // 5.
     let start = (0..n)
@@ -218,6 +226,11 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
             }
             chosen.remove(0);
         }
+    }
+    // 9. Furniture lines out; a plain line that repeats the title is the
+    // headline.
+    if let Some(line) = furniture::drop_lines(&sink, &paras, &mut chosen, title, opts) {
+        headline.get_or_insert(line);
     }
     // The text nodes of the chosen paragraphs, for Markdown.
     let markdown = opts.markdown.then(|| {

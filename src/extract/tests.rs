@@ -131,15 +131,27 @@ fn full_pipeline_fills_text_and_title() {
 
 #[test]
 fn object_fallback_caption_is_kept() {
-    // tv.msnbc.com puts video captions inside <object> fallback content.
+    // tv.msnbc.com puts video captions inside <object> fallback content:
+    // strip keeps it, and a caller that keeps captions gets it (by
+    // default a caption is furniture, not text).
     let html = format!(
         "<body><div class=post>{}<object data=x><p class=caption>Caption text of the video, \
          which readers see.</p></object>{}</div></body>",
         story(3),
         story(2)
     );
-    let t = extract_text(&html, Algorithm::Auto);
+    let captions = ExtractOptions {
+        keep: furniture::Keep {
+            captions: true,
+            bylines: false,
+        },
+        ..ExtractOptions::default()
+    };
+    let t = extract_html(&html, None, &captions).text;
     assert!(t.contains("Caption text of the video"), "{t:?}");
+    let t = extract_text(&html, Algorithm::Auto);
+    assert!(!t.contains("Caption text of the video"), "{t:?}");
+    assert!(t.contains("Paragraph 2"), "{t:?}");
 }
 
 #[test]

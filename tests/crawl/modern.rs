@@ -104,10 +104,9 @@ async fn modern_template_crawl_keeps_only_the_story_and_reads_json_ld() {
     assert!(mean_f1 >= 0.93, "mean F1 {mean_f1:.4} < 0.93");
 }
 
-/// Issue 10, item 5 (not done yet): the extractor keeps the `<figcaption>`
-/// and the visible byline line of the `wire` pages.
+/// Issue 10, item 5: the `<figcaption>` (caption and credit spans) and the
+/// visible byline line of the `wire` pages are furniture, not text.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "extraction keeps photo captions and byline lines (issue 10, item 5)"]
 async fn modern_template_captions_and_bylines_are_left_out() {
     let (web, _site, articles, _dir) = crawl_wire().await;
     for a in &articles {

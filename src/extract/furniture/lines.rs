@@ -1,0 +1,461 @@
+//! Furniture that only the words give away: byline and dateline lines,
+//! photo credits, newsletter / subscription / cookie prompts, tag and
+//! category lines, the lone words of share bars, and the heading of a
+//! "Read next" / "More from" link list.
+//!
+//! In: the text of one output paragraph. Out: whether it is that kind of
+//! furniture. Patterns are general across sites (English first, the common
+//! byline words of French, Spanish, Portuguese, German, Italian, Dutch and
+//! Scandinavian pages where that is cheap); every one stops at a length
+//! where a line turns into prose.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::tune;
+
+/// Words that open a byline ("By", "Posted by", "Par", "Por", "Von", …).
+static BYLINE_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?://\s*)?(?:(?:posted|written|words|reported|story|text|photos?)\s+by|by|par|por|von|di|door|av|af)[:\s]\s*",
+    )
+    .expect("static regex")
+});
+
+/// Words that open a dateline ("Posted on", "Published", "Updated", …).
+static DATE_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:(?:posted|published|updated|last\s+updated|modified|first\s+published|publié|mis\s+à\s+jour|publicado|actualizado|veröffentlicht|aktualisiert|pubblicato)(?:\s+(?:on|at|le|el|am|il))?[:\s]\s*)+",
+    )
+    .expect("static regex")
+});
+
+/// Month and weekday names and their abbreviations (English, French,
+/// Spanish, Portuguese, German, Italian, Dutch).
+fn is_calendar_word(w: &str) -> bool {
+    let w = w.trim_end_matches('.').to_lowercase();
+    matches!(
+        w.as_str(),
+        "jan"
+            | "january"
+            | "feb"
+            | "february"
+            | "mar"
+            | "march"
+            | "apr"
+            | "april"
+            | "may"
+            | "jun"
+            | "june"
+            | "jul"
+            | "july"
+            | "aug"
+            | "august"
+            | "sep"
+            | "sept"
+            | "september"
+            | "oct"
+            | "october"
+            | "nov"
+            | "november"
+            | "dec"
+            | "december"
+            | "mon"
+            | "monday"
+            | "tue"
+            | "tues"
+            | "tuesday"
+            | "wed"
+            | "wednesday"
+            | "thu"
+            | "thur"
+            | "thurs"
+            | "thursday"
+            | "fri"
+            | "friday"
+            | "sat"
+            | "saturday"
+            | "sun"
+            | "sunday"
+            | "janvier"
+            | "février"
+            | "mars"
+            | "avril"
+            | "mai"
+            | "juin"
+            | "juillet"
+            | "août"
+            | "septembre"
+            | "octobre"
+            | "novembre"
+            | "décembre"
+            | "enero"
+            | "febrero"
+            | "marzo"
+            | "abril"
+            | "mayo"
+            | "junio"
+            | "julio"
+            | "agosto"
+            | "septiembre"
+            | "octubre"
+            | "noviembre"
+            | "diciembre"
+            | "janeiro"
+            | "fevereiro"
+            | "março"
+            | "maio"
+            | "junho"
+            | "julho"
+            | "setembro"
+            | "outubro"
+            | "novembro"
+            | "dezembro"
+            | "januar"
+            | "februar"
+            | "märz"
+            | "juni"
+            | "juli"
+            | "oktober"
+            | "dezember"
+            | "gennaio"
+            | "febbraio"
+            | "aprile"
+            | "maggio"
+            | "giugno"
+            | "luglio"
+            | "settembre"
+            | "ottobre"
+            | "dicembre"
+            | "lundi"
+            | "mardi"
+            | "mercredi"
+            | "jeudi"
+            | "vendredi"
+            | "samedi"
+            | "dimanche"
+            | "lunes"
+            | "martes"
+            | "miércoles"
+            | "jueves"
+            | "viernes"
+            | "sábado"
+            | "domingo"
+            | "montag"
+            | "dienstag"
+            | "mittwoch"
+            | "donnerstag"
+            | "freitag"
+            | "samstag"
+            | "sonntag"
+    )
+}
+
+/// Words a dateline holds besides the date itself: times, zones, "ago".
+fn is_time_word(w: &str) -> bool {
+    let w = w.trim_end_matches([',', '.', ';']).to_lowercase();
+    matches!(
+        w.as_str(),
+        "at" | "on"
+            | "am"
+            | "pm"
+            | "a.m"
+            | "p.m"
+            | "utc"
+            | "gmt"
+            | "est"
+            | "edt"
+            | "cst"
+            | "cdt"
+            | "pst"
+            | "pdt"
+            | "bst"
+            | "cet"
+            | "cest"
+            | "et"
+            | "pt"
+            | "ist"
+            | "aest"
+            | "ago"
+            | "min"
+            | "mins"
+            | "minute"
+            | "minutes"
+            | "hour"
+            | "hours"
+            | "hr"
+            | "hrs"
+            | "day"
+            | "days"
+            | "week"
+            | "weeks"
+            | "month"
+            | "months"
+            | "year"
+            | "years"
+            | "yesterday"
+            | "today"
+            | "le"
+            | "à"
+            | "às"
+            | "de"
+            | "del"
+            | "um"
+            | "uhr"
+            | "of"
+            | "the"
+            | "updated"
+            | "published"
+            | "posted"
+            | "and"
+            | "h"
+    )
+}
+
+/// A token with a digit in it, made of digits and date/time punctuation
+/// (`2019`, `12:46`, `08.04.2015`, `29,`, `6/13/2018`, `12h55`, `3rd`).
+fn is_number_token(w: &str) -> bool {
+    w.chars().any(|c| c.is_ascii_digit())
+        && w.chars().all(|c| {
+            c.is_ascii_digit()
+                || matches!(c, '.' | ',' | ':' | '/' | '-' | 'h' | '(' | ')')
+                || c.is_ascii_alphabetic() && w.len() <= 5
+        })
+}
+
+/// Separators between the parts of a byline or dateline.
+fn is_separator(w: &str) -> bool {
+    w.chars().all(|c| {
+        matches!(
+            c,
+            '|' | '·' | '•' | '-' | '–' | '—' | '/' | ',' | '@' | ':' | '(' | ')'
+        )
+    })
+}
+
+/// Connecting words inside a byline's list of names and roles.
+fn is_name_connector(w: &str) -> bool {
+    matches!(
+        w.trim_end_matches(','),
+        "and"
+            | "&"
+            | "in"
+            | "for"
+            | "of"
+            | "the"
+            | "at"
+            | "with"
+            | "y"
+            | "et"
+            | "und"
+            | "e"
+            | "de"
+            | "da"
+            | "del"
+            | "van"
+            | "von"
+            | "der"
+            | "le"
+            | "la"
+            | "on"
+    )
+}
+
+/// A word that reads as part of a name or a role: capitalised, an initial,
+/// a handle.
+fn is_name_word(w: &str) -> bool {
+    let w = w.trim_matches(|c: char| matches!(c, ',' | '(' | ')' | '"' | '“' | '”'));
+    w.starts_with('@') || w.chars().next().is_some_and(char::is_uppercase)
+}
+
+/// Whether a dateline's words are all date and time words, with at most a
+/// short name in front ("Alex Perry 1 day ago", "Dan Goodin - Apr 16, 2015
+/// 8:02 pm UTC"), and at least one number.
+fn is_dateline_words(words: &[&str]) -> bool {
+    let mut names = 0;
+    let mut numbers = 0;
+    let mut calendar = false;
+    let mut ago = false;
+    for w in words {
+        if is_number_token(w) {
+            // "08.04.2015" and "6/13/2018" are whole dates.
+            numbers += if w.matches(['.', '/', '-']).count() >= 2 {
+                2
+            } else {
+                1
+            };
+        } else if is_calendar_word(w) {
+            calendar = true;
+        } else if is_time_word(w) {
+            ago |= w.eq_ignore_ascii_case("ago");
+        } else if is_separator(w) {
+        } else if is_name_word(w) {
+            names += 1;
+        } else {
+            return false;
+        }
+    }
+    numbers > 0 && names <= tune::DATELINE_MAX_NAME_WORDS && (calendar || ago || numbers >= 2)
+}
+
+/// A line that is only a date and time ("24 July 2015", "April 5, 2018 |
+/// 6:00 PM", "08.04.2015 12:46", "Published Thu 27 Jul 2017", "Updated 3
+/// hours ago"), perhaps after the author's name.
+pub fn is_dateline(line: &str) -> bool {
+    if line.chars().count() > tune::LINE_MAX_CHARS {
+        return false;
+    }
+    let rest = DATE_LEAD.replace(line.trim(), "");
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    !words.is_empty() && words.len() <= tune::LINE_MAX_WORDS && is_dateline_words(&words)
+}
+
+/// A byline ("By Jane Roe", "By JANE ROE, AP Technology Writer", "Posted by
+/// jane on May 3, 2019", "By Jane Roe | Sep 5, 2019", "Par Jean Dupont"):
+/// a byline word, then names, roles, separators and perhaps a date, no
+/// sentence. "By the end of the year …" and "By Monday the river rose."
+/// are prose: a lower-case word that is no connector, or a sentence end.
+pub fn is_byline(line: &str) -> bool {
+    let line = line.trim();
+    if line.chars().count() > tune::LINE_MAX_CHARS {
+        return false;
+    }
+    let Some(lead) = BYLINE_LEAD.find(line) else {
+        return false;
+    };
+    let rest = &line[lead.end()..];
+    let words: Vec<&str> = rest.split_whitespace().collect();
+    let Some(first) = words.first() else {
+        return false;
+    };
+    // "Posted by jroe": a user name need not be capitalised.
+    let handle = lead.as_str().to_ascii_lowercase().contains("posted")
+        && first
+            .chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '-'));
+    if words.len() > tune::LINE_MAX_WORDS || !(is_name_word(first) || handle) {
+        return false;
+    }
+    // A sentence ends with a full stop after a word, not after an initial
+    // ("By Jane Q. Public", "By John Smith Jr.").
+    let last = words.last().copied().unwrap_or_default();
+    let sentence_end = last.ends_with(['!', '?'])
+        || last.ends_with('.') && last.trim_end_matches('.').chars().count() > 3;
+    if sentence_end {
+        return false;
+    }
+    words.iter().skip(usize::from(handle)).all(|w| {
+        is_name_word(w)
+            || is_name_connector(w)
+            || is_separator(w)
+            || is_number_token(w)
+            || is_calendar_word(w)
+            || is_time_word(w)
+    })
+}
+
+/// Agencies and picture libraries that photo credits name.
+static AGENCY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(?:^|[\s/|(])(?:getty(?:\s+images)?|reuters|afp|ap(?:\s+photo)?|epa(?:-efe)?|pa(?:\s+wire)?|rex(?:\s+features)?|shutterstock|corbis|associated\s+press|bloomberg|dpa|ansa|xinhua|anadolu(?:\s+agency)?|sipa|alamy|istock(?:photo)?|nurphoto|zuma(?:\s+press)?|afp/getty(?:\s+images)?)\)?\s*$",
+    )
+    .expect("static regex")
+});
+
+/// Words that open a credit ("Photo: …", "Image by …", "Credit …",
+/// "(photo AFP)", "Foto: …"). Not "©" / "Copyright": a notice under the
+/// story, which the older gold sets keep.
+static CREDIT_LEAD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^\(?(?:(?:photo|photos|photograph|image|images|picture|pic|foto|fotos|illustration|video|graphic)(?:\s+credit)?(?:\s*:|\s+by\b|\s+courtesy\b|\s+(?-i:[\p{Lu}@]))|credits?(?:\s*:|(?-i:\p{Lu})))",
+    )
+    .expect("static regex")
+});
+
+/// A photo credit line: a credit word in front, or an agency at the end,
+/// short and without a sentence.
+pub fn is_credit(line: &str) -> bool {
+    let line = line.trim();
+    let words = line.split_whitespace().count();
+    if words == 0 || words > tune::CREDIT_MAX_WORDS || line.ends_with(['.', '!', '?']) {
+        return false;
+    }
+    if CREDIT_LEAD.is_match(line) {
+        return true;
+    }
+    // "Oli Scarff | Getty Images", "ChinaFotoPress via Getty Images": names
+    // before the agency, not a sentence about it.
+    AGENCY.is_match(line)
+        && line.split_whitespace().all(|w| {
+            is_name_word(w)
+                || is_separator(w)
+                || w.split('/').all(is_name_word)
+                || matches!(w, "via" | "for" | "by" | "and" | "the" | "photo" | "images")
+        })
+}
+
+/// Newsletter, subscription, app and cookie prompts.
+static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:sign\s+up\b|subscribe\b|get\s+(?:our|the)\s+[\w\s]{0,40}newsletter|join\s+our\s+(?:mailing\s+list|newsletter)|enter\s+your\s+email|download\s+(?:our|the)\s+[\w\s]{0,20}app\b|follow\s+us\s+on\b|like\s+us\s+on\s+facebook|we\s+use\s+cookies|this\s+(?:web)?site\s+uses\s+cookies|by\s+(?:using|continuing)\b.{0,60}\bcookies|support\s+(?:our|independent)\s+journalism|already\s+a\s+subscriber|want\s+more\b.{0,60}\b(?:inbox|newsletter))",
+    )
+    .expect("static regex")
+});
+
+/// A line that asks the reader to sign up, subscribe, follow or accept
+/// cookies (short; a paragraph about newsletters is not a prompt).
+pub fn is_prompt(line: &str) -> bool {
+    let line = line.trim();
+    line.chars().count() <= tune::PROMPT_MAX_CHARS && PROMPT.is_match(line)
+}
+
+/// Headings that open a list of links to other stories inside or after the
+/// text ("Read next", "More from Politics", "Related coverage", "Read
+/// more:", "Recommended").
+static LINK_LIST_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:read\s+(?:next|more|also)|more\s+from\b.{0,40}|related(?:\s+(?:coverage|stories|articles|content|links|posts|news|reading))?|recommended(?:\s+(?:for\s+you|stories|reading))?|also\s+read|see\s+more|more\s+on\s+this\s+story|further\s+reading|trending(?:\s+now)?|popular\s+now|top\s+stories|editor'?s\s+picks|lire\s+aussi|à\s+lire\s+aussi|leer\s+más|lea\s+también|mehr\s+zum\s+thema|leia\s+também)\s*[:»›>]?$",
+    )
+    .expect("static regex")
+});
+
+/// A short heading that opens a link list.
+pub fn is_link_list_heading(line: &str) -> bool {
+    let line = line.trim();
+    line.chars().count() <= tune::LINK_HEADING_MAX_CHARS && LINK_LIST_HEADING.is_match(line)
+}
+
+/// A "Read more: <title>" line: a link-list word, a colon, then the link.
+pub fn is_read_more_line(line: &str) -> bool {
+    static READ_MORE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)^(?:read\s+(?:more|next|also)|related|see\s+also|also\s+read|more)\s*:")
+            .expect("static regex")
+    });
+    READ_MORE.is_match(line.trim())
+}
+
+/// Tag and category lines ("Tags: FAQ", "Categories: News", "Filed under:
+/// …", "Posted in …").
+static TAG_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:tags?|tagged(?:\s+with)?|categories|category|filed\s+under|posted\s+in|topics|mots-clés|schlagwörter|etiquetas)\s*:",
+    )
+    .expect("static regex")
+});
+
+/// The lone words of share and tool bars ("Share", "Save", "Print",
+/// "Email", "12 Comments").
+static TOOL_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(?:share(?:\s+this(?:\s+(?:article|story))?)?|save|print|email|e-mail|tweet|pin\s+it|(?:\d+\s+)?comments?|view\s+comments|reply|found\s+this\s+helpful)$",
+    )
+    .expect("static regex")
+});
+
+/// A tag or category line, or a lone tool-bar word.
+pub fn is_tag_line(line: &str) -> bool {
+    let line = line.trim();
+    line.chars().count() <= tune::PROMPT_MAX_CHARS
+        && (TAG_LINE.is_match(line) || TOOL_WORD.is_match(line))
+}

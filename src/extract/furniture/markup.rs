@@ -1,0 +1,219 @@
+//! Furniture that the markup names: photo captions, photo credits, and
+//! byline / dateline boxes inside the selected content.
+//!
+//! In: an element of the arena and its statistics. Out: which kind of
+//! furniture it is, if any ([`Kind`]). Only short elements qualify (see
+//! [`super::tune`]): a class word is a hint, and a long block that carries
+//! one (`<div class="post-meta">` around a whole story) is content.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::super::dom::{Dom, Stats, Tag};
+use super::tune;
+
+/// What a furniture element is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A photo or video caption (`<figcaption>`, `class="caption"`).
+    Caption,
+    /// A photo credit (`class="credit"`, `class="photographer"`).
+    Credit,
+    /// A byline or dateline box (`class="byline"`, `class="date"`, a block
+    /// that is mostly a `<time>`, `<address>`).
+    Byline,
+}
+
+/// The lowercased alphanumeric parts of a class or id value
+/// (`article__byline--top` → `article`, `byline`, `top`).
+fn parts(value: &str) -> impl Iterator<Item = String> + '_ {
+    value
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .map(str::to_ascii_lowercase)
+}
+
+/// A class/id part that names a caption.
+fn is_caption_part(p: &str) -> bool {
+    p.contains("caption") && !p.contains("captioned")
+}
+
+/// A class/id part that names a credit.
+fn is_credit_part(p: &str) -> bool {
+    // Not "copyright": that is the site's or the agency's notice under the
+    // story, which the older gold sets keep.
+    p.contains("credit") || matches!(p, "photographer" | "imagecopyright")
+}
+
+/// A class/id part that names a byline or a date line. Whole parts for the
+/// short words (`date`, not `update-list`; `meta`, not `metal`).
+fn is_byline_part(p: &str) -> bool {
+    p.contains("byline")
+        || p.contains("dateline")
+        || p.contains("timestamp")
+        || p.contains("pubdate")
+        || p.contains("datetime")
+        || matches!(
+            p,
+            "author"
+                | "authors"
+                | "writer"
+                | "date"
+                | "dates"
+                | "time"
+                | "posted"
+                | "published"
+                | "updated"
+                | "meta"
+                | "postmeta"
+                | "entrymeta"
+                | "submitted"
+        )
+}
+
+/// Any furniture word at all in a class or id value: most values hold
+/// none, and are passed without splitting them.
+static ANY_WORD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        "(?i)caption|credit|photographer|byline|dateline|stamp|pubdate|author|writer|date|time|posted|published|meta|submitted",
+    )
+    .expect("static regex")
+});
+
+/// Whether class values hold a furniture word, per distinct value (pages
+/// repeat their class names).
+pub type ClassCache<'a> = HashMap<&'a str, bool>;
+
+/// Which furniture the element `i` is, from its tag and class/id words.
+fn named_kind<'a>(dom: &Dom<'a>, i: usize, classes: &mut ClassCache<'a>) -> Option<Kind> {
+    let nd = &dom.nodes[i];
+    if nd.tag == Tag::Figcaption {
+        return Some(Kind::Caption);
+    }
+    if nd.tag == Tag::Address {
+        return Some(Kind::Byline);
+    }
+    let class_words = *classes
+        .entry(nd.class)
+        .or_insert_with(|| ANY_WORD.is_match(nd.class));
+    if !class_words && (nd.id.is_empty() || !ANY_WORD.is_match(nd.id)) {
+        return None;
+    }
+    let mut kind = None;
+    // An id of many parts is a slug of the text (`comparing-over-time-or-
+    // experiment-groups` on a heading), not a name of what the element is.
+    let id = if parts(nd.id).count() > tune::ID_MAX_PARTS {
+        ""
+    } else {
+        nd.id
+    };
+    for value in [nd.class, id] {
+        let mut state = false;
+        for p in parts(value) {
+            // `no_caption`, `has-caption`, `with-credit`: a state of a
+            // container (buzzfeed's list items), not the caption itself.
+            // `quote-credit`: a pull quote's attribution (bbc), not a photo's.
+            let after_state = std::mem::replace(
+                &mut state,
+                matches!(
+                    p.as_str(),
+                    "no" | "has" | "with" | "without" | "quote" | "pullquote" | "blockquote"
+                ),
+            );
+            if after_state {
+                continue;
+            }
+            // A credit inside a caption box is still a credit.
+            if is_credit_part(&p) {
+                return Some(Kind::Credit);
+            }
+            if is_caption_part(&p) {
+                kind = Some(Kind::Caption);
+            } else if kind.is_none() && is_byline_part(&p) {
+                kind = Some(Kind::Byline);
+            }
+        }
+    }
+    kind
+}
+
+/// Elements that are never furniture themselves: the containers a whole
+/// story sits in, and text-level nodes.
+fn can_be_furniture(tag: Tag) -> bool {
+    !matches!(
+        tag,
+        Tag::Text
+            | Tag::Body
+            | Tag::Article
+            | Tag::Main
+            | Tag::NoText
+            | Tag::Table
+            | Tag::Tr
+            | Tag::Br
+            | Tag::Img
+            | Tag::A
+            | Tag::H1
+    )
+}
+
+/// Non-whitespace characters under `i` that sit inside a `<time>` element.
+fn time_chars(dom: &Dom<'_>, i: usize) -> u32 {
+    let end = dom.nodes[i].end as usize;
+    let mut k = i + 1;
+    let mut chars = 0;
+    while k < end {
+        let nd = &dom.nodes[k];
+        if nd.tag == Tag::Time {
+            chars += (k + 1..nd.end as usize)
+                .map(|t| dom.nodes[t].chars)
+                .sum::<u32>();
+            k = nd.end as usize;
+            continue;
+        }
+        k += 1;
+    }
+    chars
+}
+
+/// The furniture kind of element `i`, if it is short enough to be one.
+pub fn kind_of<'a>(
+    dom: &Dom<'a>,
+    stats: &[Stats],
+    i: usize,
+    classes: &mut ClassCache<'a>,
+) -> Option<Kind> {
+    let nd = &dom.nodes[i];
+    let chars = stats[i].chars;
+    // Longer than the longest furniture (a caption): prose.
+    if !can_be_furniture(nd.tag) || chars == 0 || chars > tune::CAPTION_MAX_CHARS {
+        return None;
+    }
+    if let Some(kind) = named_kind(dom, i, classes) {
+        // A caption holds no heading: a box that does is a story's item.
+        let end = nd.end as usize;
+        if kind == Kind::Caption
+            && dom.nodes[i..end]
+                .iter()
+                .any(|d| matches!(d.tag, Tag::H1 | Tag::H))
+        {
+            return None;
+        }
+        let max = match kind {
+            Kind::Caption => tune::CAPTION_MAX_CHARS,
+            Kind::Credit => tune::CREDIT_MAX_CHARS,
+            Kind::Byline => tune::BYLINE_MAX_CHARS,
+        };
+        return (chars <= max).then_some(kind);
+    }
+    // A short block that is mostly a machine-readable time is a dateline
+    // ("Published <time>21 November 2019</time>").
+    if nd.tag.is_block() && chars <= tune::BYLINE_MAX_CHARS {
+        let t = time_chars(dom, i);
+        if t > 0 && t * 2 >= chars {
+            return Some(Kind::Byline);
+        }
+    }
+    None
+}

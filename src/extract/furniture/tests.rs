@@ -1,0 +1,324 @@
+//! Each furniture rule on a small page, with the body paragraphs that look
+//! like furniture but are not (a sentence that starts with "By", a date in
+//! a sentence).
+
+use super::lines::{
+    is_byline, is_credit, is_dateline, is_link_list_heading, is_prompt, is_read_more_line,
+    is_tag_line,
+};
+use crate::extract::ablation::{Ablations, Step};
+use crate::extract::{extract_html, Algorithm, ExtractOptions};
+
+/// A story of `n` paragraphs with enough text to be selected.
+fn story(n: usize) -> String {
+    (0..n)
+        .map(|i| {
+            format!(
+                "<p>Paragraph {i} of the report says the council met on Monday and agreed \
+                 the new budget for the town, after a long and heated debate.</p>"
+            )
+        })
+        .collect()
+}
+
+/// The text `auto` extracts from a page whose article is `inner`.
+fn text_of(inner: &str, opts: &ExtractOptions) -> String {
+    let html = format!(
+        "<html><head><title>Council agrees the budget</title></head><body>\
+         <nav><a href=/>Home</a> <a href=/n>News</a></nav>\
+         <article><h1>Council agrees the budget</h1>{inner}</article>\
+         <footer><a href=/c>Contact</a></footer></body></html>"
+    );
+    extract_html(&html, None, opts).text
+}
+
+fn default_text(inner: &str) -> String {
+    text_of(inner, &ExtractOptions::default())
+}
+
+fn ablated(step: Step) -> ExtractOptions {
+    ExtractOptions {
+        algorithm: Algorithm::Auto,
+        ablate: Ablations::default().with(step),
+        ..ExtractOptions::default()
+    }
+}
+
+#[test]
+fn figcaption_and_credit_spans_are_left_out() {
+    let inner = format!(
+        "{}<figure><img src=a.jpg><figcaption><span class=caption>The mayor speaks \
+         to residents outside the hall.</span> <span class=credit>Photo: Jane Roe / \
+         Reuters</span></figcaption></figure>{}",
+        story(2),
+        story(3)
+    );
+    let t = default_text(&inner);
+    assert!(!t.contains("The mayor speaks"), "{t}");
+    assert!(!t.contains("Jane Roe"), "{t}");
+    assert!(t.contains("Paragraph 2 of the report"), "{t}");
+    let kept = text_of(&inner, &ablated(Step::Captions));
+    assert!(kept.contains("The mayor speaks"), "{kept}");
+    let keep_captions = ExtractOptions {
+        keep: super::Keep {
+            captions: true,
+            bylines: false,
+        },
+        ..ExtractOptions::default()
+    };
+    let kept = text_of(&inner, &keep_captions);
+    assert!(kept.contains("The mayor speaks"), "{kept}");
+    assert!(kept.contains("Jane Roe"), "a kept caption keeps its credit");
+}
+
+#[test]
+fn byline_box_and_time_line_are_left_out() {
+    let inner = format!(
+        "<div class=article-byline>By <a href=/a/jr>Jane Roe</a> | Sep 5, 2019</div>\
+         <p>Published <time datetime=2019-09-05>5 September 2019</time></p>{}",
+        story(4)
+    );
+    let t = default_text(&inner);
+    assert!(!t.contains("Jane Roe"), "{t}");
+    assert!(!t.contains("5 September 2019"), "{t}");
+    let kept = text_of(&inner, &ablated(Step::Bylines));
+    assert!(kept.contains("Jane Roe"), "{kept}");
+}
+
+#[test]
+fn date_inside_a_sentence_stays() {
+    let inner = format!(
+        "<p>The vote on <span class=date>5 September</span> was close, and the \
+         mayor said the town would have to wait for the new library.</p>{}",
+        story(4)
+    );
+    let t = default_text(&inner);
+    assert!(t.contains("The vote on 5 September was close"), "{t}");
+}
+
+#[test]
+fn byline_and_dateline_lines_are_left_out() {
+    let inner = format!(
+        "<p>By Jane Roe | Sep 5, 2019</p><p>Updated 3 hours ago</p>{}\
+         <p>Posted by jroe on May 3, 2019</p>",
+        story(4)
+    );
+    let t = default_text(&inner);
+    assert!(!t.contains("Jane Roe"), "{t}");
+    assert!(!t.contains("hours ago"), "{t}");
+    assert!(!t.contains("Posted by"), "{t}");
+    assert!(t.contains("Paragraph 3 of the report"), "{t}");
+}
+
+#[test]
+fn body_paragraph_that_starts_with_by_stays() {
+    let inner = format!(
+        "<p>By Monday, the floods had receded.</p><p>By the end of the year</p>{}",
+        story(4)
+    );
+    let t = default_text(&inner);
+    assert!(t.contains("By Monday, the floods had receded."), "{t}");
+    assert!(t.contains("By the end of the year"), "{t}");
+}
+
+#[test]
+fn prompts_and_link_lists_are_left_out() {
+    let inner = format!(
+        "{}<p>Sign up for our morning newsletter to get the news in your inbox</p>\
+         <p>Read next</p><p><a href=/x>Storm hits the coast overnight again</a></p>{}\
+         <p>Read more: <a href=/y>Council rejects the new bridge plan</a></p>",
+        story(2),
+        story(3)
+    );
+    let t = default_text(&inner);
+    assert!(!t.contains("Sign up"), "{t}");
+    assert!(!t.contains("Read next"), "{t}");
+    assert!(!t.contains("Storm hits"), "{t}");
+    assert!(!t.contains("bridge plan"), "{t}");
+    assert!(t.contains("Paragraph 2 of the report"), "{t}");
+    let kept = text_of(&inner, &ablated(Step::Prompts));
+    assert!(kept.contains("Sign up"), "{kept}");
+}
+
+#[test]
+fn title_repeated_as_a_plain_first_line_is_left_out() {
+    let inner = format!("<p class=title>Council agrees the budget</p>{}", story(4));
+    let html = format!(
+        "<html><head><title>Council agrees the budget</title></head><body>\
+         <div class=story>{inner}</div></body></html>"
+    );
+    let t = extract_html(&html, None, &ExtractOptions::default()).text;
+    assert!(!t.starts_with("Council agrees the budget"), "{t}");
+    assert!(t.contains("Paragraph 0 of the report"), "{t}");
+}
+
+#[test]
+fn byline_lines() {
+    for line in [
+        "By Jane Roe",
+        "By JANE ROE, AP Technology Writer",
+        "By Jane Roe | Sep 5, 2019",
+        "By Julian Linden in Sydney",
+        "By Jane Q. Public",
+        "// By Arun Sai Krishnan • Nov 11, 2020",
+        "Posted by jroe on May 3, 2019",
+        "Par Jean Dupont",
+        "Por Steven Lee Myers, Keith Bradsher y Tariq Panja",
+        "By STEVEN DAVIDOFF SOLOMON JULY 29, 2016",
+    ] {
+        assert!(is_byline(line), "{line}");
+    }
+    for line in [
+        "By Monday, the floods had receded.",
+        "By the end of the year the council had spent it all",
+        "By Monday the river rose",
+        "By 2020 most towns had one",
+        "Bystanders said nothing",
+        "Par ailleurs, le maire a parlé",
+    ] {
+        assert!(!is_byline(line), "{line}");
+    }
+}
+
+#[test]
+fn dateline_lines() {
+    for line in [
+        "24 July 2015",
+        "April 5, 2018 | 6:00 PM",
+        "08.04.2015 12:46",
+        "Published Thu 27 Jul 2017",
+        "Updated 3 hours ago",
+        "Alex Perry 1 day ago",
+        "Dan Goodin - Apr 16, 2015 8:02 pm UTC",
+        "10.15.15",
+        "April 28, 2019 at 6:01 am Updated April 29, 2019 at 3:33 pm",
+    ] {
+        assert!(is_dateline(line), "{line}");
+    }
+    for line in [
+        "The vote on 5 September was close.",
+        "2017 Budget",
+        "600",
+        "$915",
+        "1/50 United goin down",
+        "Drive capacity 10001",
+    ] {
+        assert!(!is_dateline(line), "{line}");
+    }
+}
+
+#[test]
+fn credit_lines() {
+    for line in [
+        "Getty Images",
+        "GETTY IMAGES",
+        "AFP/Getty Images",
+        "Oli Scarff | Getty Images",
+        "ChinaFotoPress/ChinaFotoPress via Getty Images",
+        "Photo: Jane Roe / Reuters",
+        "(photo AFP)",
+        "CreditPiotr Redlinski for The New York Times",
+        "Reuters",
+        "AP",
+    ] {
+        assert!(is_credit(line), "{line}");
+    }
+    for line in [
+        "Credit card debt rises again",
+        "Apple signs a deal with AP",
+        "The photo was taken by Reuters.",
+        "Credit Suisse",
+    ] {
+        assert!(!is_credit(line), "{line}");
+    }
+}
+
+#[test]
+fn prompt_and_link_list_lines() {
+    assert!(is_prompt("Sign up for our newsletter"));
+    assert!(is_prompt(
+        "We use cookies to improve your experience. Accept all"
+    ));
+    assert!(!is_prompt(
+        "Subscribers to the service complained about the price."
+    ));
+    assert!(is_link_list_heading("Read next"));
+    assert!(is_link_list_heading("More from Politics"));
+    assert!(is_link_list_heading("Related coverage"));
+    assert!(!is_link_list_heading(
+        "More from the council meeting on Monday night when the mayor spoke at length"
+    ));
+    assert!(is_read_more_line("Read more: Council rejects the bridge"));
+    assert!(!is_read_more_line("Read the report"));
+}
+
+#[test]
+fn caption_state_class_is_no_caption() {
+    // buzzfeed-1 (readability-dev): list items are `<div class="… no_caption">`
+    // holding a heading and a photo; the heading is text.
+    let inner = format!(
+        "{}<div class='superlist_item no_caption'><h2>The mother described how her \
+         daughter was burning up from within.</h2><img src=a.jpg></div>{}",
+        story(2),
+        story(2)
+    );
+    let t = default_text(&inner);
+    assert!(t.contains("burning up from within"), "{t}");
+}
+
+#[test]
+fn heading_with_a_slug_id_is_not_a_dateline() {
+    // google-sre-book-1 (readability-dev): `<dt id="comparing-over-time-or-
+    // experiment-groups">`; "time" in a slug names nothing.
+    let inner = format!(
+        "{}<dl><dt id=comparing-over-time-or-experiment-groups>Comparing over time</dt>\
+         <dd>Are queries faster with one database than the other, and by how much?</dd></dl>{}",
+        story(2),
+        story(2)
+    );
+    let t = default_text(&inner);
+    assert!(t.contains("Comparing over time"), "{t}");
+}
+
+#[test]
+fn tag_lines_and_tool_words() {
+    for line in [
+        "Tags: FAQ",
+        "Categories: News",
+        "Filed under: Politics",
+        "Share",
+        "12 Comments",
+    ] {
+        assert!(is_tag_line(line), "{line}");
+    }
+    for line in [
+        "Tags are what the council wants on every bag.",
+        "Share prices fell",
+        "Comments from the mayor surprised everyone",
+    ] {
+        assert!(!is_tag_line(line), "{line}");
+    }
+    let inner = format!(
+        "{}<p>Share</p>{}<p>Tags: Council, Budget</p>",
+        story(2),
+        story(3)
+    );
+    let t = default_text(&inner);
+    assert!(!t.contains("Tags:") && !t.contains("\nShare\n"), "{t}");
+    let kept = text_of(&inner, &ablated(Step::TagLines));
+    assert!(kept.contains("Tags: Council"), "{kept}");
+}
+
+#[test]
+fn pull_quote_credit_is_not_a_photo_credit() {
+    // cleanportaleval bbc pages: `<span class="quote-credit">` names who is
+    // quoted, and the gold keeps it.
+    let inner = format!(
+        "{}<div class=story-feature><blockquote><p>Just because it is digital does not \
+         mean it always works.</p></blockquote><span class=quote-credit>Russell Glass</span></div>{}",
+        story(2),
+        story(2)
+    );
+    let t = default_text(&inner);
+    assert!(t.contains("Russell Glass"), "{t}");
+}
