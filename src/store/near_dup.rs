@@ -11,8 +11,10 @@
 //! of ([`find`]), the index of a newly stored article's distinctive lines
 //! ([`index`]) and the version record ([`record_version`]).
 //!
-//! Evidence: a line is distinctive when at most one stored article had it
-//! (LC ≤ 1; template lines are far more common). Shared text is weighed by
+//! Evidence: a line is distinctive when at most [`MAX_OWNERS`] stored
+//! articles had it (template lines are far more common); its owners are
+//! found in `article_lines` (the lines an article was first to have) and
+//! `article_shared_lines` (the others, migration 0010). Shared text is weighed by
 //! length in characters, both ways — the shared distinctive text must be at
 //! least [`SHARE`] of the page's and of the article's — so a short template
 //! line the first articles of a site have in common counts for little, and
@@ -30,6 +32,13 @@ use crate::boilerplate::{distinct_lines, LineHash, Piece};
 /// different paragraph changed, share only half their text when the
 /// original was not seen first (measured on the simulated web under load).
 pub const SHARE: f64 = 0.4;
+/// Most stored articles a line may have been in and still be evidence. Two,
+/// not one: two copies of a story stored before either was recognised (each
+/// with its own paragraph changed, arriving in the same batch or before the
+/// original) leave the story's lines at LC 2, and the original arriving
+/// next must still be found to be a version — else it is counted again and
+/// pushes the story's lines into the line table.
+pub const MAX_OWNERS: i64 = 2;
 /// Least distinctive text (characters) shared: below it, too little to tell.
 pub const MIN_SHARED_CHARS: usize = 120;
 
@@ -85,12 +94,15 @@ pub fn find(
     site_id: i64,
     page: &PageLines,
 ) -> rusqlite::Result<Option<Version>> {
-    let mut owners =
-        tx.prepare_cached("SELECT article_id FROM article_lines WHERE site_id = ?1 AND md5 = ?2")?;
+    let mut owners = tx.prepare_cached(
+        "SELECT article_id FROM article_lines WHERE site_id = ?1 AND md5 = ?2
+         UNION
+         SELECT article_id FROM article_shared_lines WHERE site_id = ?1 AND md5 = ?2",
+    )?;
     let mut page_chars = 0usize;
     let mut shared: HashMap<i64, usize> = HashMap::new();
     for (hash, chars, lc) in &page.lines {
-        if *lc > 1 {
+        if *lc > MAX_OWNERS {
             continue;
         }
         page_chars += chars;

@@ -463,3 +463,35 @@ fn regression_a_republished_copy_was_stored_again_and_taught_the_line_table() {
         WriteOutcome::ArticleStored { .. }
     ));
 }
+
+#[test]
+fn regression_an_original_after_two_stored_copies_was_stored_again() {
+    // Two copies of one story, each with a long paragraph of its own, share
+    // too little to be versions of each other, so both are stored and the
+    // story's own lines reach LC 2. The original arriving next shares those
+    // lines: it is a version of the first copy, not a third article.
+    let mut s = Store::open_in_memory().unwrap();
+    let para = |topic: &str, words: usize| -> String {
+        (0..words)
+            .map(|i| format!("{topic}{}", i % 7))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let (p0, p1) = (para("harbour", 14), para("council", 14));
+    let original = format!("{p0}\n{p1}\n{}", para("vote", 20));
+    let copy_a = format!("{p0}\n{p1}\n{}", para("update", 34));
+    let copy_b = format!("{p0}\n{p1}\n{}", para("syndicated", 42));
+    let WriteOutcome::ArticleStored { id: a, .. } =
+        store_one(&mut s, learning_article("https://a.test/a", &copy_a))
+    else {
+        panic!("the first copy is stored")
+    };
+    assert!(matches!(
+        store_one(&mut s, learning_article("https://a.test/b", &copy_b)),
+        WriteOutcome::ArticleStored { .. }
+    ));
+    assert_eq!(
+        store_one(&mut s, learning_article("https://a.test/o", &original)),
+        WriteOutcome::ArticleNearDuplicate { id: a }
+    );
+}
