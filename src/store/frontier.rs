@@ -82,6 +82,20 @@ fn selected_sites(
     })
 }
 
+/// Skip scan of a claim: the next host of a site with queued URLs.
+pub(super) const NEXT_HOST_SQL: &str = "SELECT host FROM urls INDEXED BY urls_claim_host
+     WHERE site_id = ?1 AND state = 'queued' AND host > ?2
+     ORDER BY host LIMIT 1";
+
+/// A claim's due URLs of one host, best first.
+pub(super) const CLAIM_HOST_SQL: &str =
+    "SELECT id, url, kind, depth, attempts, etag, last_modified, priority,
+            fetched_at IS NOT NULL
+     FROM urls INDEXED BY urls_claim_host
+     WHERE site_id = ?1 AND host = ?2 AND state = 'queued' AND next_fetch_at <= ?3
+     ORDER BY priority DESC, id
+     LIMIT ?4";
+
 /// The authority of a normalised URL (`host` or `host:port`): the text
 /// between `://` and the next `/`, `?` or `#`. Matches `crate::urls::host_key`
 /// for normalised URLs (no default port, no user info) and the backfill of
@@ -192,20 +206,8 @@ impl Store {
         let mut by_host: Vec<(i64, i64, Vec<QueuedUrl>)> = Vec::new();
         {
             let sites = selected_sites(&tx, filter.sites.as_deref())?;
-            // Skip scan: the next host of a site with queued URLs.
-            let mut next_host = tx.prepare_cached(
-                "SELECT host FROM urls INDEXED BY urls_claim_host
-                 WHERE site_id = ?1 AND state = 'queued' AND host > ?2
-                 ORDER BY host LIMIT 1",
-            )?;
-            let mut select = tx.prepare_cached(
-                "SELECT id, url, kind, depth, attempts, etag, last_modified, priority,
-                        fetched_at IS NOT NULL
-                 FROM urls INDEXED BY urls_claim_host
-                 WHERE site_id = ?1 AND host = ?2 AND state = 'queued' AND next_fetch_at <= ?3
-                 ORDER BY priority DESC, id
-                 LIMIT ?4",
-            )?;
+            let mut next_host = tx.prepare_cached(NEXT_HOST_SQL)?;
+            let mut select = tx.prepare_cached(CLAIM_HOST_SQL)?;
             let sql_limit = i64::try_from(per_host).unwrap_or(i64::MAX);
             for (site_id, site) in &sites {
                 let mut after = String::new();
