@@ -118,6 +118,7 @@ impl Store {
             conn,
             path: path.to_path_buf(),
             max_urls_per_site: 0,
+            url_counts: Default::default(),
             read_only: true,
         })
     }
@@ -135,6 +136,7 @@ impl Store {
             conn,
             path,
             max_urls_per_site: 0,
+            url_counts: Default::default(),
             read_only: false,
         };
         store.migrate()?;
