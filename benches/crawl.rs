@@ -29,6 +29,8 @@
 //!
 //! Run: `cargo bench --bench crawl [-- FILTER]` (FILTER keeps the runs whose
 //! label contains it, e.g. `3x300`, `large` or `bp-on`).
+//! `cargo bench --bench crawl -- --zstd-levels` measures instead what each
+//! zstd level costs and saves on the webs' kept pages (`crawl/kept_levels.rs`).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -41,6 +43,9 @@ use newshound::store::Store;
 // Not `benches/measure.rs`: cargo would take that for a bench of its own.
 #[path = "crawl/measure.rs"]
 mod measure;
+
+#[path = "crawl/kept_levels.rs"]
+mod kept_levels;
 
 use measure::{cpu_seconds, db_size, extract_only, status_kb};
 
@@ -421,6 +426,9 @@ fn main() -> Result<(), String> {
             .and_then(|c| Case::decode(c))
             .ok_or("--case wants SITES,ARTICLES,on|off,small|large")?;
         return child(case);
+    }
+    if args.iter().any(|a| a == "--zstd-levels") {
+        return kept_levels::run(&runtime("simweb")?);
     }
     // `cargo bench` passes `--bench`; anything else is a label filter.
     let filter: Option<&String> = args.iter().find(|a| !a.starts_with("--"));

@@ -54,7 +54,7 @@ pub fn cpu_seconds(prefix: &str) -> (f64, f64) {
 }
 
 /// CPU seconds of the calling thread (utime + stime).
-fn thread_cpu() -> f64 {
+pub fn thread_cpu() -> f64 {
     std::fs::read_to_string("/proc/thread-self/stat")
         .ok()
         .and_then(|s| stat_cpu(&s))

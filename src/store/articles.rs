@@ -14,7 +14,7 @@
 use md5::{Digest, Md5};
 use rusqlite::{params, OptionalExtension, Transaction};
 
-use super::frontier::{add_urls_in, site_id_in};
+use super::frontier::{add_urls_in, site_id_in, SiteUrlCounts};
 use super::lines::{self, Cleaned};
 use super::near_dup;
 use super::search_index;
@@ -29,38 +29,58 @@ impl Store {
     /// Apply a batch of writes in one transaction. On error nothing of the
     /// batch is kept.
     pub fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
-        let cap = self.max_urls_per_site;
-        let tx = self.conn.transaction()?;
-        let mut indexed = search_index::last_article_id(&tx)?;
-        let mut out = Vec::with_capacity(ops.len());
-        for op in ops {
-            if matches!(op, WriteOp::Refetched(_)) {
-                // It may update an article of this batch: index those first.
-                indexed = search_index::index_after(&tx, indexed)?;
-            }
-            out.push(match op {
-                WriteOp::AddUrls(urls) => WriteOutcome::UrlsAdded(add_urls_in(&tx, &urls, cap)?),
-                WriteOp::Fetched(rec) => {
-                    record_fetch(&tx, &rec)?;
-                    WriteOutcome::FetchRecorded
-                }
-                WriteOp::Known(urls) => WriteOutcome::UrlsAdded(add_known(&tx, &urls)?),
-                WriteOp::Skipped(rec) => {
-                    record_skip(&tx, &rec)?;
-                    WriteOutcome::FetchRecorded
-                }
-                WriteOp::Article(a) => store_article(&tx, &a)?,
-                WriteOp::Refetched(a) => refetched(&tx, &a)?,
-                WriteOp::SiteRule(u) => {
-                    super::site_rules::apply_update(&tx, &u)?;
-                    WriteOutcome::RuleRecorded
-                }
-            });
+        let out = write_batch_in(
+            &mut self.conn,
+            self.max_urls_per_site,
+            &mut self.url_counts,
+            ops,
+        );
+        if out.is_err() {
+            // Rolled back: the counts of its URLs are wrong.
+            self.url_counts.forget();
         }
-        search_index::index_after(&tx, indexed)?;
-        tx.commit()?;
-        Ok(out)
+        out
     }
+}
+
+fn write_batch_in(
+    conn: &mut rusqlite::Connection,
+    cap: u64,
+    counts: &mut SiteUrlCounts,
+    ops: Vec<WriteOp>,
+) -> Result<Vec<WriteOutcome>, StoreError> {
+    let tx = conn.transaction()?;
+    let mut indexed = search_index::last_article_id(&tx)?;
+    let mut out = Vec::with_capacity(ops.len());
+    for op in ops {
+        if matches!(op, WriteOp::Refetched(_)) {
+            // It may update an article of this batch: index those first.
+            indexed = search_index::index_after(&tx, indexed)?;
+        }
+        out.push(match op {
+            WriteOp::AddUrls(urls) => {
+                WriteOutcome::UrlsAdded(add_urls_in(&tx, &urls, cap, counts)?)
+            }
+            WriteOp::Fetched(rec) => {
+                record_fetch(&tx, &rec)?;
+                WriteOutcome::FetchRecorded
+            }
+            WriteOp::Known(urls) => WriteOutcome::UrlsAdded(add_known(&tx, &urls, counts)?),
+            WriteOp::Skipped(rec) => {
+                record_skip(&tx, &rec)?;
+                WriteOutcome::FetchRecorded
+            }
+            WriteOp::Article(a) => store_article(&tx, &a)?,
+            WriteOp::Refetched(a) => refetched(&tx, &a)?,
+            WriteOp::SiteRule(u) => {
+                super::site_rules::apply_update(&tx, &u)?;
+                WriteOutcome::RuleRecorded
+            }
+        });
+    }
+    search_index::index_after(&tx, indexed)?;
+    tx.commit()?;
+    Ok(out)
 }
 
 fn record_fetch(tx: &Transaction<'_>, rec: &FetchRecord) -> rusqlite::Result<()> {
@@ -120,9 +140,13 @@ fn record_fetch(tx: &Transaction<'_>, rec: &FetchRecord) -> rusqlite::Result<()>
 
 /// URLs known without a fetch: inserted as `done` (or a queued one set
 /// `done`). `fetched_at` stays empty, so they cost no page budget.
-fn add_known(tx: &Transaction<'_>, urls: &[NewUrl]) -> rusqlite::Result<usize> {
+fn add_known(
+    tx: &Transaction<'_>,
+    urls: &[NewUrl],
+    counts: &mut SiteUrlCounts,
+) -> rusqlite::Result<usize> {
     // Known URLs (canonical aliases) are never capped: they are not fetched.
-    let added = add_urls_in(tx, urls, 0)?;
+    let added = add_urls_in(tx, urls, 0, counts)?;
     let mut done =
         tx.prepare_cached("UPDATE urls SET state = 'done' WHERE url = ?1 AND state = 'queued'")?;
     for u in urls {

@@ -82,6 +82,20 @@ fn selected_sites(
     })
 }
 
+/// Skip scan of a claim: the next host of a site with queued URLs.
+pub(super) const NEXT_HOST_SQL: &str = "SELECT host FROM urls INDEXED BY urls_claim_host
+     WHERE site_id = ?1 AND state = 'queued' AND host > ?2
+     ORDER BY host LIMIT 1";
+
+/// A claim's due URLs of one host, best first.
+pub(super) const CLAIM_HOST_SQL: &str =
+    "SELECT id, url, kind, depth, attempts, etag, last_modified, priority,
+            fetched_at IS NOT NULL
+     FROM urls INDEXED BY urls_claim_host
+     WHERE site_id = ?1 AND host = ?2 AND state = 'queued' AND next_fetch_at <= ?3
+     ORDER BY priority DESC, id
+     LIMIT ?4";
+
 /// The authority of a normalised URL (`host` or `host:port`): the text
 /// between `://` and the next `/`, `?` or `#`. Matches `crate::urls::host_key`
 /// for normalised URLs (no default port, no user info) and the backfill of
@@ -92,37 +106,75 @@ pub fn url_host(url: &str) -> &str {
     &rest[..end]
 }
 
-/// Insert new URLs, ignoring known ones; returns how many were new.
-/// Insert new URLs; known ones are ignored. With `cap > 0`, a site that
-/// already knows `cap` URLs gets no more (a trap guard: an endless link or
-/// query space fills one site's frontier at most this far).
-pub(super) fn add_urls_in(conn: &Connection, urls: &[NewUrl], cap: u64) -> rusqlite::Result<usize> {
+/// How many URLs each site knows, kept by the store as it adds them, so the
+/// cap of `[crawler] max_urls_per_site` costs no `count(*)` per batch (a
+/// scan of the site's index entries, growing with its frontier). A site's
+/// count is read once, when it is first needed.
+/// The counts of a transaction that did not commit are wrong: the store
+/// forgets them all then ([`SiteUrlCounts::forget`]) and reads them again.
+/// Only this connection's inserts are counted: a crawl holds the crawl
+/// lock, so no other process adds URLs meanwhile.
+#[derive(Debug, Default)]
+pub(super) struct SiteUrlCounts {
+    by_site: HashMap<i64, u64>,
+}
+
+impl SiteUrlCounts {
+    /// Forget every count (after a rolled-back transaction).
+    pub fn forget(&mut self) {
+        self.by_site.clear();
+    }
+
+    /// The count of a site, read from the database if not known yet.
+    fn get(&mut self, conn: &Connection, site_id: i64) -> rusqlite::Result<&mut u64> {
+        if let std::collections::hash_map::Entry::Vacant(e) = self.by_site.entry(site_id) {
+            let n: i64 = conn
+                .prepare_cached("SELECT count(*) FROM urls WHERE site_id = ?1")?
+                .query_row([site_id], |r| r.get(0))?;
+            e.insert(u64::try_from(n).unwrap_or(0));
+        }
+        Ok(self.by_site.entry(site_id).or_default())
+    }
+
+    /// `n` URLs added to a site: counted if the site's count is known (an
+    /// unknown one is read when needed, and then includes them).
+    fn add(&mut self, site_id: i64, n: usize) {
+        if let Some(known) = self.by_site.get_mut(&site_id) {
+            *known += n as u64;
+        }
+    }
+}
+
+/// Insert new URLs; known ones are ignored. Returns how many were new.
+/// With `cap > 0`, a site that already knows `cap` URLs gets no more (a
+/// trap guard: an endless link or query space fills one site's frontier at
+/// most this far). `counts` is updated for every insert, capped or not.
+pub(super) fn add_urls_in(
+    conn: &Connection,
+    urls: &[NewUrl],
+    cap: u64,
+    counts: &mut SiteUrlCounts,
+) -> rusqlite::Result<usize> {
     let now = now_ms();
-    // Per site: its id and how many URLs it knows (read once per batch).
-    let mut sites: HashMap<&str, (i64, u64)> = HashMap::new();
+    // Site ids of this batch's sites.
+    let mut sites: HashMap<&str, i64> = HashMap::new();
     let mut insert = conn.prepare_cached(
         "INSERT OR IGNORE INTO urls(url, site_id, kind, priority, depth, discovered_at, host)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
     let mut added = 0;
     for u in urls {
-        let (site_id, known) = match sites.get_mut(u.site.as_str()) {
-            Some(entry) => entry,
+        let site_id = match sites.get(u.site.as_str()) {
+            Some(&id) => id,
             None => {
                 let id = site_id_in(conn, &u.site)?;
-                let known: i64 = if cap > 0 {
-                    conn.prepare_cached("SELECT count(*) FROM urls WHERE site_id = ?1")?
-                        .query_row([id], |r| r.get(0))?
-                } else {
-                    0
-                };
-                sites.entry(&u.site).or_insert((id, known.max(0) as u64))
+                sites.insert(&u.site, id);
+                id
             }
         };
-        if cap > 0 && *known >= cap {
+        if cap > 0 && *counts.get(conn, site_id)? >= cap {
             continue;
         }
-        let site_id = *site_id;
         let n = insert.execute(params![
             u.url,
             site_id,
@@ -132,7 +184,7 @@ pub(super) fn add_urls_in(conn: &Connection, urls: &[NewUrl], cap: u64) -> rusql
             now,
             url_host(&u.url)
         ])?;
-        *known += n as u64;
+        counts.add(site_id, n);
         added += n;
     }
     Ok(added)
@@ -153,10 +205,18 @@ impl Store {
     /// Add URLs to the frontier (one transaction); known URLs are ignored.
     /// Returns how many were new.
     pub fn add_urls(&mut self, urls: &[NewUrl]) -> Result<usize, StoreError> {
-        let tx = self.conn.transaction()?;
-        let n = add_urls_in(&tx, urls, self.max_urls_per_site)?;
-        tx.commit()?;
-        Ok(n)
+        let cap = self.max_urls_per_site;
+        let counts = &mut self.url_counts;
+        let added = (|| {
+            let tx = self.conn.transaction()?;
+            let n = add_urls_in(&tx, urls, cap, counts)?;
+            tx.commit()?;
+            Ok(n)
+        })();
+        if added.is_err() {
+            self.url_counts.forget();
+        }
+        added
     }
 
     /// Claim up to `limit` queued URLs due at `now_ms` of any site, with no
@@ -192,20 +252,8 @@ impl Store {
         let mut by_host: Vec<(i64, i64, Vec<QueuedUrl>)> = Vec::new();
         {
             let sites = selected_sites(&tx, filter.sites.as_deref())?;
-            // Skip scan: the next host of a site with queued URLs.
-            let mut next_host = tx.prepare_cached(
-                "SELECT host FROM urls INDEXED BY urls_claim_host
-                 WHERE site_id = ?1 AND state = 'queued' AND host > ?2
-                 ORDER BY host LIMIT 1",
-            )?;
-            let mut select = tx.prepare_cached(
-                "SELECT id, url, kind, depth, attempts, etag, last_modified, priority,
-                        fetched_at IS NOT NULL
-                 FROM urls INDEXED BY urls_claim_host
-                 WHERE site_id = ?1 AND host = ?2 AND state = 'queued' AND next_fetch_at <= ?3
-                 ORDER BY priority DESC, id
-                 LIMIT ?4",
-            )?;
+            let mut next_host = tx.prepare_cached(NEXT_HOST_SQL)?;
+            let mut select = tx.prepare_cached(CLAIM_HOST_SQL)?;
             let sql_limit = i64::try_from(per_host).unwrap_or(i64::MAX);
             for (site_id, site) in &sites {
                 let mut after = String::new();

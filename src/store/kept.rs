@@ -13,10 +13,13 @@ use rusqlite::{params, Connection, OptionalExtension, ToSql};
 use super::search::{SelectionArgs, SELECTION_SQL};
 use super::{Selection, Store, StoreError};
 
-/// zstd level for kept pages. Level 3 (zstd's default) compresses real news
-/// pages about 4× (page-signal-dev); levels 9 and 19 gain 3–5 % more for
-/// 3.5× and 26× the CPU per page (README, "Measured").
-pub const ZSTD_LEVEL: i32 = 3;
+/// zstd level for kept pages. Level 2 compresses real news pages 4.06×
+/// (page-signal-dev; zstd's default level 3: 4.15×) for 11–13 % less CPU
+/// than level 3 on the simulated webs' pages; level 1 saves no more CPU on
+/// large pages and loses another 2 %, the fast negative levels save none
+/// there and lose 20–40 %; levels 9 and 19 gain 3–5 % for 3.5× and 26× the
+/// CPU (`cargo bench --bench crawl -- --zstd-levels`; README, "Measured").
+pub const ZSTD_LEVEL: i32 = 2;
 
 /// A fetched article page ready to be kept: the body is already compressed.
 #[derive(Debug, Clone, PartialEq)]

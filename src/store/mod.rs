@@ -325,6 +325,8 @@ pub struct Store {
     path: PathBuf,
     /// URLs a site may know at most (0 = no cap).
     max_urls_per_site: u64,
+    /// URLs each site knows, for that cap.
+    url_counts: frontier::SiteUrlCounts,
     /// Opened with [`Store::open_read_only`]: never write, not even on drop.
     read_only: bool,
 }

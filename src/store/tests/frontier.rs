@@ -1,6 +1,7 @@
 //! The frontier: adding, claiming, requeueing, fetch outcomes, scale.
 
 use super::*;
+use crate::store::frontier::{CLAIM_HOST_SQL, NEXT_HOST_SQL};
 use crate::store::*;
 
 #[test]
@@ -391,29 +392,6 @@ fn migration_5_marks_old_skip_rows_as_skips() {
     assert_eq!(st[0].skipped, [("robots_disallowed".to_string(), 1)]);
 }
 
-#[test]
-fn a_site_cannot_know_more_urls_than_its_cap() {
-    let mut s = Store::open_in_memory().unwrap();
-    s.set_max_urls_per_site(3);
-    let batch: Vec<NewUrl> = (0..5)
-        .map(|i| url(&format!("https://a.test/{i}"), "a", UrlKind::Page, 0))
-        .chain([url("https://b.test/1", "b", UrlKind::Page, 0)])
-        .collect();
-    assert_eq!(s.add_urls(&batch).unwrap(), 4, "3 of site a, 1 of site b");
-    // Known URLs do not count twice, and the cap holds across batches.
-    let more = vec![url("https://a.test/9", "a", UrlKind::Page, 0)];
-    let out = s.write_batch(vec![WriteOp::AddUrls(more)]).unwrap();
-    assert_eq!(out, [WriteOutcome::UrlsAdded(0)]);
-    assert_eq!(s.site_urls("a").unwrap(), 3);
-    // 0 lifts the cap.
-    s.set_max_urls_per_site(0);
-    assert_eq!(
-        s.add_urls(&[url("https://a.test/9", "a", UrlKind::Page, 0)])
-            .unwrap(),
-        1
-    );
-}
-
 /// A database built by this version's first `version` migrations, as an
 /// older newshound left it.
 fn database_at_version(path: &std::path::Path, version: usize) -> rusqlite::Connection {
@@ -430,4 +408,59 @@ fn database_at_version(path: &std::path::Path, version: usize) -> rusqlite::Conn
     c.pragma_update(None, "user_version", version as i64)
         .unwrap();
     c
+}
+
+/// The claims of a crawl of three sites on two hosts each, in rounds of 5:
+/// the claimed URLs, in order, and how often SQLite re-prepared the claim's
+/// two statements.
+fn claims_in_rounds(analyzed: bool) -> (Vec<String>, i64) {
+    let mut s = Store::open_in_memory().unwrap();
+    let mut urls = Vec::new();
+    for site in ["a", "b", "c"] {
+        for host in ["www", "news"] {
+            for i in 0..40 {
+                let u = format!("https://{host}.{site}.test/{i}");
+                urls.push(url(&u, site, UrlKind::Article, i % 3));
+            }
+        }
+    }
+    s.add_urls(&urls).unwrap();
+    if analyzed {
+        // What `PRAGMA optimize` does on a crawl's database sooner or later:
+        // STAT4 samples of `urls_claim_host`.
+        s.conn.execute_batch("ANALYZE").unwrap();
+    }
+    let filter = ClaimFilter {
+        per_host: 2,
+        ..ClaimFilter::default()
+    };
+    let mut claimed = Vec::new();
+    for round in 0..10 {
+        let q = s.claim_due_for(1_000 + round, 5, &filter).unwrap();
+        claimed.extend(q.into_iter().map(|q| q.url));
+    }
+    let reprepared: i64 = [NEXT_HOST_SQL, CLAIM_HOST_SQL]
+        .iter()
+        .map(|sql| {
+            let stmt = s.conn.prepare_cached(sql).unwrap();
+            i64::from(stmt.get_status(rusqlite::StatementStatus::RePrepare))
+        })
+        .sum();
+    (claimed, reprepared)
+}
+
+#[test]
+fn regression_claim_due_for_was_re_planned_for_every_site_and_host() {
+    let (plain, _) = claims_in_rounds(false);
+    let (analyzed, reprepared) = claims_in_rounds(true);
+    assert_eq!(plain.len(), 50);
+    // Round robin over the six hosts, best priority first (i % 3 == 2).
+    assert_eq!(
+        plain[..2],
+        ["https://www.a.test/2", "https://news.a.test/2"]
+    );
+    // The statistics change no claim...
+    assert_eq!(analyzed, plain);
+    // ...and make SQLite plan the statements again for no one.
+    assert_eq!(reprepared, 0, "claim statements re-prepared");
 }

@@ -9,6 +9,7 @@ mod reclean;
 mod search;
 mod search_index;
 mod search_syntax;
+mod url_cap;
 mod writes;
 
 use super::*;
