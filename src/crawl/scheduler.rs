@@ -45,6 +45,9 @@ use crate::config::SiteSettings;
 use crate::store::{ClaimFilter, NextState, QueuedUrl};
 use crate::urls::host_key;
 
+mod claim_need;
+use claim_need::Holding;
+
 /// Retries due within this long are waited for in one-pass mode.
 pub const ONE_PASS_PATIENCE: Duration = Duration::from_secs(30);
 /// Hosts blocked longer than this have their queued URLs rescheduled.
@@ -122,6 +125,8 @@ pub struct Scheduler {
     /// Latest retry time (unix ms) this run promised to wait for.
     retry_horizon: Option<i64>,
     claim_after: Instant,
+    /// A host's queue emptied since the last claim (see `claim_need`).
+    host_ran_dry: bool,
     progress: Progress,
     stop: watch::Receiver<bool>,
 }
@@ -158,6 +163,7 @@ impl Scheduler {
             site_pages,
             retry_horizon: None,
             claim_after: Instant::now(),
+            host_ran_dry: false,
             progress: Progress::new(progress),
             stop,
         }
@@ -230,19 +236,19 @@ impl Scheduler {
                 continue;
             }
             let starved = self.dispatch().await?;
-            let want = if starved {
-                self.queue_target() * 2
-            } else {
-                self.queue_target()
+            // Claim when the queue needs it, not after every finished page:
+            // each claim commits the writer's buffer first (`claim_need`).
+            let holding = Holding {
+                queued: self.queued,
+                queue_target: self.queue_target(),
+                starved,
+                per_host_target: self.per_host_target(),
+                shortest_host_queue: self.queues.values().map(BinaryHeap::len).min(),
+                host_ran_dry: self.host_ran_dry,
             };
-            // Claim when the queue is down to half (or hosts are starved),
-            // not after every finished page: each claim is a write
-            // transaction and commits the writer's buffer first, so
-            // claiming per page made every commit a one-page commit.
-            let low = self.queued <= want / 2 || starved;
-            if claiming.is_none() && low && self.queued < want && Instant::now() >= self.claim_after
-            {
-                let limit = (want - self.queued).min(self.queue_target());
+            if claiming.is_none() && holding.needs_claim() && Instant::now() >= self.claim_after {
+                self.host_ran_dry = false;
+                let limit = (holding.want() - self.queued).min(self.queue_target());
                 let filter = self.claim_filter();
                 let writer = self.ctx.writer.clone();
                 claiming = Some(Box::pin(async move {
@@ -391,6 +397,7 @@ impl Scheduler {
                 self.rotation.push_back(host.clone());
             } else {
                 self.queues.remove(&host);
+                self.host_ran_dry = true;
             }
             idle_hosts = 0;
             if self.over_budget(&w.site) {
