@@ -79,8 +79,9 @@ pub enum StoreError {
     /// A read-only open of a database whose schema is older than this
     /// build's, on a file this user may not write (so it cannot migrate).
     #[error(
-        "{path}: database schema version {found} needs upgrading to {supported}, \
-         which needs write access; run `newshound reclean` once as a user who may write it"
+        "{path}: database schema (version {found}) lacks migrations of this build (up to \
+         {supported}), which need write access; run `newshound reclean` once as a user who may \
+         write it"
     )]
     NeedsUpgrade {
         path: PathBuf,
