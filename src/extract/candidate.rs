@@ -13,7 +13,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::dom::{Dom, Stats, Tag};
+use super::dom::{link_density, non_link, Dom, Stats, Tag};
 use super::heuristics::{is_declared_article, is_declared_main, DECLARED_MIN_TEXT};
 
 /// Calibrated together on ../shared/corpus (readability-dev and the three
@@ -28,18 +28,6 @@ mod tune {
     pub const INTERIOR_PARAGRAPH_TEXT: u32 = 40;
     /// … and its items hold this many characters on average.
     pub const INTERIOR_ITEM_CHARS: u32 = 15;
-}
-
-fn link_density(s: &Stats) -> f64 {
-    if s.chars == 0 {
-        0.0
-    } else {
-        f64::from(s.link_chars) / f64::from(s.chars)
-    }
-}
-
-fn non_link(s: &Stats) -> u32 {
-    s.chars.saturating_sub(s.link_chars)
 }
 
 /// Two nested elements are parts of one document outline: both `<section>`,

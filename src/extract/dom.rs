@@ -218,6 +218,20 @@ pub struct Stats {
     pub punct: u32,
 }
 
+/// Share of a subtree's characters that sit in links (0 for no text).
+pub(super) fn link_density(s: &Stats) -> f64 {
+    if s.chars == 0 {
+        0.0
+    } else {
+        f64::from(s.link_chars) / f64::from(s.chars)
+    }
+}
+
+/// Characters of a subtree outside links.
+pub(super) fn non_link(s: &Stats) -> u32 {
+    s.chars.saturating_sub(s.link_chars)
+}
+
 impl Stats {
     fn add(&mut self, o: &Stats) {
         self.chars += o.chars;

@@ -63,7 +63,7 @@ use super::comments;
 use super::density::{
     cetd, densities, density_sums, mark_content, max_density_sum, threshold, Density,
 };
-use super::dom::{Dom, Stats, Tag};
+use super::dom::{link_density, non_link, Dom, Stats, Tag};
 use super::furniture;
 use super::headline;
 use super::heuristics::{removal_mask_with, skip_teaser_lists, Flags};
@@ -105,18 +105,6 @@ mod tune {
     pub const PRUNE_LINK_DENSITY: f64 = 0.5;
     /// … unless they hold at least this many non-link characters.
     pub const PRUNE_KEEP_TEXT: u32 = 200;
-}
-
-fn link_density(s: &Stats) -> f64 {
-    if s.chars == 0 {
-        0.0
-    } else {
-        f64::from(s.link_chars) / f64::from(s.chars)
-    }
-}
-
-fn non_link(s: &Stats) -> u32 {
-    s.chars.saturating_sub(s.link_chars)
 }
 
 /// The default: CETD plus heuristics (steps 1–6 of the module doc). The
