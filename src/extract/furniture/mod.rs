@@ -37,15 +37,9 @@ pub const STEPS: [Step; 7] = [
     Step::TagLines,
 ];
 
-/// The steps of [`drop_lines`].
-const FURNITURE_LINE_STEPS: [Step; 6] = [
-    Step::Credits,
-    Step::Bylines,
-    Step::Prompts,
-    Step::LinkLists,
-    Step::TitleLine,
-    Step::TagLines,
-];
+/// The steps of [`drop_lines`]: every step but `Captions` (the first),
+/// which works on the markup.
+const FURNITURE_LINE_STEPS: &[Step] = STEPS.split_at(1).1;
 
 /// Furniture a caller wants kept in the text (a gold set that counts it);
 /// all false for `extract` and the crawler.

@@ -322,3 +322,10 @@ fn pull_quote_credit_is_not_a_photo_credit() {
     let t = default_text(&inner);
     assert!(t.contains("Russell Glass"), "{t}");
 }
+
+#[test]
+fn the_line_steps_are_every_step_but_captions() {
+    assert_eq!(super::STEPS[0], Step::Captions);
+    assert_eq!(super::FURNITURE_LINE_STEPS.len(), super::STEPS.len() - 1);
+    assert!(!super::FURNITURE_LINE_STEPS.contains(&Step::Captions));
+}
