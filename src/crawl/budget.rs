@@ -14,7 +14,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 /// Bodies above this size are processed one at a time (see `worker::Ctx::large_pages`).
 pub const LARGE_PAGE: usize = 1024 * 1024;
 
-/// Pages processed at once (see `worker::Ctx::cpu_slots`): the cores this
+/// Pages processed at once (the threads of `pool::ProcessPool`): the cores this
 /// process may use, 1 when that cannot be told.
 pub fn cpu_slots() -> usize {
     std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)

@@ -7,7 +7,8 @@
 //! (unknown site, HTTP client, store failure).
 //!
 //! The parts: `scheduler` (claims, per-host queues, workers, end of pass,
-//! shutdown), `worker` (one URL: robots, rate limit, fetch, decide), `page`
+//! shutdown), `worker` (one URL: robots, rate limit, fetch, decide), `pool`
+//! (the threads that process fetched pages), `page`
 //! (pure: discovery and extraction of a fetched document), [`writer`] (the
 //! single store writer, batched transactions, behind the [`CrawlStore`]
 //! seam), `politeness` and `robots`, [`fetch`] and `addr` (HTTP with limits
@@ -25,6 +26,7 @@ mod frontier;
 pub mod kinds;
 mod page;
 mod politeness;
+mod pool;
 mod progress;
 mod robots;
 mod scheduler;
@@ -77,6 +79,8 @@ pub enum CrawlError {
     Store(#[from] StoreError),
     #[error("the store writer stopped unexpectedly")]
     WriterGone,
+    #[error("cannot start the page processing threads: {0}")]
+    Threads(#[source] std::io::Error),
     /// `[extract] model` cannot be read.
     #[error(transparent)]
     Model(#[from] crate::extract::model::ModelError),
@@ -173,7 +177,8 @@ pub async fn run_with<S: CrawlStore>(
             cfg.fetch.max_body_bytes,
         ),
         large_pages: Arc::new(tokio::sync::Semaphore::new(1)),
-        cpu_slots: Arc::new(tokio::sync::Semaphore::new(budget::cpu_slots())),
+        pages: pool::ProcessPool::new(budget::cpu_slots(), "crawl-page")
+            .map_err(CrawlError::Threads)?,
         site_rules: std::sync::Mutex::new(site_rules),
         cfg,
     });

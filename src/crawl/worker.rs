@@ -7,8 +7,9 @@
 //!
 //! Order: robots.txt (fetched once per host and cached; its `Sitemap:` lines
 //! are queued and its `Crawl-delay` applied) → the host's rate limiter →
-//! fetch (conditional for revisited feeds and index pages) → on the blocking
-//! pool: discovery and, for article pages, extraction ([`super::page`]).
+//! fetch (conditional for revisited feeds and index pages) → on the
+//! processing pool ([`super::pool`]): discovery and, for article pages,
+//! extraction ([`super::page`]) and the kept page's compression.
 //! Every failure is counted by kind and decided here: retry with backoff,
 //! revisit later, or give up — one bad URL never stops the crawl.
 
@@ -23,6 +24,7 @@ use super::fetch::{Expect, FetchError, Fetched, Fetcher, Validators};
 use super::kinds::{ErrorKind, SkipKind};
 use super::page::{self, PageInput};
 use super::politeness::{HostPermit, Politeness, Sent};
+use super::pool::ProcessPool;
 use super::robots::{RobotsCache, Verdict};
 use super::summary::Counters;
 use super::writer::Writer;
@@ -58,12 +60,9 @@ pub struct Ctx {
     /// takes several times a body's size, so a few hostile 10 MB pages in
     /// parallel would multiply the peak.
     pub large_pages: Arc<Semaphore>,
-    /// Pages processed at once (decoding, discovery, extraction, keeping):
-    /// one per core ([`super::budget::cpu_slots`]). Unbounded, a crawl at
-    /// concurrency 64 ran 64 parses at once on 2 cores: each slower (caches),
-    /// all their trees in memory together, and the runtime's own threads
-    /// (fetching, the writer) starved until fetches timed out.
-    pub cpu_slots: Arc<Semaphore>,
+    /// Where pages are processed (decoding, discovery, extraction, keeping):
+    /// one thread per core ([`super::budget::cpu_slots`]), see [`ProcessPool`].
+    pub pages: ProcessPool,
     /// `tree`: each site's current content rule (loaded from the store at
     /// the start, updated as pages learn or drop rules).
     pub site_rules: std::sync::Mutex<std::collections::HashMap<String, SiteRule>>,
@@ -419,8 +418,9 @@ fn rule_update(ctx: &Ctx, site: &str, outcome: RuleOutcome) -> SiteRuleUpdate {
     }
 }
 
-/// Discovery and extraction on the blocking pool (CPU work); for an article
-/// page with `[store] keep_html`, the body compressed for keeping too.
+/// Discovery and extraction on the processing pool (CPU work); for an
+/// article page with `[store] keep_html`, the body compressed for keeping too,
+/// with the pool thread's compression context.
 async fn process_blocking(
     ctx: &Ctx,
     q: &QueuedUrl,
@@ -451,9 +451,6 @@ async fn process_blocking(
     } else {
         None
     };
-    // Closed only when the run is torn down; then the page is processed
-    // without a slot rather than lost.
-    let _cpu = ctx.cpu_slots.clone().acquire_owned().await.ok();
     let keep_html = ctx.cfg.store.keep_html;
     let status = fetched.status;
     let headers = KeptHeaders {
@@ -463,30 +460,35 @@ async fn process_blocking(
         date: fetched.date.clone(),
     };
     let started = Instant::now();
-    let out = tokio::task::spawn_blocking(move || {
-        let out = page::process(&PageInput {
-            site: &site,
-            kind,
-            depth,
-            max_depth,
-            final_url: &final_url,
-            redirected,
-            content_type: content_type.as_deref(),
-            body: &body,
-            extract: &extract,
-            now_ms: now_ms(),
-            trailing_slash,
-            max_links,
-            site_rule: site_rule.as_ref(),
-        });
-        let html = (keep_html && out.article.is_some())
-            .then(|| KeptHtml::new(final_url.as_str(), status, headers, now_ms(), &body))
-            // Compression fails only when zstd cannot allocate: the article
-            // is still stored, without its page.
-            .and_then(Result::ok);
-        (out, html)
-    })
-    .await;
+    let out = ctx
+        .pages
+        .run(move |tools| {
+            let out = page::process(&PageInput {
+                site: &site,
+                kind,
+                depth,
+                max_depth,
+                final_url: &final_url,
+                redirected,
+                content_type: content_type.as_deref(),
+                body: &body,
+                extract: &extract,
+                now_ms: now_ms(),
+                trailing_slash,
+                max_links,
+                site_rule: site_rule.as_ref(),
+            });
+            let html = match (&mut tools.kept, keep_html && out.article.is_some()) {
+                (Some(kept), true) => kept
+                    .keep(final_url.as_str(), status, headers, now_ms(), &body)
+                    // Compression fails only when zstd cannot allocate: the
+                    // article is still stored, without its page.
+                    .ok(),
+                _ => None,
+            };
+            (out, html)
+        })
+        .await;
     tracing::trace!(url = %q.url, "processed in {:?}", started.elapsed());
     out.unwrap_or_else(|_| {
         // A panic in a pure stage is a bug; count it and keep crawling.

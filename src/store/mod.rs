@@ -27,7 +27,7 @@ mod overview;
 pub use overview::{DayCount, LanguageCount};
 mod reextract;
 mod rendering;
-pub use kept::{KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
+pub use kept::{KeptCompressor, KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
 pub use reextract::{ReextractCounts, ReextractCursor, Reextracted};
 pub mod lines;
 mod maintenance;
