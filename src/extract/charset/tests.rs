@@ -371,3 +371,34 @@ fn tld_extraction() {
         Some("xn--fiqs8s")
     );
 }
+
+#[test]
+fn the_fast_utf8_check_accepts_exactly_what_std_accepts() {
+    // Long enough (≥ 64 bytes) for the SIMD path, with the malformed
+    // sequence at every offset of a 64-byte block.
+    let body = "<p>Grüße aus 北京, naïve café — ok</p>".repeat(8);
+    let bad: [&[u8]; 7] = [
+        b"\xc0\xaf",         // overlong '/'
+        b"\xed\xa0\x80",     // a UTF-16 surrogate
+        b"\xf4\x90\x80\x80", // above U+10FFFF
+        b"\xe2\x82",         // cut off
+        b"\x80",             // a lone continuation byte
+        b"\xff",
+        "é".as_bytes(), // valid: must stay accepted
+    ];
+    for seq in bad {
+        for at in 0..64 {
+            let mut bytes = body.as_bytes().to_vec();
+            let at = (0..=at)
+                .rev()
+                .find(|&i| body.is_char_boundary(i))
+                .unwrap_or(0);
+            bytes.splice(at..at, seq.iter().copied());
+            assert_eq!(
+                simdutf8::basic::from_utf8(&bytes).is_ok(),
+                std::str::from_utf8(&bytes).is_ok(),
+                "{seq:?} at {at}"
+            );
+        }
+    }
+}
