@@ -1,6 +1,7 @@
 //! Fetched page/feed/sitemap → URLs to crawl (pure).
 //!
-//! In: HTML (links via a lol_html pass), RSS/Atom/JSON feeds (feed-rs),
+//! In: HTML (links via a lol_html pass, or from the link attributes
+//! extraction collected in its own pass over an article page), RSS/Atom/JSON feeds (feed-rs),
 //! sitemaps and sitemap indexes incl. Google News (quick-xml), robots.txt
 //! `Sitemap:` lines. Out: absolute, normalised URLs with what is known about
 //! them. Every function here is pure and total: bad input gives an error or
@@ -15,6 +16,7 @@ use url::Url;
 pub use html::PageLinks;
 
 use crate::config::SiteSettings;
+use crate::extract::strip::links::LinkAttrs;
 use crate::store::UrlKind;
 
 #[derive(Debug, thiserror::Error)]
@@ -49,6 +51,20 @@ pub enum Sitemap {
 /// crawler's bound against link farms.
 pub fn page_links(html: &str, base: &Url, max_links: usize) -> PageLinks {
     html::page_links(html, base, max_links)
+}
+
+/// An empty collector of a page's link attributes for extraction's prepass
+/// to fill ([`crate::extract::extract_html_by_rule_with_links`]), bounded as
+/// [`page_links`] bounds its own pass.
+pub fn link_attrs_for(max_links: usize) -> LinkAttrs {
+    LinkAttrs::new(html::max_raw_links(max_links))
+}
+
+/// [`page_links`] from the link attributes extraction collected while it
+/// read the page: one pass over an article page instead of two. Gives what
+/// [`page_links`] gives for the same page (pinned by tests).
+pub fn page_links_of(attrs: LinkAttrs, base: &Url, max_links: usize) -> PageLinks {
+    html::page_links_of(attrs, base, max_links)
 }
 
 /// Entries of an RSS/Atom/JSON feed.

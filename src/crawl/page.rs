@@ -120,8 +120,35 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
 
 fn html(input: &PageInput<'_>) -> PageOutput {
     let decoded = extract::charset::decode(input.body, input.content_type, Some(input.final_url));
+    // A URL queued as an article that redirected to a non-article page (a
+    // section front, a login wall) is not stored.
+    let is_article = input.kind == UrlKind::Article
+        && (!input.redirected
+            || discover::classify(input.site, input.final_url) == UrlKind::Article);
+    let mut rule = None;
+    // An article page's links come out of extraction's own pass over it;
+    // other pages get a pass of their own.
+    let (mut links, mut article) = if is_article {
+        let opts = ExtractOptions {
+            timezone: input.site.timezone,
+            ..input.extract.clone()
+        };
+        let mut attrs = discover::link_attrs_for(input.max_links);
+        let (article, outcome) = extract::extract_html_by_rule_with_links(
+            &decoded.text,
+            Some(input.final_url),
+            &opts,
+            input.site_rule,
+            Some(&mut attrs),
+        );
+        rule = outcome;
+        let links = discover::page_links_of(attrs, input.final_url, input.max_links);
+        (links, Some(article))
+    } else {
+        let links = discover::page_links(&decoded.text, input.final_url, input.max_links);
+        (links, None)
+    };
     let mut found = Found::new(input);
-    let mut links = discover::page_links(&decoded.text, input.final_url, input.max_links);
     for link in std::mem::take(&mut links.links) {
         found.discovered(link);
     }
@@ -132,26 +159,6 @@ fn html(input: &PageInput<'_>) -> PageOutput {
             found.feed(feed);
         }
     }
-    // A URL queued as an article that redirected to a non-article page (a
-    // section front, a login wall) is not stored.
-    let is_article = input.kind == UrlKind::Article
-        && (!input.redirected
-            || discover::classify(input.site, input.final_url) == UrlKind::Article);
-    let mut rule = None;
-    let mut article = is_article.then(|| {
-        let opts = ExtractOptions {
-            timezone: input.site.timezone,
-            ..input.extract.clone()
-        };
-        let (article, outcome) = extract::extract_html_by_rule(
-            &decoded.text,
-            Some(input.final_url),
-            &opts,
-            input.site_rule,
-        );
-        rule = outcome;
-        article
-    });
     // The canonical URL (`link rel=canonical`, else `og:url`) in the
     // frontier's spelling, if it is on the site.
     let canonical = links

@@ -12,6 +12,7 @@ use std::cell::RefCell;
 use lol_html::{element, HtmlRewriter, Settings};
 use url::Url;
 
+use crate::extract::strip::links::{refresh_target, LinkAttrs, FEED_TYPES};
 use crate::urls::normalize;
 
 /// What a page links to.
@@ -25,31 +26,12 @@ pub struct PageLinks {
     pub feeds: Vec<Url>,
 }
 
-/// Raw attribute values as found, resolved only at the end because a
-/// `<base href>` anywhere in the document applies to every link.
-#[derive(Default)]
-struct Raw {
-    base: Option<String>,
-    links: Vec<String>,
-    canonical: Option<String>,
-    og_url: Option<String>,
-    feeds: Vec<String>,
-}
-
-const FEED_TYPES: &[&str] = &[
-    "application/rss+xml",
-    "application/atom+xml",
-    "application/feed+json",
-    "application/json",
-    "application/rdf+xml",
-    "text/xml",
-    "application/xml",
-];
+/// Raw attribute values as found ([`LinkAttrs`]), resolved only at the end
+/// because a `<base href>` anywhere in the document applies to every link.
+type Raw = LinkAttrs;
 
 pub(super) fn page_links(html: &str, page: &Url, max_links: usize) -> PageLinks {
-    // Raw hrefs kept: room for duplicates, bounded (a link farm page holds
-    // hundreds of thousands).
-    let max_raw = max_links.saturating_mul(RAW_PER_LINK);
+    let max_raw = max_raw_links(max_links);
     let mut raw = scan(html, max_raw);
     if raw.links.is_empty() {
         // An unclosed <title> makes the rest of the page title text (as the
@@ -59,9 +41,22 @@ pub(super) fn page_links(html: &str, page: &Url, max_links: usize) -> PageLinks 
             raw = scan(&fixed, max_raw);
         }
     }
+    page_links_of(raw, page, max_links)
+}
+
+/// [`page_links`] of raw attribute values collected elsewhere (by
+/// extraction's prepass: [`crate::extract::strip::strip_collecting`]), which
+/// reads a page whose corrupt `<title>` is repaired already.
+pub(super) fn page_links_of(raw: LinkAttrs, page: &Url, max_links: usize) -> PageLinks {
     let mut links = resolve_all(raw, page);
     links.links.truncate(max_links);
     links
+}
+
+/// Raw hrefs kept for `max_links` links: room for duplicates, bounded (a
+/// link farm page holds hundreds of thousands).
+pub(super) fn max_raw_links(max_links: usize) -> usize {
+    max_links.saturating_mul(RAW_PER_LINK)
 }
 
 /// Raw hrefs collected per link wanted (pages repeat links: menus, teasers).
@@ -70,7 +65,7 @@ const RAW_PER_LINK: usize = 4;
 /// One lol_html pass collecting raw attribute values (at most `max_raw`
 /// link hrefs).
 fn scan(html: &str, max_raw: usize) -> Raw {
-    let raw = RefCell::new(Raw::default());
+    let raw = RefCell::new(Raw::new(max_raw));
     {
         let settings = Settings::new()
             .with_strict(false)
@@ -162,20 +157,6 @@ fn resolve_all(raw: Raw, page: &Url) -> PageLinks {
             .or_else(|| raw.og_url.as_deref().and_then(resolve)),
         feeds: dedup(raw.feeds.iter().filter_map(|h| resolve(h))),
     }
-}
-
-/// The URL of a meta refresh `content` (`5;URL='x'`, `0; url=x`).
-fn refresh_target(content: &str) -> Option<&str> {
-    let (_, rest) = content.split_once([';', ','])?;
-    let rest = rest.trim_start();
-    let value = rest
-        .get(..3)
-        .filter(|k| k.eq_ignore_ascii_case("url"))
-        .map(|_| rest[3..].trim_start())?
-        .strip_prefix('=')?
-        .trim();
-    let value = value.trim_matches(|c| c == '\'' || c == '"').trim();
-    (!value.is_empty()).then_some(value)
 }
 
 /// The page with `<title` renamed when a title is opened but never closed.
@@ -429,3 +410,6 @@ mod capped {
         assert_eq!(page_links(&html, &page, usize::MAX).links.len(), 10_000);
     }
 }
+
+#[cfg(test)]
+mod one_pass;
