@@ -13,6 +13,7 @@ mod sitemap;
 
 use url::Url;
 
+#[cfg(test)]
 pub use html::PageLinks;
 
 use crate::config::SiteSettings;
@@ -49,6 +50,7 @@ pub enum Sitemap {
 /// else `og:url`) and alternate feeds kept apart from the anchors; only the
 /// first `max_links` anchors (document order, after de-duplication): the
 /// crawler's bound against link farms.
+#[cfg(test)]
 pub fn page_links(html: &str, base: &Url, max_links: usize) -> PageLinks {
     html::page_links(html, base, max_links)
 }
@@ -63,8 +65,52 @@ pub fn link_attrs_for(max_links: usize) -> LinkAttrs {
 /// [`page_links`] from the link attributes extraction collected while it
 /// read the page: one pass over an article page instead of two. Gives what
 /// [`page_links`] gives for the same page (pinned by tests).
+#[cfg(test)]
 pub fn page_links_of(attrs: LinkAttrs, base: &Url, max_links: usize) -> PageLinks {
     html::page_links_of(attrs, base, max_links)
+}
+
+/// A page's links before its anchors are resolved: the crawler resolves
+/// them itself, remembering what each href of a site came to
+/// ([`crate::crawl::page`]'s link memo).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawPageLinks {
+    /// What the hrefs are resolved against ([`resolve_href`]): the first
+    /// `<base href>`, else the page URL.
+    pub base: Url,
+    /// Anchor hrefs as found, in document order (duplicates included).
+    pub hrefs: Vec<String>,
+    /// As in [`PageLinks`].
+    pub canonical: Option<Url>,
+    /// As in [`PageLinks`].
+    pub feeds: Vec<Url>,
+}
+
+/// [`RawPageLinks`] of a page, from a link pass of its own (`attrs: None`)
+/// or from the link attributes extraction collected in its pass. Resolving
+/// `hrefs` with [`resolve_href`], de-duplicating and keeping the first
+/// `max_links` gives [`PageLinks::links`].
+pub fn raw_page_links(
+    html: &str,
+    attrs: Option<LinkAttrs>,
+    page: &Url,
+    max_links: usize,
+) -> RawPageLinks {
+    let attrs = attrs.unwrap_or_else(|| html::scan_page(html, max_links));
+    let base = html::base_of(&attrs, page);
+    let (canonical, feeds) = html::canonical_and_feeds(&attrs, &base);
+    RawPageLinks {
+        base,
+        hrefs: attrs.links,
+        canonical,
+        feeds,
+    }
+}
+
+/// An href of a page resolved against its base and normalised: `None` for
+/// fragments, empty hrefs, non-web schemes and what does not parse.
+pub fn resolve_href(base: &Url, href: &str) -> Option<Url> {
+    html::resolve(base, href)
 }
 
 /// Entries of an RSS/Atom/JSON feed.

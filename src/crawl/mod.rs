@@ -19,7 +19,7 @@
 
 mod addr;
 mod budget;
-mod discover;
+pub(crate) mod discover;
 pub mod fetch;
 mod frontier;
 pub mod kinds;
@@ -175,6 +175,7 @@ pub async fn run_with<S: CrawlStore>(
         large_pages: Arc::new(tokio::sync::Semaphore::new(1)),
         cpu_slots: Arc::new(tokio::sync::Semaphore::new(budget::cpu_slots())),
         site_rules: std::sync::Mutex::new(site_rules),
+        link_memo: Arc::default(),
         cfg,
     });
     let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);

@@ -26,6 +26,11 @@ use crate::extract::{self, Article, ExtractOptions};
 use crate::store::{NewUrl, UrlKind};
 use crate::urls::TrailingSlash;
 
+mod link_memo;
+
+pub use link_memo::LinkMemo;
+use link_memo::{Admitted, Verdict};
+
 /// What to process.
 pub struct PageInput<'a> {
     pub site: &'a SiteSettings,
@@ -47,6 +52,9 @@ pub struct PageInput<'a> {
     pub max_links: usize,
     /// `tree`: the site's content rule, if one is learned.
     pub site_rule: Option<&'a SiteRule>,
+    /// What hrefs of the crawl's pages came to ([`LinkMemo`]); `None`
+    /// computes every href of the page (the same URLs, more CPU).
+    pub link_memo: Option<&'a LinkMemo>,
 }
 
 /// What came out of one document.
@@ -128,7 +136,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
     let mut rule = None;
     // An article page's links come out of extraction's own pass over it;
     // other pages get a pass of their own.
-    let (mut links, mut article) = if is_article {
+    let (attrs, mut article) = if is_article {
         let opts = ExtractOptions {
             timezone: input.site.timezone,
             ..input.extract.clone()
@@ -142,16 +150,13 @@ fn html(input: &PageInput<'_>) -> PageOutput {
             Some(&mut attrs),
         );
         rule = outcome;
-        let links = discover::page_links_of(attrs, input.final_url, input.max_links);
-        (links, Some(article))
+        (Some(attrs), Some(article))
     } else {
-        let links = discover::page_links(&decoded.text, input.final_url, input.max_links);
-        (links, None)
+        (None, None)
     };
+    let links = discover::raw_page_links(&decoded.text, attrs, input.final_url, input.max_links);
     let mut found = Found::new(input);
-    for link in std::mem::take(&mut links.links) {
-        found.discovered(link);
-    }
+    found.hrefs(&links);
     // Feeds announced by start and section pages are new entry points; those
     // of article pages (per-article comment feeds) are not.
     if matches!(input.kind, UrlKind::Seed | UrlKind::Index) {
@@ -226,13 +231,6 @@ impl<'a> Found<'a> {
         self.admit(url)
     }
 
-    /// [`Found::accept`] for a URL `discover` has normalised already: the
-    /// same spelling without normalising it twice (hundreds of links a page).
-    fn accept_normalized(&mut self, url: Url) -> Option<Url> {
-        let url = frontier::respell_normalized(self.input.site, url, self.input.trailing_slash)?;
-        self.admit(url)
-    }
-
     /// Within depth, on the site, no trap, not found before on this page.
     fn admit(&mut self, url: Url) -> Option<Url> {
         let depth = self.input.depth + 1;
@@ -265,12 +263,79 @@ impl<'a> Found<'a> {
         self.push_link(url);
     }
 
-    /// A link from `discover` (normalised there).
-    fn discovered(&mut self, url: Url) {
-        let Some(url) = self.accept_normalized(url) else {
+    /// The anchors of an HTML page, in document order: each distinct href
+    /// resolved (through the crawl's [`LinkMemo`]), the first `max_links`
+    /// distinct URLs taken, those the site follows admitted.
+    fn hrefs(&mut self, links: &discover::RawPageLinks) {
+        if self.depth() > self.input.max_depth {
             return;
+        }
+        let mut hrefs = HashSet::new();
+        let mut resolved = HashSet::new();
+        for href in &links.hrefs {
+            if resolved.len() >= self.input.max_links {
+                break;
+            }
+            if !hrefs.insert(href.as_str()) {
+                continue;
+            }
+            let v = match self.input.link_memo {
+                Some(memo) => memo.verdict(&self.input.site.name, &links.base, href, || {
+                    self.verdict(&links.base, href)
+                }),
+                None => self.verdict(&links.base, href),
+            };
+            let Some(url) = v.resolved else { continue };
+            if !resolved.insert(url) {
+                continue;
+            }
+            if let Some(a) = v.admitted {
+                if self.seen.insert(a.url.to_string()) && a.follow {
+                    self.push_str(a.url.to_string(), a.kind);
+                }
+            }
+        }
+    }
+
+    /// What `href` of this page comes to, depth aside (see [`Verdict`]).
+    fn verdict(&self, base: &Url, href: &str) -> Verdict {
+        let Some(url) = discover::resolve_href(base, href) else {
+            return Verdict {
+                resolved: None,
+                admitted: None,
+            };
         };
-        self.push_link(url);
+        let resolved: std::sync::Arc<str> = url.as_str().into();
+        let site = self.input.site;
+        let admitted = frontier::respell_normalized(site, url, self.input.trailing_slash)
+            .filter(|u| site.owns(u) && !frontier::looks_like_trap(u))
+            .map(|u| {
+                let kind = discover::classify(site, &u);
+                let url = if u.as_str() == &*resolved {
+                    resolved.clone()
+                } else {
+                    u.as_str().into()
+                };
+                Admitted {
+                    url,
+                    kind,
+                    follow: !(kind == UrlKind::Page && self.focused),
+                }
+            });
+        Verdict {
+            resolved: Some(resolved),
+            admitted,
+        }
+    }
+
+    fn push_str(&mut self, url: String, kind: UrlKind) {
+        self.urls.push(NewUrl {
+            url,
+            site: self.input.site.name.clone(),
+            kind,
+            depth: self.depth(),
+            priority: frontier::priority(kind, self.depth()),
+        });
     }
 
     fn push_link(&mut self, url: Url) {

@@ -16,6 +16,7 @@ use crate::extract::strip::links::{refresh_target, LinkAttrs, FEED_TYPES};
 use crate::urls::normalize;
 
 /// What a page links to.
+#[cfg(test)]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageLinks {
     /// Anchors, in document order, without duplicates.
@@ -30,7 +31,13 @@ pub struct PageLinks {
 /// because a `<base href>` anywhere in the document applies to every link.
 type Raw = LinkAttrs;
 
+#[cfg(test)]
 pub(super) fn page_links(html: &str, page: &Url, max_links: usize) -> PageLinks {
+    page_links_of(scan_page(html, max_links), page, max_links)
+}
+
+/// The raw link attributes of a page, from a lol_html pass of its own.
+pub(super) fn scan_page(html: &str, max_links: usize) -> LinkAttrs {
     let max_raw = max_raw_links(max_links);
     let mut raw = scan(html, max_raw);
     if raw.links.is_empty() {
@@ -41,16 +48,39 @@ pub(super) fn page_links(html: &str, page: &Url, max_links: usize) -> PageLinks 
             raw = scan(&fixed, max_raw);
         }
     }
-    page_links_of(raw, page, max_links)
+    raw
 }
 
 /// [`page_links`] of raw attribute values collected elsewhere (by
 /// extraction's prepass: [`crate::extract::strip::strip_collecting`]), which
 /// reads a page whose corrupt `<title>` is repaired already.
+#[cfg(test)]
 pub(super) fn page_links_of(raw: LinkAttrs, page: &Url, max_links: usize) -> PageLinks {
     let mut links = resolve_all(raw, page);
     links.links.truncate(max_links);
     links
+}
+
+/// What the page's links are resolved against: its first `<base href>`
+/// (an http(s) URL), else the page URL.
+pub(super) fn base_of(raw: &LinkAttrs, page: &Url) -> Url {
+    raw.base
+        .as_deref()
+        .and_then(|b| page.join(decode_entities(b.trim()).as_ref()).ok())
+        .filter(|b| matches!(b.scheme(), "http" | "https"))
+        .unwrap_or_else(|| page.clone())
+}
+
+/// The page's canonical URL and its feeds, resolved against `base`.
+pub(super) fn canonical_and_feeds(raw: &LinkAttrs, base: &Url) -> (Option<Url>, Vec<Url>) {
+    let resolve = |h: &str| resolve(base, h);
+    let canonical = raw
+        .canonical
+        .as_deref()
+        .and_then(resolve)
+        .or_else(|| raw.og_url.as_deref().and_then(resolve));
+    let feeds = dedup(raw.feeds.iter().filter_map(|h| resolve(h)));
+    (canonical, feeds)
 }
 
 /// Raw hrefs kept for `max_links` links: room for duplicates, bounded (a
@@ -135,27 +165,20 @@ fn scan(html: &str, max_raw: usize) -> Raw {
     raw.into_inner()
 }
 
+#[cfg(test)]
 fn resolve_all(raw: Raw, page: &Url) -> PageLinks {
-    let base = raw
-        .base
-        .as_deref()
-        .and_then(|b| page.join(decode_entities(b.trim()).as_ref()).ok())
-        .filter(|b| matches!(b.scheme(), "http" | "https"))
-        .unwrap_or_else(|| page.clone());
-    let resolve = |h: &str| resolve(&base, h);
+    let base = base_of(&raw, page);
     // Templates repeat the same href many times (menus, teaser cards with a
     // linked image and title, rails): resolving and normalising is the cost,
     // so each distinct href is resolved once.
     let mut hrefs = std::collections::HashSet::new();
     let distinct = raw.links.iter().filter(|h| hrefs.insert(h.as_str()));
+    let links = dedup(distinct.filter_map(|h| resolve(&base, h)));
+    let (canonical, feeds) = canonical_and_feeds(&raw, &base);
     PageLinks {
-        links: dedup(distinct.filter_map(|h| resolve(h))),
-        canonical: raw
-            .canonical
-            .as_deref()
-            .and_then(resolve)
-            .or_else(|| raw.og_url.as_deref().and_then(resolve)),
-        feeds: dedup(raw.feeds.iter().filter_map(|h| resolve(h))),
+        links,
+        canonical,
+        feeds,
     }
 }
 
@@ -177,7 +200,9 @@ fn neutralise_unclosed_title(html: &str) -> Option<String> {
     Some(out)
 }
 
-fn resolve(base: &Url, href: &str) -> Option<Url> {
+/// An href resolved against `base` and normalised; `None` for fragments,
+/// empty hrefs, non-web schemes and what does not parse.
+pub(super) fn resolve(base: &Url, href: &str) -> Option<Url> {
     let href = decode_entities(href.trim());
     let lower = href.get(..11).unwrap_or(&href).to_ascii_lowercase();
     if href.is_empty()
