@@ -15,6 +15,7 @@
 //! index pages.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use url::Url;
 
@@ -208,7 +209,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
 /// Collects new frontier URLs of one document, deduplicated.
 struct Found<'a> {
     input: &'a PageInput<'a>,
-    seen: HashSet<String>,
+    seen: HashSet<Arc<str>>,
     urls: Vec<NewUrl>,
     /// The site has article or index patterns: plain pages are not followed.
     focused: bool,
@@ -237,7 +238,7 @@ impl<'a> Found<'a> {
         if depth > self.input.max_depth
             || !self.input.site.owns(&url)
             || frontier::looks_like_trap(&url)
-            || !self.seen.insert(url.as_str().to_string())
+            || !self.seen.insert(url.as_str().into())
         {
             return None;
         }
@@ -271,29 +272,45 @@ impl<'a> Found<'a> {
             return;
         }
         let mut hrefs = HashSet::new();
+        let distinct: Vec<&str> = (links.hrefs.iter())
+            .map(String::as_str)
+            .filter(|h| hrefs.insert(*h))
+            .collect();
+        let memo = self.input.link_memo;
+        let site = &self.input.site.name;
+        let keys = memo.map_or_else(Vec::new, |_| LinkMemo::keys(site, &links.base, &distinct));
+        let mut remembered = match memo {
+            Some(memo) => memo.lookup_all(&keys),
+            None => vec![None; distinct.len()],
+        };
+        let mut learned = Vec::new();
         let mut resolved = HashSet::new();
-        for href in &links.hrefs {
+        for (i, href) in distinct.iter().enumerate() {
             if resolved.len() >= self.input.max_links {
                 break;
             }
-            if !hrefs.insert(href.as_str()) {
-                continue;
-            }
-            let v = match self.input.link_memo {
-                Some(memo) => memo.verdict(&self.input.site.name, &links.base, href, || {
-                    self.verdict(&links.base, href)
-                }),
-                None => self.verdict(&links.base, href),
+            let v = match remembered[i].take() {
+                Some(v) => v,
+                None => {
+                    let v = self.verdict(&links.base, href);
+                    if memo.is_some() {
+                        learned.push((keys[i], v.clone()));
+                    }
+                    v
+                }
             };
             let Some(url) = v.resolved else { continue };
             if !resolved.insert(url) {
                 continue;
             }
             if let Some(a) = v.admitted {
-                if self.seen.insert(a.url.to_string()) && a.follow {
+                if self.seen.insert(a.url.clone()) && a.follow {
                     self.push_str(a.url.to_string(), a.kind);
                 }
             }
+        }
+        if let Some(memo) = memo {
+            memo.remember_all(learned);
         }
     }
 
@@ -305,7 +322,7 @@ impl<'a> Found<'a> {
                 admitted: None,
             };
         };
-        let resolved: std::sync::Arc<str> = url.as_str().into();
+        let resolved: Arc<str> = url.as_str().into();
         let site = self.input.site;
         let admitted = frontier::respell_normalized(site, url, self.input.trailing_slash)
             .filter(|u| site.owns(u) && !frontier::looks_like_trap(u))
