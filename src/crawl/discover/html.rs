@@ -1,10 +1,15 @@
-//! Links of an HTML page, from one lol_html streaming pass (no DOM).
+//! Links of an HTML page, from one lol_html streaming pass (no DOM), or
+//! from the link attributes extraction's prepass collected on an article
+//! page ([`LinkAttrs`]: then the page is read once, not twice).
 //!
-//! In: decoded HTML and the page URL. Out: [`PageLinks`]: followable links
-//! (`a[href]`, `area[href]`, meta refresh targets), the canonical URL
-//! (`link[rel=canonical]`, else `og:url`) and feed links
-//! (`link[rel=alternate]` with an RSS/Atom/JSON feed type), all resolved
-//! against `<base href>` (or the page URL), normalised and de-duplicated in
+//! In: decoded HTML (or its [`LinkAttrs`]) and the page URL. Out: the raw
+//! attribute values ([`scan_page`]), the base they resolve against
+//! ([`base_of`]), the canonical URL (`link[rel=canonical]`, else `og:url`)
+//! and feed links (`link[rel=alternate]` with an RSS/Atom/JSON feed type)
+//! resolved; each href resolved against `<base href>` (or the page URL) and
+//! normalised by [`resolve`]. Tests compare the two sources
+//! (`one_pass`); `PageLinks` (test only) is the reference result: followable
+//! links (`a[href]`, `area[href]`, meta refresh targets) de-duplicated in
 //! document order.
 
 use std::cell::RefCell;
