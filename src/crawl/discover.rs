@@ -1,6 +1,7 @@
 //! Fetched page/feed/sitemap → URLs to crawl (pure).
 //!
-//! In: HTML (links via a lol_html pass), RSS/Atom/JSON feeds (feed-rs),
+//! In: HTML (links via a lol_html pass, or from the link attributes
+//! extraction collected in its own pass over an article page), RSS/Atom/JSON feeds (feed-rs),
 //! sitemaps and sitemap indexes incl. Google News (quick-xml), robots.txt
 //! `Sitemap:` lines. Out: absolute, normalised URLs with what is known about
 //! them. Every function here is pure and total: bad input gives an error or
@@ -12,9 +13,11 @@ mod sitemap;
 
 use url::Url;
 
+#[cfg(test)]
 pub use html::PageLinks;
 
 use crate::config::SiteSettings;
+use crate::extract::strip::links::LinkAttrs;
 use crate::store::UrlKind;
 
 #[derive(Debug, thiserror::Error)]
@@ -47,8 +50,67 @@ pub enum Sitemap {
 /// else `og:url`) and alternate feeds kept apart from the anchors; only the
 /// first `max_links` anchors (document order, after de-duplication): the
 /// crawler's bound against link farms.
+#[cfg(test)]
 pub fn page_links(html: &str, base: &Url, max_links: usize) -> PageLinks {
     html::page_links(html, base, max_links)
+}
+
+/// An empty collector of a page's link attributes for extraction's prepass
+/// to fill ([`crate::extract::extract_html_by_rule_with_links`]), bounded as
+/// [`page_links`] bounds its own pass.
+pub fn link_attrs_for(max_links: usize) -> LinkAttrs {
+    LinkAttrs::new(html::max_raw_links(max_links))
+}
+
+/// [`page_links`] from the link attributes extraction collected while it
+/// read the page: one pass over an article page instead of two. Gives what
+/// [`page_links`] gives for the same page (pinned by tests).
+#[cfg(test)]
+pub fn page_links_of(attrs: LinkAttrs, base: &Url, max_links: usize) -> PageLinks {
+    html::page_links_of(attrs, base, max_links)
+}
+
+/// A page's links before its anchors are resolved: the crawler resolves
+/// them itself, remembering what each href of a site came to
+/// ([`crate::crawl::page`]'s link memo).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawPageLinks {
+    /// What the hrefs are resolved against ([`resolve_href`]): the first
+    /// `<base href>`, else the page URL.
+    pub base: Url,
+    /// Anchor hrefs as found, in document order (duplicates included).
+    pub hrefs: Vec<String>,
+    /// As in [`PageLinks`].
+    pub canonical: Option<Url>,
+    /// As in [`PageLinks`].
+    pub feeds: Vec<Url>,
+}
+
+/// [`RawPageLinks`] of a page, from a link pass of its own (`attrs: None`)
+/// or from the link attributes extraction collected in its pass. Resolving
+/// `hrefs` with [`resolve_href`], de-duplicating and keeping the first
+/// `max_links` gives [`PageLinks::links`].
+pub fn raw_page_links(
+    html: &str,
+    attrs: Option<LinkAttrs>,
+    page: &Url,
+    max_links: usize,
+) -> RawPageLinks {
+    let attrs = attrs.unwrap_or_else(|| html::scan_page(html, max_links));
+    let base = html::base_of(&attrs, page);
+    let (canonical, feeds) = html::canonical_and_feeds(&attrs, &base);
+    RawPageLinks {
+        base,
+        hrefs: attrs.links,
+        canonical,
+        feeds,
+    }
+}
+
+/// An href of a page resolved against its base and normalised: `None` for
+/// fragments, empty hrefs, non-web schemes and what does not parse.
+pub fn resolve_href(base: &Url, href: &str) -> Option<Url> {
+    html::resolve(base, href)
 }
 
 /// Entries of an RSS/Atom/JSON feed.

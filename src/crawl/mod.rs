@@ -20,7 +20,7 @@
 
 mod addr;
 mod budget;
-mod discover;
+pub(crate) mod discover;
 pub mod fetch;
 mod frontier;
 pub mod kinds;
@@ -180,6 +180,7 @@ pub async fn run_with<S: CrawlStore>(
         pages: pool::ProcessPool::new(budget::cpu_slots(), "crawl-page")
             .map_err(CrawlError::Threads)?,
         site_rules: std::sync::Mutex::new(site_rules),
+        link_memo: Arc::default(),
         cfg,
     });
     let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);

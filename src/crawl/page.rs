@@ -15,6 +15,7 @@
 //! index pages.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use url::Url;
 
@@ -25,6 +26,11 @@ use crate::extract::tree::rule::{RuleOutcome, SiteRule};
 use crate::extract::{self, Article, ExtractOptions};
 use crate::store::{NewUrl, UrlKind};
 use crate::urls::TrailingSlash;
+
+mod link_memo;
+
+pub use link_memo::LinkMemo;
+use link_memo::{Admitted, Verdict};
 
 /// What to process.
 pub struct PageInput<'a> {
@@ -47,6 +53,9 @@ pub struct PageInput<'a> {
     pub max_links: usize,
     /// `tree`: the site's content rule, if one is learned.
     pub site_rule: Option<&'a SiteRule>,
+    /// What hrefs of the crawl's pages came to ([`LinkMemo`]); `None`
+    /// computes every href of the page (the same URLs, more CPU).
+    pub link_memo: Option<&'a LinkMemo>,
 }
 
 /// What came out of one document.
@@ -120,11 +129,35 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
 
 fn html(input: &PageInput<'_>) -> PageOutput {
     let decoded = extract::charset::decode(input.body, input.content_type, Some(input.final_url));
+    // A URL queued as an article that redirected to a non-article page (a
+    // section front, a login wall) is not stored.
+    let is_article = input.kind == UrlKind::Article
+        && (!input.redirected
+            || discover::classify(input.site, input.final_url) == UrlKind::Article);
+    let mut rule = None;
+    // An article page's links come out of extraction's own pass over it;
+    // other pages get a pass of their own.
+    let (attrs, mut article) = if is_article {
+        let opts = ExtractOptions {
+            timezone: input.site.timezone,
+            ..input.extract.clone()
+        };
+        let mut attrs = discover::link_attrs_for(input.max_links);
+        let (article, outcome) = extract::extract_html_by_rule_with_links(
+            &decoded.text,
+            Some(input.final_url),
+            &opts,
+            input.site_rule,
+            Some(&mut attrs),
+        );
+        rule = outcome;
+        (Some(attrs), Some(article))
+    } else {
+        (None, None)
+    };
+    let links = discover::raw_page_links(&decoded.text, attrs, input.final_url, input.max_links);
     let mut found = Found::new(input);
-    let mut links = discover::page_links(&decoded.text, input.final_url, input.max_links);
-    for link in std::mem::take(&mut links.links) {
-        found.discovered(link);
-    }
+    found.hrefs(&links);
     // Feeds announced by start and section pages are new entry points; those
     // of article pages (per-article comment feeds) are not.
     if matches!(input.kind, UrlKind::Seed | UrlKind::Index) {
@@ -132,26 +165,6 @@ fn html(input: &PageInput<'_>) -> PageOutput {
             found.feed(feed);
         }
     }
-    // A URL queued as an article that redirected to a non-article page (a
-    // section front, a login wall) is not stored.
-    let is_article = input.kind == UrlKind::Article
-        && (!input.redirected
-            || discover::classify(input.site, input.final_url) == UrlKind::Article);
-    let mut rule = None;
-    let mut article = is_article.then(|| {
-        let opts = ExtractOptions {
-            timezone: input.site.timezone,
-            ..input.extract.clone()
-        };
-        let (article, outcome) = extract::extract_html_by_rule(
-            &decoded.text,
-            Some(input.final_url),
-            &opts,
-            input.site_rule,
-        );
-        rule = outcome;
-        article
-    });
     // The canonical URL (`link rel=canonical`, else `og:url`) in the
     // frontier's spelling, if it is on the site.
     let canonical = links
@@ -196,7 +209,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
 /// Collects new frontier URLs of one document, deduplicated.
 struct Found<'a> {
     input: &'a PageInput<'a>,
-    seen: HashSet<String>,
+    seen: HashSet<Arc<str>>,
     urls: Vec<NewUrl>,
     /// The site has article or index patterns: plain pages are not followed.
     focused: bool,
@@ -219,20 +232,13 @@ impl<'a> Found<'a> {
         self.admit(url)
     }
 
-    /// [`Found::accept`] for a URL `discover` has normalised already: the
-    /// same spelling without normalising it twice (hundreds of links a page).
-    fn accept_normalized(&mut self, url: Url) -> Option<Url> {
-        let url = frontier::respell_normalized(self.input.site, url, self.input.trailing_slash)?;
-        self.admit(url)
-    }
-
     /// Within depth, on the site, no trap, not found before on this page.
     fn admit(&mut self, url: Url) -> Option<Url> {
         let depth = self.input.depth + 1;
         if depth > self.input.max_depth
             || !self.input.site.owns(&url)
             || frontier::looks_like_trap(&url)
-            || !self.seen.insert(url.as_str().to_string())
+            || !self.seen.insert(url.as_str().into())
         {
             return None;
         }
@@ -258,12 +264,95 @@ impl<'a> Found<'a> {
         self.push_link(url);
     }
 
-    /// A link from `discover` (normalised there).
-    fn discovered(&mut self, url: Url) {
-        let Some(url) = self.accept_normalized(url) else {
+    /// The anchors of an HTML page, in document order: each distinct href
+    /// resolved (through the crawl's [`LinkMemo`]), the first `max_links`
+    /// distinct URLs taken, those the site follows admitted.
+    fn hrefs(&mut self, links: &discover::RawPageLinks) {
+        if self.depth() > self.input.max_depth {
             return;
+        }
+        let mut hrefs = HashSet::new();
+        let distinct: Vec<&str> = (links.hrefs.iter())
+            .map(String::as_str)
+            .filter(|h| hrefs.insert(*h))
+            .collect();
+        let memo = self.input.link_memo;
+        let site = &self.input.site.name;
+        let keys = memo.map_or_else(Vec::new, |_| LinkMemo::keys(site, &links.base, &distinct));
+        let mut remembered = match memo {
+            Some(memo) => memo.lookup_all(&keys),
+            None => vec![None; distinct.len()],
         };
-        self.push_link(url);
+        let mut learned = Vec::new();
+        let mut resolved = HashSet::new();
+        for (i, href) in distinct.iter().enumerate() {
+            if resolved.len() >= self.input.max_links {
+                break;
+            }
+            let v = match remembered[i].take() {
+                Some(v) => v,
+                None => {
+                    let v = self.verdict(&links.base, href);
+                    if memo.is_some() {
+                        learned.push((keys[i], v.clone()));
+                    }
+                    v
+                }
+            };
+            let Some(url) = v.resolved else { continue };
+            if !resolved.insert(url) {
+                continue;
+            }
+            if let Some(a) = v.admitted {
+                if self.seen.insert(a.url.clone()) && a.follow {
+                    self.push_str(a.url.to_string(), a.kind);
+                }
+            }
+        }
+        if let Some(memo) = memo {
+            memo.remember_all(learned);
+        }
+    }
+
+    /// What `href` of this page comes to, depth aside (see [`Verdict`]).
+    fn verdict(&self, base: &Url, href: &str) -> Verdict {
+        let Some(url) = discover::resolve_href(base, href) else {
+            return Verdict {
+                resolved: None,
+                admitted: None,
+            };
+        };
+        let resolved: Arc<str> = url.as_str().into();
+        let site = self.input.site;
+        let admitted = frontier::respell_normalized(site, url, self.input.trailing_slash)
+            .filter(|u| site.owns(u) && !frontier::looks_like_trap(u))
+            .map(|u| {
+                let kind = discover::classify(site, &u);
+                let url = if u.as_str() == &*resolved {
+                    resolved.clone()
+                } else {
+                    u.as_str().into()
+                };
+                Admitted {
+                    url,
+                    kind,
+                    follow: !(kind == UrlKind::Page && self.focused),
+                }
+            });
+        Verdict {
+            resolved: Some(resolved),
+            admitted,
+        }
+    }
+
+    fn push_str(&mut self, url: String, kind: UrlKind) {
+        self.urls.push(NewUrl {
+            url,
+            site: self.input.site.name.clone(),
+            kind,
+            depth: self.depth(),
+            priority: frontier::priority(kind, self.depth()),
+        });
     }
 
     fn push_link(&mut self, url: Url) {

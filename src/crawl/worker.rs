@@ -66,6 +66,8 @@ pub struct Ctx {
     /// `tree`: each site's current content rule (loaded from the store at
     /// the start, updated as pages learn or drop rules).
     pub site_rules: std::sync::Mutex<std::collections::HashMap<String, SiteRule>>,
+    /// What each href of the crawl's pages came to (see [`page::LinkMemo`]).
+    pub link_memo: Arc<page::LinkMemo>,
 }
 
 /// A claimed URL ready to go.
@@ -446,6 +448,7 @@ async fn process_blocking(
     };
     let trailing_slash = ctx.cfg.crawler.trailing_slash;
     let max_links = ctx.cfg.crawler.max_links_per_page;
+    let link_memo = ctx.link_memo.clone();
     let _one_large_page = if body.len() > LARGE_PAGE {
         ctx.large_pages.clone().acquire_owned().await.ok()
     } else {
@@ -477,6 +480,7 @@ async fn process_blocking(
                 trailing_slash,
                 max_links,
                 site_rule: site_rule.as_ref(),
+                link_memo: Some(&link_memo),
             });
             let html = match (&mut tools.kept, keep_html && out.article.is_some()) {
                 (Some(kept), true) => kept

@@ -216,7 +216,23 @@ pub fn extract_html_by_rule(
     opts: &ExtractOptions,
     rule: Option<&tree::rule::SiteRule>,
 ) -> (Article, Option<tree::rule::RuleOutcome>) {
-    let stripped = strip::strip(html);
+    extract_html_by_rule_with_links(html, url, opts, rule, None)
+}
+
+/// [`extract_html_by_rule`], also collecting the page's link attributes into
+/// `links` in the same pass ([`strip::strip_collecting`]): the crawler
+/// discovers an article page's links without parsing it twice.
+pub fn extract_html_by_rule_with_links(
+    html: &str,
+    url: Option<&Url>,
+    opts: &ExtractOptions,
+    rule: Option<&tree::rule::SiteRule>,
+    links: Option<&mut strip::links::LinkAttrs>,
+) -> (Article, Option<tree::rule::RuleOutcome>) {
+    let stripped = match links {
+        Some(links) => strip::strip_collecting(html, links),
+        None => strip::strip(html),
+    };
     let doc = scraper::Html::parse_document(&stripped);
     let model = opts
         .model

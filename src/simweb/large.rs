@@ -303,3 +303,45 @@ mod extraction {
         }
     }
 }
+
+#[cfg(test)]
+mod one_pass_links {
+    use super::super::article::article_page;
+    use super::super::pages::Ctx;
+    use super::super::site::Template;
+    use super::*;
+    use crate::crawl::discover;
+    use crate::extract::strip::strip_collecting;
+
+    /// The crawler takes an article page's links from extraction's prepass
+    /// (one pass): on the large web's pages they are what the stand-alone
+    /// link scan finds.
+    #[test]
+    fn the_links_of_a_large_article_page_from_extractions_pass_are_the_link_scans() {
+        let base = url::Url::parse("http://127.0.0.1:9/news/x.html").expect("url");
+        for t in [
+            Template::Planet,
+            Template::Globe,
+            Template::Huaxia,
+            Template::Wire,
+        ] {
+            let site = SiteContent::generate(2026, 0, t, 40);
+            let ctx = Ctx {
+                site: &site,
+                base: &base,
+                fault_links: &[],
+            };
+            for i in (0..40).step_by(7) {
+                let html = enlarge(&article_page(&ctx, i), &site.articles[i].path, &site);
+                for max_links in [2000, 100] {
+                    let mut attrs = discover::link_attrs_for(max_links);
+                    let _ = strip_collecting(&html, &mut attrs);
+                    let one_pass = discover::page_links_of(attrs, &base, max_links);
+                    let scan = discover::page_links(&html, &base, max_links);
+                    assert!(scan.links.len() >= 100, "{t:?}: {}", scan.links.len());
+                    assert_eq!(one_pass, scan, "{t:?} page {i}");
+                }
+            }
+        }
+    }
+}

@@ -1,10 +1,15 @@
-//! Links of an HTML page, from one lol_html streaming pass (no DOM).
+//! Links of an HTML page, from one lol_html streaming pass (no DOM), or
+//! from the link attributes extraction's prepass collected on an article
+//! page ([`LinkAttrs`]: then the page is read once, not twice).
 //!
-//! In: decoded HTML and the page URL. Out: [`PageLinks`]: followable links
-//! (`a[href]`, `area[href]`, meta refresh targets), the canonical URL
-//! (`link[rel=canonical]`, else `og:url`) and feed links
-//! (`link[rel=alternate]` with an RSS/Atom/JSON feed type), all resolved
-//! against `<base href>` (or the page URL), normalised and de-duplicated in
+//! In: decoded HTML (or its [`LinkAttrs`]) and the page URL. Out: the raw
+//! attribute values ([`scan_page`]), the base they resolve against
+//! ([`base_of`]), the canonical URL (`link[rel=canonical]`, else `og:url`)
+//! and feed links (`link[rel=alternate]` with an RSS/Atom/JSON feed type)
+//! resolved; each href resolved against `<base href>` (or the page URL) and
+//! normalised by [`resolve`]. Tests compare the two sources
+//! (`one_pass`); `PageLinks` (test only) is the reference result: followable
+//! links (`a[href]`, `area[href]`, meta refresh targets) de-duplicated in
 //! document order.
 
 use std::cell::RefCell;
@@ -12,9 +17,11 @@ use std::cell::RefCell;
 use lol_html::{element, HtmlRewriter, Settings};
 use url::Url;
 
+use crate::extract::strip::links::{refresh_target, LinkAttrs, FEED_TYPES};
 use crate::urls::normalize;
 
 /// What a page links to.
+#[cfg(test)]
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct PageLinks {
     /// Anchors, in document order, without duplicates.
@@ -25,31 +32,18 @@ pub struct PageLinks {
     pub feeds: Vec<Url>,
 }
 
-/// Raw attribute values as found, resolved only at the end because a
-/// `<base href>` anywhere in the document applies to every link.
-#[derive(Default)]
-struct Raw {
-    base: Option<String>,
-    links: Vec<String>,
-    canonical: Option<String>,
-    og_url: Option<String>,
-    feeds: Vec<String>,
+/// Raw attribute values as found ([`LinkAttrs`]), resolved only at the end
+/// because a `<base href>` anywhere in the document applies to every link.
+type Raw = LinkAttrs;
+
+#[cfg(test)]
+pub(super) fn page_links(html: &str, page: &Url, max_links: usize) -> PageLinks {
+    page_links_of(scan_page(html, max_links), page, max_links)
 }
 
-const FEED_TYPES: &[&str] = &[
-    "application/rss+xml",
-    "application/atom+xml",
-    "application/feed+json",
-    "application/json",
-    "application/rdf+xml",
-    "text/xml",
-    "application/xml",
-];
-
-pub(super) fn page_links(html: &str, page: &Url, max_links: usize) -> PageLinks {
-    // Raw hrefs kept: room for duplicates, bounded (a link farm page holds
-    // hundreds of thousands).
-    let max_raw = max_links.saturating_mul(RAW_PER_LINK);
+/// The raw link attributes of a page, from a lol_html pass of its own.
+pub(super) fn scan_page(html: &str, max_links: usize) -> LinkAttrs {
+    let max_raw = max_raw_links(max_links);
     let mut raw = scan(html, max_raw);
     if raw.links.is_empty() {
         // An unclosed <title> makes the rest of the page title text (as the
@@ -59,9 +53,45 @@ pub(super) fn page_links(html: &str, page: &Url, max_links: usize) -> PageLinks 
             raw = scan(&fixed, max_raw);
         }
     }
+    raw
+}
+
+/// [`page_links`] of raw attribute values collected elsewhere (by
+/// extraction's prepass: [`crate::extract::strip::strip_collecting`]), which
+/// reads a page whose corrupt `<title>` is repaired already.
+#[cfg(test)]
+pub(super) fn page_links_of(raw: LinkAttrs, page: &Url, max_links: usize) -> PageLinks {
     let mut links = resolve_all(raw, page);
     links.links.truncate(max_links);
     links
+}
+
+/// What the page's links are resolved against: its first `<base href>`
+/// (an http(s) URL), else the page URL.
+pub(super) fn base_of(raw: &LinkAttrs, page: &Url) -> Url {
+    raw.base
+        .as_deref()
+        .and_then(|b| page.join(decode_entities(b.trim()).as_ref()).ok())
+        .filter(|b| matches!(b.scheme(), "http" | "https"))
+        .unwrap_or_else(|| page.clone())
+}
+
+/// The page's canonical URL and its feeds, resolved against `base`.
+pub(super) fn canonical_and_feeds(raw: &LinkAttrs, base: &Url) -> (Option<Url>, Vec<Url>) {
+    let resolve = |h: &str| resolve(base, h);
+    let canonical = raw
+        .canonical
+        .as_deref()
+        .and_then(resolve)
+        .or_else(|| raw.og_url.as_deref().and_then(resolve));
+    let feeds = dedup(raw.feeds.iter().filter_map(|h| resolve(h)));
+    (canonical, feeds)
+}
+
+/// Raw hrefs kept for `max_links` links: room for duplicates, bounded (a
+/// link farm page holds hundreds of thousands).
+pub(super) fn max_raw_links(max_links: usize) -> usize {
+    max_links.saturating_mul(RAW_PER_LINK)
 }
 
 /// Raw hrefs collected per link wanted (pages repeat links: menus, teasers).
@@ -70,7 +100,7 @@ const RAW_PER_LINK: usize = 4;
 /// One lol_html pass collecting raw attribute values (at most `max_raw`
 /// link hrefs).
 fn scan(html: &str, max_raw: usize) -> Raw {
-    let raw = RefCell::new(Raw::default());
+    let raw = RefCell::new(Raw::new(max_raw));
     {
         let settings = Settings::new()
             .with_strict(false)
@@ -140,42 +170,21 @@ fn scan(html: &str, max_raw: usize) -> Raw {
     raw.into_inner()
 }
 
+#[cfg(test)]
 fn resolve_all(raw: Raw, page: &Url) -> PageLinks {
-    let base = raw
-        .base
-        .as_deref()
-        .and_then(|b| page.join(decode_entities(b.trim()).as_ref()).ok())
-        .filter(|b| matches!(b.scheme(), "http" | "https"))
-        .unwrap_or_else(|| page.clone());
-    let resolve = |h: &str| resolve(&base, h);
+    let base = base_of(&raw, page);
     // Templates repeat the same href many times (menus, teaser cards with a
     // linked image and title, rails): resolving and normalising is the cost,
     // so each distinct href is resolved once.
     let mut hrefs = std::collections::HashSet::new();
     let distinct = raw.links.iter().filter(|h| hrefs.insert(h.as_str()));
+    let links = dedup(distinct.filter_map(|h| resolve(&base, h)));
+    let (canonical, feeds) = canonical_and_feeds(&raw, &base);
     PageLinks {
-        links: dedup(distinct.filter_map(|h| resolve(h))),
-        canonical: raw
-            .canonical
-            .as_deref()
-            .and_then(resolve)
-            .or_else(|| raw.og_url.as_deref().and_then(resolve)),
-        feeds: dedup(raw.feeds.iter().filter_map(|h| resolve(h))),
+        links,
+        canonical,
+        feeds,
     }
-}
-
-/// The URL of a meta refresh `content` (`5;URL='x'`, `0; url=x`).
-fn refresh_target(content: &str) -> Option<&str> {
-    let (_, rest) = content.split_once([';', ','])?;
-    let rest = rest.trim_start();
-    let value = rest
-        .get(..3)
-        .filter(|k| k.eq_ignore_ascii_case("url"))
-        .map(|_| rest[3..].trim_start())?
-        .strip_prefix('=')?
-        .trim();
-    let value = value.trim_matches(|c| c == '\'' || c == '"').trim();
-    (!value.is_empty()).then_some(value)
 }
 
 /// The page with `<title` renamed when a title is opened but never closed.
@@ -196,7 +205,9 @@ fn neutralise_unclosed_title(html: &str) -> Option<String> {
     Some(out)
 }
 
-fn resolve(base: &Url, href: &str) -> Option<Url> {
+/// An href resolved against `base` and normalised; `None` for fragments,
+/// empty hrefs, non-web schemes and what does not parse.
+pub(super) fn resolve(base: &Url, href: &str) -> Option<Url> {
     let href = decode_entities(href.trim());
     let lower = href.get(..11).unwrap_or(&href).to_ascii_lowercase();
     if href.is_empty()
@@ -429,3 +440,6 @@ mod capped {
         assert_eq!(page_links(&html, &page, usize::MAX).links.len(), 10_000);
     }
 }
+
+#[cfg(test)]
+mod one_pass;

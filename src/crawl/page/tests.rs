@@ -30,7 +30,8 @@ fn run(
     body: &str,
 ) -> PageOutput {
     let final_url = url(at);
-    process(&PageInput {
+    let opts = ExtractOptions::default();
+    let input = |link_memo| PageInput {
         site,
         kind,
         depth,
@@ -39,12 +40,30 @@ fn run(
         redirected,
         content_type: Some("text/html; charset=utf-8"),
         body: body.as_bytes(),
-        extract: &ExtractOptions::default(),
+        extract: &opts,
         now_ms: 0,
         trailing_slash: crate::urls::TrailingSlash::Keep,
         max_links: usize::MAX,
         site_rule: None,
-    })
+        link_memo,
+    };
+    // With the crawl's link memo (warmed by the same page, then used) the
+    // page yields exactly what it yields computing every href.
+    let plain = process(&input(None));
+    let memo = LinkMemo::default();
+    for _ in 0..2 {
+        let remembered = process(&input(Some(&memo)));
+        assert_eq!(queued_urls(&remembered), queued_urls(&plain));
+    }
+    plain
+}
+
+/// Everything a queued URL says, comparable.
+fn queued_urls(out: &PageOutput) -> Vec<(String, String, UrlKind, u32, i32)> {
+    out.urls
+        .iter()
+        .map(|u| (u.url.clone(), u.site.clone(), u.kind, u.depth, u.priority))
+        .collect()
 }
 
 const ARTICLE: &str = r#"<!DOCTYPE html><html><head><title>Storm hits the coast</title>
@@ -162,6 +181,7 @@ fn feed_entries_are_classified_and_bad_feeds_counted() {
         trailing_slash: crate::urls::TrailingSlash::Keep,
         max_links: usize::MAX,
         site_rule: None,
+        link_memo: None,
     };
     let out = process(&input(rss));
     let queued: Vec<(&str, UrlKind)> = out.urls.iter().map(|u| (u.url.as_str(), u.kind)).collect();
@@ -267,4 +287,145 @@ fn dates_without_offset_are_read_in_the_sites_time_zone() {
     assert_eq!(stored(&s).as_deref(), Some("2019-07-01T09:30:00Z"));
     s.timezone = Some(chrono_tz::Europe::Paris);
     assert_eq!(stored(&s).as_deref(), Some("2019-07-01T09:30:00+02:00"));
+}
+
+/// Settings of a site with no patterns: every page of its host is followed.
+fn unfocused_site() -> SiteSettings {
+    let text = r#"
+[[sites]]
+name = "blog"
+start = ["http://blog.test/"]
+"#;
+    let cfg = Config::parse(text, Path::new("t.toml"), Path::new(".")).unwrap();
+    cfg.sites[0].clone()
+}
+
+/// An HTML page of `site` at `depth` processed with (or without) `memo`.
+fn page_with(
+    site: &SiteSettings,
+    (kind, depth, at): (UrlKind, u32, &str),
+    body: &str,
+    max_links: usize,
+    link_memo: Option<&LinkMemo>,
+) -> PageOutput {
+    let final_url = url(at);
+    process(&PageInput {
+        site,
+        kind,
+        depth,
+        max_depth: 3,
+        final_url: &final_url,
+        redirected: false,
+        content_type: Some("text/html; charset=utf-8"),
+        body: body.as_bytes(),
+        extract: &ExtractOptions::default(),
+        now_ms: 0,
+        trailing_slash: crate::urls::TrailingSlash::Keep,
+        max_links,
+        site_rule: None,
+        link_memo,
+    })
+}
+
+/// A templated page: the same navigation on every page, relative links, a
+/// `<base href>` on some, links off the site, duplicates, plain pages.
+fn templated(host: &str, n: usize, base: Option<&str>) -> String {
+    let mut h = format!("<html><head><title>P{n}</title>");
+    if let Some(b) = base {
+        h.push_str(&format!("<base href=\"{b}\">"));
+    }
+    h.push_str("</head><body><nav>");
+    for s in [
+        "/",
+        "/section/world",
+        "/section/sport",
+        "/about",
+        "/a/1",
+        "/a/2",
+        "a/4",
+        "../section/world",
+        "../a/5",
+        "?page=2",
+    ] {
+        h.push_str(&format!("<a href=\"{s}\">{s}</a> "));
+    }
+    h.push_str(&format!(
+        "<a href=\"http://{host}/a/3?utm_source=x\">abs</a> <a href=\"a/{n}\">rel</a> \
+         <a href=\"../a/{n}\">up</a> <a href=\"?page={n}\">next</a> <a href=\"#top\">top</a> \
+         <a href=\"http://other.test/a/9\">away</a> <a href=\"/a/1\">again</a> \
+         <a href=\"/cal/calendar/2026-01-01/calendar/2026-01-02/calendar/2026-01-03/x\">trap</a>\
+         </nav><p>Page {n} text.</p></body></html>"
+    ));
+    h
+}
+
+#[test]
+fn the_link_memo_never_changes_what_a_sequence_of_pages_queues() {
+    let (news, blog) = (site(), unfocused_site());
+    let mut queued = 0;
+    // Large, and small so that it forgets while the pages go by.
+    for capacity in [1000, 6] {
+        let memo = LinkMemo::new(capacity);
+        for round in 0..3 {
+            for (i, depth) in [3, 0, 2, 1, 3, 0].into_iter().enumerate() {
+                let n = round * 10 + i;
+                for (site, host) in [(&news, "news.test"), (&blog, "blog.test")] {
+                    let base = (i % 3 == 1).then(|| format!("http://{host}/section/"));
+                    let body = templated(host, n, base.as_deref());
+                    let dir = ["section", "a", "section/x"][n % 3];
+                    let at = format!("http://{host}/{dir}/p{n}");
+                    for max_links in [usize::MAX, 4] {
+                        let page = (UrlKind::Index, depth, at.as_str());
+                        let plain = page_with(site, page, &body, max_links, None);
+                        let remembered = page_with(site, page, &body, max_links, Some(&memo));
+                        assert_eq!(
+                            queued_urls(&remembered),
+                            queued_urls(&plain),
+                            "{host} page {n} at depth {depth}, max_links {max_links}"
+                        );
+                        queued += plain.urls.len();
+                    }
+                }
+            }
+        }
+    }
+    assert!(queued > 100, "{queued}");
+}
+
+#[test]
+fn a_link_beyond_the_depth_limit_is_queued_when_a_shallower_page_has_it() {
+    let news = site();
+    let memo = LinkMemo::default();
+    let body = templated("news.test", 1, None);
+    // At the depth limit nothing is queued (depth 4 > max_depth 3) ...
+    let deep = page_with(
+        &news,
+        (UrlKind::Index, 3, "http://news.test/section/p1"),
+        &body,
+        usize::MAX,
+        Some(&memo),
+    );
+    assert!(deep.urls.is_empty());
+    // ... which the memo does not take for a verdict on the links.
+    let shallow = page_with(
+        &news,
+        (UrlKind::Index, 1, "http://news.test/section/p2"),
+        &body,
+        usize::MAX,
+        Some(&memo),
+    );
+    let got: Vec<(&str, u32)> = shallow
+        .urls
+        .iter()
+        .map(|u| (u.url.as_str(), u.depth))
+        .collect();
+    assert!(got.contains(&("http://news.test/a/1", 2)), "{got:?}");
+    assert!(
+        got.contains(&("http://news.test/section/world", 2)),
+        "{got:?}"
+    );
+    // A focused site's plain pages, other sites and traps stay out.
+    assert!(got.iter().all(|(u, _)| !u.contains("about")
+        && !u.contains("other.test")
+        && !u.contains("calendar")));
 }

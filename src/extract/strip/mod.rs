@@ -16,15 +16,21 @@
 //!
 //! A third guard protects the parser: nesting deeper than [`MAX_DEPTH`] is
 //! flattened by the prepass (see there why).
+//!
+//! [`strip_collecting`] also hands back the page's link attributes
+//! ([`links::LinkAttrs`]), read by the prepass on its way: the crawler's
+//! link discovery without a second pass over an article page.
 
+pub mod links;
 mod prepass;
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
+use links::LinkAttrs;
 use lol_html::html_content::Element;
 use lol_html::{ElementContentHandlers, RewriteStrSettings, Selector};
-use prepass::{find_ci, prepass};
+use prepass::{find_ci, prepass_collecting};
 
 /// Elements that never hold article text and that only a parser can find
 /// the end of (they nest); the prepass has already dropped the simpler ones
@@ -44,7 +50,14 @@ pub const MAX_DEPTH: usize = 512;
 /// title repaired) unchanged.
 pub fn strip(html: &str) -> String {
     let html = fix_title(html);
-    strip_elements(prepass(&html, MAX_DEPTH))
+    strip_elements(prepass_collecting(&html, MAX_DEPTH, None))
+}
+
+/// [`strip`], collecting the link attributes of the page (its title
+/// repaired) into `links` on the way. The stripped HTML is the same.
+pub fn strip_collecting(html: &str, links: &mut LinkAttrs) -> String {
+    let html = fix_title(html);
+    strip_elements(prepass_collecting(&html, MAX_DEPTH, Some(links)))
 }
 
 fn strip_elements(html: Cow<'_, str>) -> String {
@@ -154,6 +167,24 @@ mod tests {
     fn corrupt_title_with_markup_is_closed() {
         let fixed = fix_title("<title>A <b>bold</b> title</title><p>x</p>");
         assert!(fixed.starts_with("<title>A </title><b>"), "{fixed}");
+    }
+
+    #[test]
+    fn collecting_links_strips_the_same_and_finds_them_in_document_order() {
+        let html = "<html><head><title>T</title><base href=/b/><base href=/no/>\
+             <link rel='Canonical Start' href=/c><link rel=alternate type=application/rss+xml href=/f>\
+             <meta property=og:url content=/og><meta http-equiv=REFRESH content='0;url=/r'>\
+             <script>'<a href=/s>'</script></head><body><!-- <a href=/x> -->\
+             <a href=\"/1\" class=k>one</a><area href=/2><a>no</a><a href=/3 href=/4>\
+             <div><a href='/5' id=q>five</a></div><a href=/unfinished";
+        let mut links = LinkAttrs::new(4);
+        assert_eq!(strip_collecting(html, &mut links), strip(html));
+        // The refresh target comes first (document order) and counts.
+        assert_eq!(links.links, ["/r", "/1", "/2", "/3"]);
+        assert_eq!(links.base.as_deref(), Some("/b/"));
+        assert_eq!(links.canonical.as_deref(), Some("/c"));
+        assert_eq!(links.og_url.as_deref(), Some("/og"));
+        assert_eq!(links.feeds, ["/f"]);
     }
 
     #[test]

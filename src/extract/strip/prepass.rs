@@ -37,18 +37,32 @@ mod attrs;
 
 use std::borrow::Cow;
 
-use attrs::{keeps_attribute, tag_end, AttrScan};
+use attrs::{attr_value, keeps_attribute, tag_end, AttrScan};
+
+use super::links::LinkAttrs;
 
 /// `html` without comments, non-JSON-LD scripts, styles, the other elements
 /// listed in the module doc and unread attributes, and with tags nested
 /// deeper than `max_depth` removed. Borrowed when nothing changed.
+#[cfg(test)]
 pub fn prepass(html: &str, max_depth: usize) -> Cow<'_, str> {
+    prepass_collecting(html, max_depth, None)
+}
+
+/// [`prepass`], also collecting the page's link attributes into `links`
+/// (every start tag is read here anyway, see [`LinkAttrs`]).
+pub fn prepass_collecting<'h>(
+    html: &'h str,
+    max_depth: usize,
+    links: Option<&mut LinkAttrs>,
+) -> Cow<'h, str> {
     let mut scan = Scan {
         html,
         bytes: html.as_bytes(),
         out: Edits::new(html),
         depth: Depth::new(max_depth),
         pre_depth: 0,
+        links,
     };
     let mut pos = 0usize;
     while let Some(off) = memchr::memchr2(b'<', b'\n', &scan.bytes[pos..]) {
@@ -67,16 +81,18 @@ pub fn prepass(html: &str, max_depth: usize) -> Cow<'_, str> {
 }
 
 /// The state of one [`prepass`].
-struct Scan<'a> {
+struct Scan<'a, 'l> {
     html: &'a str,
     bytes: &'a [u8],
     out: Edits<'a>,
     depth: Depth,
     /// Inside `<pre>`/`<listing>`, where line breaks are text.
     pre_depth: usize,
+    /// Where the link attributes go, when asked for.
+    links: Option<&'l mut LinkAttrs>,
 }
 
-impl Scan<'_> {
+impl Scan<'_, '_> {
     /// A line break at `at` in text that starts at or before `from`: the
     /// whitespace run around it becomes one space (outside `<pre>`). The
     /// parser makes each line break a token of its own, and text assembly
@@ -127,6 +143,12 @@ impl Scan<'_> {
         let mut buf = [0u8; 10];
         let name = lower(&bytes[name_start..name_end], &mut buf);
         if !close {
+            // A tag unfinished at the end is no element (as for lol_html).
+            if let Some(links) = self.links.as_deref_mut().filter(|_| gt < n) {
+                if LinkAttrs::wants(name) {
+                    links.tag(name, |a| attr_value(html, name_end, a));
+                }
+            }
             match name {
                 b"script" | b"style" | b"noscript" | b"iframe" | b"textarea" => {
                     let end = end_tag_end(bytes, after, name).unwrap_or(n);

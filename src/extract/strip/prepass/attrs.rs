@@ -87,6 +87,16 @@ impl Iterator for AttrScan<'_> {
     }
 }
 
+/// The value of the first attribute named `wanted` (lower case) of the tag
+/// whose name ends at `name_end`: `""` for a bare attribute, `None` when the
+/// tag has none.
+pub(super) fn attr_value<'h>(html: &'h str, name_end: usize, wanted: &str) -> Option<&'h str> {
+    let bytes = html.as_bytes();
+    AttrScan::new(bytes, name_end)
+        .find(|a| bytes[a.name.clone()].eq_ignore_ascii_case(wanted.as_bytes()))
+        .map(|a| a.value.map_or("", |v| &html[v]))
+}
+
 /// Index of the `>` that ends a tag whose name ends at `from`, or the input
 /// length when the tag never ends.
 pub(super) fn tag_end(bytes: &[u8], from: usize) -> usize {
