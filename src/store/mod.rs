@@ -20,6 +20,8 @@
 //! (SQLite's file-level failures as sentences a user can act on).
 
 mod articles;
+mod checkpoint;
+pub use checkpoint::{CHECKPOINT_AT, WAL_LIMIT};
 mod frontier;
 pub use frontier::url_host;
 mod kept;
@@ -330,6 +332,9 @@ pub struct Store {
     url_counts: frontier::SiteUrlCounts,
     /// Opened with [`Store::open_read_only`]: never write, not even on drop.
     read_only: bool,
+    /// The WAL checkpointing thread, when [`Store::checkpoint_in_background`]
+    /// is on.
+    checkpoints: Option<checkpoint::BackgroundCheckpoints>,
 }
 
 impl Store {
