@@ -12,7 +12,8 @@
 //! migrations to apply, and applying them), `frontier`
 //! (add, claim, requeue, counts, budgets), `articles` (batched writes,
 //! de-duplication, line filter in the same transaction), `search_index`
-//! (the batch's new articles into the FTS5 indexes), `search` (FTS5 and
+//! (the batch's new articles into the FTS5 indexes), `checkpoint` (WAL
+//! checkpoints on a thread of their own while crawling), `search` (FTS5 and
 //! CJK search, lookup, export), `stats` (per-site figures), `maintenance`
 //! (re-cleaning, top lines), `lines` (the line table's SQL, line status
 //! changes, the re-clean), `kept` and `reextract` (kept pages,
