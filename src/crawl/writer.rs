@@ -22,6 +22,10 @@
 //! committed, see [`SeenUrls`]) are dropped before the batch goes to the
 //! store: most links of a page lead to pages already known.
 //!
+//! While it runs, the store checkpoints its WAL on a thread of its own
+//! ([`CrawlStore::upkeep_in_background`]); the last commit is followed by
+//! a full checkpoint.
+//!
 //! The store's calls are blocking (rusqlite), so they run on tokio's blocking
 //! pool: the store moves into `spawn_blocking` and back.
 
@@ -80,6 +84,16 @@ pub trait CrawlStore: Send + 'static {
     fn site_rules(&mut self) -> Result<Vec<(String, String)>, StoreError> {
         Ok(Vec::new())
     }
+    /// From now on, keep the store's upkeep (WAL checkpoints) off the
+    /// writer's path where the store can.
+    fn upkeep_in_background(&mut self) -> Result<(), StoreError> {
+        Ok(())
+    }
+    /// Do the upkeep left and go back to doing it in line (the crawl's
+    /// writes are over).
+    fn upkeep_in_foreground(&mut self) -> Result<(), StoreError> {
+        Ok(())
+    }
 }
 
 impl CrawlStore for Store {
@@ -117,6 +131,12 @@ impl CrawlStore for Store {
     }
     fn site_rules(&mut self) -> Result<Vec<(String, String)>, StoreError> {
         Store::site_rules(self)
+    }
+    fn upkeep_in_background(&mut self) -> Result<(), StoreError> {
+        Store::checkpoint_in_background(self)
+    }
+    fn upkeep_in_foreground(&mut self) -> Result<(), StoreError> {
+        Store::checkpoint_in_foreground(self)
     }
 }
 
@@ -273,6 +293,13 @@ async fn writer_loop<S: CrawlStore>(
         since: None,
         seen: SeenUrls::new(SEEN_URLS),
     };
+    // A store that cannot checkpoint in the background checkpoints in line,
+    // as before: slower, not wrong.
+    let (s, upkeep) = blocking(store, |s| s.upkeep_in_background()).await?;
+    store = s;
+    if let Err(e) = upkeep {
+        tracing::warn!("WAL checkpoints stay on the writer: {e}");
+    }
     loop {
         let cmd = match pending.since {
             Some(since) => {
@@ -287,7 +314,13 @@ async fn writer_loop<S: CrawlStore>(
             None => rx.recv().await,
         };
         let Some(cmd) = cmd else {
-            return flush(store, &mut pending, &counters).await;
+            let store = flush(store, &mut pending, &counters).await?;
+            let (store, upkeep) = blocking(store, |s| s.upkeep_in_foreground()).await?;
+            if let Err(e) = upkeep {
+                // Everything is committed; the WAL is only left longer.
+                tracing::warn!("closing WAL checkpoint failed: {e}");
+            }
+            return Ok(store);
         };
         match cmd {
             Command::Write(ops) => {

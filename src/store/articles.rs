@@ -35,9 +35,10 @@ impl Store {
             &mut self.url_counts,
             ops,
         );
-        if out.is_err() {
+        match out {
+            Ok(_) => self.after_commit(),
             // Rolled back: the counts of its URLs are wrong.
-            self.url_counts.forget();
+            Err(_) => self.url_counts.forget(),
         }
         out
     }

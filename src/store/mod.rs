@@ -12,7 +12,8 @@
 //! migrations to apply, and applying them), `frontier`
 //! (add, claim, requeue, counts, budgets), `articles` (batched writes,
 //! de-duplication, line filter in the same transaction), `search_index`
-//! (the batch's new articles into the FTS5 indexes), `search` (FTS5 and
+//! (the batch's new articles into the FTS5 indexes), `checkpoint` (WAL
+//! checkpoints on a thread of their own while crawling), `search` (FTS5 and
 //! CJK search, lookup, export), `stats` (per-site figures), `maintenance`
 //! (re-cleaning, top lines), `lines` (the line table's SQL, line status
 //! changes, the re-clean), `kept` and `reextract` (kept pages,
@@ -20,6 +21,8 @@
 //! (SQLite's file-level failures as sentences a user can act on).
 
 mod articles;
+mod checkpoint;
+pub use checkpoint::{CHECKPOINT_AT, WAL_LIMIT};
 mod frontier;
 pub use frontier::url_host;
 mod kept;
@@ -330,6 +333,9 @@ pub struct Store {
     url_counts: frontier::SiteUrlCounts,
     /// Opened with [`Store::open_read_only`]: never write, not even on drop.
     read_only: bool,
+    /// The WAL checkpointing thread, when [`Store::checkpoint_in_background`]
+    /// is on.
+    checkpoints: Option<checkpoint::BackgroundCheckpoints>,
 }
 
 impl Store {

@@ -120,6 +120,7 @@ impl Store {
             max_urls_per_site: 0,
             url_counts: Default::default(),
             read_only: true,
+            checkpoints: None,
         })
     }
 
@@ -138,6 +139,7 @@ impl Store {
             max_urls_per_site: 0,
             url_counts: Default::default(),
             read_only: false,
+            checkpoints: None,
         };
         store.migrate()?;
         Ok(store)
@@ -186,6 +188,9 @@ impl Drop for Store {
         if self.read_only {
             return;
         }
+        // The checkpointing thread's connection closes first, so that this
+        // one, the last, checkpoints and removes the WAL as it closes.
+        let _ = self.checkpoint_in_foreground();
         // Refresh the planner's statistics where they went stale (SQLite's
         // advice for every connection that wrote); failure costs nothing.
         let _ = self.conn.execute_batch("PRAGMA optimize");

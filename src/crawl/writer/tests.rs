@@ -8,6 +8,8 @@ use crate::store::{FetchRecord, NewUrl, NextState, UrlKind};
 #[derive(Default)]
 struct Log {
     calls: Vec<String>,
+    /// Upkeep switches, with the number of calls before each.
+    upkeep: Vec<String>,
 }
 
 struct Fake {
@@ -39,6 +41,18 @@ impl CrawlStore for Fake {
     }
     fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError> {
         Ok(Default::default())
+    }
+    fn upkeep_in_background(&mut self) -> Result<(), StoreError> {
+        let mut log = self.log.lock().unwrap();
+        let n = log.calls.len();
+        log.upkeep.push(format!("background after {n}"));
+        Ok(())
+    }
+    fn upkeep_in_foreground(&mut self) -> Result<(), StoreError> {
+        let mut log = self.log.lock().unwrap();
+        let n = log.calls.len();
+        log.upkeep.push(format!("foreground after {n}"));
+        Ok(())
     }
     fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
         let urls: Vec<String> = ops
@@ -108,6 +122,20 @@ async fn writes_are_batched_and_flushed_before_a_claim() {
     task.await.unwrap().unwrap();
     let calls = log.lock().unwrap().calls.clone();
     assert_eq!(calls, ["batch a,b", "claim 5", "batch c"]);
+}
+
+#[tokio::test]
+async fn upkeep_goes_to_the_background_before_the_first_write_and_back_after_the_last() {
+    let (store, log) = fake(None);
+    let (w, task) = Writer::spawn(store, Arc::new(Counters::default()));
+    w.write(add("a")).await.unwrap();
+    w.claim(0, 5, ClaimFilter::default()).await.unwrap();
+    w.write(add("b")).await.unwrap();
+    drop(w);
+    task.await.unwrap().unwrap();
+    let log = log.lock().unwrap();
+    assert_eq!(log.calls, ["batch a", "claim 5", "batch b"]);
+    assert_eq!(log.upkeep, ["background after 0", "foreground after 3"]);
 }
 
 #[tokio::test]

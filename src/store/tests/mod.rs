@@ -2,6 +2,7 @@
 //! In: in-memory or temp-file databases. Out: assertions. Shared fixtures
 //! live here; the tests are grouped by what they exercise.
 
+mod checkpoint;
 mod frontier;
 mod method;
 mod open;
