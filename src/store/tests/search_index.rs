@@ -108,3 +108,65 @@ fn an_article_refetched_in_the_batch_that_stored_it_keeps_the_index_consistent()
     assert_eq!(s.search("ends", 10).unwrap().len(), 1);
     assert!(s.search("begins", 10).unwrap().is_empty());
 }
+
+#[test]
+fn the_trigram_index_holds_the_rows_the_migrations_glob_selects() {
+    let mut s = Store::open_in_memory().unwrap();
+    // Characters at and beside the edges of the three blocks, in the title
+    // or the text.
+    let edges = [
+        '\u{3040}',
+        '\u{3041}',
+        '\u{30FF}',
+        '\u{3100}',
+        '\u{33FF}',
+        '\u{3400}',
+        '\u{4DBF}',
+        '\u{4DC0}',
+        '\u{4DFF}',
+        '\u{4E00}',
+        '\u{9FFF}',
+        '\u{A000}',
+        '\u{AC00}',
+        '\u{FF11}',
+        '\u{20000}',
+        'é',
+        '“',
+    ];
+    let ops = edges
+        .iter()
+        .enumerate()
+        .flat_map(|(n, c)| {
+            [
+                article(
+                    &format!("https://a.test/t{n}"),
+                    "a",
+                    &format!("Title {c}"),
+                    &format!("Plain text {n}."),
+                ),
+                article(
+                    &format!("https://a.test/x{n}"),
+                    "a",
+                    "Title",
+                    &format!("Text {n} with {c} inside."),
+                ),
+            ]
+        })
+        .map(WriteOp::Article)
+        .collect();
+    s.write_batch(ops).unwrap();
+    let ids = |sql: &str| -> Vec<i64> {
+        let mut st = s.conn.prepare(sql).unwrap();
+        let rows = st.query_map([], |r| r.get(0)).unwrap();
+        rows.collect::<Result<_, _>>().unwrap()
+    };
+    let indexed = ids("SELECT id FROM articles_fts_cjk_docsize ORDER BY id");
+    let selected = ids(
+        "SELECT id FROM articles WHERE (coalesce(title, '') || text) GLOB '*[㐀-䶿一-鿿ぁ-ヿ]*'
+         ORDER BY id",
+    );
+    // Six of the characters are CJK (the blocks' edges), in the title or the text.
+    assert_eq!(selected.len(), 12);
+    assert_eq!(indexed, selected);
+    fts_check(&s).unwrap();
+}
