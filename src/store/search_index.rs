@@ -16,6 +16,7 @@
 //! updates or deletes the new rows (the update and delete triggers remove
 //! the old values from the indexes, which must be there).
 
+use rusqlite::types::ValueRef;
 use rusqlite::Connection;
 
 /// The highest article id (0 when there is none): rows inserted later get
@@ -43,12 +44,11 @@ pub(super) fn index_after(conn: &Connection, after_id: i64) -> rusqlite::Result<
     // scan for the three-byte lead bytes of those blocks is far cheaper.
     let mut cjk = Vec::new();
     {
-        let mut rows = conn.prepare_cached("SELECT id, title, text FROM articles WHERE id > ?1")?;
-        let mut rows = rows.query([after_id])?;
+        let mut new_rows =
+            conn.prepare_cached("SELECT id, title, text FROM articles WHERE id > ?1")?;
+        let mut rows = new_rows.query([after_id])?;
         while let Some(row) = rows.next()? {
-            let title = row.get_ref(1)?.as_bytes_or_null()?.unwrap_or_default();
-            let text = row.get_ref(2)?.as_bytes_or_null()?.unwrap_or_default();
-            if has_cjk(title) || has_cjk(text) {
+            if has_cjk(text_bytes(row.get_ref(1)?)) || has_cjk(text_bytes(row.get_ref(2)?)) {
                 cjk.push(row.get::<_, i64>(0)?);
             }
         }
@@ -61,6 +61,11 @@ pub(super) fn index_after(conn: &Connection, after_id: i64) -> rusqlite::Result<
         insert.execute([id])?;
     }
     Ok(last)
+}
+
+/// A column's text (or blob) as bytes; a number, never CJK, or NULL as none.
+fn text_bytes(v: ValueRef<'_>) -> &[u8] {
+    v.as_bytes().unwrap_or_default()
 }
 
 /// Whether UTF-8 text holds a character of `GLOB '*[㐀-䶿一-鿿ぁ-ヿ]*'`
