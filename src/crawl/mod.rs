@@ -180,7 +180,7 @@ pub async fn run_with<S: CrawlStore>(
         pages: pool::ProcessPool::new(budget::cpu_slots(), "crawl-page")
             .map_err(CrawlError::Threads)?,
         site_rules: std::sync::Mutex::new(site_rules),
-        link_memo: Arc::default(),
+        link_memo: Arc::new(page::LinkMemo::default().with_committed(writer.committed())),
         cfg,
     });
     let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);

@@ -13,6 +13,11 @@
 //! Feed and sitemap entries are always queued (they were published to be
 //! fetched), classified the same way; so are feeds announced by start and
 //! index pages.
+//!
+//! Links the crawl's writer has already committed to the frontier (known
+//! through the [`LinkMemo`], see [`crate::crawl::seen::CommittedUrls`]) are
+//! left out of [`PageOutput::urls`] and only counted: the store would ignore
+//! them, keeping the depth and priority they were first queued with.
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -70,6 +75,8 @@ pub struct PageOutput {
     pub problem: Option<ErrorKind>,
     /// `tree`: what the article page did to its site's rule.
     pub rule: Option<RuleOutcome>,
+    /// Links left out of `urls` because the frontier has them already.
+    pub urls_known: usize,
 }
 
 pub fn process(input: &PageInput<'_>) -> PageOutput {
@@ -203,6 +210,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
         known,
         problem: None,
         rule,
+        urls_known: found.urls_known,
     }
 }
 
@@ -211,6 +219,8 @@ struct Found<'a> {
     input: &'a PageInput<'a>,
     seen: HashSet<Arc<str>>,
     urls: Vec<NewUrl>,
+    /// Links left out as already in the frontier.
+    urls_known: usize,
     /// The site has article or index patterns: plain pages are not followed.
     focused: bool,
 }
@@ -223,6 +233,7 @@ impl<'a> Found<'a> {
             input,
             seen: HashSet::new(),
             urls: Vec::new(),
+            urls_known: 0,
             focused,
         }
     }
@@ -285,6 +296,7 @@ impl<'a> Found<'a> {
         };
         let mut learned = Vec::new();
         let mut resolved = HashSet::new();
+        let mut follow = Vec::new();
         for (i, href) in distinct.iter().enumerate() {
             if resolved.len() >= self.input.max_links {
                 break;
@@ -305,12 +317,27 @@ impl<'a> Found<'a> {
             }
             if let Some(a) = v.admitted {
                 if self.seen.insert(a.url.clone()) && a.follow {
-                    self.push_str(a.url.to_string(), a.kind);
+                    follow.push(a);
                 }
             }
         }
         if let Some(memo) = memo {
             memo.remember_all(learned);
+        }
+        // Built and sent are only the links the frontier may not have yet.
+        let known = match memo.and_then(LinkMemo::committed) {
+            Some(committed) => {
+                let fingerprints: Vec<u128> = follow.iter().map(|a| a.fingerprint).collect();
+                committed.known(&fingerprints)
+            }
+            None => vec![false; follow.len()],
+        };
+        for (a, known) in follow.into_iter().zip(known) {
+            if known {
+                self.urls_known += 1;
+            } else {
+                self.push_str(a.url.to_string(), a.kind);
+            }
         }
     }
 
@@ -333,11 +360,7 @@ impl<'a> Found<'a> {
                 } else {
                     u.as_str().into()
                 };
-                Admitted {
-                    url,
-                    kind,
-                    follow: !(kind == UrlKind::Page && self.focused),
-                }
+                Admitted::new(url, kind, !(kind == UrlKind::Page && self.focused))
             });
         Verdict {
             resolved: Some(resolved),

@@ -4,6 +4,9 @@
 //!
 //! In: URLs the writer has committed to the frontier ([`SeenUrls::insert`]).
 //! Out: whether a URL is certainly known already ([`SeenUrls::contains`]).
+//! [`CommittedUrls`] shares the writer's set with page processing, so a
+//! page can leave out the URLs the frontier has for certain before building
+//! them (one lock per page, by fingerprints its link memo already holds).
 //! A URL is only ever remembered after its insert committed, so a URL the
 //! set holds is in the frontier (or was refused by the site's URL cap, which
 //! only grows stricter during a run): dropping it loses nothing. A URL the
@@ -16,6 +19,7 @@
 
 use std::collections::HashSet;
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::{Arc, Mutex};
 
 pub struct SeenUrls {
     current: HashSet<u128>,
@@ -24,7 +28,7 @@ pub struct SeenUrls {
 }
 
 /// 128 bits of a URL: two hashes of it under different prefixes.
-fn fingerprint(url: &str) -> u128 {
+pub fn fingerprint(url: &str) -> u128 {
     let half = |salt: u8| {
         let mut h = DefaultHasher::new();
         salt.hash(&mut h);
@@ -46,13 +50,21 @@ impl SeenUrls {
 
     /// Whether `url` was inserted (and not forgotten since).
     pub fn contains(&self, url: &str) -> bool {
-        let fp = fingerprint(url);
+        self.contains_fingerprint(fingerprint(url))
+    }
+
+    /// Whether the URL of [`fingerprint`] `fp` was inserted.
+    pub fn contains_fingerprint(&self, fp: u128) -> bool {
         self.current.contains(&fp) || self.previous.contains(&fp)
     }
 
     /// Remember `url` (call only once it is committed to the frontier).
     pub fn insert(&mut self, url: &str) {
-        let fp = fingerprint(url);
+        self.insert_fingerprint(fingerprint(url));
+    }
+
+    /// Remember the URL of [`fingerprint`] `fp` (once committed).
+    pub fn insert_fingerprint(&mut self, fp: u128) {
         if self.previous.contains(&fp) {
             return;
         }
@@ -66,6 +78,47 @@ impl SeenUrls {
     #[cfg(test)]
     pub fn len(&self) -> usize {
         self.current.len() + self.previous.len()
+    }
+}
+
+/// The writer's [`SeenUrls`], shared with page processing (cheap to clone).
+/// Only the writer inserts, and only URLs whose insert committed, so a page
+/// that leaves out a URL this set holds leaves the frontier as it would be:
+/// the store would have ignored it (`INSERT OR IGNORE` keeps the first
+/// depth, priority and kind).
+#[derive(Clone)]
+pub struct CommittedUrls {
+    seen: Arc<Mutex<SeenUrls>>,
+}
+
+impl CommittedUrls {
+    /// Remembers between `capacity` and 2 × `capacity` URLs (at least 1).
+    pub fn new(capacity: usize) -> CommittedUrls {
+        CommittedUrls {
+            seen: Arc::new(Mutex::new(SeenUrls::new(capacity))),
+        }
+    }
+
+    /// Run `f` on the set under its lock; a poisoned lock (a panic while
+    /// it was held) is a set that may be half-updated, which costs at most
+    /// a URL sent to the store again: still used.
+    pub fn with<T>(&self, f: impl FnOnce(&mut SeenUrls) -> T) -> T {
+        let mut guard = self
+            .seen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        f(&mut guard)
+    }
+
+    /// For each fingerprint, whether its URL is certainly in the frontier
+    /// (one lock for all of them).
+    pub fn known(&self, fingerprints: &[u128]) -> Vec<bool> {
+        self.with(|s| {
+            fingerprints
+                .iter()
+                .map(|fp| s.contains_fingerprint(*fp))
+                .collect()
+        })
     }
 }
 

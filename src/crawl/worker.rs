@@ -344,8 +344,10 @@ async fn succeeded(
             completed &= p != ErrorKind::ProcessPanic;
             ctx.counters.error(p);
         }
+        // Links the frontier has already still count as discovered.
+        let discovered = processed.urls.len() + processed.urls_known;
+        Counters::add(&ctx.counters.urls_discovered, discovered as u64);
         if !processed.urls.is_empty() {
-            Counters::add(&ctx.counters.urls_discovered, processed.urls.len() as u64);
             ops.push(WriteOp::AddUrls(processed.urls));
         }
         if !processed.known.is_empty() {

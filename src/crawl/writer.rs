@@ -20,7 +20,9 @@
 //!
 //! New URLs that the frontier certainly has (remembered by fingerprint once
 //! committed, see [`SeenUrls`]) are dropped before the batch goes to the
-//! store: most links of a page lead to pages already known.
+//! store: most links of a page lead to pages already known. The set is
+//! shared ([`Writer::committed`]) so page processing leaves most of them out
+//! before they are built and sent at all.
 //!
 //! While it runs, the store checkpoints its WAL on a thread of its own
 //! ([`CrawlStore::upkeep_in_background`]); the last commit is followed by
@@ -35,7 +37,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::kinds::ErrorKind;
-use super::seen::SeenUrls;
+use super::seen::{CommittedUrls, SeenUrls};
 use super::summary::Counters;
 use crate::config::Config;
 use crate::store::{ClaimFilter, QueuedUrl, Store, StoreError, WriteOp, WriteOutcome};
@@ -173,6 +175,7 @@ pub enum Command {
 #[derive(Clone)]
 pub struct Writer {
     tx: mpsc::Sender<Command>,
+    committed: CommittedUrls,
 }
 
 impl Writer {
@@ -183,8 +186,15 @@ impl Writer {
         counters: std::sync::Arc<Counters>,
     ) -> (Writer, tokio::task::JoinHandle<Result<S, WriterError>>) {
         let (tx, rx) = mpsc::channel(CHANNEL);
-        let task = tokio::spawn(writer_loop(store, rx, counters));
-        (Writer { tx }, task)
+        let committed = CommittedUrls::new(SEEN_URLS);
+        let task = tokio::spawn(writer_loop(store, rx, counters, committed.clone()));
+        (Writer { tx, committed }, task)
+    }
+
+    /// The URLs this writer has committed to the frontier (bounded, see
+    /// [`SeenUrls`]): a page may leave them out of what it sends.
+    pub fn committed(&self) -> CommittedUrls {
+        self.committed.clone()
     }
 
     /// Queue writes; `Err` only when the writer has stopped.
@@ -249,11 +259,11 @@ struct Pending {
     items: usize,
     since: Option<Instant>,
     /// URLs committed to the frontier (this run, bounded).
-    seen: SeenUrls,
+    seen: CommittedUrls,
 }
 
 /// The group without the new URLs the frontier certainly has already.
-fn without_seen(mut group: Vec<WriteOp>, seen: &SeenUrls) -> Vec<WriteOp> {
+fn without_seen(mut group: Vec<WriteOp>, seen: &mut SeenUrls) -> Vec<WriteOp> {
     for op in &mut group {
         if let WriteOp::AddUrls(urls) = op {
             urls.retain(|u| !seen.contains(&u.url));
@@ -286,12 +296,13 @@ async fn writer_loop<S: CrawlStore>(
     mut store: S,
     mut rx: mpsc::Receiver<Command>,
     counters: std::sync::Arc<Counters>,
+    seen: CommittedUrls,
 ) -> Result<S, WriterError> {
     let mut pending = Pending {
         groups: Vec::new(),
         items: 0,
         since: None,
-        seen: SeenUrls::new(SEEN_URLS),
+        seen,
     };
     // A store that cannot checkpoint in the background checkpoints in line,
     // as before: slower, not wrong.
@@ -369,12 +380,15 @@ async fn flush<S: CrawlStore>(
 ) -> Result<S, WriterError> {
     pending.since = None;
     pending.items = 0;
-    let seen = &mut pending.seen;
-    let groups: Vec<Vec<WriteOp>> = std::mem::take(&mut pending.groups)
-        .into_iter()
-        .map(|g| without_seen(g, seen))
-        .filter(|g| !g.is_empty())
-        .collect();
+    let seen = &pending.seen;
+    let taken = std::mem::take(&mut pending.groups);
+    let groups: Vec<Vec<WriteOp>> = seen.with(|s| {
+        taken
+            .into_iter()
+            .map(|g| without_seen(g, s))
+            .filter(|g| !g.is_empty())
+            .collect()
+    });
     if groups.is_empty() {
         return Ok(store);
     }
@@ -383,9 +397,11 @@ async fn flush<S: CrawlStore>(
     let first_error = match result {
         Ok(outcomes) => {
             tally(&outcomes, counters);
-            for g in &groups {
-                remember(g, seen);
-            }
+            seen.with(|s| {
+                for g in &groups {
+                    remember(g, s);
+                }
+            });
             return Ok(store);
         }
         Err(e) => e,
@@ -405,7 +421,7 @@ async fn flush<S: CrawlStore>(
         match result {
             Ok(outcomes) => {
                 tally(&outcomes, counters);
-                remember(&urls, seen);
+                seen.with(|s| remember(&urls, s));
             }
             Err(e) => {
                 failed += 1;

@@ -12,7 +12,11 @@
 //! page given a remembered verdict yields exactly the URLs it yields
 //! computing it (pinned by `page::tests::link_memo`). The depth limit and
 //! de-duplication stay per page, and the writer's seen-set and the store
-//! decide what the frontier already has.
+//! decide what the frontier already has: a memo made
+//! [`LinkMemo::with_committed`] carries the writer's set of URLs whose insert
+//! committed ([`CommittedUrls`]), and a page leaves out the URLs in it (an
+//! admitted URL's fingerprint is part of its verdict, so that costs no
+//! hashing).
 //!
 //! Bounded: two generations of at most `capacity` verdicts; when the current
 //! one is full the older one is forgotten (verdicts still in use are copied
@@ -26,6 +30,7 @@ use std::sync::{Arc, Mutex};
 
 use url::{Position, Url};
 
+use crate::crawl::seen::{self, CommittedUrls};
 use crate::store::UrlKind;
 
 /// What an href of a site's page came to.
@@ -47,12 +52,28 @@ pub struct Admitted {
     pub kind: UrlKind,
     /// False for plain pages of a site with article or index patterns.
     pub follow: bool,
+    /// [`seen::fingerprint`] of `url`.
+    pub fingerprint: u128,
+}
+
+impl Admitted {
+    pub fn new(url: Arc<str>, kind: UrlKind, follow: bool) -> Admitted {
+        let fingerprint = seen::fingerprint(&url);
+        Admitted {
+            url,
+            kind,
+            follow,
+            fingerprint,
+        }
+    }
 }
 
 /// Verdicts of the crawl, shared by the pages processed at once.
 pub struct LinkMemo {
     generations: Mutex<Generations>,
     capacity: usize,
+    /// The URLs the crawl's writer committed to the frontier, if known.
+    committed: Option<CommittedUrls>,
 }
 
 #[derive(Default)]
@@ -71,7 +92,21 @@ impl LinkMemo {
         LinkMemo {
             generations: Mutex::new(Generations::default()),
             capacity: capacity.max(1),
+            committed: None,
         }
+    }
+
+    /// This memo, letting pages leave out the URLs `committed` holds.
+    pub fn with_committed(self, committed: CommittedUrls) -> LinkMemo {
+        LinkMemo {
+            committed: Some(committed),
+            ..self
+        }
+    }
+
+    /// The URLs the crawl's writer committed, if the memo knows them.
+    pub fn committed(&self) -> Option<&CommittedUrls> {
+        self.committed.as_ref()
     }
 
     /// The verdict on `href` of a page of `site` whose links resolve against

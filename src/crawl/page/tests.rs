@@ -429,3 +429,5 @@ fn a_link_beyond_the_depth_limit_is_queued_when_a_shallower_page_has_it() {
         && !u.contains("other.test")
         && !u.contains("calendar")));
 }
+
+mod frontier_skip;

@@ -222,3 +222,24 @@ async fn regression_a_url_of_a_failed_write_is_not_remembered_as_known() {
     let calls = log.lock().unwrap().calls.clone();
     assert_eq!(calls, ["batch ok", "claim 1", "batch x", "claim 1"]);
 }
+
+#[tokio::test]
+async fn regression_pages_never_leave_out_a_url_of_a_failed_write() {
+    // What pages may leave out (the shared committed set) is what the store
+    // committed: not `x` of the page whose batch failed, nor anything not
+    // yet flushed.
+    let (store, _log) = fake(Some("bad"));
+    let (w, task) = Writer::spawn(store, Arc::new(Counters::default()));
+    let committed = w.committed();
+    let known = |url: &str| committed.known(&[crate::crawl::seen::fingerprint(url)])[0];
+    let mut page = add("x");
+    page.extend(add("bad"));
+    w.write(page).await.unwrap();
+    w.write(add("ok")).await.unwrap();
+    assert!(!known("ok"), "buffered is not committed");
+    w.claim(0, 1, ClaimFilter::default()).await.unwrap();
+    assert!(known("ok"));
+    assert!(!known("x") && !known("bad"));
+    drop(w);
+    task.await.unwrap().unwrap();
+}
