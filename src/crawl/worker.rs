@@ -14,15 +14,15 @@
 //! revisit later, or give up — one bad URL never stops the crawl.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use url::Url;
 
-use super::budget::{BodyBudget, LARGE_PAGE};
+use super::budget::BodyBudget;
 use super::fetch::{Expect, FetchError, Fetched, Fetcher, Validators};
 use super::kinds::{ErrorKind, SkipKind};
-use super::page::{self, PageInput};
+use super::page;
 use super::politeness::{HostPermit, Politeness, Sent};
 use super::pool::ProcessPool;
 use super::robots::{RobotsCache, Verdict};
@@ -30,13 +30,14 @@ use super::summary::Counters;
 use super::writer::Writer;
 use crate::config::{Config, SiteSettings};
 use crate::extract::tree::rule::{RuleOutcome, SiteRule};
-use crate::extract::{Algorithm, ExtractOptions};
+use crate::extract::ExtractOptions;
 use crate::store::{
-    FetchRecord, KeptHeaders, KeptHtml, NewArticle, NextState, QueuedUrl, SiteRuleUpdate,
-    SkipRecord, UrlKind, WriteOp,
+    FetchRecord, NewArticle, NextState, QueuedUrl, SiteRuleUpdate, SkipRecord, UrlKind, WriteOp,
 };
+use process_step::process_blocking;
 use robots_step::robots_verdict;
 
+mod process_step;
 mod robots_step;
 
 /// Everything the workers of one run share.
@@ -420,88 +421,4 @@ fn rule_update(ctx: &Ctx, site: &str, outcome: RuleOutcome) -> SiteRuleUpdate {
         dropped,
         learned: learned.map(|r| (r.to_json(), r.display())),
     }
-}
-
-/// Discovery and extraction on the processing pool (CPU work); for an
-/// article page with `[store] keep_html`, the body compressed for keeping too,
-/// with the pool thread's compression context.
-async fn process_blocking(
-    ctx: &Ctx,
-    q: &QueuedUrl,
-    site: &Arc<SiteSettings>,
-    fetched: &Fetched,
-    body: Vec<u8>,
-) -> (page::PageOutput, Option<KeptHtml>) {
-    let site = site.clone();
-    let kind = q.kind;
-    let depth = q.depth;
-    let max_depth = ctx.cfg.crawler.max_depth;
-    let final_url = fetched.final_url.clone();
-    let redirected = !fetched.redirects.is_empty();
-    let content_type = fetched.content_type.clone();
-    let extract = ctx.extract.clone();
-    let site_rule = if extract.algorithm == Algorithm::Tree && kind == UrlKind::Article {
-        ctx.site_rules
-            .lock()
-            .ok()
-            .and_then(|rules| rules.get(&site.name).cloned())
-    } else {
-        None
-    };
-    let trailing_slash = ctx.cfg.crawler.trailing_slash;
-    let max_links = ctx.cfg.crawler.max_links_per_page;
-    let link_memo = ctx.link_memo.clone();
-    let _one_large_page = if body.len() > LARGE_PAGE {
-        ctx.large_pages.clone().acquire_owned().await.ok()
-    } else {
-        None
-    };
-    let keep_html = ctx.cfg.store.keep_html;
-    let status = fetched.status;
-    let headers = KeptHeaders {
-        content_type: fetched.content_type.clone(),
-        last_modified: fetched.last_modified.clone(),
-        etag: fetched.etag.clone(),
-        date: fetched.date.clone(),
-    };
-    let started = Instant::now();
-    let out = ctx
-        .pages
-        .run(move |tools| {
-            let out = page::process(&PageInput {
-                site: &site,
-                kind,
-                depth,
-                max_depth,
-                final_url: &final_url,
-                redirected,
-                content_type: content_type.as_deref(),
-                body: &body,
-                extract: &extract,
-                now_ms: now_ms(),
-                trailing_slash,
-                max_links,
-                site_rule: site_rule.as_ref(),
-                link_memo: Some(&link_memo),
-            });
-            let html = match (&mut tools.kept, keep_html && out.article.is_some()) {
-                (Some(kept), true) => kept
-                    .keep(final_url.as_str(), status, headers, now_ms(), &body)
-                    // Compression fails only when zstd cannot allocate: the
-                    // article is still stored, without its page.
-                    .ok(),
-                _ => None,
-            };
-            (out, html)
-        })
-        .await;
-    tracing::trace!(url = %q.url, "processed in {:?}", started.elapsed());
-    out.unwrap_or_else(|_| {
-        // A panic in a pure stage is a bug; count it and keep crawling.
-        let out = page::PageOutput {
-            problem: Some(ErrorKind::ProcessPanic),
-            ..Default::default()
-        };
-        (out, None)
-    })
 }

@@ -1,0 +1,104 @@
+//! The processing step of a worker: a fetched body handed to the processing
+//! pool for discovery and extraction, and (for an article page with
+//! `[store] keep_html`) compressed for keeping with the pool thread's zstd
+//! context.
+//!
+//! In: the worker's context, the frontier entry, its site, the fetch and its
+//! body. Out: the page's [`page::PageOutput`] and its kept page, or a
+//! `process_panic` problem when a pure stage panicked.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use super::{now_ms, Ctx};
+use crate::config::SiteSettings;
+use crate::crawl::budget::LARGE_PAGE;
+use crate::crawl::fetch::Fetched;
+use crate::crawl::kinds::ErrorKind;
+use crate::crawl::page::{self, PageInput};
+use crate::extract::Algorithm;
+use crate::store::{KeptHeaders, KeptHtml, QueuedUrl, UrlKind};
+
+/// Discovery and extraction on the processing pool (CPU work); for an
+/// article page with `[store] keep_html`, the body compressed for keeping too,
+/// with the pool thread's compression context.
+pub(super) async fn process_blocking(
+    ctx: &Ctx,
+    q: &QueuedUrl,
+    site: &Arc<SiteSettings>,
+    fetched: &Fetched,
+    body: Vec<u8>,
+) -> (page::PageOutput, Option<KeptHtml>) {
+    let site = site.clone();
+    let kind = q.kind;
+    let depth = q.depth;
+    let max_depth = ctx.cfg.crawler.max_depth;
+    let final_url = fetched.final_url.clone();
+    let redirected = !fetched.redirects.is_empty();
+    let content_type = fetched.content_type.clone();
+    let extract = ctx.extract.clone();
+    let site_rule = if extract.algorithm == Algorithm::Tree && kind == UrlKind::Article {
+        ctx.site_rules
+            .lock()
+            .ok()
+            .and_then(|rules| rules.get(&site.name).cloned())
+    } else {
+        None
+    };
+    let trailing_slash = ctx.cfg.crawler.trailing_slash;
+    let max_links = ctx.cfg.crawler.max_links_per_page;
+    let link_memo = ctx.link_memo.clone();
+    let _one_large_page = if body.len() > LARGE_PAGE {
+        ctx.large_pages.clone().acquire_owned().await.ok()
+    } else {
+        None
+    };
+    let keep_html = ctx.cfg.store.keep_html;
+    let status = fetched.status;
+    let headers = KeptHeaders {
+        content_type: fetched.content_type.clone(),
+        last_modified: fetched.last_modified.clone(),
+        etag: fetched.etag.clone(),
+        date: fetched.date.clone(),
+    };
+    let started = Instant::now();
+    let out = ctx
+        .pages
+        .run(move |tools| {
+            let out = page::process(&PageInput {
+                site: &site,
+                kind,
+                depth,
+                max_depth,
+                final_url: &final_url,
+                redirected,
+                content_type: content_type.as_deref(),
+                body: &body,
+                extract: &extract,
+                now_ms: now_ms(),
+                trailing_slash,
+                max_links,
+                site_rule: site_rule.as_ref(),
+                link_memo: Some(&link_memo),
+            });
+            let html = match (&mut tools.kept, keep_html && out.article.is_some()) {
+                (Some(kept), true) => kept
+                    .keep(final_url.as_str(), status, headers, now_ms(), &body)
+                    // Compression fails only when zstd cannot allocate: the
+                    // article is still stored, without its page.
+                    .ok(),
+                _ => None,
+            };
+            (out, html)
+        })
+        .await;
+    tracing::trace!(url = %q.url, "processed in {:?}", started.elapsed());
+    out.unwrap_or_else(|_| {
+        // A panic in a pure stage is a bug; count it and keep crawling.
+        let out = page::PageOutput {
+            problem: Some(ErrorKind::ProcessPanic),
+            ..Default::default()
+        };
+        (out, None)
+    })
+}
