@@ -188,28 +188,37 @@ mod tests {
         dom.nodes.iter().position(|nd| nd.id == id).unwrap_or(0)
     }
 
+    /// The id of the element `outermost_section` lifts `#deep` of `body` to.
+    fn deep_lifted_to(body: &str) -> String {
+        let doc = Html::parse_document(body);
+        let dom = Dom::build(&doc);
+        let stats = dom.stats(&vec![false; dom.len()]);
+        let deep = find(&dom, "deep");
+        dom.nodes[outermost_section(&dom, &stats, deep)]
+            .id
+            .to_string()
+    }
+
     #[test]
     fn nested_sections_lift_to_the_outermost() {
-        let doc = Html::parse_document(&format!(
-            "<body><div class=section id=top>{}<div class=section id=mid>{}\
+        assert_eq!(
+            deep_lifted_to(&format!(
+                "<body><div class=section id=top>{}<div class=section id=mid>{}\
              <div class=section id=deep>{}</div></div></div><div class=footer>x</div></body>",
-            para(0),
-            para(1),
-            para(2)
-        ));
-        let dom = Dom::build(&doc);
-        let stats = dom.stats(&vec![false; dom.len()]);
-        let deep = find(&dom, "deep");
-        assert_eq!(outermost_section(&dom, &stats, deep), find(&dom, "top"));
+                para(0),
+                para(1),
+                para(2)
+            )),
+            "top"
+        );
         // Different classes are different things.
-        let doc = Html::parse_document(&format!(
-            "<body><div class=page id=top><div class=section id=deep>{}</div></div></body>",
-            para(0)
-        ));
-        let dom = Dom::build(&doc);
-        let stats = dom.stats(&vec![false; dom.len()]);
-        let deep = find(&dom, "deep");
-        assert_eq!(outermost_section(&dom, &stats, deep), deep);
+        assert_eq!(
+            deep_lifted_to(&format!(
+                "<body><div class=page id=top><div class=section id=deep>{}</div></div></body>",
+                para(0)
+            )),
+            "deep"
+        );
     }
 
     #[test]
@@ -217,14 +226,13 @@ mod tests {
         let links: String = (0..20)
             .map(|i| format!("<a href=/{i}>Another story headline number {i}</a> "))
             .collect();
-        let doc = Html::parse_document(&format!(
-            "<body><section id=top>{links}<section id=deep>{}</section></section></body>",
-            para(0)
-        ));
-        let dom = Dom::build(&doc);
-        let stats = dom.stats(&vec![false; dom.len()]);
-        let deep = find(&dom, "deep");
-        assert_eq!(outermost_section(&dom, &stats, deep), deep);
+        assert_eq!(
+            deep_lifted_to(&format!(
+                "<body><section id=top>{links}<section id=deep>{}</section></section></body>",
+                para(0)
+            )),
+            "deep"
+        );
     }
 
     #[test]

@@ -37,6 +37,17 @@ fn articles_in(path: &std::path::Path) -> i64 {
 
 /// The WAL file's largest size over 100 batches of 20 articles (≈ 8 MB of
 /// pages written), and the articles stored.
+/// A store at `path` that wrote 200 articles in 10 batches with its
+/// checkpoints on the background thread, still open.
+fn two_hundred_articles_with_background_checkpoints(path: &std::path::Path) -> Store {
+    let mut s = Store::open(path).unwrap();
+    s.checkpoint_in_background_with(BOUNDS).unwrap();
+    for b in 0..10 {
+        s.write_batch(batch(b * 20, 20)).unwrap();
+    }
+    s
+}
+
 fn largest_wal_over_many_batches(bounds: WalBounds) -> u64 {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.db");
@@ -94,11 +105,7 @@ fn the_writer_checkpoints_itself_when_the_background_falls_behind() {
 fn nothing_committed_is_lost_when_the_store_closes_and_the_wal_is_emptied() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.db");
-    let mut s = Store::open(&path).unwrap();
-    s.checkpoint_in_background_with(BOUNDS).unwrap();
-    for b in 0..10 {
-        s.write_batch(batch(b * 20, 20)).unwrap();
-    }
+    let mut s = two_hundred_articles_with_background_checkpoints(&path);
     s.checkpoint_in_foreground().unwrap();
     assert_eq!(wal_bytes(&wal_path(&path)), 0, "TRUNCATE left the WAL");
     assert!(s.checkpoints.is_none());
@@ -112,11 +119,7 @@ fn nothing_committed_is_lost_when_the_store_closes_and_the_wal_is_emptied() {
 fn nothing_committed_is_lost_when_the_crawl_is_killed() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.db");
-    let mut s = Store::open(&path).unwrap();
-    s.checkpoint_in_background_with(BOUNDS).unwrap();
-    for b in 0..10 {
-        s.write_batch(batch(b * 20, 20)).unwrap();
-    }
+    let s = two_hundred_articles_with_background_checkpoints(&path);
     // As if killed: no closing checkpoint, connections never closed.
     std::mem::forget(s);
     assert!(wal_bytes(&wal_path(&path)) > 0, "nothing left in the WAL");
@@ -127,11 +130,7 @@ fn nothing_committed_is_lost_when_the_crawl_is_killed() {
 fn search_finds_articles_written_with_background_checkpoints() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.db");
-    let mut s = Store::open(&path).unwrap();
-    s.checkpoint_in_background_with(BOUNDS).unwrap();
-    for b in 0..10 {
-        s.write_batch(batch(b * 20, 20)).unwrap();
-    }
+    let s = two_hundred_articles_with_background_checkpoints(&path);
     drop(s);
     let s = Store::open_read_only(&path).unwrap();
     let hits = s.search("\"number 137\"", 10).unwrap();
