@@ -129,11 +129,59 @@ pub struct StoreConfig {
     /// Keep each stored article's raw response body (zstd) with its status,
     /// headers and fetch time, for `reextract` and WARC export.
     pub keep_html: bool,
+    /// Where the corpus lives when not in `[crawler] database`: a SQLite
+    /// path or a `postgres://` URL (a database that many crawler processes
+    /// share). `--db` overrides both.
+    pub url: Option<String>,
+    /// On PostgreSQL, how long a claimed URL stays a process's before any
+    /// process may claim it again (the process died or hangs).
+    pub lease_seconds: u64,
 }
 
 impl Default for StoreConfig {
     fn default() -> Self {
-        Self { keep_html: true }
+        Self {
+            keep_html: true,
+            url: None,
+            lease_seconds: 60,
+        }
+    }
+}
+
+/// `[store]`: a usable `url`, a lease a crawler can renew in time.
+fn check_store(store: &StoreConfig) -> Result<(), (&'static str, String)> {
+    if let Some(url) = &store.url {
+        if url.trim().is_empty() {
+            return Err((
+                "store.url",
+                "is empty (a SQLite path or a postgres:// URL)".into(),
+            ));
+        }
+        if crate::store::target::is_postgres_url(url) {
+            if let Err(e) = url.parse::<postgres::Config>() {
+                return Err(("store.url", format!("not a valid PostgreSQL URL: {e}")));
+            }
+        }
+    }
+    if store.lease_seconds < 5 {
+        return Err((
+            "store.lease_seconds",
+            format!(
+                "must be at least 5 (a claim must outlive a slow fetch), got {}",
+                store.lease_seconds
+            ),
+        ));
+    }
+    Ok(())
+}
+
+impl Config {
+    /// Where the corpus lives: `[store] url` when set, else `[crawler] database`.
+    pub fn store_target(&self) -> crate::store::StoreTarget {
+        match &self.store.url {
+            Some(url) => crate::store::StoreTarget::parse(url),
+            None => crate::store::StoreTarget::Sqlite(self.crawler.database.clone()),
+        }
     }
 }
 
@@ -185,6 +233,7 @@ impl Config {
         let politeness = raw.politeness.check().map_err(checked)?;
         let fetch = raw.fetch.check().map_err(checked)?;
         check_boilerplate(&raw.boilerplate).map_err(checked)?;
+        check_store(&raw.store).map_err(checked)?;
         let defaults = SiteDefaults {
             rate: politeness.rate_per_host,
             timezone: raw.extract.timezone,

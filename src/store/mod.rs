@@ -35,7 +35,10 @@ pub use reextract::{ReextractCounts, ReextractCursor, Reextracted};
 pub mod lines;
 mod maintenance;
 mod near_dup;
+pub mod pg;
+pub mod target;
 pub use maintenance::Replayed;
+pub use target::StoreTarget;
 mod migrate;
 mod open;
 mod query;
@@ -100,6 +103,14 @@ pub enum StoreError {
     Io(#[from] std::io::Error),
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The PostgreSQL server cannot be reached or refuses the connection.
+    #[error("{url}: cannot connect to PostgreSQL: {reason}")]
+    PgConnect { url: String, reason: String },
+    /// Applying `migrations/postgres/` failed (nothing of it was applied).
+    #[error("{url}: cannot migrate the PostgreSQL schema: {reason}")]
+    PgMigrate { url: String, reason: String },
+    #[error("PostgreSQL: {}", pg::reason_of(.0))]
+    Postgres(#[from] postgres::Error),
 }
 
 /// What kind of page a frontier URL is expected to be.

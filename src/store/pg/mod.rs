@@ -1,0 +1,112 @@
+//! PostgreSQL storage: the same corpus as the SQLite [`Store`](super::Store),
+//! in a database that many crawler processes on many machines share
+//! (issue 15).
+//!
+//! In: a `postgres://` URL. Out: a connection with the schema of
+//! `migrations/postgres/` applied (`migrate`), and the store operations
+//! built on it (one file per concern, like the SQLite store).
+//!
+//! The calls block (the `postgres` crate drives `tokio-postgres` on a
+//! runtime of its own), like rusqlite's: the crawl makes them from its
+//! writer's blocking task, never from an async worker.
+
+mod migrate;
+pub mod testing;
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use super::target::redacted;
+use super::StoreError;
+
+/// How long a claimed URL stays this process's by default: after that
+/// (the process died or hangs) any process may claim it again.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
+
+/// A PostgreSQL store.
+pub struct PgStore {
+    client: postgres::Client,
+    /// The URL without its password, for messages.
+    shown: String,
+    /// This process's name in leases and the fetch log: `host:pid:nonce`.
+    owner: String,
+    /// How long a claim holds its URLs.
+    lease: Duration,
+}
+
+impl PgStore {
+    /// Connect and apply the migrations this database lacks (one process at
+    /// a time: the migration holds an advisory lock).
+    pub fn open(url: &str) -> Result<PgStore, StoreError> {
+        let shown = redacted(url);
+        let connect = |reason: String| StoreError::PgConnect {
+            url: shown.clone(),
+            reason,
+        };
+        let config: postgres::Config = url
+            .parse()
+            .map_err(|e: postgres::Error| connect(format!("not a valid PostgreSQL URL: {e}")))?;
+        let mut client = config
+            .connect(postgres::NoTls)
+            .map_err(|e| connect(reason_of(&e)))?;
+        migrate::migrate(&mut client, &shown)?;
+        Ok(PgStore {
+            client,
+            owner: owner_name(),
+            shown,
+            lease: DEFAULT_LEASE,
+        })
+    }
+
+    /// The database URL without its password.
+    pub fn shown(&self) -> &str {
+        &self.shown
+    }
+
+    /// This process's name in leases and the fetch log.
+    pub fn owner(&self) -> &str {
+        &self.owner
+    }
+
+    /// How long claims hold their URLs (`[store] lease_seconds`).
+    pub fn set_lease(&mut self, lease: Duration) {
+        self.lease = lease;
+    }
+
+    pub fn lease(&self) -> Duration {
+        self.lease
+    }
+
+    /// The connection: the store's own modules, `copy` and tests query it.
+    pub fn client(&mut self) -> &mut postgres::Client {
+        &mut self.client
+    }
+}
+
+/// The server's own words for a failure (`password authentication failed
+/// for user "x"`, `database "y" does not exist`), else the client's.
+pub(crate) fn reason_of(e: &postgres::Error) -> String {
+    match e.as_db_error() {
+        Some(db) => db.message().to_string(),
+        None => {
+            let s = e.to_string();
+            match std::error::Error::source(e) {
+                Some(cause) if !s.contains(&cause.to_string()) => format!("{s}: {cause}"),
+                _ => s,
+            }
+        }
+    }
+}
+
+/// `host:pid:nonce`: unique per process, readable in the frontier.
+fn owner_name() -> String {
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_else(|_| "host".to_string());
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    format!("{host}:{}:{nanos:08x}", std::process::id())
+}
+
+#[cfg(test)]
+mod tests;
