@@ -109,6 +109,9 @@ pub enum StoreError {
     /// Applying `migrations/postgres/` failed (nothing of it was applied).
     #[error("{url}: cannot migrate the PostgreSQL schema: {reason}")]
     PgMigrate { url: String, reason: String },
+    /// What this build does not do on PostgreSQL yet, named.
+    #[error("{0} is not supported on PostgreSQL yet (use a SQLite database)")]
+    PgUnsupported(&'static str),
     #[error("PostgreSQL: {}", pg::reason_of(.0))]
     Postgres(#[from] postgres::Error),
 }

@@ -10,6 +10,7 @@
 //! runtime of its own), like rusqlite's: the crawl makes them from its
 //! writer's blocking task, never from an async worker.
 
+mod articles;
 mod migrate;
 pub mod testing;
 
