@@ -1,13 +1,20 @@
 //! Databases of their own for tests that need a real PostgreSQL server.
 //!
-//! The server is the one `NEWSHOUND_TEST_PG` names: a URL of a database on
-//! it whose user may create databases (`.ci/run` starts a throwaway cluster
-//! and sets it). Each [`TestDb`] is a new database, dropped at the end, so
-//! tests run in parallel without seeing each other's rows. Without a server
-//! the test fails with a message saying how to get one: it never passes
-//! silently.
+//! In: `NEWSHOUND_TEST_PG`, a URL of a database whose user may create
+//! databases; when it is unset, the first [`TestDb`] of the test process
+//! starts a throwaway cluster of its own ([`cluster`]: initdb into a
+//! temporary directory, a Unix socket, removed when the process ends), so
+//! `cargo test` on a machine with Debian's `postgresql` package needs no
+//! setup. Out: [`TestDb`], a new database on that server, dropped at the
+//! end, so tests run in parallel without seeing each other's rows. Without
+//! either the test fails with a message saying how to install PostgreSQL:
+//! it never passes silently.
 
+pub mod cluster;
+
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 /// The variable naming the test server.
 pub const TEST_SERVER_VAR: &str = "NEWSHOUND_TEST_PG";
@@ -25,7 +32,7 @@ impl TestDb {
     /// Create an empty database. Panics, naming what to install or set,
     /// when no server can be reached.
     pub fn new() -> TestDb {
-        let admin = std::env::var(TEST_SERVER_VAR).unwrap_or_else(|_| panic!("{}", missing()));
+        let admin = server_url().unwrap_or_else(|e| panic!("{e}"));
         static NEXT: AtomicU64 = AtomicU64::new(0);
         let name = format!(
             "nh_test_{}_{}",
@@ -84,10 +91,35 @@ fn connect(admin: &str) -> postgres::Client {
     })
 }
 
-fn missing() -> String {
+/// The admin URL of the test server: `NEWSHOUND_TEST_PG`, else this
+/// process's own cluster (started once, by the first caller; the threads
+/// of parallel tests wait for it).
+pub fn server_url() -> Result<String, String> {
+    if let Ok(url) = std::env::var(TEST_SERVER_VAR) {
+        return Ok(url);
+    }
+    static OWN: OnceLock<Result<String, String>> = OnceLock::new();
+    OWN.get_or_init(|| {
+        own_cluster(&cluster::path_dirs(), Path::new(cluster::DEBIAN_ROOT)).map(|c| c.admin_url)
+    })
+    .clone()
+}
+
+/// Start a cluster from the binaries found in `path_dirs` or under
+/// `debian_root`; the error says how to install them when there are none.
+pub fn own_cluster(path_dirs: &[PathBuf], debian_root: &Path) -> Result<cluster::Cluster, String> {
+    let bin = cluster::find_server_bin(path_dirs, debian_root)
+        .map_err(|e| format!("{e}.\n{}", missing()))?;
+    cluster::Cluster::start(&bin)
+        .map_err(|e| format!("cannot start a throwaway PostgreSQL cluster: {e}"))
+}
+
+/// What to do when there is no server: install one, or name one.
+pub fn missing() -> String {
     format!(
-        "PostgreSQL tests need a server. Install it (Debian: `apt-get install -y postgresql`) and \
-         start a throwaway cluster, or point {TEST_SERVER_VAR} at a database whose user may \
-         create databases, e.g. {TEST_SERVER_VAR}=postgres://newshound@127.0.0.1:55432/postgres"
+        "PostgreSQL tests need a server. Install it (Debian: `{}`): the tests then start a \
+         throwaway cluster of their own; or point {TEST_SERVER_VAR} at a database whose user \
+         may create databases, e.g. {TEST_SERVER_VAR}=postgres://newshound@127.0.0.1:55432/postgres",
+        cluster::INSTALL_HINT
     )
 }
