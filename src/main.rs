@@ -332,6 +332,24 @@ pub enum Command {
         #[arg(long, value_enum)]
         algorithm: Option<AlgorithmArg>,
     },
+    /// Copy a whole corpus to another database, ids kept: SQLite to
+    /// PostgreSQL, back, or to another file or database of the same kind.
+    ///
+    /// Every table (sites, frontier, fetch log, articles, versions, kept
+    /// HTML, line tables, site rules) in batches; an interrupted copy run
+    /// again continues and ends complete. The counts of every table are
+    /// compared at the end. The destination must be new (or an earlier,
+    /// interrupted copy of the same corpus).
+    ///
+    /// Example: newshound copy --from newshound.db --to postgres://nh@db.example/news
+    Copy {
+        /// The database to copy: a SQLite path or a postgres:// URL.
+        #[arg(long, value_name = "DB")]
+        from: String,
+        /// The database to fill: a SQLite path or a postgres:// URL.
+        #[arg(long, value_name = "DB")]
+        to: String,
+    },
     /// Serve the database over HTTP: a read-only JSON API and a search page.
     ///
     /// Open http://127.0.0.1:8080/ (or /?q=WORD). API: /api/search,

@@ -5,6 +5,7 @@
 //! progress and diagnostics to stderr; [`main`] turns the outcome into the
 //! exit code and the one-line error message.
 
+mod copy_cmd;
 mod corpus;
 mod crawl_cmd;
 mod extract_cmd;
@@ -256,7 +257,11 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
         db: cli.db,
     };
     let uses_database = match &cli.command {
-        Command::Extract { .. } | Command::Eval { .. } | Command::Train { .. } => false,
+        Command::Extract { .. }
+        | Command::Eval { .. }
+        | Command::Train { .. }
+        // Names its own two databases.
+        | Command::Copy { .. } => false,
         // Without --db the demo's database is a temporary file of its own.
         Command::Demo { .. } => globals.db.is_some(),
         _ => true,
@@ -338,6 +343,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
         Command::Stats { top, json } => store_cmds::stats(globals, out, top, json),
         Command::Reclean { site } => crawl_cmd::reclean(globals, out, site),
         Command::Serve { addr } => serve_cmd::serve(globals, addr),
+        Command::Copy { from, to } => copy_cmd::copy(out, &from, &to),
         Command::Reextract { filter, algorithm } => {
             let opts = extract_options(
                 globals,

@@ -32,6 +32,7 @@ mod reextract;
 mod rendering;
 pub use kept::{KeptCompressor, KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
 pub use reextract::{ReextractCounts, ReextractCursor, Reextracted};
+pub mod copy;
 pub mod lines;
 mod maintenance;
 mod near_dup;

@@ -1,0 +1,279 @@
+//! `newshound copy`: a whole corpus from one store to another (SQLite ⇄
+//! PostgreSQL, or to another file or database of the same kind), ids kept.
+//!
+//! In: the source and destination [`StoreTarget`]s and [`CopyOptions`].
+//! Out: the destination holding every row of every table of [`TABLES`]
+//! (a [`CopyReport`] of the counts), or a [`CopyError`] naming what stopped
+//! the copy.
+//!
+//! How, and why so:
+//! 1. Refuse a source that does not exist, a destination that is the
+//!    source, and a destination holding another corpus (its sites or its
+//!    first and last articles differ from the source's): copying into it
+//!    would mix two corpora under clashing ids.
+//! 2. Tables in dependency order ([`TABLES`]); each is read in key order and
+//!    written in batches of [`CopyOptions::batch_rows`], each batch its own
+//!    transaction with `INSERT OR IGNORE` / `ON CONFLICT DO NOTHING`. A copy
+//!    interrupted at any point, run again, skips the tables already whole
+//!    (same count), re-offers the rest (rows present are ignored) and ends
+//!    complete.
+//! 3. Then the destination's own bookkeeping: PostgreSQL's id sequences set
+//!    past the copied ids (so the next crawl's rows do not collide), SQLite's
+//!    FTS5 indexes filled from the copied articles.
+//! 4. Verified: every table's count in the destination equals the source's,
+//!    else an error naming the table and both counts.
+
+mod pg_end;
+mod sqlite_end;
+mod tables;
+
+pub use tables::{ColType, Table, Value, TABLES};
+
+use super::pg::PgStore;
+use super::target::StoreTarget;
+use super::{Store, StoreError};
+
+/// How a copy runs.
+#[derive(Debug, Clone)]
+pub struct CopyOptions {
+    /// Rows per write transaction.
+    pub batch_rows: usize,
+    /// Test hook: stop with [`CopyError::Interrupted`] after this many
+    /// committed batches, as a killed copy would.
+    pub stop_after_batches: Option<u64>,
+}
+
+impl Default for CopyOptions {
+    fn default() -> Self {
+        CopyOptions {
+            batch_rows: 2_000,
+            stop_after_batches: None,
+        }
+    }
+}
+
+/// Where a copy is, for a progress display.
+#[derive(Debug, Clone, Copy)]
+pub struct CopyProgress {
+    pub table: &'static str,
+    /// Rows of the table read from the source so far.
+    pub done: u64,
+    /// Rows the table holds in the source.
+    pub total: u64,
+}
+
+/// The tables copied and their row counts (equal at both ends).
+#[derive(Debug, Clone, Default)]
+pub struct CopyReport {
+    pub tables: Vec<(&'static str, u64)>,
+    /// Rows offered to the destination by this run (0 when everything was
+    /// already there).
+    pub rows_offered: u64,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CopyError {
+    #[error("{0}: no such database")]
+    SourceMissing(String),
+    #[error("{0}: holds no newshound corpus")]
+    SourceEmpty(String),
+    #[error("{0}: the source and the destination are the same database")]
+    Same(String),
+    /// The destination already holds rows of another corpus.
+    #[error("{dst}: holds a different corpus ({detail}); copy into a new database")]
+    DifferentCorpus { dst: String, detail: String },
+    /// The verification at the end found a table short (or long).
+    #[error("{table}: {src} rows in the source, {dst} in the destination after the copy")]
+    CountMismatch { table: String, src: u64, dst: u64 },
+    /// A cell the destination cannot take (not UTF-8, out of range).
+    #[error("{table}.{column}: {reason}")]
+    Cell {
+        table: &'static str,
+        column: &'static str,
+        reason: String,
+    },
+    #[error("copy interrupted after {0} batches (run it again to finish)")]
+    Interrupted(u64),
+    #[error("{0}")]
+    Store(#[from] StoreError),
+}
+
+impl From<rusqlite::Error> for CopyError {
+    fn from(e: rusqlite::Error) -> Self {
+        CopyError::Store(StoreError::Sqlite(e))
+    }
+}
+
+impl From<postgres::Error> for CopyError {
+    fn from(e: postgres::Error) -> Self {
+        CopyError::Store(StoreError::Postgres(e))
+    }
+}
+
+/// One end of a copy: a store that can count, stream and take rows.
+trait End {
+    /// The database for messages (no password).
+    fn shown(&self) -> String;
+    fn count(&mut self, table: &Table) -> Result<u64, CopyError>;
+    /// Every row of `table` in key order, to `each`.
+    fn read(
+        &mut self,
+        table: &Table,
+        each: &mut dyn FnMut(Vec<Value>) -> Result<(), CopyError>,
+    ) -> Result<(), CopyError>;
+    /// `rows` in one transaction; rows whose key is present are ignored.
+    fn write(&mut self, table: &Table, rows: &[Vec<Value>]) -> Result<(), CopyError>;
+    /// `(id, text)` rows of a query both SQL dialects understand.
+    fn pairs(&mut self, sql: &str) -> Result<Vec<(i64, String)>, CopyError>;
+    /// The store's own bookkeeping after the rows (sequences, indexes).
+    fn finish(&mut self) -> Result<(), CopyError>;
+}
+
+/// Copy the corpus at `from` into `to`; `progress` hears about each batch.
+pub fn copy(
+    from: &StoreTarget,
+    to: &StoreTarget,
+    options: &CopyOptions,
+    progress: &mut dyn FnMut(CopyProgress),
+) -> Result<CopyReport, CopyError> {
+    refuse_same(from, to)?;
+    let mut src = open_source(from)?;
+    let mut dst = open_destination(to)?;
+    same_corpus(src.as_mut(), dst.as_mut())?;
+    let mut report = CopyReport::default();
+    let mut batches = 0u64;
+    for table in TABLES {
+        let total = src.count(table)?;
+        if dst.count(table)? == total {
+            progress(CopyProgress {
+                table: table.name,
+                done: total,
+                total,
+            });
+            continue;
+        }
+        let mut batch: Vec<Vec<Value>> = Vec::with_capacity(options.batch_rows);
+        let mut done = 0u64;
+        let mut flush = |batch: &mut Vec<Vec<Value>>, done: u64| -> Result<(), CopyError> {
+            dst.write(table, batch)?;
+            report.rows_offered += batch.len() as u64;
+            batch.clear();
+            batches += 1;
+            progress(CopyProgress {
+                table: table.name,
+                done,
+                total,
+            });
+            match options.stop_after_batches {
+                Some(n) if batches >= n => Err(CopyError::Interrupted(batches)),
+                _ => Ok(()),
+            }
+        };
+        src.read(table, &mut |row| {
+            batch.push(row);
+            done += 1;
+            if batch.len() >= options.batch_rows.max(1) {
+                flush(&mut batch, done)?;
+            }
+            Ok(())
+        })?;
+        if !batch.is_empty() {
+            flush(&mut batch, done)?;
+        }
+    }
+    dst.finish()?;
+    for table in TABLES {
+        let (s, d) = (src.count(table)?, dst.count(table)?);
+        if s != d {
+            return Err(CopyError::CountMismatch {
+                table: table.name.to_string(),
+                src: s,
+                dst: d,
+            });
+        }
+        report.tables.push((table.name, s));
+    }
+    Ok(report)
+}
+
+fn open_source(target: &StoreTarget) -> Result<Box<dyn End>, CopyError> {
+    match target {
+        StoreTarget::Sqlite(path) => {
+            if !path.is_file() {
+                return Err(CopyError::SourceMissing(path.display().to_string()));
+            }
+            Ok(Box::new(sqlite_end::SqliteEnd::new(Store::open_read_only(
+                path,
+            )?)))
+        }
+        StoreTarget::Postgres(url) => {
+            pg_end::require_schema(url)?;
+            Ok(Box::new(pg_end::PgEnd::new(PgStore::open(url)?)))
+        }
+    }
+}
+
+fn open_destination(target: &StoreTarget) -> Result<Box<dyn End>, CopyError> {
+    match target {
+        StoreTarget::Sqlite(path) => Ok(Box::new(sqlite_end::SqliteEnd::new(Store::open(path)?))),
+        StoreTarget::Postgres(url) => Ok(Box::new(pg_end::PgEnd::new(PgStore::open(url)?))),
+    }
+}
+
+/// The same file (through any path) or the same database on the same server.
+fn refuse_same(from: &StoreTarget, to: &StoreTarget) -> Result<(), CopyError> {
+    let same = match (from, to) {
+        (StoreTarget::Sqlite(a), StoreTarget::Sqlite(b)) => {
+            a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+        }
+        (StoreTarget::Postgres(a), StoreTarget::Postgres(b)) => pg_end::same_database(a, b),
+        _ => false,
+    };
+    if same {
+        return Err(CopyError::Same(from.to_string()));
+    }
+    Ok(())
+}
+
+/// The destination is empty, or holds a part of this very corpus (an
+/// interrupted copy): its sites are the source's, and its first and last
+/// articles are the source's articles of those ids.
+fn same_corpus(src: &mut dyn End, dst: &mut dyn End) -> Result<(), CopyError> {
+    let shown = dst.shown();
+    let differ = |detail: String| CopyError::DifferentCorpus {
+        dst: shown.clone(),
+        detail,
+    };
+    let ours = src.pairs("SELECT id, name FROM sites ORDER BY id")?;
+    for (id, name) in dst.pairs("SELECT id, name FROM sites ORDER BY id")? {
+        match ours.iter().find(|(i, _)| *i == id) {
+            Some((_, n)) if *n == name => {}
+            Some((_, n)) => {
+                return Err(differ(format!(
+                    "site {id} is {name:?} there, {n:?} in the source"
+                )))
+            }
+            None => return Err(differ(format!("site {id} ({name:?}) is not in the source"))),
+        }
+    }
+    let ends = "SELECT id, url FROM articles WHERE id = (SELECT min(id) FROM articles) \
+                OR id = (SELECT max(id) FROM articles)";
+    for (id, url) in dst.pairs(ends)? {
+        let theirs = src.pairs(&format!("SELECT id, url FROM articles WHERE id = {id}"))?;
+        if theirs.first().map(|(_, u)| u) != Some(&url) {
+            return Err(differ(format!(
+                "article {id} ({url}) is not the source's article {id}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A cell that cannot travel, named by table and column.
+fn cell_error(table: &Table, column: &'static str, reason: String) -> CopyError {
+    CopyError::Cell {
+        table: table.name,
+        column,
+        reason,
+    }
+}
