@@ -29,7 +29,8 @@ use newshound::eval::GoldConvention;
 use newshound::export::{Format, Rendering};
 use newshound::extract::model::BlockModel;
 use newshound::extract::{Algorithm, ExtractOptions};
-use newshound::store::{FileTrouble, Store, StoreError};
+use newshound::store::pg::PgStore;
+use newshound::store::{CorpusRead, FileTrouble, Store, StoreError, StoreTarget};
 
 use crate::{Cli, Command, EvalAlgorithms};
 use out::Out;
@@ -166,7 +167,6 @@ impl Globals {
 
     /// Where the corpus lives: `--db` (a path or a `postgres://` URL), else
     /// `[store] url`, else `[crawler] database`.
-    #[expect(dead_code, reason = "the PostgreSQL commands call it once merged")]
     fn store_target(&self, config: &Config) -> newshound::store::StoreTarget {
         match &self.db {
             Some(db) => newshound::store::StoreTarget::parse(&db.to_string_lossy()),
@@ -188,25 +188,36 @@ impl Globals {
         Ok(Store::open(&path)?)
     }
 
-    /// Open an existing database read-only (`search`, `show`, `export`,
-    /// `stats`): they work on a file this user may not write.
-    fn open_store_for_reading(&self) -> Result<Store> {
-        let path = self.existing_db_path()?;
-        Ok(Store::open_read_only(&path)?)
+    /// Open the corpus for the read commands (`search`, `show`, `export`,
+    /// `stats`): an existing SQLite file read-only (they work on a file
+    /// this user may not write), or the PostgreSQL database.
+    fn open_reader(&self) -> Result<Box<dyn CorpusRead>> {
+        let config = self.config()?;
+        Ok(match self.store_target(&config) {
+            StoreTarget::Sqlite(path) => {
+                require_existing(&path)?;
+                Box::new(Store::open_read_only(&path)?)
+            }
+            StoreTarget::Postgres(url) => Box::new(PgStore::open(&url)?),
+        })
+    }
+
+    /// Refuse a PostgreSQL store for a command that works only on SQLite
+    /// so far, naming the command.
+    fn sqlite_only(&self, command: &'static str) -> Result<()> {
+        match self.store_target(&self.config()?) {
+            StoreTarget::Postgres(_) => Err(StoreError::PgUnsupported(command).into()),
+            StoreTarget::Sqlite(_) => Ok(()),
+        }
     }
 
     fn existing_db_path(&self) -> Result<PathBuf> {
         let config = self.config()?;
+        if let StoreTarget::Postgres(_) = self.store_target(&config) {
+            return Err(StoreError::PgUnsupported("this command").into());
+        }
         let path = self.db_path(&config);
-        if path.is_dir() {
-            bail!("{}: is a directory, not a database", path.display());
-        }
-        if !path.exists() {
-            bail!(
-                "{}: no such database (run `newshound crawl` first, or pass --db PATH)",
-                path.display()
-            );
-        }
+        require_existing(&path)?;
         Ok(path)
     }
 
@@ -217,6 +228,21 @@ impl Globals {
             .clone()
             .or_else(|| self.config().ok().map(|c| c.crawler.database))
     }
+}
+
+/// An existing SQLite file: a missing one is an error here rather than a
+/// silently created empty database.
+fn require_existing(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        bail!("{}: is a directory, not a database", path.display());
+    }
+    if !path.exists() {
+        bail!(
+            "{}: no such database (run `newshound crawl` first, or pass --db PATH)",
+            path.display()
+        );
+    }
+    Ok(())
 }
 
 /// A raw SQLite failure about the database file anywhere in the error's

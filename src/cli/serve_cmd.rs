@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use super::{status, Globals};
 
 pub fn serve(globals: &Globals, addr: SocketAddr) -> Result<ExitCode> {
+    globals.sqlite_only("serve")?;
     let config = globals.config()?;
     let db = globals.db_path(&config);
     if !db.is_file() {

@@ -10,7 +10,7 @@ use chrono::{NaiveDate, NaiveTime, TimeDelta};
 use serde::Serialize;
 
 use newshound::export::{self, Format};
-use newshound::store::{ArticleRef, Query, Selection, SiteStats, Store};
+use newshound::store::{ArticleRef, CorpusRead, Query, Selection, SiteStats, Store, StoreError};
 
 use super::out::Out;
 use super::{one_line_text, status, Globals};
@@ -34,17 +34,26 @@ fn known_sites(store: &Store) -> Result<Vec<String>> {
 
 /// Fail with the list of known sites unless `site` is one of them.
 pub fn require_site(store: &Store, site: &str) -> Result<()> {
-    let known = known_sites(store)?;
+    known_site(
+        site,
+        &known_sites(store)?,
+        &store.path().display().to_string(),
+    )
+}
+
+/// [`require_site`] on either store.
+fn require_site_in(reader: &mut dyn CorpusRead, site: &str) -> Result<()> {
+    let known: Vec<String> = reader.site_stats(1)?.into_iter().map(|s| s.site).collect();
+    known_site(site, &known, &reader.shown())
+}
+
+fn known_site(site: &str, known: &[String], db: &str) -> Result<()> {
     if !known.iter().any(|k| k == site) {
         if known.is_empty() {
-            bail!(
-                "unknown site {site:?} ({}: holds no sites yet)",
-                store.path().display()
-            );
+            bail!("unknown site {site:?} ({db}: holds no sites yet)");
         }
         bail!(
-            "unknown site {site:?} (sites in {}: {})",
-            store.path().display(),
+            "unknown site {site:?} (sites in {db}: {})",
             known.join(", ")
         );
     }
@@ -63,9 +72,9 @@ pub fn search(
     // words, only exclusions, too many words) is the user's to fix.
     Query::parse(query).map_err(|e| anyhow::anyhow!("search: {e}"))?;
     let sel = selection(filter)?;
-    let store = globals.open_store_for_reading()?;
+    let mut store = globals.open_reader()?;
     if let Some(site) = &sel.site {
-        require_site(&store, site)?;
+        require_site_in(store.as_mut(), site)?;
     }
     let hits = store.search_in(query, limit, &sel)?;
     if json {
@@ -119,7 +128,7 @@ pub fn show(globals: &Globals, out: &mut Out, which: &str, json: bool) -> Result
     } else {
         bail!("{which:?}: neither an article id nor a URL");
     };
-    let store = globals.open_store_for_reading()?;
+    let mut store = globals.open_reader()?;
     let Some(a) = store.article(reference.clone())? else {
         match reference {
             ArticleRef::Id(id) => bail!("no article with id {id}"),
@@ -167,10 +176,21 @@ pub fn export(
     rendering: &export::Rendering<'_>,
 ) -> Result<ExitCode> {
     let sel = selection(filter)?;
-    let store = globals.open_store_for_reading()?;
+    let mut store = globals.open_reader()?;
     // Before the output file is created: a typo must not leave an empty file.
     if let Some(site) = &sel.site {
-        require_site(&store, site)?;
+        require_site_in(store.as_mut(), site)?;
+    }
+    // Kept pages (WARC, Markdown) only the SQLite store serves yet: refused
+    // before the output file is created.
+    if store.as_sqlite().is_none() {
+        match format {
+            Format::Warc => return Err(StoreError::PgUnsupported("export --format warc").into()),
+            Format::Markdown => {
+                return Err(StoreError::PgUnsupported("export --format markdown").into())
+            }
+            Format::Jsonl | Format::Csv => {}
+        }
     }
     // `--out -` is stdout, as for most Unix tools.
     let file = file.filter(|p| p.as_os_str() != "-");
@@ -180,7 +200,10 @@ pub fn export(
             (Ok(a), Ok(b)) => a == b,
             _ => false,
         };
-        if same(path, store.path()) {
+        if store
+            .as_sqlite()
+            .is_some_and(|sqlite| same(path, sqlite.path()))
+        {
             bail!(
                 "{}: this is the database itself; choose another --out file",
                 path.display()
@@ -206,10 +229,10 @@ pub fn export(
                     }
                 })?;
             let mut w = std::io::BufWriter::new(f);
-            export::write_with(&store, &sel, format, rendering, &mut w)
+            write_export(store.as_mut(), &sel, format, rendering, &mut w)
                 .with_context(|| format!("{}", path.display()))?
         }
-        None => export::write_with(&store, &sel, format, rendering, out)?,
+        None => write_export(store.as_mut(), &sel, format, rendering, out)?,
     };
     let n = summary.written;
     if format == Format::Warc {
@@ -228,6 +251,20 @@ pub fn export(
     Ok(ExitCode::SUCCESS)
 }
 
+/// Every format from SQLite; the formats of stored fields from any store.
+fn write_export(
+    store: &mut dyn CorpusRead,
+    sel: &Selection,
+    format: Format,
+    rendering: &export::Rendering<'_>,
+    out: &mut dyn Write,
+) -> Result<export::ExportSummary, export::ExportError> {
+    match store.as_sqlite() {
+        Some(sqlite) => export::write_with(sqlite, sel, format, rendering, out),
+        None => export::any_store::write_from(store, sel, format, out),
+    }
+}
+
 /// A site's figures with its most recurring lines (`stats --json --top N`).
 #[derive(Serialize)]
 struct StatsWithTop<'a> {
@@ -243,7 +280,7 @@ struct TopLine {
 }
 
 pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result<ExitCode> {
-    let store = globals.open_store_for_reading()?;
+    let mut store = globals.open_reader()?;
     let stats = store.site_stats(globals.config()?.boilerplate.line_window)?;
     if json {
         if top == 0 {
@@ -268,7 +305,7 @@ pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result
     if stats.is_empty() {
         status(format_args!(
             "{}: the database holds no sites yet",
-            store.path().display()
+            store.shown()
         ));
         return Ok(ExitCode::SUCCESS);
     }

@@ -21,7 +21,7 @@ pub fn write_csv(store: &Store, sel: &Selection, out: &mut dyn Write) -> Result<
 
 /// The article's fields in [`FIELDS`] order, through its JSON form so the two
 /// formats cannot drift apart.
-fn row_of(a: &StoredArticle) -> std::io::Result<Vec<String>> {
+pub(super) fn row_of(a: &StoredArticle) -> std::io::Result<Vec<String>> {
     let value = serde_json::to_value(a).map_err(std::io::Error::from)?;
     Ok(FIELDS
         .iter()

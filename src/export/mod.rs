@@ -17,6 +17,7 @@
 //!   dropped; the stored paragraphs for articles without a kept page
 //!   (counted).
 
+pub mod any_store;
 pub mod csv;
 pub mod markdown;
 pub mod warc;

@@ -456,7 +456,7 @@ fn like_pattern(term: &str) -> String {
 }
 
 /// Text around the first occurrence of `term`, the hit marked `[…]`.
-fn like_snippet(text: &str, term: &str) -> String {
+pub(super) fn like_snippet(text: &str, term: &str) -> String {
     let Some(at) = text.find(term) else {
         return text.chars().take(2 * LIKE_CONTEXT).collect();
     };

@@ -9,6 +9,7 @@ mod errors;
 mod extract;
 mod help;
 mod methods;
+mod pg_read;
 mod pipes;
 mod store_cmds;
 mod support;

@@ -12,6 +12,8 @@
 
 mod articles;
 mod migrate;
+mod read;
+mod search;
 pub mod testing;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};

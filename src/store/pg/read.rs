@@ -1,0 +1,286 @@
+//! Reading the corpus back from PostgreSQL: one article by id or URL, a
+//! streaming export, per-site figures and top lines, with the meaning and
+//! errors of the SQLite store's (`store::search`, `store::stats`).
+//!
+//! In: an article reference, a [`Selection`], a site. Out: the same
+//! [`StoredArticle`] and [`SiteStats`] values as on SQLite.
+
+use postgres::types::ToSql;
+use postgres::Row;
+use url::Url;
+
+use super::super::{
+    method_of_name, ArticleRef, Selection, SiteRuleStats, SiteStats, StoreError, StoredArticle,
+};
+use super::PgStore;
+use crate::boilerplate::LineRule;
+use crate::extract::Article;
+use crate::urls::normalize;
+
+/// Articles read per round trip by an export.
+const EXPORT_ROWS: i32 = 500;
+
+pub(super) const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.word_count, \
+    a.title, a.author, a.published_at, a.modified_at, a.language, a.canonical_url, a.site_name, \
+    a.text, a.method";
+
+/// A [`Selection`] as SQL conditions on `a` (articles), with their values.
+pub(super) struct SelectionSql {
+    /// ` AND …` conditions; placeholders numbered from the `first` given.
+    pub sql: String,
+    pub params: Vec<Box<dyn ToSql + Sync>>,
+}
+
+impl SelectionSql {
+    /// Conditions for `sel`, numbering placeholders from `$first`. An
+    /// unknown site is [`StoreError::UnknownSite`], as on SQLite.
+    pub(super) fn new(
+        client: &mut postgres::Client,
+        sel: &Selection,
+        first: usize,
+    ) -> Result<SelectionSql, StoreError> {
+        let mut out = SelectionSql {
+            sql: String::new(),
+            params: Vec::new(),
+        };
+        let mut next = first;
+        let mut push = |out: &mut SelectionSql, cond: &str, v: Box<dyn ToSql + Sync>| {
+            out.sql.push_str(&cond.replace("$?", &format!("${next}")));
+            out.params.push(v);
+            next += 1;
+        };
+        if let Some(site) = &sel.site {
+            let id = site_id(client, site)?.ok_or_else(|| StoreError::UnknownSite(site.clone()))?;
+            push(&mut out, " AND a.site_id = $?", Box::new(id));
+        }
+        // published_at is RFC 3339 text; rows whose text is not a date are
+        // left out of a date bound rather than failing the whole query.
+        if sel.published_since.is_some() || sel.published_until.is_some() {
+            // A date written without an offset is UTC, as SQLite's julianday
+            // reads it, not the server's local time.
+            client.batch_execute("SET TIME ZONE 'UTC'")?;
+        }
+        let published = "(CASE WHEN a.published_at ~ '^\\d{4}-\\d{2}-\\d{2}T' \
+                         THEN a.published_at::timestamptz END)";
+        if let Some(since) = sel.published_since {
+            let cond = format!(" AND {published} >= ($?::text)::timestamptz");
+            push(&mut out, &cond, Box::new(since.to_rfc3339()));
+        }
+        if let Some(until) = sel.published_until {
+            let cond = format!(" AND {published} <= ($?::text)::timestamptz");
+            push(&mut out, &cond, Box::new(until.to_rfc3339()));
+        }
+        if let Some(lang) = &sel.language {
+            push(&mut out, " AND a.language = $?", Box::new(lang.clone()));
+        }
+        Ok(out)
+    }
+
+    pub(super) fn refs(&self) -> Vec<&(dyn ToSql + Sync)> {
+        self.params.iter().map(|p| p.as_ref()).collect()
+    }
+}
+
+pub(super) fn site_id(
+    client: &mut postgres::Client,
+    name: &str,
+) -> Result<Option<i64>, StoreError> {
+    Ok(client
+        .query_opt("SELECT id FROM sites WHERE name = $1", &[&name])?
+        .map(|r| r.get(0)))
+}
+
+pub(super) fn stored_article(r: &Row) -> Result<StoredArticle, StoreError> {
+    let method = method_of_name(r.try_get::<_, Option<&str>>(13)?);
+    Ok(StoredArticle {
+        id: r.try_get(0)?,
+        url: r.try_get(1)?,
+        site: r.try_get(2)?,
+        fetched_at: r.try_get(3)?,
+        word_count: u64::try_from(r.try_get::<_, i64>(4)?).unwrap_or(0),
+        article: Article {
+            title: r.try_get(5)?,
+            author: r.try_get(6)?,
+            published_at: r.try_get(7)?,
+            modified_at: r.try_get(8)?,
+            language: r.try_get(9)?,
+            canonical_url: r.try_get(10)?,
+            site_name: r.try_get(11)?,
+            text: r.try_get(12)?,
+            method: method.unwrap_or_default(),
+            ..Article::default()
+        },
+        method,
+    })
+}
+
+fn count(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+impl PgStore {
+    /// One article by id, or by any URL that led to it (aliases included;
+    /// the URL is also tried normalised, then as a canonical URL).
+    pub fn article(&mut self, r: ArticleRef) -> Result<Option<StoredArticle>, StoreError> {
+        let id = match r {
+            ArticleRef::Id(id) => Some(id),
+            ArticleRef::Url(u) => self.article_id_by_url(&u)?,
+        };
+        let Some(id) = id else { return Ok(None) };
+        let sql = format!(
+            "SELECT {ARTICLE_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
+             WHERE a.id = $1"
+        );
+        self.client()
+            .query_opt(&sql, &[&id])?
+            .map(|row| stored_article(&row))
+            .transpose()
+    }
+
+    fn article_id_by_url(&mut self, url: &str) -> Result<Option<i64>, StoreError> {
+        let mut candidates = vec![url.to_string()];
+        if let Some(n) = Url::parse(url).ok().as_ref().and_then(normalize) {
+            candidates.push(n.to_string());
+        }
+        for c in &candidates {
+            let row = self.client().query_opt(
+                "SELECT article_id FROM article_urls WHERE url = $1
+                 UNION ALL SELECT id FROM articles WHERE url = $1
+                 UNION ALL SELECT id FROM articles WHERE canonical_url = $1
+                 LIMIT 1",
+                &[c],
+            )?;
+            if let Some(row) = row {
+                return Ok(Some(row.get(0)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Stream the selected articles in id order to `f` (read through a
+    /// cursor: constant memory); returns how many. An unknown site is an
+    /// error.
+    pub fn export(
+        &mut self,
+        sel: &Selection,
+        f: &mut dyn FnMut(&StoredArticle) -> std::io::Result<()>,
+    ) -> Result<u64, StoreError> {
+        let cond = SelectionSql::new(self.client(), sel, 1)?;
+        let sql = format!(
+            "SELECT {ARTICLE_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
+             WHERE true {} ORDER BY a.id",
+            cond.sql
+        );
+        let mut tx = self.client().transaction()?;
+        let portal = tx.bind(&sql, &cond.refs())?;
+        let mut n = 0;
+        loop {
+            let rows = tx.query_portal(&portal, EXPORT_ROWS)?;
+            if rows.is_empty() {
+                break;
+            }
+            for row in &rows {
+                f(&stored_article(row)?)?;
+                n += 1;
+            }
+        }
+        tx.commit()?;
+        Ok(n)
+    }
+
+    /// Per site (in name order): URLs known, pages fetched, articles, RC,
+    /// line-table size, lines judged boilerplate under `line_window`, failed
+    /// fetches by kind, skips by reason, the `tree` rule's figures.
+    pub fn site_stats(&mut self, line_window: u64) -> Result<Vec<SiteStats>, StoreError> {
+        let sites = self.client().query(
+            "SELECT s.id, s.name,
+                (SELECT count(*) FROM urls u WHERE u.site_id = s.id),
+                (SELECT count(*) FROM articles a WHERE a.site_id = s.id),
+                coalesce((SELECT articles_processed FROM site_stats t WHERE t.site_id = s.id), 0),
+                (SELECT count(*) FROM line_hashes l WHERE l.site_id = s.id)
+             FROM sites s ORDER BY s.name",
+            &[],
+        )?;
+        let mut out = Vec::with_capacity(sites.len());
+        for row in sites {
+            let (id, site): (i64, String) = (row.get(0), row.get(1));
+            let rc = count(row.get(4));
+            let threshold = i64::try_from(
+                LineRule {
+                    window: line_window,
+                }
+                .threshold(rc),
+            )
+            .unwrap_or(i64::MAX);
+            let boilerplate: i64 = self
+                .client()
+                .query_one(
+                    "SELECT count(*) FROM line_hashes WHERE site_id = $1 AND count > $2",
+                    &[&id, &threshold],
+                )?
+                .get(0);
+            let mut stats = SiteStats {
+                site,
+                urls_known: count(row.get(2)),
+                pages_fetched: 0,
+                articles: count(row.get(3)),
+                articles_processed: rc,
+                lines_tracked: count(row.get(5)),
+                boilerplate_lines: count(boilerplate),
+                errors: Vec::new(),
+                skipped: Vec::new(),
+                site_rule: self.rule_stats(id)?,
+            };
+            let outcomes = self.client().query(
+                "SELECT f.error_kind, f.skipped, count(*) AS n FROM fetches f
+                 JOIN urls u ON u.id = f.url_id
+                 WHERE u.site_id = $1 GROUP BY f.error_kind, f.skipped
+                 ORDER BY n DESC, f.error_kind",
+                &[&id],
+            )?;
+            for o in outcomes {
+                let n = count(o.get(2));
+                match (o.get::<_, Option<String>>(0), o.get::<_, bool>(1)) {
+                    (None, _) => stats.pages_fetched += n,
+                    (Some(kind), false) => stats.errors.push((kind, n)),
+                    (Some(kind), true) => stats.skipped.push((kind, n)),
+                }
+            }
+            out.push(stats);
+        }
+        Ok(out)
+    }
+
+    fn rule_stats(&mut self, site_id: i64) -> Result<SiteRuleStats, StoreError> {
+        let row = self.client().query_opt(
+            "SELECT display, pages_by_rule, pages_by_tree, dropped FROM site_rules
+             WHERE site_id = $1",
+            &[&site_id],
+        )?;
+        Ok(row.map_or_else(SiteRuleStats::default, |r| SiteRuleStats {
+            rule: r.get(0),
+            pages_by_rule: count(r.get(1)),
+            pages_by_tree: count(r.get(2)),
+            dropped: count(r.get(3)),
+        }))
+    }
+
+    /// The site's `n` most recurring lines seen more than once (an unknown
+    /// site has none).
+    pub fn top_lines(&mut self, site: &str, n: usize) -> Result<Vec<(String, u64)>, StoreError> {
+        let Some(id) = site_id(self.client(), site)? else {
+            return Ok(Vec::new());
+        };
+        let limit = i64::try_from(n).unwrap_or(i64::MAX);
+        Ok(self
+            .client()
+            .query(
+                "SELECT sample, count FROM line_hashes WHERE site_id = $1 AND count > 1
+                 ORDER BY count DESC, first_seen ASC LIMIT $2",
+                &[&id, &limit],
+            )?
+            .iter()
+            .map(|r| (r.get(0), count(r.get(1))))
+            .collect())
+    }
+}

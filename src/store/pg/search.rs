@@ -1,0 +1,215 @@
+//! Full-text search on PostgreSQL, in the syntax of the SQLite store's
+//! (`store::query`: words, `"phrases"`, `OR`, `-word`/`NOT`, `prefix*`),
+//! with the same refusals (no words, only exclusions, too many words).
+//!
+//! In: the query text, a limit, a [`Selection`]. Out: [`SearchHit`]s, best
+//! first.
+//!
+//! - Alphabetic queries go through `articles.search`, a stored tsvector
+//!   (`'simple'` configuration: no stemming, no stop words, like FTS5's
+//!   unicode61) with a GIN index. Every term becomes its own tsquery built
+//!   by the server from the user's text (`phraseto_tsquery`, so nothing the
+//!   user typed is tsquery syntax; a prefix is assembled from its
+//!   alphanumeric pieces only), combined with `&&`, `||` and `!!`. Ranked by
+//!   `ts_rank_cd` with a title hit weighing 10× a text hit (as the SQLite
+//!   store's bm25 weights), among the newest [`MAX_RANKED`] matches (the
+//!   SQLite store's cap); snippets by `ts_headline` for the shown hits only.
+//!   A broad prefix is not refused here: GIN expands it in the index
+//!   without the cost that made the SQLite store cap it.
+//! - Queries with Chinese or Japanese match as substrings (`ILIKE`, case
+//!   folded as the trigram index folds it) through `pg_trgm` on the
+//!   `articles_trgm` expression index, ranked by how often the first term
+//!   occurs.
+
+use postgres::types::ToSql;
+
+use super::super::query::{Query, Term};
+use super::super::search::{like_snippet, MAX_RANKED};
+use super::super::{SearchHit, Selection, StoreError};
+use super::read::SelectionSql;
+use super::PgStore;
+
+/// `ts_rank_cd` weights for D, C, B, A: title (A) 10× text (B).
+const WEIGHTS: &str = "'{0.1, 0.2, 0.1, 1.0}'::float4[]";
+
+/// `ts_headline` options: one fragment of about 16–32 words, hits `[…]`.
+const HEADLINE: &str =
+    "StartSel=\"[\", StopSel=\"]\", MinWords=16, MaxWords=32, MaxFragments=1, FragmentDelimiter=\"…\"";
+
+/// The text the trigram index covers (the expression of `articles_trgm`,
+/// written the same way so the planner uses the index).
+const HAYSTACK: &str = "(coalesce(a.title, '') || ' ' || a.text)";
+
+/// SQL placeholders and their values, numbered in order.
+struct Params {
+    values: Vec<Box<dyn ToSql + Sync>>,
+}
+
+impl Params {
+    /// `$n` for a new value.
+    fn add(&mut self, v: impl ToSql + Sync + 'static) -> String {
+        self.values.push(Box::new(v));
+        format!("${}", self.values.len())
+    }
+
+    fn refs(&self) -> Vec<&(dyn ToSql + Sync)> {
+        self.values.iter().map(|p| p.as_ref()).collect()
+    }
+}
+
+impl PgStore {
+    /// Full-text search, best first, among the selected articles (an
+    /// unknown site is [`StoreError::UnknownSite`]).
+    pub fn search_in(
+        &mut self,
+        query: &str,
+        limit: usize,
+        sel: &Selection,
+    ) -> Result<Vec<SearchHit>, StoreError> {
+        let query = Query::parse(query)?;
+        let cond = SelectionSql::new(self.client(), sel, 1)?;
+        if limit == 0 {
+            return Ok(Vec::new());
+        }
+        let mut params = Params {
+            values: cond.params,
+        };
+        let limit = params.add(i64::try_from(limit).unwrap_or(i64::MAX));
+        if query.has_cjk() {
+            self.substring_search(&query, &cond.sql, &limit, params)
+        } else {
+            self.word_search(&query, &cond.sql, &limit, params)
+        }
+    }
+
+    fn word_search(
+        &mut self,
+        query: &Query,
+        cond: &str,
+        limit: &str,
+        mut params: Params,
+    ) -> Result<Vec<SearchHit>, StoreError> {
+        let mut any_of = |terms: &[Term]| {
+            let alternatives: Vec<String> = terms.iter().map(|t| tsquery(t, &mut params)).collect();
+            format!("({})", alternatives.join(" || "))
+        };
+        let mut expr = query
+            .clauses
+            .iter()
+            .map(|c| any_of(c))
+            .collect::<Vec<_>>()
+            .join(" && ");
+        if !query.excluded.is_empty() {
+            expr = format!("({expr}) && !!{}", any_of(&query.excluded));
+        }
+        let sql = format!(
+            "WITH q AS (SELECT {expr} AS q),
+             matches AS (
+                SELECT a.id FROM articles a, q WHERE a.search @@ q.q {cond}
+                ORDER BY a.id DESC LIMIT {MAX_RANKED}),
+             top AS (
+                SELECT a.id, ts_rank_cd({WEIGHTS}, a.search, q.q)::float8 AS score
+                FROM articles a JOIN matches m ON m.id = a.id, q
+                ORDER BY score DESC, a.id LIMIT {limit})
+             SELECT a.id, a.url, s.name, a.title,
+                    ts_headline('simple', a.text, q.q, '{HEADLINE}'), top.score
+             FROM top JOIN articles a ON a.id = top.id JOIN sites s ON s.id = a.site_id, q
+             ORDER BY top.score DESC, a.id"
+        );
+        self.hits(&sql, &params, |_, snippet| snippet)
+    }
+
+    fn substring_search(
+        &mut self,
+        query: &Query,
+        cond: &str,
+        limit: &str,
+        mut params: Params,
+    ) -> Result<Vec<SearchHit>, StoreError> {
+        let first_text = query.clauses[0][0].text.clone();
+        let first = params.add(first_text.clone());
+        let mut any_of = |terms: &[Term]| {
+            let alternatives: Vec<String> = terms
+                .iter()
+                .map(|t| format!("{HAYSTACK} ILIKE {}", params.add(like_pattern(&t.text))))
+                .collect();
+            format!("({})", alternatives.join(" OR "))
+        };
+        let mut filter: String = query
+            .clauses
+            .iter()
+            .map(|c| format!(" AND {}", any_of(c)))
+            .collect();
+        if !query.excluded.is_empty() {
+            filter.push_str(&format!(" AND NOT {}", any_of(&query.excluded)));
+        }
+        let sql = format!(
+            "SELECT a.id, a.url, s.name, a.title, a.text,
+                    ((length(a.text) - length(replace(a.text, {first}, ''))) / length({first}))::float8
+                      AS hits
+             FROM articles a JOIN sites s ON s.id = a.site_id
+             WHERE true {cond}{filter}
+             ORDER BY hits DESC, a.id LIMIT {limit}"
+        );
+        self.hits(&sql, &params, |_, text| like_snippet(&text, &first_text))
+    }
+
+    /// Rows of `(id, url, site, title, text-or-snippet, rank)` as hits.
+    fn hits(
+        &mut self,
+        sql: &str,
+        params: &Params,
+        snippet: impl Fn(i64, String) -> String,
+    ) -> Result<Vec<SearchHit>, StoreError> {
+        let rows = self.client().query(sql, &params.refs())?;
+        rows.iter()
+            .map(|r| {
+                let id: i64 = r.try_get(0)?;
+                let text: String = r.try_get(4)?;
+                Ok(SearchHit {
+                    id,
+                    url: r.try_get(1)?,
+                    site: r.try_get(2)?,
+                    title: r.try_get(3)?,
+                    snippet: one_line(&snippet(id, text)),
+                    rank: r.try_get(5)?,
+                })
+            })
+            .collect()
+    }
+}
+
+/// One term as a tsquery expression whose text is a bound value: a word or
+/// phrase through `phraseto_tsquery` (its words next to each other, as an
+/// FTS5 phrase); a prefix as its alphanumeric pieces, the last one `:*`.
+fn tsquery(t: &Term, params: &mut Params) -> String {
+    if !t.prefix {
+        return format!("phraseto_tsquery('simple', {})", params.add(t.text.clone()));
+    }
+    let lower = t.text.to_lowercase();
+    let pieces: Vec<String> = lower
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .map(|p| format!("'{p}'"))
+        .collect();
+    let text = format!("{}:*", pieces.join(" <-> "));
+    format!("to_tsquery('simple', {})", params.add(text))
+}
+
+/// `%term%` with LIKE's wildcards and escape character escaped.
+fn like_pattern(term: &str) -> String {
+    let mut p = String::from("%");
+    for c in term.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            p.push('\\');
+        }
+        p.push(c);
+    }
+    p.push('%');
+    p
+}
+
+/// Snippets are shown one per line.
+fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

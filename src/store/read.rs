@@ -1,0 +1,124 @@
+//! What the read commands (`search`, `show`, `export`, `stats`) need from a
+//! corpus, whichever store holds it: one small interface, implemented by
+//! the SQLite [`Store`] and the PostgreSQL [`PgStore`], so the CLI picks a
+//! store once and has no `if postgres` branches.
+//!
+//! In: requests (a query, an article reference, a selection). Out: the same
+//! types and the same errors on both stores ([`StoreError::UnknownSite`],
+//! [`StoreError::Query`]); what one store cannot do yet is
+//! [`StoreError::PgUnsupported`].
+
+use super::pg::PgStore;
+use super::{ArticleRef, SearchHit, Selection, SiteStats, Store, StoreError, StoredArticle};
+
+/// A corpus to read.
+pub trait CorpusRead {
+    /// The database for messages: a path, or a URL without its password.
+    fn shown(&self) -> String;
+
+    /// Full-text search, best first, in the syntax of
+    /// [`Query`](super::Query), among the selected articles.
+    fn search_in(
+        &mut self,
+        query: &str,
+        limit: usize,
+        sel: &Selection,
+    ) -> Result<Vec<SearchHit>, StoreError>;
+
+    /// One article by id, or by any URL that led to it.
+    fn article(&mut self, r: ArticleRef) -> Result<Option<StoredArticle>, StoreError>;
+
+    /// The selected articles in id order to `f`; how many there were.
+    fn export_articles(
+        &mut self,
+        sel: &Selection,
+        f: &mut dyn FnMut(&StoredArticle) -> std::io::Result<()>,
+    ) -> Result<u64, StoreError>;
+
+    /// Per-site figures (sites in name order), lines judged boilerplate
+    /// under window `line_window`.
+    fn site_stats(&mut self, line_window: u64) -> Result<Vec<SiteStats>, StoreError>;
+
+    /// The site's most recurring lines (seen more than once), most first.
+    fn top_lines(&mut self, site: &str, n: usize) -> Result<Vec<(String, u64)>, StoreError>;
+
+    /// The SQLite store itself, for what only it does (WARC and Markdown
+    /// export read kept pages through it).
+    fn as_sqlite(&self) -> Option<&Store> {
+        None
+    }
+}
+
+impl CorpusRead for Store {
+    fn shown(&self) -> String {
+        self.path().display().to_string()
+    }
+
+    fn search_in(
+        &mut self,
+        query: &str,
+        limit: usize,
+        sel: &Selection,
+    ) -> Result<Vec<SearchHit>, StoreError> {
+        Store::search_in(self, query, limit, sel)
+    }
+
+    fn article(&mut self, r: ArticleRef) -> Result<Option<StoredArticle>, StoreError> {
+        Store::article(self, r)
+    }
+
+    fn export_articles(
+        &mut self,
+        sel: &Selection,
+        f: &mut dyn FnMut(&StoredArticle) -> std::io::Result<()>,
+    ) -> Result<u64, StoreError> {
+        Store::export(self, sel, f)
+    }
+
+    fn site_stats(&mut self, line_window: u64) -> Result<Vec<SiteStats>, StoreError> {
+        Store::site_stats(self, line_window)
+    }
+
+    fn top_lines(&mut self, site: &str, n: usize) -> Result<Vec<(String, u64)>, StoreError> {
+        Store::top_lines(self, site, n)
+    }
+
+    fn as_sqlite(&self) -> Option<&Store> {
+        Some(self)
+    }
+}
+
+impl CorpusRead for PgStore {
+    fn shown(&self) -> String {
+        PgStore::shown(self).to_string()
+    }
+
+    fn search_in(
+        &mut self,
+        query: &str,
+        limit: usize,
+        sel: &Selection,
+    ) -> Result<Vec<SearchHit>, StoreError> {
+        PgStore::search_in(self, query, limit, sel)
+    }
+
+    fn article(&mut self, r: ArticleRef) -> Result<Option<StoredArticle>, StoreError> {
+        PgStore::article(self, r)
+    }
+
+    fn export_articles(
+        &mut self,
+        sel: &Selection,
+        f: &mut dyn FnMut(&StoredArticle) -> std::io::Result<()>,
+    ) -> Result<u64, StoreError> {
+        PgStore::export(self, sel, f)
+    }
+
+    fn site_stats(&mut self, line_window: u64) -> Result<Vec<SiteStats>, StoreError> {
+        PgStore::site_stats(self, line_window)
+    }
+
+    fn top_lines(&mut self, site: &str, n: usize) -> Result<Vec<(String, u64)>, StoreError> {
+        PgStore::top_lines(self, site, n)
+    }
+}
