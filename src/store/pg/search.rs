@@ -18,8 +18,8 @@
 //!   without the cost that made the SQLite store cap it.
 //! - Queries with Chinese or Japanese match as substrings (`ILIKE`, case
 //!   folded as the trigram index folds it) through `pg_trgm` on the
-//!   `articles_trgm` expression index, ranked by how often the first term
-//!   occurs.
+//!   `articles_trgm` expression index (partial: articles with Han or kana
+//!   only), ranked by how often the first term occurs.
 
 use postgres::types::ToSql;
 
@@ -39,6 +39,17 @@ const HEADLINE: &str =
 /// The text the trigram index covers (the expression of `articles_trgm`,
 /// written the same way so the planner uses the index).
 const HAYSTACK: &str = "(coalesce(a.title, '') || ' ' || a.text)";
+
+/// The predicate of the partial `articles_trgm` index (migration 0001),
+/// character for character: Han (extension A, unified) and kana.
+const CJK_CLASS: &str = "[㐀-䶿一-鿿ぁ-ヿ]";
+
+/// Whether `c` is in [`CJK_CLASS`]: a text holding a term with such a
+/// character is in the index (a wider test, such as Han compatibility
+/// ideographs, would leave out articles the index does not hold).
+fn in_cjk_class(c: char) -> bool {
+    matches!(c as u32, 0x3041..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF)
+}
 
 /// SQL placeholders and their values, numbered in order.
 struct Params {
@@ -140,6 +151,15 @@ impl PgStore {
             .iter()
             .map(|c| format!(" AND {}", any_of(c)))
             .collect();
+        // Only rows with Han or kana are in the (partial) trigram index:
+        // when a clause needs them, say so in the index's own words.
+        let needs_cjk = query
+            .clauses
+            .iter()
+            .any(|c| c.iter().all(|t| t.text.chars().any(in_cjk_class)));
+        if needs_cjk {
+            filter.push_str(&format!(" AND {HAYSTACK} ~ '{CJK_CLASS}'"));
+        }
         if !query.excluded.is_empty() {
             filter.push_str(&format!(" AND NOT {}", any_of(&query.excluded)));
         }
@@ -212,4 +232,129 @@ fn like_pattern(term: &str) -> String {
 /// Snippets are shown one per line.
 fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::TestDb;
+    use super::*;
+
+    /// A store holding these `(title, text)` articles of one site.
+    fn store_with(db: &TestDb, articles: &[(&str, &str)]) -> PgStore {
+        let mut store = PgStore::open(&db.url).expect("open");
+        let c = store.client();
+        c.execute("INSERT INTO sites (id, name) VALUES (1, 'site')", &[])
+            .expect("site");
+        for (i, (title, text)) in articles.iter().enumerate() {
+            let (url, hash) = (format!("http://site.test/{i}"), format!("h{i}"));
+            c.execute(
+                "INSERT INTO articles (url, site_id, title, text, raw_text, content_hash,
+                                       word_count, fetched_at)
+                 VALUES ($1, 1, $2, $3, $3, $4, 1, 0)",
+                &[&url, title, text, &hash],
+            )
+            .expect("article");
+        }
+        store
+    }
+
+    fn ids(store: &mut PgStore, q: &str) -> Vec<i64> {
+        let mut hits: Vec<i64> = store
+            .search_in(q, 50, &Selection::default())
+            .unwrap_or_else(|e| panic!("{q:?}: {e}"))
+            .iter()
+            .map(|h| h.id)
+            .collect();
+        hits.sort_unstable();
+        hits
+    }
+
+    #[test]
+    fn no_query_text_is_tsquery_or_like_syntax() {
+        let db = TestDb::new();
+        let mut store = store_with(
+            &db,
+            &[
+                ("Budget", "The council's budget: 100% agreed & signed!"),
+                ("Other", "Nothing to see here"),
+            ],
+        );
+        for q in [
+            "budget:*",
+            "a:b",
+            "'x'",
+            "foo&bar",
+            "!budget",
+            "a|b",
+            "<->",
+            "\\",
+            "100%",
+            "(budget",
+            "budget*)",
+            "agreed & signed",
+            "council's",
+            "bud*",
+            "'",
+        ] {
+            // No SQL error, whatever the text: hits, or the parser's refusal.
+            match store.search_in(q, 10, &Selection::default()) {
+                Ok(_) | Err(StoreError::Query(_)) => {}
+                Err(e) => panic!("{q:?}: {e}"),
+            }
+        }
+        assert_eq!(ids(&mut store, "bud*"), vec![1]);
+        assert_eq!(ids(&mut store, "\"agreed signed\""), vec![1]);
+        assert_eq!(ids(&mut store, "budget -signed"), Vec::<i64>::new());
+        assert_eq!(ids(&mut store, "budget OR nothing"), vec![1, 2]);
+    }
+
+    #[test]
+    fn cjk_substrings_are_found_and_a_title_hit_ranks_a_word_first() {
+        let db = TestDb::new();
+        let mut store = store_with(
+            &db,
+            &[
+                ("市政府会议", "今天市政府召开会议。"),
+                ("经济", "经济增长。"),
+                // Only a compatibility ideograph (outside the index's class).
+                ("Compat", "\u{F900} here"),
+                ("Pension", "a word about the pension"),
+                ("Other", "pension pension"),
+            ],
+        );
+        assert_eq!(ids(&mut store, "市政府"), vec![1]);
+        assert_eq!(ids(&mut store, "经济 OR 会议"), vec![1, 2]);
+        assert_eq!(ids(&mut store, "市政府 -会议"), Vec::<i64>::new());
+        assert_eq!(ids(&mut store, "\u{F900}"), vec![3]);
+        let ranked = store
+            .search_in("pension", 10, &Selection::default())
+            .expect("search");
+        assert_eq!(ranked[0].id, 4, "the title hit first: {ranked:?}");
+    }
+
+    /// The search's CJK condition is the partial index's predicate, so the
+    /// planner can use `articles_trgm` (checked with sequential scans off).
+    #[test]
+    fn the_cjk_condition_matches_the_partial_trigram_index() {
+        let db = TestDb::new();
+        let mut store = store_with(&db, &[("市政府", "文")]);
+        let c = store.client();
+        c.batch_execute("SET enable_seqscan = off").expect("set");
+        let plan: Vec<String> = c
+            .query(
+                &format!(
+                    "EXPLAIN SELECT a.id FROM articles a
+                     WHERE {HAYSTACK} ILIKE '%市政府%' AND {HAYSTACK} ~ '{CJK_CLASS}'"
+                ),
+                &[],
+            )
+            .expect("explain")
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        assert!(
+            plan.iter().any(|l| l.contains("articles_trgm")),
+            "{plan:#?}"
+        );
+    }
 }
