@@ -31,7 +31,8 @@ pub struct Cli {
     /// built-in defaults; a missing file given with --config is an error.
     #[arg(long, global = true, value_name = "PATH", display_order = 100)]
     config: Option<PathBuf>,
-    /// SQLite database (overrides `[crawler] database` in the config).
+    /// SQLite database, or a postgres:// URL (overrides `[store] url` and
+    /// `[crawler] database` in the config).
     #[arg(long, global = true, value_name = "PATH", display_order = 101)]
     db: Option<PathBuf>,
     /// More log output on stderr (-v: debug, -vv: trace). RUST_LOG also works.

@@ -19,6 +19,12 @@
 //! changes, the re-clean), `kept` and `reextract` (kept pages,
 //! re-extraction), `rendering` (what the Markdown export reads) and `trouble`
 //! (SQLite's file-level failures as sentences a user can act on).
+//!
+//! Beside it: `pg` (the same corpus in PostgreSQL, shared by many crawler
+//! processes), `target` (which of the two a command works on), `read`
+//! ([`CorpusRead`], what `search`, `show`, `export` and `stats` need, both
+//! stores implementing it) and `copy` (a whole corpus from one store to
+//! another).
 
 mod articles;
 mod checkpoint;

@@ -64,6 +64,11 @@ fn copy_cli(from: &str, to: &str, dir: &Path) {
 fn copy_sqlite_to_postgres_and_back_keeps_every_row_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
     demo_db(dir.path(), 6);
+    // As a killed SQLite crawl leaves it: a URL claimed, never finished.
+    let conn = rusqlite::Connection::open(dir.path().join("demo.db")).unwrap();
+    conn.execute("UPDATE urls SET state = 'fetching' WHERE id = 2", [])
+        .unwrap();
+    drop(conn);
     let pg = TestDb::new();
     copy_cli("demo.db", &pg.url, dir.path());
     copy_cli(&pg.url, "back.db", dir.path());
@@ -93,6 +98,12 @@ fn copy_sqlite_to_postgres_and_back_keeps_every_row_byte_for_byte() {
         .unwrap()
         .get(0);
     assert_eq!(next, max + 1);
+    // The claimed URL's lease has ended there: the next claim takes it.
+    let lease: Option<i64> = client
+        .query_one("SELECT lease_until FROM urls WHERE id = 2", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(lease, Some(0));
 }
 
 #[test]

@@ -3,13 +3,17 @@
 //! In: a [`PgStore`]. Out: its rows as typed [`Value`]s (read through a
 //! cursor, so a large table is never held in memory), or rows written with
 //! `ON CONFLICT DO NOTHING`, one transaction per batch; at the end the id
-//! sequences set past the copied ids.
+//! sequences set past the copied ids and URLs left `fetching` given an
+//! ended lease.
 
 use postgres::types::ToSql;
 
 use super::super::pg::PgStore;
 use super::super::target::redacted;
 use super::{cell_error, ColType, CopyError, End, Table, Value};
+
+/// Most bound values in one statement (the protocol allows 65,535).
+const MAX_PARAMS: usize = 30_000;
 
 /// Rows fetched from the server per round trip while reading.
 const FETCH_ROWS: i32 = 1_000;
@@ -102,20 +106,27 @@ impl End for PgEnd {
         Ok(())
     }
 
+    /// One multi-row `INSERT` per [`MAX_PARAMS`] values: a statement per
+    /// row cost a round trip each.
     fn write(&mut self, table: &Table, rows: &[Vec<Value>]) -> Result<(), CopyError> {
-        let placeholders: Vec<String> =
-            (1..=table.columns.len()).map(|i| format!("${i}")).collect();
-        let sql = format!(
-            "INSERT INTO {} ({}) VALUES ({}) ON CONFLICT DO NOTHING",
-            table.name,
-            table.column_list(),
-            placeholders.join(", ")
-        );
+        let width = table.columns.len();
         let mut tx = self.store.client().transaction()?;
-        let insert = tx.prepare(&sql)?;
-        for row in rows {
-            let params: Vec<&(dyn ToSql + Sync)> = row.iter().map(as_param).collect();
-            tx.execute(&insert, &params)?;
+        for chunk in rows.chunks((MAX_PARAMS / width).max(1)) {
+            let tuples: Vec<String> = (0..chunk.len())
+                .map(|r| {
+                    let cells: Vec<String> =
+                        (1..=width).map(|c| format!("${}", r * width + c)).collect();
+                    format!("({})", cells.join(", "))
+                })
+                .collect();
+            let sql = format!(
+                "INSERT INTO {} ({}) VALUES {} ON CONFLICT DO NOTHING",
+                table.name,
+                table.column_list(),
+                tuples.join(", ")
+            );
+            let params: Vec<&(dyn ToSql + Sync)> = chunk.iter().flatten().map(as_param).collect();
+            tx.execute(&sql, &params)?;
         }
         tx.commit()?;
         Ok(())
@@ -144,6 +155,12 @@ impl End for PgEnd {
                 &[],
             )?;
         }
+        // A URL a SQLite crawl held when it stopped has no lease here: give
+        // it one that has ended, so the next claim takes it up again.
+        self.store.client().execute(
+            "UPDATE urls SET lease_until = 0 WHERE state = 'fetching' AND lease_until IS NULL",
+            &[],
+        )?;
         self.store.client().batch_execute("ANALYZE")?;
         Ok(())
     }
