@@ -181,16 +181,10 @@ pub fn export(
     if let Some(site) = &sel.site {
         require_site_in(store.as_mut(), site)?;
     }
-    // Kept pages (WARC, Markdown) only the SQLite store serves yet: refused
-    // before the output file is created.
-    if store.as_sqlite().is_none() {
-        match format {
-            Format::Warc => return Err(StoreError::PgUnsupported("export --format warc").into()),
-            Format::Markdown => {
-                return Err(StoreError::PgUnsupported("export --format markdown").into())
-            }
-            Format::Jsonl | Format::Csv => {}
-        }
+    // Markdown needs the SQLite store's line table: refused before the
+    // output file is created.
+    if store.as_sqlite().is_none() && format == Format::Markdown {
+        return Err(StoreError::PgUnsupported("export --format markdown").into());
     }
     // `--out -` is stdout, as for most Unix tools.
     let file = file.filter(|p| p.as_os_str() != "-");

@@ -1,15 +1,17 @@
 //! Export from either store through the read interface
-//! ([`CorpusRead`]): JSONL and CSV, the formats made of stored fields only.
+//! ([`CorpusRead`]): JSONL, CSV and WARC.
 //!
 //! In: a [`CorpusRead`] (SQLite or PostgreSQL), a [`Selection`], a
-//! [`Format`]. Out: the same bytes as the SQLite store's export of those
-//! formats, and an [`ExportSummary`]. WARC and Markdown read kept pages,
-//! which only the SQLite store serves yet: on another store they are
-//! [`StoreError::PgUnsupported`].
+//! [`Format`]. Out: the same records as the SQLite store's export of those
+//! formats, and an [`ExportSummary`]. Markdown extracts the kept pages again
+//! and drops the site's boilerplate lines with the SQLite store's line
+//! table: on another store it is [`StoreError::PgUnsupported`].
 
 use std::io::Write;
 
-use super::{csv, ExportError, ExportSummary, Format, FIELDS};
+use chrono::Utc;
+
+use super::{csv, warc, ExportError, ExportSummary, Format, FIELDS};
 use crate::store::{CorpusRead, Selection, StoreError};
 
 /// Stream the selected articles in `format` into `out`.
@@ -19,6 +21,7 @@ pub fn write_from(
     format: Format,
     out: &mut dyn Write,
 ) -> Result<ExportSummary, ExportError> {
+    let mut skipped = 0;
     let written = match format {
         Format::Jsonl => reader.export_articles(sel, &mut |article| {
             serde_json::to_writer(&mut *out, article).map_err(std::io::Error::from)?;
@@ -31,7 +34,14 @@ pub fn write_from(
                 csv::write_record(out, row.iter().map(String::as_str))
             })?
         }
-        Format::Warc => return Err(StoreError::PgUnsupported("export --format warc").into()),
+        Format::Warc => {
+            warc::write_record(out, &warc::warcinfo_record(Utc::now()))?;
+            let (written, missing) = reader.export_html(sel, &mut |page| {
+                warc::write_record(out, &warc::response_record(page))
+            })?;
+            skipped = missing;
+            written
+        }
         Format::Markdown => {
             return Err(StoreError::PgUnsupported("export --format markdown").into())
         }
@@ -39,6 +49,7 @@ pub fn write_from(
     out.flush()?;
     Ok(ExportSummary {
         written,
+        skipped,
         ..ExportSummary::default()
     })
 }

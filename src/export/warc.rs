@@ -44,7 +44,7 @@ pub fn write_warc(
 }
 
 /// One record (header fields, block) as its own gzip member.
-fn write_record(out: &mut dyn Write, record: &Record) -> std::io::Result<()> {
+pub(super) fn write_record(out: &mut dyn Write, record: &Record) -> std::io::Result<()> {
     let mut gz = GzEncoder::new(&mut *out, Compression::default());
     gz.write_all(b"WARC/1.1\r\n")?;
     for (name, value) in &record.fields {
@@ -63,7 +63,7 @@ pub struct Record {
     pub block: Vec<u8>,
 }
 
-fn warcinfo_record(now: DateTime<Utc>) -> Record {
+pub(super) fn warcinfo_record(now: DateTime<Utc>) -> Record {
     let block = format!(
         "software: newshound/{}\r\nformat: WARC File Format 1.1\r\n\
          conformsTo: https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/\r\n",

@@ -9,7 +9,9 @@
 //! [`StoreError::PgUnsupported`].
 
 use super::pg::PgStore;
-use super::{ArticleRef, SearchHit, Selection, SiteStats, Store, StoreError, StoredArticle};
+use super::{
+    ArticleRef, SearchHit, Selection, SiteStats, Store, StoreError, StoredArticle, StoredHtml,
+};
 
 /// A corpus to read.
 pub trait CorpusRead {
@@ -34,6 +36,14 @@ pub trait CorpusRead {
         sel: &Selection,
         f: &mut dyn FnMut(&StoredArticle) -> std::io::Result<()>,
     ) -> Result<u64, StoreError>;
+
+    /// The kept pages of the selected articles in id order to `f`:
+    /// `(written, selected articles without a kept page)`.
+    fn export_html(
+        &mut self,
+        sel: &Selection,
+        f: &mut dyn FnMut(&StoredHtml) -> std::io::Result<()>,
+    ) -> Result<(u64, u64), StoreError>;
 
     /// Per-site figures (sites in name order), lines judged boilerplate
     /// under window `line_window`.
@@ -75,6 +85,14 @@ impl CorpusRead for Store {
         Store::export(self, sel, f)
     }
 
+    fn export_html(
+        &mut self,
+        sel: &Selection,
+        f: &mut dyn FnMut(&StoredHtml) -> std::io::Result<()>,
+    ) -> Result<(u64, u64), StoreError> {
+        Store::export_html(self, sel, f)
+    }
+
     fn site_stats(&mut self, line_window: u64) -> Result<Vec<SiteStats>, StoreError> {
         Store::site_stats(self, line_window)
     }
@@ -112,6 +130,14 @@ impl CorpusRead for PgStore {
         f: &mut dyn FnMut(&StoredArticle) -> std::io::Result<()>,
     ) -> Result<u64, StoreError> {
         PgStore::export(self, sel, f)
+    }
+
+    fn export_html(
+        &mut self,
+        sel: &Selection,
+        f: &mut dyn FnMut(&StoredHtml) -> std::io::Result<()>,
+    ) -> Result<(u64, u64), StoreError> {
+        PgStore::export_html(self, sel, f)
     }
 
     fn site_stats(&mut self, line_window: u64) -> Result<Vec<SiteStats>, StoreError> {

@@ -10,7 +10,8 @@ use postgres::Row;
 use url::Url;
 
 use super::super::{
-    method_of_name, ArticleRef, Selection, SiteRuleStats, SiteStats, StoreError, StoredArticle,
+    method_of_name, ArticleRef, KeptHeaders, Selection, SiteRuleStats, SiteStats, StoreError,
+    StoredArticle, StoredHtml,
 };
 use super::PgStore;
 use crate::boilerplate::LineRule;
@@ -114,6 +115,27 @@ pub(super) fn stored_article(r: &Row) -> Result<StoredArticle, StoreError> {
     })
 }
 
+/// A kept page's row, its body decompressed.
+fn stored_html(article_id: i64, r: &Row) -> Result<StoredHtml, StoreError> {
+    let compressed: Vec<u8> = r.try_get(10)?;
+    let capacity = usize::try_from(r.try_get::<_, i64>(9)?).unwrap_or(0);
+    let body = zstd::bulk::decompress(&compressed, capacity)?;
+    Ok(StoredHtml {
+        article_id,
+        site: r.try_get(1)?,
+        url: r.try_get(2)?,
+        status: u16::try_from(r.try_get::<_, i32>(3)?).unwrap_or(0),
+        headers: KeptHeaders {
+            content_type: r.try_get(4)?,
+            last_modified: r.try_get(5)?,
+            etag: r.try_get(6)?,
+            date: r.try_get(7)?,
+        },
+        fetched_at: r.try_get(8)?,
+        body,
+    })
+}
+
 fn count(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
 }
@@ -186,6 +208,43 @@ impl PgStore {
         }
         tx.commit()?;
         Ok(n)
+    }
+
+    /// The kept pages of the selected articles in id order to `f` (read
+    /// through a cursor); returns `(written, selected without a kept page)`.
+    pub fn export_html(
+        &mut self,
+        sel: &Selection,
+        f: &mut dyn FnMut(&StoredHtml) -> std::io::Result<()>,
+    ) -> Result<(u64, u64), StoreError> {
+        let cond = SelectionSql::new(self.client(), sel, 1)?;
+        let sql = format!(
+            "SELECT k.article_id, s.name, k.url, k.status, k.content_type, k.last_modified,
+                    k.etag, k.date, k.fetched_at, k.body_bytes, k.body_zstd
+             FROM articles a JOIN sites s ON s.id = a.site_id
+             LEFT JOIN article_html k ON k.article_id = a.id
+             WHERE true {} ORDER BY a.id",
+            cond.sql
+        );
+        let mut tx = self.client().transaction()?;
+        let portal = tx.bind(&sql, &cond.refs())?;
+        let (mut written, mut missing) = (0, 0);
+        loop {
+            let rows = tx.query_portal(&portal, EXPORT_ROWS)?;
+            if rows.is_empty() {
+                break;
+            }
+            for row in &rows {
+                let Some(article_id) = row.try_get::<_, Option<i64>>(0)? else {
+                    missing += 1;
+                    continue;
+                };
+                f(&stored_html(article_id, row)?)?;
+                written += 1;
+            }
+        }
+        tx.commit()?;
+        Ok((written, missing))
     }
 
     /// Per site (in name order): URLs known, pages fetched, articles, RC,
