@@ -7,6 +7,7 @@
 
 mod copy_cmd;
 mod corpus;
+mod corpus_store;
 mod crawl_cmd;
 mod extract_cmd;
 mod methods;
@@ -29,10 +30,10 @@ use newshound::eval::GoldConvention;
 use newshound::export::{Format, Rendering};
 use newshound::extract::model::BlockModel;
 use newshound::extract::{Algorithm, ExtractOptions};
-use newshound::store::pg::PgStore;
-use newshound::store::{CorpusRead, FileTrouble, Store, StoreError, StoreTarget};
+use newshound::store::{FileTrouble, Store, StoreError, StoreTarget};
 
 use crate::{Cli, Command, EvalAlgorithms};
+use corpus_store::require_existing;
 use out::Out;
 
 /// The configuration file read when `--config` is not given.
@@ -188,29 +189,6 @@ impl Globals {
         Ok(Store::open(&path)?)
     }
 
-    /// Open the corpus for the read commands (`search`, `show`, `export`,
-    /// `stats`): an existing SQLite file read-only (they work on a file
-    /// this user may not write), or the PostgreSQL database.
-    fn open_reader(&self) -> Result<Box<dyn CorpusRead>> {
-        let config = self.config()?;
-        Ok(match self.store_target(&config) {
-            StoreTarget::Sqlite(path) => {
-                require_existing(&path)?;
-                Box::new(Store::open_read_only(&path)?)
-            }
-            StoreTarget::Postgres(url) => Box::new(PgStore::open(&url)?),
-        })
-    }
-
-    /// Refuse a PostgreSQL store for a command that works only on SQLite
-    /// so far, naming the command.
-    fn sqlite_only(&self, command: &'static str) -> Result<()> {
-        match self.store_target(&self.config()?) {
-            StoreTarget::Postgres(_) => Err(StoreError::PgUnsupported(command).into()),
-            StoreTarget::Sqlite(_) => Ok(()),
-        }
-    }
-
     fn existing_db_path(&self) -> Result<PathBuf> {
         let config = self.config()?;
         if let StoreTarget::Postgres(_) = self.store_target(&config) {
@@ -228,21 +206,6 @@ impl Globals {
             .clone()
             .or_else(|| self.config().ok().map(|c| c.crawler.database))
     }
-}
-
-/// An existing SQLite file: a missing one is an error here rather than a
-/// silently created empty database.
-fn require_existing(path: &Path) -> Result<()> {
-    if path.is_dir() {
-        bail!("{}: is a directory, not a database", path.display());
-    }
-    if !path.exists() {
-        bail!(
-            "{}: no such database (run `newshound crawl` first, or pass --db PATH)",
-            path.display()
-        );
-    }
-    Ok(())
 }
 
 /// A raw SQLite failure about the database file anywhere in the error's
