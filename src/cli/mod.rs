@@ -175,10 +175,14 @@ impl Globals {
         }
     }
 
+    /// The SQLite file: `--db`, else `[store] url` when it is a path, else
+    /// `[crawler] database` (a PostgreSQL URL comes back as given, for the
+    /// commands that refuse it by name).
     fn db_path(&self, config: &Config) -> PathBuf {
-        self.db
-            .clone()
-            .unwrap_or_else(|| config.crawler.database.clone())
+        match self.store_target(config) {
+            StoreTarget::Sqlite(path) => path,
+            StoreTarget::Postgres(url) => PathBuf::from(url),
+        }
     }
 
     /// Open an existing database for a command that writes (`reclean`): a

@@ -12,4 +12,5 @@ mod methods;
 mod pg_read;
 mod pipes;
 mod store_cmds;
+mod store_url;
 mod support;
