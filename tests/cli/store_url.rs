@@ -1,6 +1,6 @@
 //! `[store] url` as a SQLite path replaces `[crawler] database` for every
-//! command, as `--db` does (`reclean`, `serve` and `crawl` read `[crawler]
-//! database` regardless).
+//! command, as `--db` does. The bug: `reclean`, `serve` and `crawl` still
+//! opened `[crawler] database`.
 
 use crate::support::{demo_db, newshound, stderr, stdout};
 
