@@ -17,6 +17,9 @@ use super::status;
 
 pub fn copy(out: &mut Out, from: &str, to: &str) -> Result<ExitCode> {
     let (from, to) = (StoreTarget::parse(from), StoreTarget::parse(to));
+    if let StoreTarget::Sqlite(path) = &to {
+        super::check_db_path_for_writing(path)?;
+    }
     let bar = std::io::stderr().is_terminal().then(|| {
         let pb = ProgressBar::new(0);
         if let Ok(style) = ProgressStyle::with_template(

@@ -152,6 +152,11 @@ fn copy_refuses_a_missing_source_the_same_database_and_another_corpus() {
 
     demo_db(dir.path(), 2);
     let out = newshound(
+        &["copy", "--from", "demo.db", "--to", "no/dir/x.db"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "directory no/dir does not exist");
+    let out = newshound(
         &["copy", "--from", "demo.db", "--to", "./demo.db"],
         dir.path(),
     );
