@@ -1,14 +1,13 @@
 //! Which store a command reads, opened: `--db` (a path or a `postgres://`
 //! URL), else `[store] url`, else `[crawler] database` in; a
-//! [`CorpusRead`] (SQLite or PostgreSQL) out, or the refusal of a command
-//! that works only on SQLite so far.
+//! [`CorpusRead`] (SQLite or PostgreSQL) out.
 
 use std::path::Path;
 
 use anyhow::{bail, Result};
 
 use newshound::store::pg::PgStore;
-use newshound::store::{CorpusRead, Store, StoreError, StoreTarget};
+use newshound::store::{CorpusRead, Store, StoreTarget};
 
 use super::Globals;
 
@@ -25,15 +24,6 @@ impl Globals {
             }
             StoreTarget::Postgres(url) => Box::new(PgStore::open(&url)?),
         })
-    }
-
-    /// Refuse a PostgreSQL store for a command that works only on SQLite
-    /// so far, naming the command.
-    pub(super) fn sqlite_only(&self, command: &'static str) -> Result<()> {
-        match self.store_target(&self.config()?) {
-            StoreTarget::Postgres(_) => Err(StoreError::PgUnsupported(command).into()),
-            StoreTarget::Sqlite(_) => Ok(()),
-        }
     }
 }
 

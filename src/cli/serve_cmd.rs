@@ -6,17 +6,20 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 
+use newshound::store::StoreTarget;
+
 use super::{status, Globals};
 
 pub fn serve(globals: &Globals, addr: SocketAddr) -> Result<ExitCode> {
-    globals.sqlite_only("serve")?;
     let config = globals.config()?;
-    let db = globals.db_path(&config);
-    if !db.is_file() {
-        bail!(
-            "{}: no such database (run `newshound crawl` first, or pass --db PATH)",
-            db.display()
-        );
+    let db = globals.store_target(&config);
+    if let StoreTarget::Sqlite(path) = &db {
+        if !path.is_file() {
+            bail!(
+                "{}: no such database (run `newshound crawl` first, or pass --db PATH)",
+                path.display()
+            );
+        }
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -28,15 +31,14 @@ pub fn serve(globals: &Globals, addr: SocketAddr) -> Result<ExitCode> {
             .with_context(|| format!("{addr}: cannot listen"))?;
         let local = listener.local_addr().unwrap_or(addr);
         status(format_args!(
-            "serving {} read-only on http://{local}/ (Ctrl-C stops)",
-            db.display()
+            "serving {db} read-only on http://{local}/ (Ctrl-C stops)"
         ));
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        newshound::serve::serve(listener, &db, config.boilerplate.line_window, shutdown)
+        newshound::serve::serve_target(listener, &db, config.boilerplate.line_window, shutdown)
             .await
-            .with_context(|| db.display().to_string())
+            .with_context(|| db.to_string())
     })?;
     Ok(ExitCode::SUCCESS)
 }

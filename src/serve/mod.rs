@@ -1,9 +1,12 @@
 //! `serve`: a read-only HTTP API and one search page over the database.
 //!
-//! In: a database path and a bound listener (127.0.0.1:8080 by default),
-//! and a shutdown future. Out: HTTP responses until shutdown. The database
-//! is opened read-only ([`Store::open_read_only`]), so `serve` runs beside
-//! a crawl of the same file (WAL mode: readers never block the writer).
+//! In: a database (a SQLite path or a PostgreSQL URL, [`StoreTarget`]) and
+//! a bound listener (127.0.0.1:8080 by default), and a shutdown future.
+//! Out: HTTP responses until shutdown. A SQLite database is opened
+//! read-only ([`Store::open_read_only`]), so `serve` runs beside a crawl of
+//! the same file (WAL mode: readers never block the writer); a PostgreSQL
+//! one is read through the same interface ([`CorpusRead`]) as the CLI's
+//! read commands.
 //!
 //! Routes: `GET /` (the page), `/app.js`, `/app.css` (its assets, served by
 //! the binary: no build step, no CDN), and the JSON API of [`api`]:
@@ -17,7 +20,7 @@ mod api;
 mod params;
 
 use std::future::Future;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use axum::http::{header, HeaderValue, StatusCode};
@@ -25,7 +28,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
-use crate::store::{Store, StoreError};
+use crate::store::pg::PgStore;
+use crate::store::{CorpusRead, Store, StoreError, StoreTarget};
 
 /// Request and result limits of the API.
 pub mod limits {
@@ -121,19 +125,28 @@ pub fn json_response(status: StatusCode, value: &impl serde::Serialize) -> Respo
 /// Read-only connections, reused between requests (a connection is not
 /// `Sync`; each request takes one for its blocking work).
 pub struct Pool {
-    path: PathBuf,
-    idle: Mutex<Vec<Store>>,
+    target: StoreTarget,
+    idle: Mutex<Vec<Connection>>,
 }
+
+/// One connection of the pool, to either store.
+type Connection = Box<dyn CorpusRead + Send>;
 
 /// Idle connections kept for reuse.
 const IDLE_CONNECTIONS: usize = 4;
 
 impl Pool {
-    /// Check that the database opens read-only, and keep that connection.
+    /// Check that the SQLite database opens read-only, and keep that
+    /// connection.
     pub fn open(path: &Path) -> Result<Pool, StoreError> {
-        let first = Store::open_read_only(path)?;
+        Pool::open_target(&StoreTarget::Sqlite(path.to_path_buf()))
+    }
+
+    /// [`Pool::open`] for either store.
+    pub fn open_target(target: &StoreTarget) -> Result<Pool, StoreError> {
+        let first = connect(target)?;
         Ok(Pool {
-            path: path.to_path_buf(),
+            target: target.clone(),
             idle: Mutex::new(vec![first]),
         })
     }
@@ -141,7 +154,7 @@ impl Pool {
     /// Run blocking work on a connection (on tokio's blocking pool).
     pub async fn run<T: Send + 'static>(
         self: &Arc<Self>,
-        f: impl FnOnce(&Store) -> Result<T, ApiError> + Send + 'static,
+        f: impl FnOnce(&mut dyn CorpusRead) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
         let pool = self.clone();
         tokio::task::spawn_blocking(move || pool.with(f))
@@ -152,13 +165,16 @@ impl Pool {
             })?
     }
 
-    fn with<T>(&self, f: impl FnOnce(&Store) -> Result<T, ApiError>) -> Result<T, ApiError> {
+    fn with<T>(
+        &self,
+        f: impl FnOnce(&mut dyn CorpusRead) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
         let taken = self.lock().pop();
-        let store = match taken {
+        let mut store = match taken {
             Some(s) => s,
-            None => Store::open_read_only(&self.path)?,
+            None => connect(&self.target)?,
         };
-        let out = f(&store);
+        let out = f(store.as_mut());
         let mut idle = self.lock();
         if idle.len() < IDLE_CONNECTIONS {
             idle.push(store);
@@ -166,10 +182,18 @@ impl Pool {
         out
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Store>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Connection>> {
         // A panic while holding the lock leaves a valid Vec behind.
         self.idle.lock().unwrap_or_else(|e| e.into_inner())
     }
+}
+
+/// A new read-only connection.
+fn connect(target: &StoreTarget) -> Result<Connection, StoreError> {
+    Ok(match target {
+        StoreTarget::Sqlite(path) => Box::new(Store::open_read_only(path)?),
+        StoreTarget::Postgres(url) => Box::new(PgStore::open(url)?),
+    })
 }
 
 /// What the handlers share.
@@ -191,21 +215,44 @@ pub fn router(state: Arc<AppState>) -> Router {
         .with_state(state)
 }
 
-/// Serve on `listener` until `shutdown` resolves.
+/// Serve the SQLite database `db` on `listener` until `shutdown` resolves.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     db: &Path,
     line_window: u64,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    let target = StoreTarget::Sqlite(db.to_path_buf());
+    serve_target(listener, &target, line_window, shutdown).await
+}
+
+/// [`serve`] for either store.
+pub async fn serve_target(
+    listener: tokio::net::TcpListener,
+    db: &StoreTarget,
+    line_window: u64,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    // Opening may connect to a server and migrate: not on an async worker.
+    let target = db.clone();
+    let pool = tokio::task::spawn_blocking(move || Pool::open_target(&target))
+        .await
+        .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
+    let pool = Arc::new(pool);
     let state = Arc::new(AppState {
-        pool: Arc::new(Pool::open(db)?),
+        pool: pool.clone(),
         exports: Arc::new(tokio::sync::Semaphore::new(limits::MAX_EXPORTS)),
         line_window,
     });
-    axum::serve(listener, router(state))
+    let served = axum::serve(listener, router(state))
         .with_graceful_shutdown(shutdown)
-        .await?;
+        .await;
+    // PostgreSQL's blocking client may not be dropped on an async worker
+    // (closing it runs a runtime of its own): the idle connections go on
+    // the blocking pool, as every use of them did.
+    let idle = std::mem::take(&mut *pool.lock());
+    let _ = tokio::task::spawn_blocking(move || drop(idle)).await;
+    served?;
     Ok(())
 }
 

@@ -10,7 +10,8 @@
 
 use super::pg::PgStore;
 use super::{
-    ArticleRef, SearchHit, Selection, SiteStats, Store, StoreError, StoredArticle, StoredHtml,
+    ArticleRef, DayCount, KeptSizes, LanguageCount, SearchHit, Selection, SiteStats, Store,
+    StoreError, StoredArticle, StoredHtml,
 };
 
 /// A corpus to read.
@@ -52,11 +53,83 @@ pub trait CorpusRead {
     /// The site's most recurring lines (seen more than once), most first.
     fn top_lines(&mut self, site: &str, n: usize) -> Result<Vec<(String, u64)>, StoreError>;
 
-    /// The SQLite store itself, for what only it does (WARC and Markdown
-    /// export read kept pages through it).
+    /// [`CorpusRead::search_in`] from the `offset`-th hit on (paging for
+    /// `serve`): the best `offset + limit` hits are ranked and the first
+    /// `offset` dropped.
+    fn search_page(
+        &mut self,
+        query: &str,
+        limit: usize,
+        offset: usize,
+        sel: &Selection,
+    ) -> Result<Vec<SearchHit>, StoreError> {
+        let mut hits = self.search_in(query, offset.saturating_add(limit), sel)?;
+        Ok(hits.split_off(offset.min(hits.len())))
+    }
+
+    /// The selected articles, newest publication first (undated last), as
+    /// hits whose snippet is the text's beginning and whose rank is 0.
+    fn recent(
+        &mut self,
+        sel: &Selection,
+        limit: usize,
+        offset: usize,
+    ) -> Result<Vec<SearchHit>, StoreError>;
+
+    /// Whether the database knows a site of this name.
+    fn site_known(&mut self, name: &str) -> Result<bool, StoreError>;
+
+    /// Articles per site and day over the latest `max_days` dated days.
+    fn articles_per_day(&mut self, max_days: usize) -> Result<Vec<DayCount>, StoreError>;
+
+    /// Articles per language, most first.
+    fn languages(&mut self) -> Result<Vec<LanguageCount>, StoreError>;
+
+    /// How much the kept pages take.
+    fn kept_sizes(&mut self) -> Result<KeptSizes, StoreError>;
+
+    /// The kept page of one article (`None`: not kept, or no such article).
+    fn kept_html(&mut self, article_id: i64) -> Result<Option<StoredHtml>, StoreError>;
+
+    /// The SQLite store itself, for what only it does (the Markdown export
+    /// reads its line table).
     fn as_sqlite(&self) -> Option<&Store> {
         None
     }
+}
+
+/// The overview methods, delegated to each store's own of the same name.
+macro_rules! overview_methods {
+    ($store:ident) => {
+        fn recent(
+            &mut self,
+            sel: &Selection,
+            limit: usize,
+            offset: usize,
+        ) -> Result<Vec<SearchHit>, StoreError> {
+            $store::recent(self, sel, limit, offset)
+        }
+
+        fn site_known(&mut self, name: &str) -> Result<bool, StoreError> {
+            $store::site_known(self, name)
+        }
+
+        fn articles_per_day(&mut self, max_days: usize) -> Result<Vec<DayCount>, StoreError> {
+            $store::articles_per_day(self, max_days)
+        }
+
+        fn languages(&mut self) -> Result<Vec<LanguageCount>, StoreError> {
+            $store::languages(self)
+        }
+
+        fn kept_sizes(&mut self) -> Result<KeptSizes, StoreError> {
+            $store::kept_sizes(self)
+        }
+
+        fn kept_html(&mut self, article_id: i64) -> Result<Option<StoredHtml>, StoreError> {
+            $store::kept_html(self, article_id)
+        }
+    };
 }
 
 impl CorpusRead for Store {
@@ -100,6 +173,18 @@ impl CorpusRead for Store {
     fn top_lines(&mut self, site: &str, n: usize) -> Result<Vec<(String, u64)>, StoreError> {
         Store::top_lines(self, site, n)
     }
+
+    fn search_page(
+        &mut self,
+        query: &str,
+        limit: usize,
+        offset: usize,
+        sel: &Selection,
+    ) -> Result<Vec<SearchHit>, StoreError> {
+        Store::search_page(self, query, limit, offset, sel)
+    }
+
+    overview_methods!(Store);
 
     fn as_sqlite(&self) -> Option<&Store> {
         Some(self)
@@ -147,4 +232,6 @@ impl CorpusRead for PgStore {
     fn top_lines(&mut self, site: &str, n: usize) -> Result<Vec<(String, u64)>, StoreError> {
         PgStore::top_lines(self, site, n)
     }
+
+    overview_methods!(PgStore);
 }

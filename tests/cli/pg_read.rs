@@ -175,7 +175,6 @@ fn errors_on_postgres_are_the_sqlite_ones_and_unsupported_commands_say_so() {
             vec!["export", "--format", "markdown"],
             "export --format markdown is not supported on PostgreSQL yet",
         ),
-        (vec!["serve"], "serve is not supported on PostgreSQL yet"),
     ] {
         let mut a = vec!["--db", db];
         a.extend(&args);

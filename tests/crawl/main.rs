@@ -20,6 +20,7 @@ mod resume;
 mod robots;
 mod serve;
 mod serve_browser;
+mod serve_pg;
 mod shutdown;
 mod simweb;
 mod sites;

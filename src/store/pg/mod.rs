@@ -12,6 +12,7 @@
 
 mod articles;
 mod migrate;
+mod overview;
 mod read;
 mod search;
 pub mod testing;

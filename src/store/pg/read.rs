@@ -25,6 +25,17 @@ pub(super) const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.w
     a.title, a.author, a.published_at, a.modified_at, a.language, a.canonical_url, a.site_name, \
     a.text, a.method";
 
+/// `a.published_at` (RFC 3339 text) as a time; NULL for text that is not a
+/// date, so such rows drop out of date bounds (as SQLite's `julianday`
+/// gives them NULL) rather than failing the whole query. A date without an
+/// offset is read in the session's zone: callers set it to UTC first.
+pub(super) const PUBLISHED: &str = "(CASE WHEN a.published_at ~ '^\\d{4}-\\d{2}-\\d{2}' \
+    THEN a.published_at::timestamptz END)";
+
+/// The columns [`stored_html`] reads, `k` the kept page, `s` its site.
+pub(super) const KEPT_COLUMNS: &str = "k.article_id, s.name, k.url, k.status, k.content_type, \
+    k.last_modified, k.etag, k.date, k.fetched_at, k.body_bytes, k.body_zstd";
+
 /// A [`Selection`] as SQL conditions on `a` (articles), with their values.
 pub(super) struct SelectionSql {
     /// ` AND …` conditions; placeholders numbered from the `first` given.
@@ -54,21 +65,17 @@ impl SelectionSql {
             let id = site_id(client, site)?.ok_or_else(|| StoreError::UnknownSite(site.clone()))?;
             push(&mut out, " AND a.site_id = $?", Box::new(id));
         }
-        // published_at is RFC 3339 text; rows whose text is not a date are
-        // left out of a date bound rather than failing the whole query.
         if sel.published_since.is_some() || sel.published_until.is_some() {
             // A date written without an offset is UTC, as SQLite's julianday
             // reads it, not the server's local time.
             client.batch_execute("SET TIME ZONE 'UTC'")?;
         }
-        let published = "(CASE WHEN a.published_at ~ '^\\d{4}-\\d{2}-\\d{2}T' \
-                         THEN a.published_at::timestamptz END)";
         if let Some(since) = sel.published_since {
-            let cond = format!(" AND {published} >= ($?::text)::timestamptz");
+            let cond = format!(" AND {PUBLISHED} >= ($?::text)::timestamptz");
             push(&mut out, &cond, Box::new(since.to_rfc3339()));
         }
         if let Some(until) = sel.published_until {
-            let cond = format!(" AND {published} <= ($?::text)::timestamptz");
+            let cond = format!(" AND {PUBLISHED} <= ($?::text)::timestamptz");
             push(&mut out, &cond, Box::new(until.to_rfc3339()));
         }
         if let Some(lang) = &sel.language {
@@ -115,8 +122,8 @@ pub(super) fn stored_article(r: &Row) -> Result<StoredArticle, StoreError> {
     })
 }
 
-/// A kept page's row, its body decompressed.
-fn stored_html(article_id: i64, r: &Row) -> Result<StoredHtml, StoreError> {
+/// A kept page's row ([`KEPT_COLUMNS`]), its body decompressed.
+pub(super) fn stored_html(article_id: i64, r: &Row) -> Result<StoredHtml, StoreError> {
     let compressed: Vec<u8> = r.try_get(10)?;
     let capacity = usize::try_from(r.try_get::<_, i64>(9)?).unwrap_or(0);
     let body = zstd::bulk::decompress(&compressed, capacity)?;
@@ -219,8 +226,7 @@ impl PgStore {
     ) -> Result<(u64, u64), StoreError> {
         let cond = SelectionSql::new(self.client(), sel, 1)?;
         let sql = format!(
-            "SELECT k.article_id, s.name, k.url, k.status, k.content_type, k.last_modified,
-                    k.etag, k.date, k.fetched_at, k.body_bytes, k.body_zstd
+            "SELECT {KEPT_COLUMNS}
              FROM articles a JOIN sites s ON s.id = a.site_id
              LEFT JOIN article_html k ON k.article_id = a.id
              WHERE true {} ORDER BY a.id",
@@ -257,7 +263,7 @@ impl PgStore {
                 (SELECT count(*) FROM articles a WHERE a.site_id = s.id),
                 coalesce((SELECT articles_processed FROM site_stats t WHERE t.site_id = s.id), 0),
                 (SELECT count(*) FROM line_hashes l WHERE l.site_id = s.id)
-             FROM sites s ORDER BY s.name",
+             FROM sites s ORDER BY s.name COLLATE \"C\"",
             &[],
         )?;
         let mut out = Vec::with_capacity(sites.len());

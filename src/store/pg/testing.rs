@@ -72,11 +72,19 @@ impl Default for TestDb {
 
 impl Drop for TestDb {
     fn drop(&mut self) {
-        if let Ok(mut client) = postgres::Client::connect(&self.admin, postgres::NoTls) {
-            let _ = client.batch_execute(&format!(
-                "DROP DATABASE IF EXISTS {} WITH (FORCE)",
-                self.name
-            ));
+        let (admin, name) = (self.admin.clone(), self.name.clone());
+        let drop_database = move || {
+            if let Ok(mut client) = postgres::Client::connect(&admin, postgres::NoTls) {
+                let _ =
+                    client.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"));
+            }
+        };
+        // The blocking client cannot run on an async worker (an async test
+        // that panics drops its TestDb there): then on a thread of its own.
+        if tokio::runtime::Handle::try_current().is_ok() {
+            let _ = std::thread::spawn(drop_database).join();
+        } else {
+            drop_database();
         }
     }
 }
