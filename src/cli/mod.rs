@@ -165,7 +165,6 @@ impl Globals {
 
     /// Where the corpus lives: `--db` (a path or a `postgres://` URL), else
     /// `[store] url`, else `[crawler] database`.
-    #[expect(dead_code, reason = "the PostgreSQL commands call it once merged")]
     fn store_target(&self, config: &Config) -> newshound::store::StoreTarget {
         match &self.db {
             Some(db) => newshound::store::StoreTarget::parse(&db.to_string_lossy()),

@@ -144,6 +144,11 @@ pub async fn run_with<S: CrawlStore>(
     } else {
         HashMap::new()
     };
+    // A shared store's hosts' turns, over a connection of the crawl's own.
+    let host_turns = match store.host_turns() {
+        Some(at) => Some(at.connect().await?),
+        None => None,
+    };
     let counters = Arc::new(Counters::default());
     let (writer, writer_task) = Writer::spawn(store, counters.clone());
     let resumed = writer.reset_in_flight().await?;
@@ -161,6 +166,7 @@ pub async fn run_with<S: CrawlStore>(
     let ctx = Arc::new(Ctx {
         fetcher,
         politeness: politeness::Politeness::for_config(&cfg),
+        host_turns,
         robots: robots::RobotsCache::new(&cfg.crawler.user_agent),
         writer: writer.clone(),
         fetch_slots: Arc::new(tokio::sync::Semaphore::new(cfg.crawler.concurrency.max(1))),

@@ -258,6 +258,21 @@ impl Politeness {
         Ok(Sent { timing })
     }
 
+    /// The spacing between two requests to `host` at its rate in force
+    /// (the site's rate, lowered by a Crawl-delay): what its shared turn
+    /// across processes is spaced by.
+    pub fn spacing(&self, host: &str) -> Duration {
+        let rate = self.with_host(host, |s| s.rate);
+        Duration::try_from_secs_f64(SPACING_FACTOR / rate.max(1e-6)).unwrap_or(MAX_SPACING)
+    }
+
+    /// No request to `host` before `until` (its shared turn is later).
+    pub fn defer(&self, host: &str, until: Instant) {
+        let timing = self.with_host(host, |s| s.timing.clone());
+        let mut t = lock_timing(&timing);
+        t.next_send = t.next_send.max(until);
+    }
+
     /// When `host` may be sent its next request (now or later); a hint for
     /// waiting before [`Politeness::try_send`].
     pub fn send_ready_at(&self, host: &str) -> Instant {

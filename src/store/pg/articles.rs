@@ -17,7 +17,6 @@ use super::PgStore;
 
 /// Store one extracted article (`refetch`: an article's URL fetched again
 /// to catch updates) in the batch's transaction.
-#[expect(dead_code, reason = "the seam: the write batch calls it once merged")]
 pub(super) fn write_article(
     tx: &mut Transaction<'_>,
     article: NewArticle,
@@ -28,7 +27,6 @@ pub(super) fn write_article(
 }
 
 /// Record a `tree` article page's use of its site's rule.
-#[expect(dead_code, reason = "the seam: the write batch calls it once merged")]
 pub(super) fn record_site_rule(
     tx: &mut Transaction<'_>,
     update: SiteRuleUpdate,

@@ -11,8 +11,14 @@
 //! writer's blocking task, never from an async worker.
 
 mod articles;
+mod frontier;
 mod migrate;
 pub mod testing;
+mod turns;
+mod writes;
+
+pub use turns::{HostTurns, Turn, TurnsAt};
+pub use writes::BATCH_ATTEMPTS;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -32,6 +38,11 @@ pub struct PgStore {
     owner: String,
     /// How long a claim holds its URLs.
     lease: Duration,
+    /// The URL as given (password included), for the crawl's own
+    /// connection of host turns.
+    url: String,
+    /// The frontier's per-connection memory (site ids, URL counts).
+    frontier: frontier::FrontierCache,
 }
 
 impl PgStore {
@@ -55,6 +66,8 @@ impl PgStore {
             owner: owner_name(),
             shown,
             lease: DEFAULT_LEASE,
+            url: url.to_string(),
+            frontier: frontier::FrontierCache::default(),
         })
     }
 
