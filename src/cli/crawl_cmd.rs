@@ -111,9 +111,8 @@ pub fn crawl(
         StoreTarget::Postgres(url) => {
             let mut store = PgStore::open(&url)?;
             store.set_lease(Duration::from_secs(config.store.lease_seconds));
-            store.set_max_urls_per_site(config.crawler.max_urls_per_site);
             warn_misconfiguration(&config, &sites);
-            runtime()?.block_on(crawl::run_with(
+            runtime()?.block_on(crawl::run_shared(
                 &config,
                 store,
                 opts,

@@ -114,6 +114,18 @@ pub async fn run(
     run_with(config, store, opts, shutdown).await
 }
 
+/// [`run`] on a PostgreSQL store that other crawler processes may share:
+/// claims hold leases, hosts' turns are taken in the database.
+pub async fn run_shared(
+    config: &Config,
+    mut store: crate::store::pg::PgStore,
+    opts: CrawlOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<CrawlSummary, CrawlError> {
+    store.set_max_urls_per_site(config.crawler.max_urls_per_site);
+    run_with(config, writer::SharedStore::new(store), opts, shutdown).await
+}
+
 /// [`run`] on any [`CrawlStore`].
 pub async fn run_with<S: CrawlStore>(
     config: &Config,
@@ -132,18 +144,26 @@ pub async fn run_with<S: CrawlStore>(
     };
     let fetcher = fetch::Fetcher::new(&config.fetch, &config.crawler.user_agent)
         .map_err(CrawlError::Client)?;
-    // Budgets count pages over the life of the database.
-    let site_pages = store.pages_by_site()?;
-    // `tree` extracts by each site's learned rule; the rules live in the store.
-    let site_rules: HashMap<String, SiteRule> = if config.extract.algorithm == Algorithm::Tree {
-        store
-            .site_rules()?
-            .into_iter()
-            .filter_map(|(site, json)| SiteRule::from_json(&json).map(|r| (site, r)))
-            .collect()
-    } else {
-        HashMap::new()
-    };
+    // Budgets count pages over the life of the database; `tree` extracts by
+    // each site's learned rule, stored too. Read on the blocking pool: the
+    // store's calls block (PostgreSQL's client refuses to run on a runtime
+    // thread at all).
+    let want_rules = config.extract.algorithm == Algorithm::Tree;
+    let (store, loaded) = tokio::task::spawn_blocking(move || {
+        let pages = store.pages_by_site();
+        let rules = match pages {
+            Ok(_) if want_rules => store.site_rules(),
+            _ => Ok(Vec::new()),
+        };
+        (store, pages.and_then(|p| rules.map(|r| (p, r))))
+    })
+    .await
+    .map_err(|_| CrawlError::WriterGone)?;
+    let (site_pages, rules) = loaded?;
+    let site_rules: HashMap<String, SiteRule> = rules
+        .into_iter()
+        .filter_map(|(site, json)| SiteRule::from_json(&json).map(|r| (site, r)))
+        .collect();
     // A shared store's hosts' turns, over a connection of the crawl's own.
     let host_turns = match store.host_turns() {
         Some(at) => Some(at.connect().await?),

@@ -490,6 +490,7 @@ fn tally(outcomes: &[WriteOutcome], counters: &Counters) {
 }
 
 mod pg_store;
+pub use pg_store::SharedStore;
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,199 @@
+//! Several `newshound crawl` processes on one PostgreSQL database (issue
+//! 15): the real binary, against the simulated web on 127.0.0.1 and the
+//! test server (`NEWSHOUND_TEST_PG`, see `newshound::store::pg::testing`).
+//!
+//! In: a simulated web and a fresh database per test. Out: failures
+//! naming what the request log or the database shows: a URL requested
+//! twice, an article never requested or stored twice, a host asked faster
+//! than its rate by the processes together.
+
+mod kill;
+mod three;
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::PathBuf;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use newshound::simweb::{SimWeb, SimWebSpec};
+use newshound::store::pg::testing::TestDb;
+
+/// The simulated web on a runtime of its own (so the test's waits never
+/// delay its clock readings), a fresh database and a config for both.
+pub struct Setup {
+    pub web: Option<SimWeb>,
+    runtime: Option<tokio::runtime::Runtime>,
+    pub db: TestDb,
+    pub dir: tempfile::TempDir,
+    pub config: PathBuf,
+    /// Every host's rate in the config.
+    pub rate: f64,
+}
+
+impl Setup {
+    /// `extra` is appended to the simulated web's own config.
+    pub fn new(spec: SimWebSpec, rate: f64, extra: &str) -> Setup {
+        let db = TestDb::new();
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("server runtime");
+        let web = runtime.block_on(SimWeb::start(spec)).expect("simweb starts");
+        let dir = tempfile::tempdir().expect("tempdir");
+        let toml = web
+            .config_toml()
+            .replace("rate_per_host = 50.0", &format!("rate_per_host = {rate:?}"));
+        assert!(toml.contains(&format!("rate_per_host = {rate:?}")), "rate not set");
+        let config = dir.path().join("crawler.toml");
+        std::fs::write(&config, format!("{toml}\n{extra}\n")).expect("write config");
+        Setup {
+            web: Some(web),
+            runtime: Some(runtime),
+            db,
+            dir,
+            config,
+            rate,
+        }
+    }
+
+    pub fn web(&self) -> &SimWeb {
+        self.web.as_ref().expect("web is running")
+    }
+
+    /// `newshound crawl` on the test database, output captured.
+    pub fn crawl(&self) -> Child {
+        Command::new(env!("CARGO_BIN_EXE_newshound"))
+            .arg("--config")
+            .arg(&self.config)
+            .arg("--db")
+            .arg(&self.db.url)
+            .arg("crawl")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn newshound")
+    }
+
+    /// Requests by (site, path), robots.txt left out: every process reads
+    /// it once for itself, it is not a frontier URL.
+    pub fn requests_by_url(&self) -> HashMap<(String, String), usize> {
+        let mut by_url: HashMap<(String, String), usize> = HashMap::new();
+        for r in self.web().requests() {
+            if r.path != "/robots.txt" {
+                *by_url.entry((r.site, r.path)).or_default() += 1;
+            }
+        }
+        by_url
+    }
+
+    /// Every article as (site, path).
+    pub fn article_paths(&self) -> Vec<(String, String)> {
+        self.web()
+            .sites()
+            .iter()
+            .flat_map(|s| {
+                s.article_urls
+                    .iter()
+                    .map(|u| (s.name.clone(), u.path().to_string()))
+            })
+            .collect()
+    }
+
+    /// Checks that the processes together kept every host's rate: at most
+    /// `rate` + 1 requests arrived in any one second (arrival jitter can
+    /// pull one more into a window, as for one process), and the mean over
+    /// the crawl is at most the rate.
+    pub fn assert_rate_kept(&self) {
+        let mut by_site: BTreeMap<String, Vec<Instant>> = BTreeMap::new();
+        for r in self.web().requests() {
+            by_site.entry(r.site.clone()).or_default().push(r.at);
+        }
+        for (site, mut times) in by_site {
+            times.sort();
+            let most = max_in_window(&times, Duration::from_secs(1));
+            let span = (times[times.len() - 1] - times[0]).as_secs_f64();
+            println!(
+                "{site}: {} requests in {span:.2} s, at most {most} in 1 s (rate {})",
+                times.len(),
+                self.rate
+            );
+            assert!(
+                most as f64 <= self.rate + 1.0,
+                "{site}: {most} requests in one second at {}/s",
+                self.rate
+            );
+            assert!(
+                (times.len() - 2) as f64 / span <= self.rate,
+                "{site}: {} requests in {span:.2} s at {}/s",
+                times.len(),
+                self.rate
+            );
+        }
+    }
+
+    /// Stored articles per URL, and URLs per frontier state.
+    pub fn stored(&self) -> (HashMap<String, i64>, BTreeMap<String, i64>) {
+        let mut client =
+            postgres::Client::connect(&self.db.url, postgres::NoTls).expect("connect");
+        let articles = client
+            .query("SELECT url, count(*) FROM articles GROUP BY url", &[])
+            .expect("articles")
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect();
+        let states = client
+            .query("SELECT state, count(*) FROM urls GROUP BY state", &[])
+            .expect("states")
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect();
+        (articles, states)
+    }
+
+    /// Every article of the web stored exactly once.
+    pub fn assert_articles_stored_once(&self) {
+        let (stored, _) = self.stored();
+        for s in self.web().sites() {
+            for u in &s.article_urls {
+                assert_eq!(
+                    stored.get(u.as_str()),
+                    Some(&1),
+                    "{u} stored {:?} times",
+                    stored.get(u.as_str())
+                );
+            }
+        }
+    }
+}
+
+impl Drop for Setup {
+    fn drop(&mut self) {
+        drop(self.web.take());
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// Wait for a crawl process; its output, printed.
+pub fn finish(child: Child) -> Output {
+    let out = child.wait_with_output().expect("wait for newshound");
+    println!("{}", String::from_utf8_lossy(&out.stdout));
+    eprintln!("{}", String::from_utf8_lossy(&out.stderr));
+    out
+}
+
+/// Most requests in any window of `window` (times sorted).
+fn max_in_window(times: &[Instant], window: Duration) -> usize {
+    let mut best = 0;
+    let mut start = 0;
+    for end in 0..times.len() {
+        while times[end] - times[start] > window {
+            start += 1;
+        }
+        best = best.max(end - start + 1);
+    }
+    best
+}
+
