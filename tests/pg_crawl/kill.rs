@@ -32,7 +32,7 @@ fn a_process_killed_mid_crawl_leaves_its_share_to_the_others() {
     let (_, states) = setup.stored();
     println!("frontier: {states:?}");
     assert_eq!(states.get("fetching"), None, "URLs left in flight");
-    assert_eq!(states.get("queued"), None, "URLs left queued");
+    assert_eq!(states.get("queued"), None, "URLs never fetched");
     let requested = setup.requests_by_url();
     for article in setup.article_paths() {
         assert!(requested.contains_key(&article), "{article:?} never requested");

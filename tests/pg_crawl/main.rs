@@ -142,8 +142,16 @@ impl Setup {
             .iter()
             .map(|r| (r.get(0), r.get(1)))
             .collect();
+        // A revisited page (start page, feed, sitemap, section) fetched in
+        // this pass is queued again for its next visit: `revisit`.
         let states = client
-            .query("SELECT state, count(*) FROM urls GROUP BY state", &[])
+            .query(
+                "SELECT CASE WHEN state = 'queued' AND fetched_at IS NOT NULL
+                             THEN 'revisit' ELSE state END,
+                        count(*)
+                 FROM urls GROUP BY 1",
+                &[],
+            )
             .expect("states")
             .iter()
             .map(|r| (r.get(0), r.get(1)))

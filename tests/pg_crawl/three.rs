@@ -30,6 +30,6 @@ fn three_processes_share_the_frontier_and_every_hosts_rate() {
     let (_, states) = setup.stored();
     println!("frontier: {states:?}");
     assert_eq!(states.get("fetching"), None, "URLs left in flight");
-    assert_eq!(states.get("queued"), None, "URLs left queued");
+    assert_eq!(states.get("queued"), None, "URLs never fetched");
     setup.assert_articles_stored_once();
 }
