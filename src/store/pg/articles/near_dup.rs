@@ -1,0 +1,164 @@
+//! Near-duplicate articles on PostgreSQL: the pg twin of `store::near_dup`
+//! (the rule, its constants and why, are there). A page whose distinctive
+//! text is mostly one stored article's is a version of it and teaches the
+//! line table nothing.
+//!
+//! In: a transaction holding the site's learning lock, a site id and a
+//! page's lines. Out: the page's [`PageLines`] (each distinct line with its
+//! LC before the page), the stored article it is a version of ([`find`]),
+//! the index of a newly stored article's distinctive lines ([`index`]) and
+//! the version record ([`record_version`]). Each is one statement, the
+//! lines passed as arrays.
+
+use std::collections::HashMap;
+
+use postgres::Transaction;
+
+use super::lines::{line_counts, sorted_lines};
+use crate::boilerplate::{LineHash, Piece};
+use crate::store::near_dup::{Version, MAX_OWNERS, MIN_SHARED_CHARS, SHARE};
+
+/// A page's distinct lines with what the site knows of them.
+pub(super) struct PageLines {
+    /// (hash, length in characters, LC before this page), in md5 order.
+    lines: Vec<(LineHash, usize, i64)>,
+}
+
+impl PageLines {
+    /// The page's lines that some article of the site had before (LC ≥ 1):
+    /// those [`index`] leaves out.
+    pub(super) fn seen_before(&self) -> impl Iterator<Item = &LineHash> {
+        self.lines
+            .iter()
+            .filter(|(_, _, lc)| *lc > 0)
+            .map(|(hash, _, _)| hash)
+    }
+}
+
+/// Look up LC of each distinct line of the page (0 for lines never seen,
+/// or pruned as rare).
+pub(super) fn read(
+    tx: &mut Transaction<'_>,
+    site_id: i64,
+    pieces: &[Piece<'_>],
+) -> Result<PageLines, postgres::Error> {
+    let counts = line_counts(tx, site_id, pieces)?;
+    let lines = sorted_lines(pieces)
+        .into_iter()
+        .map(|l| {
+            let lc = counts
+                .get(&l.hash)
+                .map_or(0, |&c| i64::try_from(c).unwrap_or(i64::MAX));
+            (l.hash, l.normalized.chars().count(), lc)
+        })
+        .collect();
+    Ok(PageLines { lines })
+}
+
+/// The stored article of the site whose distinctive lines the page mostly
+/// shares, if any (the rule of `store::near_dup::find`).
+pub(super) fn find(
+    tx: &mut Transaction<'_>,
+    site_id: i64,
+    page: &PageLines,
+) -> Result<Option<Version>, postgres::Error> {
+    let mut page_chars = 0usize;
+    let mut chars_of: HashMap<LineHash, usize> = HashMap::new();
+    for (hash, chars, lc) in &page.lines {
+        if *lc > MAX_OWNERS {
+            continue;
+        }
+        page_chars += chars;
+        chars_of.insert(*hash, *chars);
+    }
+    let md5s: Vec<&[u8]> = chars_of.keys().map(|h| &h[..]).collect();
+    let rows = tx.query(
+        "SELECT md5, article_id FROM article_lines WHERE site_id = $1 AND md5 = ANY($2::bytea[])
+         UNION
+         SELECT md5, article_id FROM article_shared_lines
+         WHERE site_id = $1 AND md5 = ANY($2::bytea[])",
+        &[&site_id, &md5s],
+    )?;
+    let mut shared: HashMap<i64, usize> = HashMap::new();
+    for row in &rows {
+        let Ok(hash) = LineHash::try_from(row.get::<_, &[u8]>(0)) else {
+            continue;
+        };
+        let chars = chars_of.get(&hash).copied().unwrap_or(0);
+        *shared.entry(row.get(1)).or_default() += chars;
+    }
+    // Most shared text first; the oldest article on a tie.
+    let Some((article_id, common)) = shared
+        .into_iter()
+        .max_by_key(|&(id, chars)| (chars, std::cmp::Reverse(id)))
+    else {
+        return Ok(None);
+    };
+    if common < MIN_SHARED_CHARS {
+        return Ok(None);
+    }
+    let article_chars: i64 = tx
+        .query_one(
+            "SELECT coalesce(sum(chars), 0)::BIGINT FROM article_lines WHERE article_id = $1",
+            &[&article_id],
+        )?
+        .get(0);
+    let page_share = common as f64 / page_chars.max(1) as f64;
+    let article_share = common as f64 / article_chars.max(1) as f64;
+    let share = page_share.min(article_share);
+    Ok((share >= SHARE).then_some(Version {
+        article_id,
+        shared: share,
+    }))
+}
+
+/// Index the distinctive lines of a newly stored article: those no other
+/// article of the site had (LC was 0).
+pub(super) fn index(
+    tx: &mut Transaction<'_>,
+    site_id: i64,
+    article_id: i64,
+    page: &PageLines,
+) -> Result<(), postgres::Error> {
+    let (md5s, chars): (Vec<&[u8]>, Vec<i32>) = page
+        .lines
+        .iter()
+        .filter(|(_, _, lc)| *lc == 0)
+        .map(|(hash, chars, _)| (&hash[..], i32::try_from(*chars).unwrap_or(i32::MAX)))
+        .unzip();
+    if md5s.is_empty() {
+        return Ok(());
+    }
+    tx.execute(
+        "INSERT INTO article_lines (site_id, md5, article_id, chars)
+         SELECT $1, u.md5, $3, u.chars FROM unnest($2::bytea[], $4::int[]) AS u(md5, chars)
+         ON CONFLICT DO NOTHING",
+        &[&site_id, &md5s, &article_id, &chars],
+    )?;
+    Ok(())
+}
+
+/// Record the page at `url` as a version of `v.article_id`, with its own text.
+pub(super) fn record_version(
+    tx: &mut Transaction<'_>,
+    url: &str,
+    v: Version,
+    raw_text: &str,
+    content_hash: &str,
+    fetched_at: i64,
+) -> Result<(), postgres::Error> {
+    tx.execute(
+        "INSERT INTO article_versions (url, article_id, raw_text, content_hash, shared, fetched_at)
+         VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT DO NOTHING",
+        &[
+            &url,
+            &v.article_id,
+            &raw_text,
+            &content_hash,
+            &v.shared,
+            &fetched_at,
+        ],
+    )?;
+    Ok(())
+}
