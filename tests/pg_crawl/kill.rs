@@ -24,6 +24,20 @@ fn a_process_killed_mid_crawl_leaves_its_share_to_the_others() {
     std::thread::sleep(Duration::from_millis(2500));
     victim.kill().expect("kill -9");
     let _ = victim.wait();
+    let mut client = postgres::Client::connect(&setup.db.url, postgres::NoTls).expect("connect");
+    let victim_mark = format!(":{victim_pid}:");
+    let held: i64 = client
+        .query_one(
+            "SELECT count(*) FROM urls WHERE state = 'fetching' AND leased_by LIKE '%' || $1 || '%'",
+            &[&victim_mark],
+        )
+        .expect("victim's leases")
+        .get(0);
+    println!("the victim held {held} URLs when killed");
+    assert!(
+        held > 0,
+        "the victim held nothing: the kill came too late or too early"
+    );
     for child in others {
         let out = finish(child);
         assert!(out.status.success(), "a surviving crawl failed");
@@ -35,7 +49,10 @@ fn a_process_killed_mid_crawl_leaves_its_share_to_the_others() {
     assert_eq!(states.get("queued"), None, "URLs never fetched");
     let requested = setup.requests_by_url();
     for article in setup.article_paths() {
-        assert!(requested.contains_key(&article), "{article:?} never requested");
+        assert!(
+            requested.contains_key(&article),
+            "{article:?} never requested"
+        );
     }
     // A URL requested twice: the victim's request was never recorded (its
     // lease ended, a survivor fetched it again). So each was recorded once,
@@ -46,9 +63,6 @@ fn a_process_killed_mid_crawl_leaves_its_share_to_the_others() {
         .map(|(k, _)| k)
         .collect();
     println!("requested twice: {}", twice.len());
-    let mut client =
-        postgres::Client::connect(&setup.db.url, postgres::NoTls).expect("connect");
-    let victim_mark = format!(":{victim_pid}:");
     for (site, path) in &twice {
         let rows = client
             .query(

@@ -7,6 +7,7 @@
 //! twice, an article never requested or stored twice, a host asked faster
 //! than its rate by the processes together.
 
+mod errors;
 mod kill;
 mod three;
 
@@ -39,12 +40,17 @@ impl Setup {
             .enable_all()
             .build()
             .expect("server runtime");
-        let web = runtime.block_on(SimWeb::start(spec)).expect("simweb starts");
+        let web = runtime
+            .block_on(SimWeb::start(spec))
+            .expect("simweb starts");
         let dir = tempfile::tempdir().expect("tempdir");
         let toml = web
             .config_toml()
             .replace("rate_per_host = 50.0", &format!("rate_per_host = {rate:?}"));
-        assert!(toml.contains(&format!("rate_per_host = {rate:?}")), "rate not set");
+        assert!(
+            toml.contains(&format!("rate_per_host = {rate:?}")),
+            "rate not set"
+        );
         let config = dir.path().join("crawler.toml");
         std::fs::write(&config, format!("{toml}\n{extra}\n")).expect("write config");
         Setup {
@@ -134,8 +140,7 @@ impl Setup {
 
     /// Stored articles per URL, and URLs per frontier state.
     pub fn stored(&self) -> (HashMap<String, i64>, BTreeMap<String, i64>) {
-        let mut client =
-            postgres::Client::connect(&self.db.url, postgres::NoTls).expect("connect");
+        let mut client = postgres::Client::connect(&self.db.url, postgres::NoTls).expect("connect");
         let articles = client
             .query("SELECT url, count(*) FROM articles GROUP BY url", &[])
             .expect("articles")
@@ -204,4 +209,3 @@ fn max_in_window(times: &[Instant], window: Duration) -> usize {
     }
     best
 }
-

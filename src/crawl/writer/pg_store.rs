@@ -30,7 +30,9 @@ impl SharedStore {
     }
 
     fn get(&mut self) -> &mut PgStore {
-        self.0.as_mut().expect("the store is taken only when dropped")
+        self.0
+            .as_mut()
+            .expect("the store is taken only when dropped")
     }
 }
 
