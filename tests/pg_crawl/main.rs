@@ -7,6 +7,7 @@
 //! twice, an article never requested or stored twice, a host asked faster
 //! than its rate by the processes together.
 
+mod bench;
 mod errors;
 mod kill;
 mod three;
@@ -69,11 +70,16 @@ impl Setup {
 
     /// `newshound crawl` on the test database, output captured.
     pub fn crawl(&self) -> Child {
+        self.crawl_into(std::path::Path::new(&self.db.url))
+    }
+
+    /// `newshound crawl --db db` (a path or a URL), output captured.
+    pub fn crawl_into(&self, db: &std::path::Path) -> Child {
         Command::new(env!("CARGO_BIN_EXE_newshound"))
             .arg("--config")
             .arg(&self.config)
             .arg("--db")
-            .arg(&self.db.url)
+            .arg(db)
             .arg("crawl")
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

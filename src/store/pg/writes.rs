@@ -71,6 +71,20 @@ impl PgStore {
             cache.counts_read = Some(Instant::now());
         }
         let mut tx = self.client.transaction()?;
+        // The learning locks of the batch's sites, all first and in id
+        // order: batches of two processes never wait for each other in a
+        // circle (a deadlock costs the server's `deadlock_timeout`, 1 s).
+        let learning: Vec<&str> = ops
+            .iter()
+            .filter_map(|op| match op {
+                WriteOp::Article(a) | WriteOp::Refetched(a) => Some(a.site.as_str()),
+                WriteOp::SiteRule(u) => Some(u.site.as_str()),
+                _ => None,
+            })
+            .collect();
+        if !learning.is_empty() {
+            articles::lock_sites(&mut tx, &learning)?;
+        }
         let mut out = Vec::with_capacity(ops.len());
         for op in ops {
             out.push(match op {
