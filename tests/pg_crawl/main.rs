@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use newshound::simweb::{SimWeb, SimWebSpec};
+use newshound::simweb::{Behaviour, SimWeb, SimWebSpec};
 use newshound::store::pg::testing::TestDb;
 
 /// The simulated web on a runtime of its own (so the test's waits never
@@ -35,6 +35,11 @@ pub struct Setup {
 impl Setup {
     /// `extra` is appended to the simulated web's own config.
     pub fn new(spec: SimWebSpec, rate: f64, extra: &str) -> Setup {
+        Setup::with_behaviour(spec, rate, extra, Behaviour::default())
+    }
+
+    /// [`Setup::new`] with servers that behave as `behaviour` says.
+    pub fn with_behaviour(spec: SimWebSpec, rate: f64, extra: &str, behaviour: Behaviour) -> Setup {
         let db = TestDb::new();
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
@@ -42,7 +47,7 @@ impl Setup {
             .build()
             .expect("server runtime");
         let web = runtime
-            .block_on(SimWeb::start(spec))
+            .block_on(SimWeb::start_with(spec, behaviour))
             .expect("simweb starts");
         let dir = tempfile::tempdir().expect("tempdir");
         let toml = web
@@ -117,6 +122,12 @@ impl Setup {
     /// pull one more into a window, as for one process), and the mean over
     /// the crawl is at most the rate.
     pub fn assert_rate_kept(&self) {
+        self.assert_rate_kept_at(self.rate);
+    }
+
+    /// [`Setup::assert_rate_kept`] for a rate other than the config's (a
+    /// Crawl-delay's).
+    pub fn assert_rate_kept_at(&self, rate: f64) {
         let mut by_site: BTreeMap<String, Vec<Instant>> = BTreeMap::new();
         for r in self.web().requests() {
             by_site.entry(r.site.clone()).or_default().push(r.at);
@@ -128,19 +139,62 @@ impl Setup {
             println!(
                 "{site}: {} requests in {span:.2} s, at most {most} in 1 s (rate {})",
                 times.len(),
-                self.rate
+                rate
             );
             assert!(
-                most as f64 <= self.rate + 1.0,
+                most as f64 <= rate + 1.0,
                 "{site}: {most} requests in one second at {}/s",
-                self.rate
+                rate
             );
             assert!(
-                (times.len() - 2) as f64 / span <= self.rate,
+                (times.len() - 2) as f64 / span <= rate,
                 "{site}: {} requests in {span:.2} s at {}/s",
                 times.len(),
-                self.rate
+                rate
             );
+        }
+    }
+
+    /// Every URL requested more than once (robots.txt apart) was so for a
+    /// reason the fetch log shows: each request has its row there (a
+    /// failed attempt retried), except at most one per URL that a killed
+    /// process made and never recorded (`lost` = such a process exists);
+    /// and none was fetched successfully twice.
+    pub fn assert_requested_twice_only_for_retries(&self, lost: bool) {
+        let mut client = postgres::Client::connect(&self.db.url, postgres::NoTls).expect("connect");
+        let bases: HashMap<String, String> = self
+            .web()
+            .sites()
+            .iter()
+            .map(|s| {
+                let base = s.base_url.as_str().trim_end_matches('/').to_string();
+                (s.name.clone(), base)
+            })
+            .collect();
+        for ((site, path), requests) in self.requests_by_url() {
+            if requests < 2 {
+                continue;
+            }
+            let url = format!("{}{path}", bases[&site]);
+            let rows: Vec<(String, Option<String>)> = client
+                .query(
+                    "SELECT f.fetched_by, f.error_kind FROM fetches f
+                     JOIN urls u ON u.id = f.url_id
+                     WHERE u.url = $1 AND NOT f.skipped",
+                    &[&url],
+                )
+                .expect("fetch log")
+                .iter()
+                .map(|r| (r.get(0), r.get(1)))
+                .collect();
+            println!("{url}: {requests} requests, fetch log {rows:?}");
+            let unrecorded = requests.saturating_sub(rows.len());
+            assert!(
+                unrecorded <= usize::from(lost),
+                "{url}: {requests} requests, fetch log {rows:?}"
+            );
+            let ok = rows.iter().filter(|(_, error)| error.is_none()).count();
+            assert!(ok <= 1, "{url}: fetched {ok} times: {rows:?}");
         }
     }
 

@@ -8,6 +8,9 @@
 //! not matter), and the next one is set a spacing later: the requests of
 //! all processes together keep the host's rate.
 //!
+//! A robots.txt Crawl-delay read by any process raises the host's spacing
+//! for all of them (`hosts.delay_spacing_ms`).
+//!
 //! The calls are async (`tokio-postgres`, a connection of its own in the
 //! crawl's runtime): workers ask right before they send, with their fetch
 //! slot in hand, and must not block the runtime's threads.
@@ -27,7 +30,8 @@ const TAKE_TURN_SQL: &str = concat!(
      took AS (
          INSERT INTO hosts AS h (host, next_turn_at)
          SELECT $1, ms + $2 FROM now
-         ON CONFLICT (host) DO UPDATE SET next_turn_at = EXCLUDED.next_turn_at
+         ON CONFLICT (host) DO UPDATE
+         SET next_turn_at = (SELECT ms FROM now) + greatest($2, h.delay_spacing_ms)
          WHERE h.next_turn_at <= (SELECT ms FROM now)
          RETURNING h.next_turn_at
      )
@@ -35,6 +39,19 @@ const TAKE_TURN_SQL: &str = concat!(
             coalesce((SELECT next_turn_at FROM took),
                      (SELECT next_turn_at FROM hosts WHERE host = $1), 0)
             - (SELECT ms FROM now)"
+);
+
+/// Record the spacing a host's robots.txt Crawl-delay asks for, for every
+/// process, counted from now (the robots.txt response just ended).
+const DELAY_SQL: &str = concat!(
+    "WITH now AS (SELECT ",
+    server_now_ms!(),
+    " AS ms)
+     INSERT INTO hosts AS h (host, next_turn_at, delay_spacing_ms)
+     SELECT $1, ms + $2, $2 FROM now
+     ON CONFLICT (host) DO UPDATE
+     SET delay_spacing_ms = $2,
+         next_turn_at = greatest(h.next_turn_at, (SELECT ms FROM now) + $2)"
 );
 
 /// Where to connect for the turns (the store's database), before the
@@ -91,6 +108,18 @@ pub enum Turn {
 }
 
 impl HostTurns {
+    /// A process read `host`'s robots.txt and its Crawl-delay asks for
+    /// `spacing` between requests: from now on every process's turns of
+    /// the host are at least that far apart, the next one `spacing` from
+    /// now. (Until some process has read it, the host's turns keep its
+    /// rate: processes starting together may each read robots.txt once at
+    /// that spacing.)
+    pub async fn set_delay_spacing(&self, host: &str, spacing: Duration) -> Result<(), StoreError> {
+        let spacing = millis(spacing + Duration::from_micros(999)).max(1);
+        self.client.execute(DELAY_SQL, &[&host, &spacing]).await?;
+        Ok(())
+    }
+
     /// Take `host`'s turn if it is due (the next one is then `spacing`
     /// later, for every process).
     pub async fn take(&self, host: &str, spacing: Duration) -> Result<Turn, StoreError> {
