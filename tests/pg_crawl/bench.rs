@@ -20,9 +20,24 @@ fn spec() -> SimWebSpec {
     }
 }
 
-/// Pages requested (robots.txt left out) and seconds from the first
-/// process's start to the last one's end.
-fn run(setup: &Setup, processes: usize, sqlite: bool) -> (usize, f64) {
+/// CPU seconds (user + system) of this process's children that ended and
+/// were waited for (`/proc/self/stat`, fields 16 and 17, in clock ticks of
+/// 1/100 s).
+fn children_cpu_secs() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").expect("/proc/self/stat");
+    // Fields after the command name, which is in parentheses.
+    let after = &stat[stat.rfind(')').expect("command name") + 2..];
+    let fields: Vec<&str> = after.split(' ').collect();
+    // `after` starts at field 3 (state): cutime is field 16, cstime 17.
+    let ticks: f64 =
+        fields[13].parse::<f64>().expect("cutime") + fields[14].parse::<f64>().expect("cstime");
+    ticks / 100.0
+}
+
+/// Pages requested (robots.txt left out), seconds from the first
+/// process's start to the last one's end, and the crawlers' CPU seconds.
+fn run(setup: &Setup, processes: usize, sqlite: bool) -> (usize, f64, f64) {
+    let cpu_before = children_cpu_secs();
     let started = Instant::now();
     let children: Vec<_> = (0..processes)
         .map(|_| {
@@ -38,7 +53,7 @@ fn run(setup: &Setup, processes: usize, sqlite: bool) -> (usize, f64) {
     }
     let secs = started.elapsed().as_secs_f64();
     let pages = setup.requests_by_url().values().sum();
-    (pages, secs)
+    (pages, secs, children_cpu_secs() - cpu_before)
 }
 
 #[test]
@@ -46,16 +61,17 @@ fn run(setup: &Setup, processes: usize, sqlite: bool) -> (usize, f64) {
 fn pages_per_second_with_one_two_and_three_processes() {
     let mut lines = Vec::new();
     let setup = Setup::new(spec(), 50.0, "");
-    let (pages, secs) = run(&setup, 1, true);
+    let (pages, secs, cpu) = run(&setup, 1, true);
     lines.push(format!(
-        "SQLite, 1 process: {pages} pages in {secs:.2} s = {:.0} pages/s",
+        "SQLite, 1 process: {pages} pages in {secs:.2} s = {:.0} pages/s; crawler CPU {cpu:.2} s",
         pages as f64 / secs
     ));
     for n in 1..=3 {
         let setup = Setup::new(spec(), 50.0, "");
-        let (pages, secs) = run(&setup, n, false);
+        let (pages, secs, cpu) = run(&setup, n, false);
         lines.push(format!(
-            "PostgreSQL, {n} process(es): {pages} pages in {secs:.2} s = {:.0} pages/s",
+            "PostgreSQL, {n} process(es): {pages} pages in {secs:.2} s = {:.0} pages/s; \
+             crawlers' CPU {cpu:.2} s",
             pages as f64 / secs
         ));
     }
