@@ -5,25 +5,31 @@ use std::process::Command;
 
 use newshound::store::pg::testing::TestDb;
 
-fn crawl_on(url: &str, dir: &std::path::Path) -> (bool, String) {
+const SITE: &str = "[[sites]]\nname = \"s\"\nstart = [\"http://127.0.0.1:9/\"]\n";
+
+/// `crawl --db url`, or with `url` in `[store] url` when `in_config`.
+fn crawl_at(url: &str, dir: &std::path::Path, in_config: bool) -> (bool, String) {
     let config = dir.join("crawler.toml");
-    std::fs::write(
-        &config,
-        "[[sites]]\nname = \"s\"\nstart = [\"http://127.0.0.1:9/\"]\n",
-    )
-    .expect("write config");
-    let out = Command::new(env!("CARGO_BIN_EXE_newshound"))
-        .arg("--config")
-        .arg(&config)
-        .arg("--db")
-        .arg(url)
-        .arg("crawl")
-        .output()
-        .expect("run newshound");
+    let store = if in_config {
+        format!("[store]\nurl = \"{url}\"\n")
+    } else {
+        String::new()
+    };
+    std::fs::write(&config, format!("{store}{SITE}")).expect("write config");
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_newshound"));
+    cmd.arg("--config").arg(&config);
+    if !in_config {
+        cmd.arg("--db").arg(url);
+    }
+    let out = cmd.arg("crawl").output().expect("run newshound");
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
+}
+
+fn crawl_on(url: &str, dir: &std::path::Path) -> (bool, String) {
+    crawl_at(url, dir, false)
 }
 
 #[test]
@@ -48,4 +54,17 @@ fn a_missing_database_is_named_with_the_servers_reason() {
     assert!(!ok, "the crawl succeeded");
     assert!(err.contains("nh_test_no_such_db"), "{err}");
     assert!(err.contains("does not exist"), "{err}");
+}
+
+#[test]
+fn a_server_in_store_url_is_used_without_db() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let (ok, err) = crawl_at(
+        "postgres://crawler:s3cret@127.0.0.1:9/corpus",
+        dir.path(),
+        true,
+    );
+    assert!(!ok, "the crawl succeeded");
+    assert!(err.contains("127.0.0.1:9/corpus"), "{err}");
+    assert!(!err.contains("s3cret"), "the password is shown: {err}");
 }

@@ -13,7 +13,9 @@
 //! them with `FOR UPDATE SKIP LOCKED` in that order until it has `limit`:
 //! a URL another process is claiming at the same moment is skipped, never
 //! shared. Lease times are on the database server's clock, so machines
-//! with different clocks agree on when a lease ended. A live process
+//! with different clocks agree on when a lease ended; a URL in flight
+//! without a lease (copied from a SQLite crawl that was stopped) is
+//! claimable at once. A live process
 //! renews its leases while it works ([`PgStore::renew_leases`]), so only a
 //! dead (or hung) process's URLs go back to the others.
 
@@ -46,9 +48,10 @@ const CANDIDATES_SQL: &str = concat!(
                AND site_id = ANY($1) AND host <> ALL($2)
              UNION ALL
              SELECT host, priority, id FROM urls
-             WHERE state = 'fetching' AND lease_until < ",
+             WHERE state = 'fetching'
+               AND (lease_until < ",
     server_now_ms!(),
-    "
+    " OR lease_until IS NULL)
                AND site_id = ANY($1) AND host <> ALL($2)
          ) due
      ) ranked
@@ -62,9 +65,9 @@ const LOCK_SQL: &str = concat!(
     "SELECT id FROM urls
      WHERE id = ANY($1)
        AND ((state = 'queued' AND next_fetch_at <= $2)
-            OR (state = 'fetching' AND lease_until < ",
+            OR (state = 'fetching' AND (lease_until < ",
     server_now_ms!(),
-    "))
+    " OR lease_until IS NULL)))
      FOR UPDATE SKIP LOCKED"
 );
 
@@ -284,9 +287,9 @@ impl PgStore {
                          WHERE state = 'queued' AND site_id = ANY($1)),
                         EXISTS (SELECT 1 FROM urls
                                 WHERE state = 'fetching' AND site_id = ANY($1)
-                                  AND lease_until < ",
+                                  AND (lease_until < ",
                 server_now_ms!(),
-                ")"
+                " OR lease_until IS NULL))"
             ),
             &[&ids],
         )?;

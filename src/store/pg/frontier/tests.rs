@@ -225,3 +225,15 @@ fn a_hosts_turn_is_taken_once_for_every_process() {
         assert_eq!(two.take("h:2", spacing).await.expect("take"), Turn::Taken);
     });
 }
+
+#[test]
+fn regression_a_url_in_flight_without_a_lease_was_never_claimed_again() {
+    // As `copy` brings it from a SQLite crawl that was stopped mid-way.
+    let db = TestDb::new();
+    let mut a = store_with(&db, 3, 1);
+    a.client()
+        .execute("UPDATE urls SET state = 'fetching'", &[])
+        .expect("in flight, no lease");
+    assert_eq!(a.next_due_at_for(None).expect("due"), Some(0));
+    assert_eq!(claim_all(&mut a).len(), 3);
+}
