@@ -107,6 +107,23 @@ pub(super) struct FrontierCache {
     pub(super) max_urls_per_site: u64,
     /// When this process's leases were last renewed.
     pub(super) renewed: Option<Instant>,
+    /// The frontier's statements, prepared once per connection (a statement
+    /// given as text costs a round trip more, to prepare it, each time).
+    pub(super) statements: HashMap<&'static str, postgres::Statement>,
+}
+
+/// The statement of `sql`, prepared on this connection once.
+pub(super) fn prepared(
+    tx: &mut Transaction<'_>,
+    statements: &mut HashMap<&'static str, postgres::Statement>,
+    sql: &'static str,
+) -> Result<postgres::Statement, postgres::Error> {
+    if let Some(statement) = statements.get(sql) {
+        return Ok(statement.clone());
+    }
+    let statement = tx.prepare(sql)?;
+    statements.insert(sql, statement.clone());
+    Ok(statement)
 }
 
 /// How long a process trusts its per-site URL counts (the cap is a trap
@@ -192,13 +209,16 @@ impl PgStore {
         let per_host = i64::try_from(per_host).unwrap_or(i64::MAX);
         let lease = millis(self.lease);
         let owner = self.owner.clone();
+        let statements = &mut self.frontier.statements;
         let mut tx = self.client.transaction()?;
         let sites = selected_site_ids(&mut tx, filter.sites.as_deref())?;
         if sites.is_empty() {
             return Ok(Vec::new());
         }
         let skip: Vec<&str> = filter.skip_hosts.iter().map(String::as_str).collect();
-        let rows = tx.query(CANDIDATES_SQL, &[&sites, &skip, &now_ms, &per_host])?;
+        let candidates = prepared(&mut tx, statements, CANDIDATES_SQL)?;
+        let rows = tx.query(&candidates, &[&sites, &skip, &now_ms, &per_host])?;
+        let lock = prepared(&mut tx, statements, LOCK_SQL)?;
         let order = round_robin(&rows);
         let mut locked: Vec<i64> = Vec::with_capacity(limit);
         let mut rest = order.as_slice();
@@ -207,7 +227,7 @@ impl PgStore {
             let (ids, after) = rest.split_at(take);
             rest = after;
             let got: std::collections::HashSet<i64> = tx
-                .query(LOCK_SQL, &[&ids, &now_ms])?
+                .query(&lock, &[&ids, &now_ms])?
                 .iter()
                 .map(|r| r.get(0))
                 .collect();
@@ -217,8 +237,9 @@ impl PgStore {
             tx.commit()?;
             return Ok(Vec::new());
         }
+        let mark = prepared(&mut tx, statements, MARK_SQL)?;
         let mut by_id: HashMap<i64, QueuedUrl> = tx
-            .query(MARK_SQL, &[&locked, &owner, &lease])?
+            .query(&mark, &[&locked, &owner, &lease])?
             .iter()
             .map(|r| {
                 let q = QueuedUrl {

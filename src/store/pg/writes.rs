@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use postgres::error::SqlState;
 use postgres::Transaction;
 
-use super::frontier::{FrontierCache, COUNTS_FOR};
+use super::frontier::{prepared, FrontierCache, COUNTS_FOR};
 use super::{articles, PgStore};
 use crate::store::frontier::url_host;
 use crate::store::{FetchRecord, NewUrl, NextState, SkipRecord, StoreError, WriteOp, WriteOutcome};
@@ -104,11 +104,11 @@ impl PgStore {
                     WriteOutcome::UrlsAdded(added)
                 }
                 WriteOp::Fetched(rec) => {
-                    record_fetch(&mut tx, &rec, &owner)?;
+                    record_fetch(&mut tx, &mut cache.statements, &rec, &owner)?;
                     WriteOutcome::FetchRecorded
                 }
                 WriteOp::Skipped(rec) => {
-                    record_skip(&mut tx, &rec, &owner)?;
+                    record_skip(&mut tx, &mut cache.statements, &rec, &owner)?;
                     WriteOutcome::FetchRecorded
                 }
                 WriteOp::Article(a) => articles::write_article(&mut tx, a, false)?,
@@ -170,9 +170,9 @@ fn add_urls(
             usize::try_from(cap.saturating_sub(known)).unwrap_or(usize::MAX)
         };
         let n = if group.len() <= room {
-            insert_all(tx, site, group, now)?
+            insert_all(tx, &mut cache.statements, site, group, now)?
         } else {
-            insert_until(tx, site, group, now, room)?
+            insert_until(tx, &mut cache.statements, site, group, now, room)?
         };
         if let Some(known) = cache.url_counts.get_mut(&site) {
             *known += n as u64;
@@ -182,9 +182,18 @@ fn add_urls(
     Ok(added)
 }
 
+/// New URLs of one site, known ones left alone.
+const INSERT_URLS_SQL: &str =
+    "INSERT INTO urls(url, site_id, host, kind, priority, depth, discovered_at)
+         SELECT u, $2, h, k, p, d, $7
+         FROM unnest($1::TEXT[], $3::TEXT[], $4::TEXT[], $5::INTEGER[], $6::INTEGER[])
+              AS t(u, h, k, p, d)
+         ON CONFLICT (url) DO NOTHING";
+
 /// One statement for the whole group.
 fn insert_all(
     tx: &mut Transaction<'_>,
+    statements: &mut Statements,
     site: i64,
     group: &[NewUrl],
     now: i64,
@@ -197,12 +206,9 @@ fn insert_all(
         .iter()
         .map(|u| i32::try_from(u.depth).unwrap_or(i32::MAX))
         .collect();
+    let insert = prepared(tx, statements, INSERT_URLS_SQL)?;
     let n = tx.execute(
-        "INSERT INTO urls(url, site_id, host, kind, priority, depth, discovered_at)
-         SELECT u, $2, h, k, p, d, $7
-         FROM unnest($1::TEXT[], $3::TEXT[], $4::TEXT[], $5::INTEGER[], $6::INTEGER[])
-              AS t(u, h, k, p, d)
-         ON CONFLICT (url) DO NOTHING",
+        &insert,
         &[&urls, &site, &hosts, &kinds, &priorities, &depths, &now],
     )?;
     Ok(usize::try_from(n).unwrap_or(usize::MAX))
@@ -211,6 +217,7 @@ fn insert_all(
 /// One URL at a time until `room` of them were new (the site's cap).
 fn insert_until(
     tx: &mut Transaction<'_>,
+    statements: &mut Statements,
     site: i64,
     group: &[NewUrl],
     now: i64,
@@ -221,10 +228,37 @@ fn insert_until(
         if added >= room {
             break;
         }
-        added += insert_all(tx, site, std::slice::from_ref(u), now)?;
+        added += insert_all(tx, statements, site, std::slice::from_ref(u), now)?;
     }
     Ok(added)
 }
+
+const FETCH_LOG_SQL: &str =
+    "INSERT INTO fetches(url_id, started_at, status, error_kind, bytes, elapsed_ms,
+                             final_url, content_type, fetched_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+
+const FETCHED_SQL: &str = "UPDATE urls SET
+            state = $2,
+            next_fetch_at = coalesce($3, next_fetch_at),
+            etag = coalesce($4, etag),
+            last_modified = coalesce($5, last_modified),
+            attempts = CASE WHEN $6::TEXT IS NULL THEN 0 ELSE attempts + 1 END,
+            last_status = $7,
+            last_error = $6,
+            fetched_at = CASE WHEN $6::TEXT IS NULL THEN $8 ELSE fetched_at END,
+            leased_by = NULL,
+            lease_until = NULL
+         WHERE id = $1";
+
+const SKIP_LOG_SQL: &str =
+    "INSERT INTO fetches(url_id, started_at, error_kind, bytes, elapsed_ms, skipped,
+                             fetched_by)
+         VALUES ($1, $2, $3, 0, 0, true, $4)";
+
+const SKIPPED_SQL: &str = "UPDATE urls SET state = $2, next_fetch_at = coalesce($3, next_fetch_at),
+            last_error = $4, leased_by = NULL, lease_until = NULL
+         WHERE id = $1";
 
 /// The frontier state a finished URL moves to.
 fn state_of(next: &NextState, failed_as: &'static str) -> (&'static str, Option<i64>) {
@@ -235,16 +269,19 @@ fn state_of(next: &NextState, failed_as: &'static str) -> (&'static str, Option<
     }
 }
 
+/// Statements prepared once per connection.
+type Statements = HashMap<&'static str, postgres::Statement>;
+
 fn record_fetch(
     tx: &mut Transaction<'_>,
+    statements: &mut Statements,
     rec: &FetchRecord,
     owner: &str,
 ) -> Result<(), postgres::Error> {
     let status = rec.status.map(i32::from);
+    let fetch_log = prepared(tx, statements, FETCH_LOG_SQL)?;
     tx.execute(
-        "INSERT INTO fetches(url_id, started_at, status, error_kind, bytes, elapsed_ms,
-                             final_url, content_type, fetched_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        &fetch_log,
         &[
             &rec.url_id,
             &rec.started_at,
@@ -260,19 +297,9 @@ fn record_fetch(
     let (state, next_at) = state_of(&rec.next, "failed");
     // As on SQLite: `attempts` counts consecutive failures, a success
     // resets it and records when the page was fetched (for budgets).
+    let fetched = prepared(tx, statements, FETCHED_SQL)?;
     tx.execute(
-        "UPDATE urls SET
-            state = $2,
-            next_fetch_at = coalesce($3, next_fetch_at),
-            etag = coalesce($4, etag),
-            last_modified = coalesce($5, last_modified),
-            attempts = CASE WHEN $6::TEXT IS NULL THEN 0 ELSE attempts + 1 END,
-            last_status = $7,
-            last_error = $6,
-            fetched_at = CASE WHEN $6::TEXT IS NULL THEN $8 ELSE fetched_at END,
-            leased_by = NULL,
-            lease_until = NULL
-         WHERE id = $1",
+        &fetched,
         &[
             &rec.url_id,
             &state,
@@ -291,21 +318,14 @@ fn record_fetch(
 /// and last status untouched.
 fn record_skip(
     tx: &mut Transaction<'_>,
+    statements: &mut Statements,
     rec: &SkipRecord,
     owner: &str,
 ) -> Result<(), postgres::Error> {
-    tx.execute(
-        "INSERT INTO fetches(url_id, started_at, error_kind, bytes, elapsed_ms, skipped,
-                             fetched_by)
-         VALUES ($1, $2, $3, 0, 0, true, $4)",
-        &[&rec.url_id, &rec.at, &rec.reason, &owner],
-    )?;
+    let skip_log = prepared(tx, statements, SKIP_LOG_SQL)?;
+    tx.execute(&skip_log, &[&rec.url_id, &rec.at, &rec.reason, &owner])?;
     let (state, next_at) = state_of(&rec.next, "skipped");
-    tx.execute(
-        "UPDATE urls SET state = $2, next_fetch_at = coalesce($3, next_fetch_at),
-            last_error = $4, leased_by = NULL, lease_until = NULL
-         WHERE id = $1",
-        &[&rec.url_id, &state, &next_at, &rec.reason],
-    )?;
+    let skipped = prepared(tx, statements, SKIPPED_SQL)?;
+    tx.execute(&skipped, &[&rec.url_id, &state, &next_at, &rec.reason])?;
     Ok(())
 }
