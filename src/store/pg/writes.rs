@@ -13,7 +13,6 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use postgres::error::SqlState;
 use postgres::Transaction;
 
 use super::frontier::{prepared, FrontierCache, COUNTS_FOR};
@@ -23,14 +22,6 @@ use crate::store::{FetchRecord, NewUrl, NextState, SkipRecord, StoreError, Write
 
 /// Runs of a batch that lost a race before the error is given up.
 pub const BATCH_ATTEMPTS: u32 = 5;
-
-/// Whether the batch lost a race with another process and may simply run
-/// again.
-fn is_race(e: &StoreError) -> bool {
-    matches!(e, StoreError::Postgres(pe)
-        if matches!(pe.code(), Some(c) if *c == SqlState::T_R_SERIALIZATION_FAILURE
-            || *c == SqlState::T_R_DEADLOCK_DETECTED))
-}
 
 fn now_ms() -> i64 {
     crate::store::frontier::now_ms()
@@ -45,7 +36,7 @@ impl PgStore {
         loop {
             let out = self.write_batch_once(ops.clone());
             match out {
-                Err(e) if is_race(&e) && attempt < BATCH_ATTEMPTS => {
+                Err(e) if articles::is_retryable(&e) && attempt < BATCH_ATTEMPTS => {
                     tracing::debug!("batch lost a race (attempt {attempt}), again: {e}");
                     self.frontier.forget();
                     std::thread::sleep(Duration::from_millis(10 << attempt));
