@@ -37,6 +37,12 @@
 //!
 //! The map is bounded: beyond `MAX_HOSTS` entries, idle hosts (no permit out,
 //! not paused) are evicted, oldest first.
+//!
+//! Several crawler processes on one PostgreSQL store share each host's
+//! turns: right after this process's turn, the worker takes the host's turn
+//! in the database, spaced by [`Politeness::spacing`]; when another process
+//! had it, the host is [`Politeness::defer`]red to the shared turn (see the
+//! worker's `send_turn` and `store::pg::turns`).
 
 use std::collections::HashMap;
 use std::hash::BuildHasher;
