@@ -377,6 +377,60 @@ mod tests {
         assert!(err.to_string().contains("full"), "{err}");
     }
 
+    /// An empty frontier of which other processes hold URLs `held` more
+    /// times, then none.
+    struct HeldElsewhere {
+        held: usize,
+        asked: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    impl CrawlStore for HeldElsewhere {
+        fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
+            Ok(0)
+        }
+        fn claim_due(
+            &mut self,
+            _: i64,
+            _: usize,
+            _: &crate::store::ClaimFilter,
+        ) -> Result<Vec<QueuedUrl>, StoreError> {
+            Ok(Vec::new())
+        }
+        fn next_due_at(&mut self, _: Option<&[String]>) -> Result<Option<i64>, StoreError> {
+            Ok(None)
+        }
+        fn held_elsewhere(
+            &mut self,
+            _: Option<&[String]>,
+        ) -> Result<Option<std::time::Duration>, StoreError> {
+            let asked = self.asked.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Ok((asked < self.held).then_some(std::time::Duration::from_secs(30)))
+        }
+        fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
+            Ok(ops.iter().map(|_| WriteOutcome::UrlsAdded(0)).collect())
+        }
+        fn pages_by_site(&mut self) -> Result<HashMap<String, u64>, StoreError> {
+            Ok(HashMap::new())
+        }
+    }
+
+    #[tokio::test]
+    async fn regression_a_process_ended_its_pass_while_others_held_urls() {
+        let text = "[[sites]]\nname = \"s\"\nstart = [\"http://127.0.0.1:9/\"]\n";
+        let cfg = Config::parse(text, Path::new("t.toml"), Path::new(".")).unwrap();
+        let asked = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let store = HeldElsewhere {
+            held: 2,
+            asked: asked.clone(),
+        };
+        run_with(&cfg, store, CrawlOptions::default(), std::future::pending())
+            .await
+            .unwrap();
+        // Waited while the others held URLs (twice), ended once they held
+        // none.
+        assert_eq!(asked.load(std::sync::atomic::Ordering::SeqCst), 3);
+    }
+
     #[tokio::test]
     async fn an_unknown_site_is_refused_before_anything_runs() {
         let text = "[[sites]]\nname = \"s\"\nstart = [\"http://127.0.0.1:9/\"]\n";
