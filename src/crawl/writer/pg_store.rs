@@ -40,7 +40,9 @@ impl Drop for SharedStore {
     fn drop(&mut self) {
         let Some(store) = self.0.take() else { return };
         if tokio::runtime::Handle::try_current().is_ok() {
-            std::thread::spawn(move || drop(store));
+            // Joined: the goodbye to the server takes a round trip, and the
+            // process may exit right after.
+            let _ = std::thread::spawn(move || drop(store)).join();
         }
     }
 }
