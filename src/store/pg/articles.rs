@@ -21,6 +21,7 @@ mod lines;
 mod near_dup;
 mod reclean;
 
+use postgres::types::Type;
 use postgres::Transaction;
 
 use super::PgStore;
@@ -108,9 +109,9 @@ pub(super) fn lock_sites(tx: &mut Transaction<'_>, sites: &[&str]) -> Result<(),
 fn lock_site(tx: &mut Transaction<'_>, site_id: i64) -> Result<(), postgres::Error> {
     // Ids beyond i32 share locks with smaller ones: more waiting, never less.
     let key = (site_id % i64::from(i32::MAX)) as i32;
-    tx.execute(
+    tx.execute_typed(
         "SELECT pg_advisory_xact_lock($1, $2)",
-        &[&SITE_LOCK_CLASS, &key],
+        &[(&SITE_LOCK_CLASS, Type::INT4), (&key, Type::INT4)],
     )?;
     Ok(())
 }
@@ -134,14 +135,14 @@ pub fn is_retryable(e: &StoreError) -> bool {
 /// process that waited for another's insert of the same name reads it.
 fn site_id_in(tx: &mut Transaction<'_>, name: &str) -> Result<i64, postgres::Error> {
     let find = "SELECT id FROM sites WHERE name = $1";
-    if let Some(row) = tx.query_opt(find, &[&name])? {
+    if let Some(row) = tx.query_typed_opt(find, &[(&name, Type::TEXT)])? {
         return Ok(row.get(0));
     }
-    tx.execute(
+    tx.execute_typed(
         "INSERT INTO sites (name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
-        &[&name],
+        &[(&name, Type::TEXT)],
     )?;
-    Ok(tx.query_one(find, &[&name])?.get(0))
+    Ok(tx.query_typed_one(find, &[(&name, Type::TEXT)])?.get(0))
 }
 
 fn store_article(
@@ -203,29 +204,29 @@ fn store_article(
     let m = &a.article;
     let words = i64::try_from(word_count(&cleaned.text)).unwrap_or(i64::MAX);
     let id: i64 = tx
-        .query_one(
+        .query_typed_one(
             "INSERT INTO articles (url_id, url, canonical_url, site_id, title, author,
                  published_at, modified_at, language, site_name, text, raw_text, content_hash,
                  word_count, fetched_at, method)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
              RETURNING id",
             &[
-                &a.url_id,
-                &a.url,
-                &m.canonical_url,
-                &site_id,
-                &m.title,
-                &m.author,
-                &m.published_at,
-                &m.modified_at,
-                &m.language,
-                &m.site_name,
-                &cleaned.text,
-                &raw,
-                &hash,
-                &words,
-                &a.fetched_at,
-                &method_name(m.method),
+                (&a.url_id, Type::INT8),
+                (&a.url, Type::TEXT),
+                (&m.canonical_url, Type::TEXT),
+                (&site_id, Type::INT8),
+                (&m.title, Type::TEXT),
+                (&m.author, Type::TEXT),
+                (&m.published_at, Type::TEXT),
+                (&m.modified_at, Type::TEXT),
+                (&m.language, Type::TEXT),
+                (&m.site_name, Type::TEXT),
+                (&cleaned.text, Type::TEXT),
+                (&raw, Type::TEXT),
+                (&hash, Type::TEXT),
+                (&words, Type::INT8),
+                (&a.fetched_at, Type::INT8),
+                (&method_name(m.method), Type::TEXT),
             ],
         )?
         .get(0);
@@ -258,7 +259,7 @@ fn store_article(
 fn refetched(tx: &mut Transaction<'_>, a: &NewArticle) -> Result<WriteOutcome, postgres::Error> {
     let raw = a.article.text.as_str();
     let find = "SELECT id, content_hash, site_id FROM articles WHERE url = $1";
-    let Some(row) = tx.query_opt(find, &[&a.url])? else {
+    let Some(row) = tx.query_typed_opt(find, &[(&a.url, Type::TEXT)])? else {
         return match article_by_url(tx, &a.url)? {
             Some(id) => Ok(WriteOutcome::ArticleUnchanged { id }),
             None => store_article(tx, a),
@@ -268,7 +269,7 @@ fn refetched(tx: &mut Transaction<'_>, a: &NewArticle) -> Result<WriteOutcome, p
     // rows); read again under its lock, as another process may have just
     // updated it.
     lock_site(tx, row.get(2))?;
-    let Some(row) = tx.query_opt(find, &[&a.url])? else {
+    let Some(row) = tx.query_typed_opt(find, &[(&a.url, Type::TEXT)])? else {
         return Ok(WriteOutcome::ArticleEmpty);
     };
     let (id, old_hash, site_id): (i64, String, i64) = (row.get(0), row.get(1), row.get(2));
@@ -287,27 +288,27 @@ fn refetched(tx: &mut Transaction<'_>, a: &NewArticle) -> Result<WriteOutcome, p
     };
     let m = &a.article;
     let words = i64::try_from(word_count(&text)).unwrap_or(i64::MAX);
-    tx.execute(
+    tx.execute_typed(
         "UPDATE articles SET title = $2, author = $3, published_at = $4, modified_at = $5,
             language = $6, site_name = $7, text = $8, raw_text = $9, content_hash = $10,
             word_count = $11, fetched_at = $12,
             canonical_url = coalesce($13, canonical_url), method = $14
          WHERE id = $1",
         &[
-            &id,
-            &m.title,
-            &m.author,
-            &m.published_at,
-            &m.modified_at,
-            &m.language,
-            &m.site_name,
-            &text,
-            &raw,
-            &hash,
-            &words,
-            &a.fetched_at,
-            &m.canonical_url,
-            &method_name(m.method),
+            (&id, Type::INT8),
+            (&m.title, Type::TEXT),
+            (&m.author, Type::TEXT),
+            (&m.published_at, Type::TEXT),
+            (&m.modified_at, Type::TEXT),
+            (&m.language, Type::TEXT),
+            (&m.site_name, Type::TEXT),
+            (&text, Type::TEXT),
+            (&raw, Type::TEXT),
+            (&hash, Type::TEXT),
+            (&words, Type::INT8),
+            (&a.fetched_at, Type::INT8),
+            (&m.canonical_url, Type::TEXT),
+            (&method_name(m.method), Type::TEXT),
         ],
     )?;
     if let Some(html) = &a.html {
@@ -318,20 +319,20 @@ fn refetched(tx: &mut Transaction<'_>, a: &NewArticle) -> Result<WriteOutcome, p
 
 fn is_site_url(tx: &mut Transaction<'_>, url: &str, site_id: i64) -> Result<bool, postgres::Error> {
     Ok(tx
-        .query_opt(
+        .query_typed_opt(
             "SELECT 1 FROM urls WHERE url = $1 AND site_id = $2",
-            &[&url, &site_id],
+            &[(&url, Type::TEXT), (&site_id, Type::INT8)],
         )?
         .is_some())
 }
 
 fn article_by_url(tx: &mut Transaction<'_>, url: &str) -> Result<Option<i64>, postgres::Error> {
     Ok(tx
-        .query_opt(
+        .query_typed_opt(
             "SELECT article_id FROM article_urls WHERE url = $1
              UNION ALL SELECT id FROM articles WHERE url = $1
              LIMIT 1",
-            &[&url],
+            &[(&url, Type::TEXT)],
         )?
         .map(|r| r.get(0)))
 }
@@ -342,17 +343,17 @@ fn article_by_hash(
     hash: &str,
 ) -> Result<Option<i64>, postgres::Error> {
     Ok(tx
-        .query_opt(
+        .query_typed_opt(
             "SELECT id FROM articles WHERE site_id = $1 AND content_hash = $2",
-            &[&site_id, &hash],
+            &[(&site_id, Type::INT8), (&hash, Type::TEXT)],
         )?
         .map(|r| r.get(0)))
 }
 
 fn add_alias(tx: &mut Transaction<'_>, url: &str, id: i64) -> Result<(), postgres::Error> {
-    tx.execute(
+    tx.execute_typed(
         "INSERT INTO article_urls (url, article_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-        &[&url, &id],
+        &[(&url, Type::TEXT), (&id, Type::INT8)],
     )?;
     Ok(())
 }
@@ -363,7 +364,7 @@ fn put_html(
     article_id: i64,
     h: &KeptHtml,
 ) -> Result<(), postgres::Error> {
-    tx.execute(
+    tx.execute_typed(
         "INSERT INTO article_html (article_id, url, status, content_type, last_modified, etag,
              date, fetched_at, body_bytes, body_zstd)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
@@ -372,16 +373,16 @@ fn put_html(
              etag = excluded.etag, date = excluded.date, fetched_at = excluded.fetched_at,
              body_bytes = excluded.body_bytes, body_zstd = excluded.body_zstd",
         &[
-            &article_id,
-            &h.url,
-            &i32::from(h.status),
-            &h.content_type,
-            &h.last_modified,
-            &h.etag,
-            &h.date,
-            &h.fetched_at,
-            &i64::try_from(h.body_bytes).unwrap_or(i64::MAX),
-            &h.body_zstd,
+            (&article_id, Type::INT8),
+            (&h.url, Type::TEXT),
+            (&i32::from(h.status), Type::INT4),
+            (&h.content_type, Type::TEXT),
+            (&h.last_modified, Type::TEXT),
+            (&h.etag, Type::TEXT),
+            (&h.date, Type::TEXT),
+            (&h.fetched_at, Type::INT8),
+            (&i64::try_from(h.body_bytes).unwrap_or(i64::MAX), Type::INT8),
+            (&h.body_zstd, Type::BYTEA),
         ],
     )?;
     Ok(())
@@ -400,29 +401,26 @@ pub(super) fn record_site_rule(
 ) -> Result<WriteOutcome, StoreError> {
     let u = &update;
     let site_id = site_id_in(tx, &u.site)?;
-    tx.execute(
+    tx.execute_typed(
         "INSERT INTO site_rules AS r (site_id, pages_by_rule, pages_by_tree, dropped)
          VALUES ($1, $2, $3, $4)
          ON CONFLICT (site_id) DO UPDATE SET pages_by_rule = r.pages_by_rule + excluded.pages_by_rule,
              pages_by_tree = r.pages_by_tree + excluded.pages_by_tree,
-             dropped = r.dropped + excluded.dropped",
-        &[
-            &site_id,
-            &i64::from(u.by_rule),
-            &i64::from(!u.by_rule),
-            &i64::from(u.dropped),
-        ],
-    )?;
+             dropped = r.dropped + excluded.dropped", &[(&site_id, Type::INT8), (&i64::from(u.by_rule), Type::INT8), (&i64::from(!u.by_rule), Type::INT8), (&i64::from(u.dropped), Type::INT8)])?;
     if u.dropped {
-        tx.execute(
+        tx.execute_typed(
             "UPDATE site_rules SET rule = NULL, display = NULL WHERE site_id = $1",
-            &[&site_id],
+            &[(&site_id, Type::INT8)],
         )?;
     }
     if let Some((json, display)) = &u.learned {
-        tx.execute(
+        tx.execute_typed(
             "UPDATE site_rules SET rule = $2, display = $3 WHERE site_id = $1",
-            &[&site_id, json, display],
+            &[
+                (&site_id, Type::INT8),
+                (json, Type::TEXT),
+                (display, Type::TEXT),
+            ],
         )?;
     }
     Ok(WriteOutcome::RuleRecorded)

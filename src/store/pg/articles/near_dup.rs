@@ -12,6 +12,7 @@
 
 use std::collections::HashMap;
 
+use postgres::types::Type;
 use postgres::Transaction;
 
 use super::lines::{line_counts, sorted_lines};
@@ -72,12 +73,12 @@ pub(super) fn find(
         chars_of.insert(*hash, *chars);
     }
     let md5s: Vec<&[u8]> = chars_of.keys().map(|h| &h[..]).collect();
-    let rows = tx.query(
+    let rows = tx.query_typed(
         "SELECT md5, article_id FROM article_lines WHERE site_id = $1 AND md5 = ANY($2::bytea[])
          UNION
          SELECT md5, article_id FROM article_shared_lines
          WHERE site_id = $1 AND md5 = ANY($2::bytea[])",
-        &[&site_id, &md5s],
+        &[(&site_id, Type::INT8), (&md5s, Type::BYTEA_ARRAY)],
     )?;
     let mut shared: HashMap<i64, usize> = HashMap::new();
     for row in &rows {
@@ -98,9 +99,9 @@ pub(super) fn find(
         return Ok(None);
     }
     let article_chars: i64 = tx
-        .query_one(
+        .query_typed_one(
             "SELECT coalesce(sum(chars), 0)::BIGINT FROM article_lines WHERE article_id = $1",
-            &[&article_id],
+            &[(&article_id, Type::INT8)],
         )?
         .get(0);
     let page_share = common as f64 / page_chars.max(1) as f64;
@@ -129,11 +130,16 @@ pub(super) fn index(
     if md5s.is_empty() {
         return Ok(());
     }
-    tx.execute(
+    tx.execute_typed(
         "INSERT INTO article_lines (site_id, md5, article_id, chars)
          SELECT $1, u.md5, $3, u.chars FROM unnest($2::bytea[], $4::int[]) AS u(md5, chars)
          ON CONFLICT DO NOTHING",
-        &[&site_id, &md5s, &article_id, &chars],
+        &[
+            (&site_id, Type::INT8),
+            (&md5s, Type::BYTEA_ARRAY),
+            (&article_id, Type::INT8),
+            (&chars, Type::INT4_ARRAY),
+        ],
     )?;
     Ok(())
 }
@@ -147,17 +153,17 @@ pub(super) fn record_version(
     content_hash: &str,
     fetched_at: i64,
 ) -> Result<(), postgres::Error> {
-    tx.execute(
+    tx.execute_typed(
         "INSERT INTO article_versions (url, article_id, raw_text, content_hash, shared, fetched_at)
          VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT DO NOTHING",
         &[
-            &url,
-            &v.article_id,
-            &raw_text,
-            &content_hash,
-            &v.shared,
-            &fetched_at,
+            (&url, Type::TEXT),
+            (&v.article_id, Type::INT8),
+            (&raw_text, Type::TEXT),
+            (&content_hash, Type::TEXT),
+            (&v.shared, Type::FLOAT8),
+            (&fetched_at, Type::INT8),
         ],
     )?;
     Ok(())
