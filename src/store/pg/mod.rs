@@ -32,6 +32,8 @@ pub struct PgStore {
     owner: String,
     /// How long a claim holds its URLs.
     lease: Duration,
+    /// The article writes' statements, prepared on `client`.
+    article_sql: articles::Prepared,
 }
 
 impl PgStore {
@@ -55,6 +57,7 @@ impl PgStore {
             owner: owner_name(),
             shown,
             lease: DEFAULT_LEASE,
+            article_sql: articles::Prepared::default(),
         })
     }
 

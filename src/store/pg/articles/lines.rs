@@ -20,8 +20,8 @@
 
 use std::collections::HashMap;
 
+use super::sql::Tx;
 use postgres::types::Type;
-use postgres::Transaction;
 
 use crate::boilerplate::{
     assemble, distinct_lines, judge, split_lines, LineHash, LineRule, LineSettings, Piece,
@@ -65,7 +65,7 @@ fn hash_of(md5: &[u8]) -> Option<LineHash> {
 /// it; records the lines whose status the counts moved. The pg twin of
 /// `store::lines::learn_and_clean_pieces`.
 pub(super) fn learn_and_clean(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     pieces: &[Piece<'_>],
     settings: &LineSettings,
@@ -147,7 +147,7 @@ fn crossed(rule: &LineRule, lc: u64, rc: u64) -> bool {
 /// `rc`: t = int(1 + RC/L) grew, so lines with t_old < LC ≤ t_new (or
 /// 2·t_old < LC ≤ 2·t_new) step down.
 fn threshold_step(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     rule: &LineRule,
     rc: u64,
@@ -173,7 +173,7 @@ fn threshold_step(
 /// Delete the site's records with LC ≤ RC × ratio (recording those whose
 /// status was not "kept"), and remember when.
 fn prune(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     rc: i64,
     settings: &LineSettings,
@@ -207,7 +207,7 @@ fn prune(
 /// Record that these lines of the site changed status now: every article
 /// stored so far that has one of them may need cleaning again.
 fn record_changes(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     mut hashes: Vec<LineHash>,
 ) -> Result<(), postgres::Error> {
@@ -233,7 +233,7 @@ fn record_changes(
 /// Index lines of a stored article that `article_lines` does not hold (or
 /// may not: after a refetch, all of them). Repeats are ignored.
 pub(super) fn index_shared<'h>(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     article_id: i64,
     hashes: impl IntoIterator<Item = &'h LineHash>,
@@ -258,7 +258,7 @@ pub(super) fn index_shared<'h>(
 /// The site's articles were written without learning (its line switch off):
 /// their lines are not indexed, so its next re-clean must walk them all.
 pub(super) fn forget_cleaned_with(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
 ) -> Result<(), postgres::Error> {
     tx.execute_typed(
@@ -269,7 +269,7 @@ pub(super) fn forget_cleaned_with(
 }
 
 /// RC of a site: articles processed by the line filter (0 if none yet).
-pub(super) fn site_rc(tx: &mut Transaction<'_>, site_id: i64) -> Result<u64, postgres::Error> {
+pub(super) fn site_rc(tx: &mut Tx<'_, '_>, site_id: i64) -> Result<u64, postgres::Error> {
     let row = tx.query_typed_opt(
         "SELECT articles_processed FROM site_stats WHERE site_id = $1",
         &[(&site_id, Type::INT8)],
@@ -280,7 +280,7 @@ pub(super) fn site_rc(tx: &mut Transaction<'_>, site_id: i64) -> Result<u64, pos
 /// LC of each distinct line of a text (lines never seen, or pruned, are
 /// left out: LC 0).
 pub(super) fn line_counts(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     pieces: &[Piece<'_>],
 ) -> Result<HashMap<LineHash, u64>, postgres::Error> {
@@ -298,7 +298,7 @@ pub(super) fn line_counts(
 
 /// Clean split text with the site's counts at RC `rc`, learning nothing.
 pub(super) fn clean_pieces_at(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     rc: u64,
     pieces: &[Piece<'_>],
@@ -316,7 +316,7 @@ pub(super) fn clean_pieces_at(
 /// are, learning nothing; its lines are indexed for the re-clean (with
 /// learning off, the site is marked for a full re-clean instead).
 pub(super) fn clean_stored_with_current_counts(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     article_id: i64,
     raw_text: &str,

@@ -12,8 +12,8 @@
 
 use std::collections::BTreeSet;
 
+use super::sql::Tx;
 use postgres::types::Type;
-use postgres::Transaction;
 
 use super::lines::{clean_pieces_at, forget_cleaned_with, index_shared, site_rc, sorted_lines};
 use super::lock_site;
@@ -46,9 +46,10 @@ impl PgStore {
     ) -> Result<Recleaned, StoreError> {
         let mut done = Recleaned::default();
         for (id, name) in self.sites_named(site)? {
-            let mut tx = self.client().transaction()?;
-            lock_site(&mut tx, id)?;
-            let site_done = reclean_changed(&mut tx, id, &settings_for(&name))?;
+            let mut tx = self.client.transaction()?;
+            let mut w = Tx::prepared(&mut tx, &mut self.article_sql);
+            lock_site(&mut w, id)?;
+            let site_done = reclean_changed(&mut w, id, &settings_for(&name))?;
             tx.commit()?;
             done.examined += site_done.examined;
             done.changed += site_done.changed;
@@ -66,9 +67,10 @@ impl PgStore {
     ) -> Result<usize, StoreError> {
         let mut changed = 0;
         for (id, name) in self.sites_named(site)? {
-            let mut tx = self.client().transaction()?;
-            lock_site(&mut tx, id)?;
-            changed += reclean_all(&mut tx, id, &settings_for(&name))?.changed;
+            let mut tx = self.client.transaction()?;
+            let mut w = Tx::prepared(&mut tx, &mut self.article_sql);
+            lock_site(&mut w, id)?;
+            changed += reclean_all(&mut w, id, &settings_for(&name))?.changed;
             tx.commit()?;
         }
         Ok(changed)
@@ -91,7 +93,7 @@ impl PgStore {
 /// Re-clean the site's articles having a line whose status changed after
 /// they were cleaned (or all of them, see the module doc).
 fn reclean_changed(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     settings: &LineSettings,
 ) -> Result<Recleaned, postgres::Error> {
@@ -139,7 +141,7 @@ fn reclean_changed(
 /// Re-clean every article of the site, indexing its lines on the way when
 /// the index is incomplete or was built under other settings.
 fn reclean_all(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     settings: &LineSettings,
 ) -> Result<Recleaned, postgres::Error> {
@@ -183,7 +185,7 @@ fn reclean_all(
 /// Clean one article again; true when its text changed and was rewritten.
 /// An article is never emptied (as on SQLite).
 fn reclean_one(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     rc: u64,
     id: i64,
@@ -213,7 +215,7 @@ fn reclean_one(
 }
 
 /// The settings the site's articles were last all cleaned with.
-fn cleaned_with(tx: &mut Transaction<'_>, site_id: i64) -> Result<Option<String>, postgres::Error> {
+fn cleaned_with(tx: &mut Tx<'_, '_>, site_id: i64) -> Result<Option<String>, postgres::Error> {
     Ok(tx
         .query_typed_opt(
             "SELECT cleaned_with FROM site_stats WHERE site_id = $1",
@@ -223,7 +225,7 @@ fn cleaned_with(tx: &mut Transaction<'_>, site_id: i64) -> Result<Option<String>
 }
 
 /// Every article of the site is clean under `key`: no change is pending.
-fn finish(tx: &mut Transaction<'_>, site_id: i64, key: &str) -> Result<(), postgres::Error> {
+fn finish(tx: &mut Tx<'_, '_>, site_id: i64, key: &str) -> Result<(), postgres::Error> {
     tx.execute_typed(
         "DELETE FROM line_changes WHERE site_id = $1",
         &[(&site_id, Type::INT8)],
