@@ -50,13 +50,36 @@ fn articles_stored_per_second_into_postgres_and_sqlite() {
     }
     let pg_secs = start.elapsed().as_secs_f64();
 
+    // Three writers into a fresh database, each its third of the stream
+    // (every site in each third: they wait for each other's site locks).
+    let shared = TestDb::new();
+    drop(PgStore::open(&shared.url).unwrap_or_else(|e| panic!("{e}")));
+    let start = Instant::now();
+    let writers: Vec<_> = (0..3)
+        .map(|w| {
+            let mine: Vec<_> = articles.iter().skip(w).step_by(3).cloned().collect();
+            let url = shared.url.clone();
+            std::thread::spawn(move || {
+                let mut pg = PgStore::open(&url).unwrap_or_else(|e| panic!("{e}"));
+                for batch in mine.chunks(BATCH) {
+                    pg.store_articles(batch).unwrap_or_else(|e| panic!("{e}"));
+                }
+            })
+        })
+        .collect();
+    for w in writers {
+        w.join().unwrap_or_else(|_| panic!("writer panicked"));
+    }
+    let three_secs = start.elapsed().as_secs_f64();
+
     let n = articles.len() as f64;
     println!(
         "{} articles, {BATCH} per transaction: SQLite {:.0}/s, PostgreSQL {:.0}/s \
-         (PostgreSQL/SQLite = {:.2})",
+         (PostgreSQL/SQLite = {:.2}), PostgreSQL with 3 writers {:.0}/s together",
         articles.len(),
         n / sqlite_secs,
         n / pg_secs,
-        sqlite_secs / pg_secs
+        sqlite_secs / pg_secs,
+        n / three_secs
     );
 }
