@@ -16,11 +16,18 @@
 //! ([`lock_sites`]); else two batches may wait on each other's sites, which
 //! the server breaks by failing one with a deadlock error that
 //! [`is_retryable`] recognises: the batch is then run again, whole.
+//!
+//! Statements go out prepared once per connection
+//! ([`write_article_prepared`] with the store's [`Prepared`]) or whole
+//! ([`write_article`]); each article needs about seven (see [`sql`]).
 
 mod lines;
+mod locks;
 mod near_dup;
 mod reclean;
+mod sql;
 
+use postgres::types::Type;
 use postgres::Transaction;
 
 use super::PgStore;
@@ -28,15 +35,40 @@ use crate::boilerplate::split_lines;
 use crate::store::articles::content_hash;
 use crate::store::{method_name, KeptHtml, NewArticle, SiteRuleUpdate, StoreError, WriteOutcome};
 use crate::words::word_count;
-
-/// First key of the two-key advisory locks that serialise a site's
-/// learning ("nh" + 15); the second is the site id.
-const SITE_LOCK_CLASS: i32 = 0x006e_680f;
+pub(super) use locks::{is_retryable, lock_sites};
+use locks::{lock_site, locked_site, site_id_in};
+pub(super) use sql::Prepared;
+use sql::Tx;
 
 /// Store one extracted article (`refetch`: an article's URL fetched again
-/// to catch updates) in the batch's transaction.
+/// to catch updates) in the batch's transaction, each statement sent whole.
+#[allow(
+    dead_code,
+    reason = "the seam: the crawl's write batch (branch h15a) calls it; an `expect` would \
+              fail once that is merged"
+)]
 pub(super) fn write_article(
     tx: &mut Transaction<'_>,
+    article: NewArticle,
+    refetch: bool,
+) -> Result<WriteOutcome, StoreError> {
+    write_article_in(&mut Tx::plain(tx), article, refetch)
+}
+
+/// [`write_article`] with the statements prepared once on the connection
+/// and kept in `prepared` (the connection's own: `PgStore::article_sql`):
+/// the server plans them once instead of for every article.
+pub(super) fn write_article_prepared(
+    tx: &mut Transaction<'_>,
+    prepared: &mut Prepared,
+    article: NewArticle,
+    refetch: bool,
+) -> Result<WriteOutcome, StoreError> {
+    write_article_in(&mut Tx::prepared(tx, prepared), article, refetch)
+}
+
+fn write_article_in(
+    tx: &mut Tx<'_, '_>,
     article: NewArticle,
     refetch: bool,
 ) -> Result<WriteOutcome, StoreError> {
@@ -75,88 +107,57 @@ impl PgStore {
         &mut self,
         articles: &[(NewArticle, bool)],
     ) -> Result<Vec<WriteOutcome>, StoreError> {
-        let mut tx = self.client().transaction()?;
+        let mut tx = self.client.transaction()?;
+        let prepared = &mut self.article_sql;
         let sites: Vec<&str> = articles.iter().map(|(a, _)| a.site.as_str()).collect();
         lock_sites(&mut tx, &sites)?;
         let mut out = Vec::with_capacity(articles.len());
         for (a, refetch) in articles {
-            out.push(write_article(&mut tx, a.clone(), *refetch)?);
+            out.push(write_article_prepared(
+                &mut tx,
+                prepared,
+                a.clone(),
+                *refetch,
+            )?);
         }
         tx.commit()?;
         Ok(out)
     }
 }
 
-/// Take the learning locks of these sites in id order (creating the sites
-/// as needed): a batch that calls this before its articles cannot deadlock
-/// with another batch over them.
-pub(super) fn lock_sites(tx: &mut Transaction<'_>, sites: &[&str]) -> Result<(), StoreError> {
-    let mut ids = Vec::with_capacity(sites.len());
-    for site in sites {
-        ids.push(site_id_in(tx, site)?);
-    }
-    ids.sort_unstable();
-    ids.dedup();
-    for id in ids {
-        lock_site(tx, id)?;
-    }
-    Ok(())
-}
-
-/// Wait for and hold (until the transaction ends) the site's learning lock.
-/// Taking it again in the same transaction is free.
-fn lock_site(tx: &mut Transaction<'_>, site_id: i64) -> Result<(), postgres::Error> {
-    // Ids beyond i32 share locks with smaller ones: more waiting, never less.
-    let key = (site_id % i64::from(i32::MAX)) as i32;
-    tx.execute(
-        "SELECT pg_advisory_xact_lock($1, $2)",
-        &[&SITE_LOCK_CLASS, &key],
+/// The article a URL already leads to, and the site's article with this
+/// body (content hash), if any: one query.
+fn known_article(
+    tx: &mut Tx<'_, '_>,
+    url: &str,
+    site_id: i64,
+    hash: &str,
+) -> Result<(Option<i64>, Option<i64>), postgres::Error> {
+    let row = tx.query_typed_one(
+        "SELECT (SELECT article_id FROM article_urls WHERE url = $1
+                 UNION ALL SELECT id FROM articles WHERE url = $1
+                 LIMIT 1),
+                (SELECT id FROM articles WHERE site_id = $2 AND content_hash = $3)",
+        &[
+            (&url, Type::TEXT),
+            (&site_id, Type::INT8),
+            (&hash, Type::TEXT),
+        ],
     )?;
-    Ok(())
+    Ok((row.get(0), row.get(1)))
 }
 
-/// True for the errors after which a transaction is simply run again: the
-/// server chose it as a deadlock's victim, or (under SERIALIZABLE) it lost
-/// a serialization conflict.
-pub fn is_retryable(e: &StoreError) -> bool {
-    use postgres::error::SqlState;
-    match e {
-        StoreError::Postgres(pg) => matches!(
-            pg.code(),
-            Some(c) if *c == SqlState::T_R_DEADLOCK_DETECTED
-                || *c == SqlState::T_R_SERIALIZATION_FAILURE
-        ),
-        _ => false,
-    }
-}
-
-/// The id of the named site, created if new. Two statements, so that a
-/// process that waited for another's insert of the same name reads it.
-fn site_id_in(tx: &mut Transaction<'_>, name: &str) -> Result<i64, postgres::Error> {
-    let find = "SELECT id FROM sites WHERE name = $1";
-    if let Some(row) = tx.query_opt(find, &[&name])? {
-        return Ok(row.get(0));
-    }
-    tx.execute(
-        "INSERT INTO sites (name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
-        &[&name],
-    )?;
-    Ok(tx.query_one(find, &[&name])?.get(0))
-}
-
-fn store_article(
-    tx: &mut Transaction<'_>,
-    a: &NewArticle,
-) -> Result<WriteOutcome, postgres::Error> {
+fn store_article(tx: &mut Tx<'_, '_>, a: &NewArticle) -> Result<WriteOutcome, postgres::Error> {
     let raw = a.article.text.as_str();
     if raw.trim().is_empty() {
         return Ok(WriteOutcome::ArticleEmpty);
     }
-    let site_id = site_id_in(tx, &a.site)?;
     // Before anything is read: what follows must see every article of the
     // site that another process stored before us.
-    lock_site(tx, site_id)?;
-    if let Some(id) = article_by_url(tx, &a.url)? {
+    let site_id = locked_site(tx, &a.site)?;
+    let hash = content_hash(raw);
+    let (by_url, by_hash) = known_article(tx, &a.url, site_id, &hash)?;
+    if let Some(id) = by_url {
         return Ok(WriteOutcome::ArticleDuplicate { id });
     }
     // A canonical URL the crawler recorded for this site (a `Known` URL):
@@ -171,8 +172,7 @@ fn store_article(
             return Ok(WriteOutcome::ArticleDuplicate { id });
         }
     }
-    let hash = content_hash(raw);
-    if let Some(id) = article_by_hash(tx, site_id, &hash)? {
+    if let Some(id) = by_hash {
         add_alias(tx, &a.url, id)?;
         return Ok(WriteOutcome::ArticleDuplicate { id });
     }
@@ -181,7 +181,7 @@ fn store_article(
     let (page, cleaned) = if a.lines.enabled {
         let pieces = split_lines(raw, &a.lines.variant);
         let page = near_dup::read(tx, site_id, &pieces)?;
-        if let Some(v) = near_dup::find(tx, site_id, &page)? {
+        if let Some(v) = near_dup::find(tx, &page)? {
             near_dup::record_version(tx, &a.url, v, raw, &hash, a.fetched_at)?;
             add_alias(tx, &a.url, v.article_id)?;
             return Ok(WriteOutcome::ArticleNearDuplicate { id: v.article_id });
@@ -200,48 +200,66 @@ fn store_article(
     if cleaned.text.trim().is_empty() {
         return Ok(WriteOutcome::ArticleEmpty);
     }
+    // Every line of the article becomes findable by its hash: the
+    // distinctive ones in article_lines, the rest in article_shared_lines
+    // (what near-duplicates and the re-clean look up). One statement
+    // inserts the article, its lines and its URLs.
+    let (distinctive, chars) = page.as_ref().map(|p| p.distinctive()).unwrap_or_default();
+    let shared: Vec<&[u8]> = page
+        .as_ref()
+        .map(|p| p.seen_before().map(|h| &h[..]).collect())
+        .unwrap_or_default();
+    let urls: Vec<&str> = std::iter::once(a.url.as_str()).chain(canonical).collect();
     let m = &a.article;
     let words = i64::try_from(word_count(&cleaned.text)).unwrap_or(i64::MAX);
     let id: i64 = tx
-        .query_one(
-            "INSERT INTO articles (url_id, url, canonical_url, site_id, title, author,
-                 published_at, modified_at, language, site_name, text, raw_text, content_hash,
-                 word_count, fetched_at, method)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
-             RETURNING id",
+        .query_typed_one(
+            "WITH a AS (
+                 INSERT INTO articles (url_id, url, canonical_url, site_id, title, author,
+                     published_at, modified_at, language, site_name, text, raw_text,
+                     content_hash, word_count, fetched_at, method)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+                 RETURNING id),
+             distinctive AS (
+                 INSERT INTO article_lines (site_id, md5, article_id, chars)
+                 SELECT $4, u.md5, a.id, u.chars
+                 FROM a, unnest($17::bytea[], $18::int[]) AS u(md5, chars)
+                 ON CONFLICT DO NOTHING),
+             shared AS (
+                 INSERT INTO article_shared_lines (site_id, md5, article_id)
+                 SELECT $4, u.md5, a.id FROM a, unnest($19::bytea[]) AS u(md5)
+                 ON CONFLICT DO NOTHING),
+             urls AS (
+                 INSERT INTO article_urls (url, article_id)
+                 SELECT u.url, a.id FROM a, unnest($20::text[]) AS u(url)
+                 ON CONFLICT DO NOTHING)
+             SELECT id FROM a",
             &[
-                &a.url_id,
-                &a.url,
-                &m.canonical_url,
-                &site_id,
-                &m.title,
-                &m.author,
-                &m.published_at,
-                &m.modified_at,
-                &m.language,
-                &m.site_name,
-                &cleaned.text,
-                &raw,
-                &hash,
-                &words,
-                &a.fetched_at,
-                &method_name(m.method),
+                (&a.url_id, Type::INT8),
+                (&a.url, Type::TEXT),
+                (&m.canonical_url, Type::TEXT),
+                (&site_id, Type::INT8),
+                (&m.title, Type::TEXT),
+                (&m.author, Type::TEXT),
+                (&m.published_at, Type::TEXT),
+                (&m.modified_at, Type::TEXT),
+                (&m.language, Type::TEXT),
+                (&m.site_name, Type::TEXT),
+                (&cleaned.text, Type::TEXT),
+                (&raw, Type::TEXT),
+                (&hash, Type::TEXT),
+                (&words, Type::INT8),
+                (&a.fetched_at, Type::INT8),
+                (&method_name(m.method), Type::TEXT),
+                (&distinctive, Type::BYTEA_ARRAY),
+                (&chars, Type::INT4_ARRAY),
+                (&shared, Type::BYTEA_ARRAY),
+                (&urls, Type::TEXT_ARRAY),
             ],
         )?
         .get(0);
-    if let Some(page) = &page {
-        // Every line of the article is now findable by its hash: the
-        // distinctive ones in article_lines, the rest in
-        // article_shared_lines (what the re-clean looks up).
-        near_dup::index(tx, site_id, id, page)?;
-        lines::index_shared(tx, site_id, id, page.seen_before())?;
-    }
     if let Some(html) = &a.html {
         put_html(tx, id, html)?;
-    }
-    add_alias(tx, &a.url, id)?;
-    if let Some(c) = canonical {
-        add_alias(tx, c, id)?;
     }
     Ok(WriteOutcome::ArticleStored {
         id,
@@ -255,10 +273,10 @@ fn store_article(
 /// counts each article once). Unchanged: an alias URL, an empty
 /// extraction, a body another article of the site already has. A URL with
 /// no article yet is stored as new.
-fn refetched(tx: &mut Transaction<'_>, a: &NewArticle) -> Result<WriteOutcome, postgres::Error> {
+fn refetched(tx: &mut Tx<'_, '_>, a: &NewArticle) -> Result<WriteOutcome, postgres::Error> {
     let raw = a.article.text.as_str();
     let find = "SELECT id, content_hash, site_id FROM articles WHERE url = $1";
-    let Some(row) = tx.query_opt(find, &[&a.url])? else {
+    let Some(row) = tx.query_typed_opt(find, &[(&a.url, Type::TEXT)])? else {
         return match article_by_url(tx, &a.url)? {
             Some(id) => Ok(WriteOutcome::ArticleUnchanged { id }),
             None => store_article(tx, a),
@@ -268,7 +286,7 @@ fn refetched(tx: &mut Transaction<'_>, a: &NewArticle) -> Result<WriteOutcome, p
     // rows); read again under its lock, as another process may have just
     // updated it.
     lock_site(tx, row.get(2))?;
-    let Some(row) = tx.query_opt(find, &[&a.url])? else {
+    let Some(row) = tx.query_typed_opt(find, &[(&a.url, Type::TEXT)])? else {
         return Ok(WriteOutcome::ArticleEmpty);
     };
     let (id, old_hash, site_id): (i64, String, i64) = (row.get(0), row.get(1), row.get(2));
@@ -287,27 +305,27 @@ fn refetched(tx: &mut Transaction<'_>, a: &NewArticle) -> Result<WriteOutcome, p
     };
     let m = &a.article;
     let words = i64::try_from(word_count(&text)).unwrap_or(i64::MAX);
-    tx.execute(
+    tx.execute_typed(
         "UPDATE articles SET title = $2, author = $3, published_at = $4, modified_at = $5,
             language = $6, site_name = $7, text = $8, raw_text = $9, content_hash = $10,
             word_count = $11, fetched_at = $12,
             canonical_url = coalesce($13, canonical_url), method = $14
          WHERE id = $1",
         &[
-            &id,
-            &m.title,
-            &m.author,
-            &m.published_at,
-            &m.modified_at,
-            &m.language,
-            &m.site_name,
-            &text,
-            &raw,
-            &hash,
-            &words,
-            &a.fetched_at,
-            &m.canonical_url,
-            &method_name(m.method),
+            (&id, Type::INT8),
+            (&m.title, Type::TEXT),
+            (&m.author, Type::TEXT),
+            (&m.published_at, Type::TEXT),
+            (&m.modified_at, Type::TEXT),
+            (&m.language, Type::TEXT),
+            (&m.site_name, Type::TEXT),
+            (&text, Type::TEXT),
+            (&raw, Type::TEXT),
+            (&hash, Type::TEXT),
+            (&words, Type::INT8),
+            (&a.fetched_at, Type::INT8),
+            (&m.canonical_url, Type::TEXT),
+            (&method_name(m.method), Type::TEXT),
         ],
     )?;
     if let Some(html) = &a.html {
@@ -316,54 +334,50 @@ fn refetched(tx: &mut Transaction<'_>, a: &NewArticle) -> Result<WriteOutcome, p
     Ok(WriteOutcome::ArticleUpdated { id })
 }
 
-fn is_site_url(tx: &mut Transaction<'_>, url: &str, site_id: i64) -> Result<bool, postgres::Error> {
+fn is_site_url(tx: &mut Tx<'_, '_>, url: &str, site_id: i64) -> Result<bool, postgres::Error> {
     Ok(tx
-        .query_opt(
+        .query_typed_opt(
             "SELECT 1 FROM urls WHERE url = $1 AND site_id = $2",
-            &[&url, &site_id],
+            &[(&url, Type::TEXT), (&site_id, Type::INT8)],
         )?
         .is_some())
 }
 
-fn article_by_url(tx: &mut Transaction<'_>, url: &str) -> Result<Option<i64>, postgres::Error> {
+fn article_by_url(tx: &mut Tx<'_, '_>, url: &str) -> Result<Option<i64>, postgres::Error> {
     Ok(tx
-        .query_opt(
+        .query_typed_opt(
             "SELECT article_id FROM article_urls WHERE url = $1
              UNION ALL SELECT id FROM articles WHERE url = $1
              LIMIT 1",
-            &[&url],
+            &[(&url, Type::TEXT)],
         )?
         .map(|r| r.get(0)))
 }
 
 fn article_by_hash(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     hash: &str,
 ) -> Result<Option<i64>, postgres::Error> {
     Ok(tx
-        .query_opt(
+        .query_typed_opt(
             "SELECT id FROM articles WHERE site_id = $1 AND content_hash = $2",
-            &[&site_id, &hash],
+            &[(&site_id, Type::INT8), (&hash, Type::TEXT)],
         )?
         .map(|r| r.get(0)))
 }
 
-fn add_alias(tx: &mut Transaction<'_>, url: &str, id: i64) -> Result<(), postgres::Error> {
-    tx.execute(
+fn add_alias(tx: &mut Tx<'_, '_>, url: &str, id: i64) -> Result<(), postgres::Error> {
+    tx.execute_typed(
         "INSERT INTO article_urls (url, article_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-        &[&url, &id],
+        &[(&url, Type::TEXT), (&id, Type::INT8)],
     )?;
     Ok(())
 }
 
 /// Store (or replace, after a changed refetch) the kept page of an article.
-fn put_html(
-    tx: &mut Transaction<'_>,
-    article_id: i64,
-    h: &KeptHtml,
-) -> Result<(), postgres::Error> {
-    tx.execute(
+fn put_html(tx: &mut Tx<'_, '_>, article_id: i64, h: &KeptHtml) -> Result<(), postgres::Error> {
+    tx.execute_typed(
         "INSERT INTO article_html (article_id, url, status, content_type, last_modified, etag,
              date, fetched_at, body_bytes, body_zstd)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
@@ -372,16 +386,16 @@ fn put_html(
              etag = excluded.etag, date = excluded.date, fetched_at = excluded.fetched_at,
              body_bytes = excluded.body_bytes, body_zstd = excluded.body_zstd",
         &[
-            &article_id,
-            &h.url,
-            &i32::from(h.status),
-            &h.content_type,
-            &h.last_modified,
-            &h.etag,
-            &h.date,
-            &h.fetched_at,
-            &i64::try_from(h.body_bytes).unwrap_or(i64::MAX),
-            &h.body_zstd,
+            (&article_id, Type::INT8),
+            (&h.url, Type::TEXT),
+            (&i32::from(h.status), Type::INT4),
+            (&h.content_type, Type::TEXT),
+            (&h.last_modified, Type::TEXT),
+            (&h.etag, Type::TEXT),
+            (&h.date, Type::TEXT),
+            (&h.fetched_at, Type::INT8),
+            (&i64::try_from(h.body_bytes).unwrap_or(i64::MAX), Type::INT8),
+            (&h.body_zstd, Type::BYTEA),
         ],
     )?;
     Ok(())
@@ -390,35 +404,38 @@ fn put_html(
 /// Record a `tree` article page's use of its site's rule (as the SQLite
 /// store's `site_rules::apply_update`; the counts are raised in SQL, so
 /// processes add up).
+#[allow(
+    dead_code,
+    reason = "the seam: the crawl's write batch (branch h15a) calls it; an `expect` would \
+              fail once that is merged"
+)]
 pub(super) fn record_site_rule(
     tx: &mut Transaction<'_>,
     update: SiteRuleUpdate,
 ) -> Result<WriteOutcome, StoreError> {
+    let tx = &mut Tx::plain(tx);
     let u = &update;
     let site_id = site_id_in(tx, &u.site)?;
-    tx.execute(
+    tx.execute_typed(
         "INSERT INTO site_rules AS r (site_id, pages_by_rule, pages_by_tree, dropped)
          VALUES ($1, $2, $3, $4)
          ON CONFLICT (site_id) DO UPDATE SET pages_by_rule = r.pages_by_rule + excluded.pages_by_rule,
              pages_by_tree = r.pages_by_tree + excluded.pages_by_tree,
-             dropped = r.dropped + excluded.dropped",
-        &[
-            &site_id,
-            &i64::from(u.by_rule),
-            &i64::from(!u.by_rule),
-            &i64::from(u.dropped),
-        ],
-    )?;
+             dropped = r.dropped + excluded.dropped", &[(&site_id, Type::INT8), (&i64::from(u.by_rule), Type::INT8), (&i64::from(!u.by_rule), Type::INT8), (&i64::from(u.dropped), Type::INT8)])?;
     if u.dropped {
-        tx.execute(
+        tx.execute_typed(
             "UPDATE site_rules SET rule = NULL, display = NULL WHERE site_id = $1",
-            &[&site_id],
+            &[(&site_id, Type::INT8)],
         )?;
     }
     if let Some((json, display)) = &u.learned {
-        tx.execute(
+        tx.execute_typed(
             "UPDATE site_rules SET rule = $2, display = $3 WHERE site_id = $1",
-            &[&site_id, json, display],
+            &[
+                (&site_id, Type::INT8),
+                (json, Type::TEXT),
+                (display, Type::TEXT),
+            ],
         )?;
     }
     Ok(WriteOutcome::RuleRecorded)

@@ -43,6 +43,8 @@ pub struct PgStore {
     url: String,
     /// The frontier's per-connection memory (site ids, URL counts).
     frontier: frontier::FrontierCache,
+    /// The article writes' statements, prepared on `client`.
+    article_sql: articles::Prepared,
 }
 
 impl PgStore {
@@ -68,6 +70,7 @@ impl PgStore {
             lease: DEFAULT_LEASE,
             url: url.to_string(),
             frontier: frontier::FrontierCache::default(),
+            article_sql: articles::Prepared::default(),
         })
     }
 

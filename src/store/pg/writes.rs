@@ -54,6 +54,7 @@ impl PgStore {
     fn write_batch_once(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
         let owner = self.owner.clone();
         let cache = &mut self.frontier;
+        let article_sql = &mut self.article_sql;
         if cache
             .counts_read
             .is_none_or(|at| at.elapsed() >= COUNTS_FOR)
@@ -102,8 +103,12 @@ impl PgStore {
                     record_skip(&mut tx, &mut cache.statements, &rec, &owner)?;
                     WriteOutcome::FetchRecorded
                 }
-                WriteOp::Article(a) => articles::write_article(&mut tx, a, false)?,
-                WriteOp::Refetched(a) => articles::write_article(&mut tx, a, true)?,
+                WriteOp::Article(a) => {
+                    articles::write_article_prepared(&mut tx, article_sql, a, false)?
+                }
+                WriteOp::Refetched(a) => {
+                    articles::write_article_prepared(&mut tx, article_sql, a, true)?
+                }
                 WriteOp::SiteRule(u) => articles::record_site_rule(&mut tx, u)?,
             });
         }

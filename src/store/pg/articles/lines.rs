@@ -20,7 +20,8 @@
 
 use std::collections::HashMap;
 
-use postgres::Transaction;
+use super::sql::Tx;
+use postgres::types::Type;
 
 use crate::boilerplate::{
     assemble, distinct_lines, judge, split_lines, LineHash, LineRule, LineSettings, Piece,
@@ -64,7 +65,7 @@ fn hash_of(md5: &[u8]) -> Option<LineHash> {
 /// it; records the lines whose status the counts moved. The pg twin of
 /// `store::lines::learn_and_clean_pieces`.
 pub(super) fn learn_and_clean(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     pieces: &[Piece<'_>],
     settings: &LineSettings,
@@ -73,14 +74,17 @@ pub(super) fn learn_and_clean(
     // A site's first learned article starts its line index (cleaned_with
     // set); a site that already had articles stored without learning does
     // not, so its next re-clean walks them all.
-    let row = tx.query_one(
+    let row = tx.query_typed_one(
         "INSERT INTO site_stats (site_id, articles_processed, cleaned_with)
          VALUES ($1, 1, CASE WHEN EXISTS (SELECT 1 FROM articles WHERE site_id = $1)
                              THEN NULL ELSE $2 END)
          ON CONFLICT (site_id) DO UPDATE
              SET articles_processed = site_stats.articles_processed + 1
          RETURNING articles_processed, last_prune_rc",
-        &[&site_id, &settings.judgement_key()],
+        &[
+            (&site_id, Type::INT8),
+            (&settings.judgement_key(), Type::TEXT),
+        ],
     )?;
     let (rc, last_prune_rc): (i64, i64) = (row.get(0), row.get(1));
     let rc_u = to_u64(rc);
@@ -93,7 +97,7 @@ pub(super) fn learn_and_clean(
     let lines = sorted_lines(pieces);
     let hashes: Vec<&[u8]> = lines.iter().map(|l| &l.hash[..]).collect();
     let samples: Vec<&str> = lines.iter().map(|l| sample(&l.normalized)).collect();
-    let rows = tx.query(
+    let rows = tx.query_typed(
         "INSERT INTO line_hashes AS l (site_id, md5, count, first_seen, last_seen, sample)
          SELECT $1, u.md5, 1, $3, $3, '' FROM unnest($2::bytea[]) WITH ORDINALITY AS u(md5, n)
          ORDER BY u.n
@@ -102,7 +106,12 @@ pub(super) fn learn_and_clean(
                            THEN ($4::text[])[array_position($2::bytea[], excluded.md5)]
                            ELSE l.sample END
          RETURNING l.md5, l.count",
-        &[&site_id, &hashes, &rc, &samples],
+        &[
+            (&site_id, Type::INT8),
+            (&hashes, Type::BYTEA_ARRAY),
+            (&rc, Type::INT8),
+            (&samples, Type::TEXT_ARRAY),
+        ],
     )?;
     let mut counts = SiteCounts {
         rc: rc_u,
@@ -138,7 +147,7 @@ fn crossed(rule: &LineRule, lc: u64, rc: u64) -> bool {
 /// `rc`: t = int(1 + RC/L) grew, so lines with t_old < LC ≤ t_new (or
 /// 2·t_old < LC ≤ 2·t_new) step down.
 fn threshold_step(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     rule: &LineRule,
     rc: u64,
@@ -148,10 +157,14 @@ fn threshold_step(
     if old == new {
         return Ok(());
     }
-    let rows = tx.query(
+    let rows = tx.query_typed(
         "SELECT md5 FROM line_hashes WHERE site_id = $1
          AND ((count > $2 AND count <= $3) OR (count > 2 * $2 AND count <= 2 * $3))",
-        &[&site_id, &to_i64(old), &to_i64(new)],
+        &[
+            (&site_id, Type::INT8),
+            (&to_i64(old), Type::INT8),
+            (&to_i64(new), Type::INT8),
+        ],
     )?;
     out.extend(rows.iter().filter_map(|r| hash_of(r.get::<_, &[u8]>(0))));
     Ok(())
@@ -160,7 +173,7 @@ fn threshold_step(
 /// Delete the site's records with LC ≤ RC × ratio (recording those whose
 /// status was not "kept"), and remember when.
 fn prune(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     rc: i64,
     settings: &LineSettings,
@@ -170,19 +183,23 @@ fn prune(
     let limit = (rc as f64 * settings.prune_ratio).floor() as i64;
     let t = to_i64(settings.rule.threshold(to_u64(rc)));
     if limit > t {
-        let rows = tx.query(
+        let rows = tx.query_typed(
             "SELECT md5 FROM line_hashes WHERE site_id = $1 AND count > $2 AND count <= $3",
-            &[&site_id, &t, &limit],
+            &[
+                (&site_id, Type::INT8),
+                (&t, Type::INT8),
+                (&limit, Type::INT8),
+            ],
         )?;
         changed.extend(rows.iter().filter_map(|r| hash_of(r.get::<_, &[u8]>(0))));
     }
-    tx.execute(
+    tx.execute_typed(
         "DELETE FROM line_hashes WHERE site_id = $1 AND count <= $2",
-        &[&site_id, &limit],
+        &[(&site_id, Type::INT8), (&limit, Type::INT8)],
     )?;
-    tx.execute(
+    tx.execute_typed(
         "UPDATE site_stats SET last_prune_rc = $2 WHERE site_id = $1",
-        &[&site_id, &rc],
+        &[(&site_id, Type::INT8), (&rc, Type::INT8)],
     )?;
     Ok(())
 }
@@ -190,7 +207,7 @@ fn prune(
 /// Record that these lines of the site changed status now: every article
 /// stored so far that has one of them may need cleaning again.
 fn record_changes(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     mut hashes: Vec<LineHash>,
 ) -> Result<(), postgres::Error> {
@@ -202,13 +219,13 @@ fn record_changes(
     hashes.sort_unstable();
     hashes.dedup();
     let md5s: Vec<&[u8]> = hashes.iter().map(|h| &h[..]).collect();
-    tx.execute(
+    tx.execute_typed(
         "INSERT INTO line_changes AS c (site_id, md5, before_id)
          SELECT $1, u.md5, (SELECT coalesce(max(id), 0) FROM articles)
          FROM unnest($2::bytea[]) AS u(md5) ORDER BY u.md5
          ON CONFLICT (site_id, md5) DO UPDATE
              SET before_id = greatest(c.before_id, excluded.before_id)",
-        &[&site_id, &md5s],
+        &[(&site_id, Type::INT8), (&md5s, Type::BYTEA_ARRAY)],
     )?;
     Ok(())
 }
@@ -216,7 +233,7 @@ fn record_changes(
 /// Index lines of a stored article that `article_lines` does not hold (or
 /// may not: after a refetch, all of them). Repeats are ignored.
 pub(super) fn index_shared<'h>(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     article_id: i64,
     hashes: impl IntoIterator<Item = &'h LineHash>,
@@ -225,11 +242,15 @@ pub(super) fn index_shared<'h>(
     if md5s.is_empty() {
         return Ok(());
     }
-    tx.execute(
+    tx.execute_typed(
         "INSERT INTO article_shared_lines (site_id, md5, article_id)
          SELECT $1, u.md5, $3 FROM unnest($2::bytea[]) AS u(md5)
          ON CONFLICT DO NOTHING",
-        &[&site_id, &md5s, &article_id],
+        &[
+            (&site_id, Type::INT8),
+            (&md5s, Type::BYTEA_ARRAY),
+            (&article_id, Type::INT8),
+        ],
     )?;
     Ok(())
 }
@@ -237,21 +258,21 @@ pub(super) fn index_shared<'h>(
 /// The site's articles were written without learning (its line switch off):
 /// their lines are not indexed, so its next re-clean must walk them all.
 pub(super) fn forget_cleaned_with(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
 ) -> Result<(), postgres::Error> {
-    tx.execute(
+    tx.execute_typed(
         "UPDATE site_stats SET cleaned_with = NULL WHERE site_id = $1 AND cleaned_with IS NOT NULL",
-        &[&site_id],
+        &[(&site_id, Type::INT8)],
     )?;
     Ok(())
 }
 
 /// RC of a site: articles processed by the line filter (0 if none yet).
-pub(super) fn site_rc(tx: &mut Transaction<'_>, site_id: i64) -> Result<u64, postgres::Error> {
-    let row = tx.query_opt(
+pub(super) fn site_rc(tx: &mut Tx<'_, '_>, site_id: i64) -> Result<u64, postgres::Error> {
+    let row = tx.query_typed_opt(
         "SELECT articles_processed FROM site_stats WHERE site_id = $1",
-        &[&site_id],
+        &[(&site_id, Type::INT8)],
     )?;
     Ok(row.map_or(0, |r| to_u64(r.get(0))))
 }
@@ -259,15 +280,15 @@ pub(super) fn site_rc(tx: &mut Transaction<'_>, site_id: i64) -> Result<u64, pos
 /// LC of each distinct line of a text (lines never seen, or pruned, are
 /// left out: LC 0).
 pub(super) fn line_counts(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     pieces: &[Piece<'_>],
 ) -> Result<HashMap<LineHash, u64>, postgres::Error> {
     let lines = sorted_lines(pieces);
     let md5s: Vec<&[u8]> = lines.iter().map(|l| &l.hash[..]).collect();
-    let rows = tx.query(
+    let rows = tx.query_typed(
         "SELECT md5, count FROM line_hashes WHERE site_id = $1 AND md5 = ANY($2::bytea[])",
-        &[&site_id, &md5s],
+        &[(&site_id, Type::INT8), (&md5s, Type::BYTEA_ARRAY)],
     )?;
     Ok(rows
         .iter()
@@ -277,7 +298,7 @@ pub(super) fn line_counts(
 
 /// Clean split text with the site's counts at RC `rc`, learning nothing.
 pub(super) fn clean_pieces_at(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     rc: u64,
     pieces: &[Piece<'_>],
@@ -295,7 +316,7 @@ pub(super) fn clean_pieces_at(
 /// are, learning nothing; its lines are indexed for the re-clean (with
 /// learning off, the site is marked for a full re-clean instead).
 pub(super) fn clean_stored_with_current_counts(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     article_id: i64,
     raw_text: &str,

@@ -6,15 +6,16 @@
 //! In: a transaction holding the site's learning lock, a site id and a
 //! page's lines. Out: the page's [`PageLines`] (each distinct line with its
 //! LC before the page), the stored article it is a version of ([`find`]),
-//! the index of a newly stored article's distinctive lines ([`index`]) and
+//! a newly stored article's distinctive lines ([`PageLines::distinctive`]) and
 //! the version record ([`record_version`]). Each is one statement, the
 //! lines passed as arrays.
 
 use std::collections::HashMap;
 
-use postgres::Transaction;
+use super::sql::Tx;
+use postgres::types::Type;
 
-use super::lines::{line_counts, sorted_lines};
+use super::lines::sorted_lines;
 use crate::boilerplate::{LineHash, Piece};
 use crate::store::near_dup::{Version, MAX_OWNERS, MIN_SHARED_CHARS, SHARE};
 
@@ -22,44 +23,83 @@ use crate::store::near_dup::{Version, MAX_OWNERS, MIN_SHARED_CHARS, SHARE};
 pub(super) struct PageLines {
     /// (hash, length in characters, LC before this page), in md5 order.
     lines: Vec<(LineHash, usize, i64)>,
+    /// (line, stored article having it) for the page's distinctive lines.
+    owners: Vec<(LineHash, i64)>,
 }
 
 impl PageLines {
     /// The page's lines that some article of the site had before (LC ≥ 1):
-    /// those [`index`] leaves out.
+    /// those [`PageLines::distinctive`] leaves out.
     pub(super) fn seen_before(&self) -> impl Iterator<Item = &LineHash> {
         self.lines
             .iter()
             .filter(|(_, _, lc)| *lc > 0)
             .map(|(hash, _, _)| hash)
     }
+
+    /// The page's distinctive lines, those no other article of the site
+    /// had (LC 0), with their lengths: what `article_lines` indexes for a
+    /// newly stored article.
+    pub(super) fn distinctive(&self) -> (Vec<&[u8]>, Vec<i32>) {
+        self.lines
+            .iter()
+            .filter(|(_, _, lc)| *lc == 0)
+            .map(|(hash, chars, _)| (&hash[..], i32::try_from(*chars).unwrap_or(i32::MAX)))
+            .unzip()
+    }
 }
 
 /// Look up LC of each distinct line of the page (0 for lines never seen,
-/// or pruned as rare).
+/// or pruned as rare) and, for the distinctive ones (LC ≤ [`MAX_OWNERS`]),
+/// the stored articles having them: one query.
 pub(super) fn read(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     pieces: &[Piece<'_>],
 ) -> Result<PageLines, postgres::Error> {
-    let counts = line_counts(tx, site_id, pieces)?;
-    let lines = sorted_lines(pieces)
+    let lines = sorted_lines(pieces);
+    let md5s: Vec<&[u8]> = lines.iter().map(|l| &l.hash[..]).collect();
+    let rows = tx.query_typed(
+        "WITH page AS (
+             SELECT u.md5, coalesce(l.count, 0) AS lc FROM unnest($2::bytea[]) AS u(md5)
+             LEFT JOIN line_hashes l ON l.site_id = $1 AND l.md5 = u.md5)
+         SELECT p.md5, p.lc, o.article_id FROM page p
+         LEFT JOIN LATERAL (
+             SELECT article_id FROM article_lines a WHERE a.site_id = $1 AND a.md5 = p.md5
+             UNION
+             SELECT article_id FROM article_shared_lines s WHERE s.site_id = $1 AND s.md5 = p.md5
+         ) o ON p.lc <= $3",
+        &[
+            (&site_id, Type::INT8),
+            (&md5s, Type::BYTEA_ARRAY),
+            (&MAX_OWNERS, Type::INT8),
+        ],
+    )?;
+    let mut lc_of: HashMap<LineHash, i64> = HashMap::with_capacity(lines.len());
+    let mut owners = Vec::new();
+    for row in &rows {
+        let Ok(hash) = LineHash::try_from(row.get::<_, &[u8]>(0)) else {
+            continue;
+        };
+        lc_of.insert(hash, row.get(1));
+        if let Some(id) = row.get::<_, Option<i64>>(2) {
+            owners.push((hash, id));
+        }
+    }
+    let lines = lines
         .into_iter()
         .map(|l| {
-            let lc = counts
-                .get(&l.hash)
-                .map_or(0, |&c| i64::try_from(c).unwrap_or(i64::MAX));
+            let lc = lc_of.get(&l.hash).copied().unwrap_or(0);
             (l.hash, l.normalized.chars().count(), lc)
         })
         .collect();
-    Ok(PageLines { lines })
+    Ok(PageLines { lines, owners })
 }
 
 /// The stored article of the site whose distinctive lines the page mostly
 /// shares, if any (the rule of `store::near_dup::find`).
 pub(super) fn find(
-    tx: &mut Transaction<'_>,
-    site_id: i64,
+    tx: &mut Tx<'_, '_>,
     page: &PageLines,
 ) -> Result<Option<Version>, postgres::Error> {
     let mut page_chars = 0usize;
@@ -71,21 +111,10 @@ pub(super) fn find(
         page_chars += chars;
         chars_of.insert(*hash, *chars);
     }
-    let md5s: Vec<&[u8]> = chars_of.keys().map(|h| &h[..]).collect();
-    let rows = tx.query(
-        "SELECT md5, article_id FROM article_lines WHERE site_id = $1 AND md5 = ANY($2::bytea[])
-         UNION
-         SELECT md5, article_id FROM article_shared_lines
-         WHERE site_id = $1 AND md5 = ANY($2::bytea[])",
-        &[&site_id, &md5s],
-    )?;
     let mut shared: HashMap<i64, usize> = HashMap::new();
-    for row in &rows {
-        let Ok(hash) = LineHash::try_from(row.get::<_, &[u8]>(0)) else {
-            continue;
-        };
-        let chars = chars_of.get(&hash).copied().unwrap_or(0);
-        *shared.entry(row.get(1)).or_default() += chars;
+    for (hash, id) in &page.owners {
+        let chars = chars_of.get(hash).copied().unwrap_or(0);
+        *shared.entry(*id).or_default() += chars;
     }
     // Most shared text first; the oldest article on a tie.
     let Some((article_id, common)) = shared
@@ -98,9 +127,9 @@ pub(super) fn find(
         return Ok(None);
     }
     let article_chars: i64 = tx
-        .query_one(
+        .query_typed_one(
             "SELECT coalesce(sum(chars), 0)::BIGINT FROM article_lines WHERE article_id = $1",
-            &[&article_id],
+            &[(&article_id, Type::INT8)],
         )?
         .get(0);
     let page_share = common as f64 / page_chars.max(1) as f64;
@@ -112,52 +141,26 @@ pub(super) fn find(
     }))
 }
 
-/// Index the distinctive lines of a newly stored article: those no other
-/// article of the site had (LC was 0).
-pub(super) fn index(
-    tx: &mut Transaction<'_>,
-    site_id: i64,
-    article_id: i64,
-    page: &PageLines,
-) -> Result<(), postgres::Error> {
-    let (md5s, chars): (Vec<&[u8]>, Vec<i32>) = page
-        .lines
-        .iter()
-        .filter(|(_, _, lc)| *lc == 0)
-        .map(|(hash, chars, _)| (&hash[..], i32::try_from(*chars).unwrap_or(i32::MAX)))
-        .unzip();
-    if md5s.is_empty() {
-        return Ok(());
-    }
-    tx.execute(
-        "INSERT INTO article_lines (site_id, md5, article_id, chars)
-         SELECT $1, u.md5, $3, u.chars FROM unnest($2::bytea[], $4::int[]) AS u(md5, chars)
-         ON CONFLICT DO NOTHING",
-        &[&site_id, &md5s, &article_id, &chars],
-    )?;
-    Ok(())
-}
-
 /// Record the page at `url` as a version of `v.article_id`, with its own text.
 pub(super) fn record_version(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     url: &str,
     v: Version,
     raw_text: &str,
     content_hash: &str,
     fetched_at: i64,
 ) -> Result<(), postgres::Error> {
-    tx.execute(
+    tx.execute_typed(
         "INSERT INTO article_versions (url, article_id, raw_text, content_hash, shared, fetched_at)
          VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT DO NOTHING",
         &[
-            &url,
-            &v.article_id,
-            &raw_text,
-            &content_hash,
-            &v.shared,
-            &fetched_at,
+            (&url, Type::TEXT),
+            (&v.article_id, Type::INT8),
+            (&raw_text, Type::TEXT),
+            (&content_hash, Type::TEXT),
+            (&v.shared, Type::FLOAT8),
+            (&fetched_at, Type::INT8),
         ],
     )?;
     Ok(())

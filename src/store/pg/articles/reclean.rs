@@ -12,7 +12,8 @@
 
 use std::collections::BTreeSet;
 
-use postgres::Transaction;
+use super::sql::Tx;
+use postgres::types::Type;
 
 use super::lines::{clean_pieces_at, forget_cleaned_with, index_shared, site_rc, sorted_lines};
 use super::lock_site;
@@ -45,9 +46,10 @@ impl PgStore {
     ) -> Result<Recleaned, StoreError> {
         let mut done = Recleaned::default();
         for (id, name) in self.sites_named(site)? {
-            let mut tx = self.client().transaction()?;
-            lock_site(&mut tx, id)?;
-            let site_done = reclean_changed(&mut tx, id, &settings_for(&name))?;
+            let mut tx = self.client.transaction()?;
+            let mut w = Tx::prepared(&mut tx, &mut self.article_sql);
+            lock_site(&mut w, id)?;
+            let site_done = reclean_changed(&mut w, id, &settings_for(&name))?;
             tx.commit()?;
             done.examined += site_done.examined;
             done.changed += site_done.changed;
@@ -65,9 +67,10 @@ impl PgStore {
     ) -> Result<usize, StoreError> {
         let mut changed = 0;
         for (id, name) in self.sites_named(site)? {
-            let mut tx = self.client().transaction()?;
-            lock_site(&mut tx, id)?;
-            changed += reclean_all(&mut tx, id, &settings_for(&name))?.changed;
+            let mut tx = self.client.transaction()?;
+            let mut w = Tx::prepared(&mut tx, &mut self.article_sql);
+            lock_site(&mut w, id)?;
+            changed += reclean_all(&mut w, id, &settings_for(&name))?.changed;
             tx.commit()?;
         }
         Ok(changed)
@@ -77,9 +80,9 @@ impl PgStore {
     fn sites_named(&mut self, site: Option<&str>) -> Result<Vec<(i64, String)>, StoreError> {
         Ok(self
             .client()
-            .query(
+            .query_typed(
                 "SELECT id, name FROM sites WHERE $1::TEXT IS NULL OR name = $1 ORDER BY id",
-                &[&site],
+                &[(&site, Type::TEXT)],
             )?
             .iter()
             .map(|r| (r.get(0), r.get(1)))
@@ -90,7 +93,7 @@ impl PgStore {
 /// Re-clean the site's articles having a line whose status changed after
 /// they were cleaned (or all of them, see the module doc).
 fn reclean_changed(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     settings: &LineSettings,
 ) -> Result<Recleaned, postgres::Error> {
@@ -102,7 +105,7 @@ fn reclean_changed(
         return reclean_all(tx, site_id, settings);
     }
     let ids: BTreeSet<i64> = tx
-        .query(
+        .query_typed(
             "SELECT l.article_id FROM line_changes c
              JOIN article_lines l ON l.site_id = c.site_id AND l.md5 = c.md5
              WHERE c.site_id = $1 AND l.article_id <= c.before_id
@@ -110,7 +113,7 @@ fn reclean_changed(
              SELECT l.article_id FROM line_changes c
              JOIN article_shared_lines l ON l.site_id = c.site_id AND l.md5 = c.md5
              WHERE c.site_id = $1 AND l.article_id <= c.before_id",
-            &[&site_id],
+            &[(&site_id, Type::INT8)],
         )?
         .iter()
         .map(|r| r.get(0))
@@ -119,10 +122,10 @@ fn reclean_changed(
     let mut done = Recleaned::default();
     let ids: Vec<i64> = ids.into_iter().collect();
     for chunk in ids.chunks(RECLEAN_CHUNK as usize) {
-        let rows = tx.query(
+        let rows = tx.query_typed(
             "SELECT id, text, raw_text FROM articles
              WHERE id = ANY($1) AND site_id = $2 ORDER BY id",
-            &[&chunk, &site_id],
+            &[(&chunk, Type::INT8_ARRAY), (&site_id, Type::INT8)],
         )?;
         for row in &rows {
             let (id, text, raw_text): (i64, &str, &str) = (row.get(0), row.get(1), row.get(2));
@@ -138,7 +141,7 @@ fn reclean_changed(
 /// Re-clean every article of the site, indexing its lines on the way when
 /// the index is incomplete or was built under other settings.
 fn reclean_all(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     settings: &LineSettings,
 ) -> Result<Recleaned, postgres::Error> {
@@ -148,10 +151,14 @@ fn reclean_all(
     let mut done = Recleaned::default();
     let mut after_id = i64::MIN;
     loop {
-        let rows = tx.query(
+        let rows = tx.query_typed(
             "SELECT id, text, raw_text FROM articles
              WHERE site_id = $1 AND id > $2 ORDER BY id LIMIT $3",
-            &[&site_id, &after_id, &RECLEAN_CHUNK],
+            &[
+                (&site_id, Type::INT8),
+                (&after_id, Type::INT8),
+                (&RECLEAN_CHUNK, Type::INT8),
+            ],
         )?;
         let Some(last) = rows.last() else { break };
         after_id = last.get(0);
@@ -178,7 +185,7 @@ fn reclean_all(
 /// Clean one article again; true when its text changed and was rewritten.
 /// An article is never emptied (as on SQLite).
 fn reclean_one(
-    tx: &mut Transaction<'_>,
+    tx: &mut Tx<'_, '_>,
     site_id: i64,
     rc: u64,
     id: i64,
@@ -196,29 +203,36 @@ fn reclean_one(
         return Ok(false);
     }
     let words = i64::try_from(word_count(&cleaned)).unwrap_or(i64::MAX);
-    tx.execute(
+    tx.execute_typed(
         "UPDATE articles SET text = $2, word_count = $3 WHERE id = $1",
-        &[&id, &cleaned, &words],
+        &[
+            (&id, Type::INT8),
+            (&cleaned, Type::TEXT),
+            (&words, Type::INT8),
+        ],
     )?;
     Ok(true)
 }
 
 /// The settings the site's articles were last all cleaned with.
-fn cleaned_with(tx: &mut Transaction<'_>, site_id: i64) -> Result<Option<String>, postgres::Error> {
+fn cleaned_with(tx: &mut Tx<'_, '_>, site_id: i64) -> Result<Option<String>, postgres::Error> {
     Ok(tx
-        .query_opt(
+        .query_typed_opt(
             "SELECT cleaned_with FROM site_stats WHERE site_id = $1",
-            &[&site_id],
+            &[(&site_id, Type::INT8)],
         )?
         .and_then(|r| r.get(0)))
 }
 
 /// Every article of the site is clean under `key`: no change is pending.
-fn finish(tx: &mut Transaction<'_>, site_id: i64, key: &str) -> Result<(), postgres::Error> {
-    tx.execute("DELETE FROM line_changes WHERE site_id = $1", &[&site_id])?;
-    tx.execute(
+fn finish(tx: &mut Tx<'_, '_>, site_id: i64, key: &str) -> Result<(), postgres::Error> {
+    tx.execute_typed(
+        "DELETE FROM line_changes WHERE site_id = $1",
+        &[(&site_id, Type::INT8)],
+    )?;
+    tx.execute_typed(
         "UPDATE site_stats SET cleaned_with = $2 WHERE site_id = $1",
-        &[&site_id, &key],
+        &[(&site_id, Type::INT8), (&key, Type::TEXT)],
     )?;
     Ok(())
 }

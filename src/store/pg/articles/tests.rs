@@ -8,3 +8,4 @@ mod concurrent;
 mod fixtures;
 mod same_as_sqlite;
 mod site_rules;
+mod speed;
