@@ -58,7 +58,8 @@
 //! `<module>/tests.rs` (`<module>/tests/` when it has parts) once it is long;
 //! integration tests are four binaries, `tests/{cli,crawl,store,eval}/`, one
 //! module per topic (each binary links the whole crate, so add a module, not
-//! a binary).
+//! a binary), and `tests/pg_crawl/`: several crawler processes on one
+//! PostgreSQL database.
 
 pub mod boilerplate;
 pub mod config;

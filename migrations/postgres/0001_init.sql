@@ -54,7 +54,10 @@ CREATE INDEX urls_site ON urls(site_id);
 -- The global politeness clock per host (see the header).
 CREATE TABLE hosts (
     host          TEXT PRIMARY KEY,
-    next_turn_at  BIGINT NOT NULL DEFAULT 0
+    next_turn_at  BIGINT NOT NULL DEFAULT 0,
+    -- The least spacing of the host's turns (ms) that its robots.txt
+    -- Crawl-delay asks for, once any process read it (0: none known).
+    delay_spacing_ms  BIGINT NOT NULL DEFAULT 0
 );
 
 -- One row per HTTP attempt or skip (the fetch log).

@@ -5,6 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
@@ -12,7 +13,8 @@ use newshound::config::{Config, FetchConfig};
 use newshound::crawl::{self, CrawlOptions};
 use newshound::extract::{self, Article, ExtractOptions};
 use newshound::simweb::{SimWeb, SimWebSpec};
-use newshound::store::{Selection, Store};
+use newshound::store::pg::PgStore;
+use newshound::store::{Selection, Store, StoreTarget};
 
 use super::out::Out;
 use super::store_cmds::require_site;
@@ -85,26 +87,39 @@ pub fn crawl(
             );
         }
     }
-    let db = globals.db_path(&config);
-    check_db_path_for_writing(&db)?;
-    let _lock = lock_for_crawl(&db)?;
-    let store = Store::open(&db)?;
     let opts = CrawlOptions {
         continuous,
         sites: sites.clone(),
         progress: std::io::stderr().is_terminal(),
         max_pages,
     };
-    for warning in crawl::misconfiguration(&config, &sites) {
-        status(format!("newshound: warning: {warning}"));
-    }
     let stopped = StoppedBy::default();
-    let summary = runtime()?.block_on(crawl::run(
-        &config,
-        store,
-        opts,
-        stop_on_signal(stopped.clone()),
-    ))?;
+    let summary = match globals.store_target(&config) {
+        StoreTarget::Sqlite(db) => {
+            check_db_path_for_writing(&db)?;
+            let _lock = lock_for_crawl(&db)?;
+            let store = Store::open(&db)?;
+            warn_misconfiguration(&config, &sites);
+            runtime()?.block_on(crawl::run(
+                &config,
+                store,
+                opts,
+                stop_on_signal(stopped.clone()),
+            ))?
+        }
+        // Any number of crawls share a PostgreSQL frontier: no lock.
+        StoreTarget::Postgres(url) => {
+            let mut store = PgStore::open(&url)?;
+            store.set_lease(Duration::from_secs(config.store.lease_seconds));
+            warn_misconfiguration(&config, &sites);
+            runtime()?.block_on(crawl::run_shared(
+                &config,
+                store,
+                opts,
+                stop_on_signal(stopped.clone()),
+            ))?
+        }
+    };
     writeln!(out, "{summary}")?;
     out.flush()?;
     if let Some(by) = stopped.get() {
@@ -116,6 +131,12 @@ pub fn crawl(
         bail!("crawl: {why}");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn warn_misconfiguration(config: &Config, sites: &[String]) {
+    for warning in crawl::misconfiguration(config, sites) {
+        status(format!("newshound: warning: {warning}"));
+    }
 }
 
 /// One crawl per database: a second one would put the first one's in-flight

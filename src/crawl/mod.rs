@@ -114,6 +114,18 @@ pub async fn run(
     run_with(config, store, opts, shutdown).await
 }
 
+/// [`run`] on a PostgreSQL store that other crawler processes may share:
+/// claims hold leases, hosts' turns are taken in the database.
+pub async fn run_shared(
+    config: &Config,
+    mut store: crate::store::pg::PgStore,
+    opts: CrawlOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<CrawlSummary, CrawlError> {
+    store.set_max_urls_per_site(config.crawler.max_urls_per_site);
+    run_with(config, writer::SharedStore::new(store), opts, shutdown).await
+}
+
 /// [`run`] on any [`CrawlStore`].
 pub async fn run_with<S: CrawlStore>(
     config: &Config,
@@ -132,17 +144,30 @@ pub async fn run_with<S: CrawlStore>(
     };
     let fetcher = fetch::Fetcher::new(&config.fetch, &config.crawler.user_agent)
         .map_err(CrawlError::Client)?;
-    // Budgets count pages over the life of the database.
-    let site_pages = store.pages_by_site()?;
-    // `tree` extracts by each site's learned rule; the rules live in the store.
-    let site_rules: HashMap<String, SiteRule> = if config.extract.algorithm == Algorithm::Tree {
-        store
-            .site_rules()?
-            .into_iter()
-            .filter_map(|(site, json)| SiteRule::from_json(&json).map(|r| (site, r)))
-            .collect()
-    } else {
-        HashMap::new()
+    // Budgets count pages over the life of the database; `tree` extracts by
+    // each site's learned rule, stored too. Read on the blocking pool: the
+    // store's calls block (PostgreSQL's client refuses to run on a runtime
+    // thread at all).
+    let want_rules = config.extract.algorithm == Algorithm::Tree;
+    let (store, loaded) = tokio::task::spawn_blocking(move || {
+        let pages = store.pages_by_site();
+        let rules = match pages {
+            Ok(_) if want_rules => store.site_rules(),
+            _ => Ok(Vec::new()),
+        };
+        (store, pages.and_then(|p| rules.map(|r| (p, r))))
+    })
+    .await
+    .map_err(|_| CrawlError::WriterGone)?;
+    let (site_pages, rules) = loaded?;
+    let site_rules: HashMap<String, SiteRule> = rules
+        .into_iter()
+        .filter_map(|(site, json)| SiteRule::from_json(&json).map(|r| (site, r)))
+        .collect();
+    // A shared store's hosts' turns, over a connection of the crawl's own.
+    let host_turns = match store.host_turns() {
+        Some(at) => Some(at.connect().await?),
+        None => None,
     };
     let counters = Arc::new(Counters::default());
     let (writer, writer_task) = Writer::spawn(store, counters.clone());
@@ -161,6 +186,7 @@ pub async fn run_with<S: CrawlStore>(
     let ctx = Arc::new(Ctx {
         fetcher,
         politeness: politeness::Politeness::for_config(&cfg),
+        host_turns,
         robots: robots::RobotsCache::new(&cfg.crawler.user_agent),
         writer: writer.clone(),
         fetch_slots: Arc::new(tokio::sync::Semaphore::new(cfg.crawler.concurrency.max(1))),
@@ -349,6 +375,60 @@ mod tests {
             .unwrap_err();
         assert!(matches!(err, CrawlError::Store(_)), "{err}");
         assert!(err.to_string().contains("full"), "{err}");
+    }
+
+    /// An empty frontier of which other processes hold URLs `held` more
+    /// times, then none.
+    struct HeldElsewhere {
+        held: usize,
+        asked: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    }
+
+    impl CrawlStore for HeldElsewhere {
+        fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
+            Ok(0)
+        }
+        fn claim_due(
+            &mut self,
+            _: i64,
+            _: usize,
+            _: &crate::store::ClaimFilter,
+        ) -> Result<Vec<QueuedUrl>, StoreError> {
+            Ok(Vec::new())
+        }
+        fn next_due_at(&mut self, _: Option<&[String]>) -> Result<Option<i64>, StoreError> {
+            Ok(None)
+        }
+        fn held_elsewhere(
+            &mut self,
+            _: Option<&[String]>,
+        ) -> Result<Option<std::time::Duration>, StoreError> {
+            let asked = self.asked.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Ok((asked < self.held).then_some(std::time::Duration::from_secs(30)))
+        }
+        fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
+            Ok(ops.iter().map(|_| WriteOutcome::UrlsAdded(0)).collect())
+        }
+        fn pages_by_site(&mut self) -> Result<HashMap<String, u64>, StoreError> {
+            Ok(HashMap::new())
+        }
+    }
+
+    #[tokio::test]
+    async fn regression_a_process_ended_its_pass_while_others_held_urls() {
+        let text = "[[sites]]\nname = \"s\"\nstart = [\"http://127.0.0.1:9/\"]\n";
+        let cfg = Config::parse(text, Path::new("t.toml"), Path::new(".")).unwrap();
+        let asked = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let store = HeldElsewhere {
+            held: 2,
+            asked: asked.clone(),
+        };
+        run_with(&cfg, store, CrawlOptions::default(), std::future::pending())
+            .await
+            .unwrap();
+        // Waited while the others held URLs (twice), ended once they held
+        // none.
+        assert_eq!(asked.load(std::sync::atomic::Ordering::SeqCst), 3);
     }
 
     #[tokio::test]

@@ -37,6 +37,12 @@
 //!
 //! The map is bounded: beyond `MAX_HOSTS` entries, idle hosts (no permit out,
 //! not paused) are evicted, oldest first.
+//!
+//! Several crawler processes on one PostgreSQL store share each host's
+//! turns: right after this process's turn, the worker takes the host's turn
+//! in the database, spaced by [`Politeness::spacing`]; when another process
+//! had it, the host is [`Politeness::defer`]red to the shared turn (see the
+//! worker's `send_turn` and `store::pg::turns`).
 
 use std::collections::HashMap;
 use std::hash::BuildHasher;
@@ -256,6 +262,21 @@ impl Politeness {
         t.in_flight += 1;
         drop(t);
         Ok(Sent { timing })
+    }
+
+    /// The spacing between two requests to `host` at its rate in force
+    /// (the site's rate, lowered by a Crawl-delay): what its shared turn
+    /// across processes is spaced by.
+    pub fn spacing(&self, host: &str) -> Duration {
+        let rate = self.with_host(host, |s| s.rate);
+        Duration::try_from_secs_f64(SPACING_FACTOR / rate.max(1e-6)).unwrap_or(MAX_SPACING)
+    }
+
+    /// No request to `host` before `until` (its shared turn is later).
+    pub fn defer(&self, host: &str, until: Instant) {
+        let timing = self.with_host(host, |s| s.timing.clone());
+        let mut t = lock_timing(&timing);
+        t.next_send = t.next_send.max(until);
     }
 
     /// When `host` may be sent its next request (now or later); a hint for

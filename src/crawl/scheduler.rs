@@ -22,7 +22,9 @@
 //! One-pass mode ends when nothing is in flight, nothing claimed is waiting
 //! and nothing is due now — except that retries scheduled by this run within
 //! [`ONE_PASS_PATIENCE`] are waited for (a transient 503 should not cost the
-//! page until the next run). Continuous mode sleeps until the next due URL
+//! page until the next run), and that on a shared frontier a process waits
+//! while others hold URLs (their pages may add URLs; a dead process's
+//! URLs come back when its lease ends). Continuous mode sleeps until the next due URL
 //! (feeds and index pages revisited every `revisit_secs`) and runs until
 //! stopped. Stopping (the shutdown future, or `max_pages` reached) means:
 //! claim nothing more, let the pages in flight finish, then return.
@@ -57,6 +59,9 @@ pub const SHORT_BLOCK: Duration = Duration::from_secs(2);
 const WORKERS_PER_SLOT: usize = 4;
 /// How often an idle scheduler looks at the frontier again.
 const IDLE_POLL: Duration = Duration::from_millis(250);
+/// How often a process with nothing to do looks again while other
+/// processes of a shared frontier hold URLs.
+const HELD_ELSEWHERE_POLL: Duration = Duration::from_secs(1);
 /// Longest sleep of an idle continuous crawl (so status lines keep coming).
 const MAX_IDLE_SLEEP: Duration = Duration::from_secs(5);
 
@@ -308,18 +313,32 @@ impl Scheduler {
             (Some(t), Some(h)) => t <= h,
             _ => false,
         };
+        // On a shared frontier, URLs other processes hold are not finished:
+        // they may lead to new URLs, or come back when a lease ends (its
+        // process died). Asked only when the pass would otherwise end.
+        let mut held_elsewhere = None;
         if !self.continuous && !waiting_for_retry && next.is_none_or(|t| t > now) {
-            return Ok(None);
+            held_elsewhere = self
+                .ctx
+                .writer
+                .held_elsewhere(Some(self.claimable.clone()))
+                .await?;
+            if held_elsewhere.is_none() {
+                return Ok(None);
+            }
         }
         let cap = if self.continuous {
             MAX_IDLE_SLEEP
         } else {
             ONE_PASS_PATIENCE
         };
-        let wait = match next {
+        let mut wait = match next {
             Some(t) => Duration::from_millis(u64::try_from(t - now).unwrap_or(0)),
             None => cap,
         };
+        if let Some(lease_left) = held_elsewhere {
+            wait = wait.min(lease_left.max(IDLE_POLL)).min(HELD_ELSEWHERE_POLL);
+        }
         Ok(Some(wait.clamp(Duration::from_millis(10), cap)))
     }
 

@@ -31,6 +31,7 @@ use super::writer::Writer;
 use crate::config::{Config, SiteSettings};
 use crate::extract::tree::rule::{RuleOutcome, SiteRule};
 use crate::extract::ExtractOptions;
+use crate::store::pg::{HostTurns, Turn};
 use crate::store::{
     FetchRecord, NewArticle, NextState, QueuedUrl, SiteRuleUpdate, SkipRecord, UrlKind, WriteOp,
 };
@@ -45,6 +46,9 @@ pub struct Ctx {
     pub cfg: Arc<Config>,
     pub fetcher: Fetcher,
     pub politeness: Politeness,
+    /// A shared store's turns of every host (global politeness across
+    /// crawler processes); `None` on a store of one process.
+    pub host_turns: Option<HostTurns>,
     pub robots: RobotsCache,
     pub writer: Writer,
     /// Requests in flight (fetch and processing) over all hosts:
@@ -137,17 +141,43 @@ enum Prepared {
 /// leaves right after, so the host's spacing is the spacing it sees. Wait
 /// (holding nothing) until the host's turn is due, take a slot, and take the
 /// turn if it is still free (another worker of the host may have taken it
-/// meanwhile; then give the slot back and wait again).
+/// meanwhile; then give the slot back and wait again). On a shared store the
+/// host's turn across all processes is taken too, last ([`shared_turn`]).
 async fn send_turn(ctx: &Ctx, host: &str) -> Option<(OwnedSemaphorePermit, Sent)> {
     loop {
         tokio::time::sleep_until(ctx.politeness.send_ready_at(host).into()).await;
         let slot = ctx.fetch_slots.clone().acquire_owned().await.ok()?;
         match ctx.politeness.try_send(host) {
-            Ok(sent) => return Some((slot, sent)),
+            Ok(sent) => match shared_turn(ctx, host).await {
+                None => return Some((slot, sent)),
+                Some(wait) => {
+                    drop((slot, sent));
+                    ctx.politeness.defer(host, std::time::Instant::now() + wait);
+                }
+            },
             Err(_) => drop(slot),
         }
     }
 }
+
+/// Take `host`'s turn in the shared store, if there is one: `None` when the
+/// request may leave, else how long to wait (another process had the turn,
+/// or the store cannot be asked: politeness holds, the request waits).
+async fn shared_turn(ctx: &Ctx, host: &str) -> Option<Duration> {
+    let turns = ctx.host_turns.as_ref()?;
+    match turns.take(host, ctx.politeness.spacing(host)).await {
+        Ok(Turn::Taken) => None,
+        Ok(Turn::NotFor(wait)) => Some(wait),
+        Err(e) => {
+            tracing::warn!("{host}: cannot take the host's shared turn, waiting: {e}");
+            Some(SHARED_TURN_RETRY)
+        }
+    }
+}
+
+/// How long a request waits when the shared store cannot give its host's
+/// turn.
+const SHARED_TURN_RETRY: Duration = Duration::from_secs(1);
 
 /// Everything before the request, all of it waiting: robots.txt, room for
 /// the body, then the host's turn with a global fetch slot.

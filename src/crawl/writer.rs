@@ -70,6 +70,18 @@ pub trait CrawlStore: Send + 'static {
     ) -> Result<Vec<QueuedUrl>, StoreError>;
     /// The next due time over `sites` (`None` = all).
     fn next_due_at(&mut self, sites: Option<&[String]>) -> Result<Option<i64>, StoreError>;
+    /// How long until the first lease ends of the URLs of `sites` that
+    /// other processes hold (a shared frontier); `None` when they hold
+    /// none. Stores of one process have none.
+    fn held_elsewhere(&mut self, sites: Option<&[String]>) -> Result<Option<Duration>, StoreError> {
+        let _ = sites;
+        Ok(None)
+    }
+    /// Where a shared store keeps the hosts' turns for every process
+    /// (global politeness); `None` for a store of one process.
+    fn host_turns(&self) -> Option<crate::store::pg::TurnsAt> {
+        None
+    }
     fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError>;
     /// Pages fetched so far per site (database lifetime, for budgets).
     fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError>;
@@ -166,6 +178,10 @@ pub enum Command {
         sites: Option<Vec<String>>,
         reply: Reply<Option<i64>>,
     },
+    HeldElsewhere {
+        sites: Option<Vec<String>>,
+        reply: Reply<Option<Duration>>,
+    },
     ResetInFlight {
         reply: Reply<usize>,
     },
@@ -234,6 +250,15 @@ impl Writer {
 
     pub async fn next_due(&self, sites: Option<Vec<String>>) -> Result<Option<i64>, WriterError> {
         self.ask(|reply| Command::NextDue { sites, reply }).await
+    }
+
+    /// See [`CrawlStore::held_elsewhere`].
+    pub async fn held_elsewhere(
+        &self,
+        sites: Option<Vec<String>>,
+    ) -> Result<Option<Duration>, WriterError> {
+        self.ask(|reply| Command::HeldElsewhere { sites, reply })
+            .await
     }
 
     pub async fn reset_in_flight(&self) -> Result<usize, WriterError> {
@@ -360,6 +385,12 @@ async fn writer_loop<S: CrawlStore>(
                 store = s;
                 let _ = reply.send(out);
             }
+            Command::HeldElsewhere { sites, reply } => {
+                store = flush(store, &mut pending, &counters).await?;
+                let (s, out) = blocking(store, move |s| s.held_elsewhere(sites.as_deref())).await?;
+                store = s;
+                let _ = reply.send(out);
+            }
             Command::ResetInFlight { reply } => {
                 store = flush(store, &mut pending, &counters).await?;
                 let (s, out) = blocking(store, |s| s.reset_in_flight()).await?;
@@ -457,6 +488,9 @@ fn tally(outcomes: &[WriteOutcome], counters: &Counters) {
         }
     }
 }
+
+mod pg_store;
+pub use pg_store::SharedStore;
 
 #[cfg(test)]
 mod tests;

@@ -27,6 +27,13 @@ pub(super) async fn robots_verdict(
     if fresh {
         if let Some(delay) = robots.crawl_delay {
             ctx.politeness.set_crawl_delay(host, delay);
+            if let Some(turns) = &ctx.host_turns {
+                // Every process's turns of the host, not only this one's.
+                let spacing = ctx.politeness.spacing(host);
+                if let Err(e) = turns.set_delay_spacing(host, spacing).await {
+                    tracing::warn!("{host}: cannot share its Crawl-delay: {e}");
+                }
+            }
         }
         let maps: Vec<NewUrl> = robots
             .sitemaps

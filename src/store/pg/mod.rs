@@ -11,11 +11,17 @@
 //! writer's blocking task, never from an async worker.
 
 mod articles;
+mod frontier;
 mod migrate;
 mod overview;
 mod read;
 mod search;
 pub mod testing;
+mod turns;
+mod writes;
+
+pub use turns::{HostTurns, Turn, TurnsAt};
+pub use writes::BATCH_ATTEMPTS;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -35,6 +41,13 @@ pub struct PgStore {
     owner: String,
     /// How long a claim holds its URLs.
     lease: Duration,
+    /// The URL as given (password included), for the crawl's own
+    /// connection of host turns.
+    url: String,
+    /// The frontier's per-connection memory (site ids, URL counts).
+    frontier: frontier::FrontierCache,
+    /// The article writes' statements, prepared on `client`.
+    article_sql: articles::Prepared,
 }
 
 impl PgStore {
@@ -58,6 +71,9 @@ impl PgStore {
             owner: owner_name(),
             shown,
             lease: DEFAULT_LEASE,
+            url: url.to_string(),
+            frontier: frontier::FrontierCache::default(),
+            article_sql: articles::Prepared::default(),
         })
     }
 

@@ -1,0 +1,327 @@
+//! The crawl's write batches on PostgreSQL: a list of [`WriteOp`]s in, one
+//! [`WriteOutcome`] per op out, all in one transaction, as the SQLite
+//! store's `write_batch`.
+//!
+//! New URLs are inserted with `ON CONFLICT (url) DO NOTHING` (several
+//! processes discover the same links), in URL order so two batches lock
+//! the same keys in the same order. A finished URL (fetched or skipped)
+//! leaves its lease; its fetch log row names the process (`fetched_by`).
+//! Articles and site rules go to [`super::articles`]. A batch that loses a
+//! serialization or deadlock race with another process (SQLSTATE 40001,
+//! 40P01) is rolled back and run again, a few times.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use postgres::Transaction;
+
+use super::frontier::{prepared, FrontierCache, COUNTS_FOR};
+use super::{articles, PgStore};
+use crate::store::frontier::url_host;
+use crate::store::{FetchRecord, NewUrl, NextState, SkipRecord, StoreError, WriteOp, WriteOutcome};
+
+/// Runs of a batch that lost a race before the error is given up.
+pub const BATCH_ATTEMPTS: u32 = 5;
+
+fn now_ms() -> i64 {
+    crate::store::frontier::now_ms()
+}
+
+impl PgStore {
+    /// Apply a batch of writes in one transaction (run again when it loses
+    /// a race with another process). On error nothing of the batch is kept.
+    pub fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
+        self.renew_leases_if_due()?;
+        let mut attempt = 1;
+        loop {
+            let out = self.write_batch_once(ops.clone());
+            match out {
+                Err(e) if articles::is_retryable(&e) && attempt < BATCH_ATTEMPTS => {
+                    tracing::debug!("batch lost a race (attempt {attempt}), again: {e}");
+                    self.frontier.forget();
+                    std::thread::sleep(Duration::from_millis(10 << attempt));
+                    attempt += 1;
+                }
+                Err(e) => {
+                    self.frontier.forget();
+                    return Err(e);
+                }
+                Ok(outcomes) => return Ok(outcomes),
+            }
+        }
+    }
+
+    fn write_batch_once(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
+        let owner = self.owner.clone();
+        let cache = &mut self.frontier;
+        let article_sql = &mut self.article_sql;
+        if cache
+            .counts_read
+            .is_none_or(|at| at.elapsed() >= COUNTS_FOR)
+        {
+            cache.url_counts.clear();
+            cache.counts_read = Some(Instant::now());
+        }
+        let mut tx = self.client.transaction()?;
+        // The learning locks of the batch's sites, all first and in id
+        // order: batches of two processes never wait for each other in a
+        // circle (a deadlock costs the server's `deadlock_timeout`, 1 s).
+        let learning: Vec<&str> = ops
+            .iter()
+            .filter_map(|op| match op {
+                WriteOp::Article(a) | WriteOp::Refetched(a) => Some(a.site.as_str()),
+                WriteOp::SiteRule(u) => Some(u.site.as_str()),
+                _ => None,
+            })
+            .collect();
+        if !learning.is_empty() {
+            articles::lock_sites(&mut tx, &learning)?;
+        }
+        let mut out = Vec::with_capacity(ops.len());
+        for op in ops {
+            out.push(match op {
+                WriteOp::AddUrls(urls) => {
+                    let cap = cache.max_urls_per_site;
+                    WriteOutcome::UrlsAdded(add_urls(&mut tx, cache, urls, cap)?)
+                }
+                WriteOp::Known(urls) => {
+                    let list: Vec<String> = urls.iter().map(|u| u.url.clone()).collect();
+                    // Known URLs (canonical aliases) are never capped: they
+                    // are not fetched.
+                    let added = add_urls(&mut tx, cache, urls, 0)?;
+                    tx.execute(
+                        "UPDATE urls SET state = 'done' WHERE url = ANY($1) AND state = 'queued'",
+                        &[&list],
+                    )?;
+                    WriteOutcome::UrlsAdded(added)
+                }
+                WriteOp::Fetched(rec) => {
+                    record_fetch(&mut tx, &mut cache.statements, &rec, &owner)?;
+                    WriteOutcome::FetchRecorded
+                }
+                WriteOp::Skipped(rec) => {
+                    record_skip(&mut tx, &mut cache.statements, &rec, &owner)?;
+                    WriteOutcome::FetchRecorded
+                }
+                WriteOp::Article(a) => {
+                    articles::write_article_prepared(&mut tx, article_sql, a, false)?
+                }
+                WriteOp::Refetched(a) => {
+                    articles::write_article_prepared(&mut tx, article_sql, a, true)?
+                }
+                WriteOp::SiteRule(u) => articles::record_site_rule(&mut tx, u)?,
+            });
+        }
+        tx.commit()?;
+        Ok(out)
+    }
+}
+
+/// The id of a site, created on first use.
+fn site_id(
+    tx: &mut Transaction<'_>,
+    sites: &mut HashMap<String, i64>,
+    name: &str,
+) -> Result<i64, postgres::Error> {
+    if let Some(&id) = sites.get(name) {
+        return Ok(id);
+    }
+    tx.execute(
+        "INSERT INTO sites(name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
+        &[&name],
+    )?;
+    let id: i64 = tx
+        .query_one("SELECT id FROM sites WHERE name = $1", &[&name])?
+        .get(0);
+    sites.insert(name.to_string(), id);
+    Ok(id)
+}
+
+/// Insert new URLs (known ones are ignored), site by site; returns how
+/// many were new. With `cap > 0` a site that knows `cap` URLs gets no more.
+fn add_urls(
+    tx: &mut Transaction<'_>,
+    cache: &mut FrontierCache,
+    mut urls: Vec<NewUrl>,
+    cap: u64,
+) -> Result<usize, StoreError> {
+    urls.sort_unstable_by(|a, b| a.site.cmp(&b.site).then_with(|| a.url.cmp(&b.url)));
+    let now = now_ms();
+    let mut added = 0;
+    for group in urls.chunk_by(|a, b| a.site == b.site) {
+        let site = site_id(tx, &mut cache.sites, &group[0].site)?;
+        let room = if cap == 0 {
+            usize::MAX
+        } else {
+            let known = match cache.url_counts.get(&site) {
+                Some(&n) => n,
+                None => {
+                    let n: i64 = tx
+                        .query_one("SELECT count(*) FROM urls WHERE site_id = $1", &[&site])?
+                        .get(0);
+                    u64::try_from(n).unwrap_or(0)
+                }
+            };
+            cache.url_counts.insert(site, known);
+            usize::try_from(cap.saturating_sub(known)).unwrap_or(usize::MAX)
+        };
+        let n = if group.len() <= room {
+            insert_all(tx, &mut cache.statements, site, group, now)?
+        } else {
+            insert_until(tx, &mut cache.statements, site, group, now, room)?
+        };
+        if let Some(known) = cache.url_counts.get_mut(&site) {
+            *known += n as u64;
+        }
+        added += n;
+    }
+    Ok(added)
+}
+
+/// New URLs of one site, known ones left alone.
+const INSERT_URLS_SQL: &str =
+    "INSERT INTO urls(url, site_id, host, kind, priority, depth, discovered_at)
+         SELECT u, $2, h, k, p, d, $7
+         FROM unnest($1::TEXT[], $3::TEXT[], $4::TEXT[], $5::INTEGER[], $6::INTEGER[])
+              AS t(u, h, k, p, d)
+         ON CONFLICT (url) DO NOTHING";
+
+/// One statement for the whole group.
+fn insert_all(
+    tx: &mut Transaction<'_>,
+    statements: &mut Statements,
+    site: i64,
+    group: &[NewUrl],
+    now: i64,
+) -> Result<usize, postgres::Error> {
+    let urls: Vec<&str> = group.iter().map(|u| u.url.as_str()).collect();
+    let hosts: Vec<&str> = group.iter().map(|u| url_host(&u.url)).collect();
+    let kinds: Vec<&str> = group.iter().map(|u| u.kind.as_str()).collect();
+    let priorities: Vec<i32> = group.iter().map(|u| u.priority).collect();
+    let depths: Vec<i32> = group
+        .iter()
+        .map(|u| i32::try_from(u.depth).unwrap_or(i32::MAX))
+        .collect();
+    let insert = prepared(tx, statements, INSERT_URLS_SQL)?;
+    let n = tx.execute(
+        &insert,
+        &[&urls, &site, &hosts, &kinds, &priorities, &depths, &now],
+    )?;
+    Ok(usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+/// One URL at a time until `room` of them were new (the site's cap).
+fn insert_until(
+    tx: &mut Transaction<'_>,
+    statements: &mut Statements,
+    site: i64,
+    group: &[NewUrl],
+    now: i64,
+    room: usize,
+) -> Result<usize, postgres::Error> {
+    let mut added = 0;
+    for u in group {
+        if added >= room {
+            break;
+        }
+        added += insert_all(tx, statements, site, std::slice::from_ref(u), now)?;
+    }
+    Ok(added)
+}
+
+const FETCH_LOG_SQL: &str =
+    "INSERT INTO fetches(url_id, started_at, status, error_kind, bytes, elapsed_ms,
+                             final_url, content_type, fetched_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+
+const FETCHED_SQL: &str = "UPDATE urls SET
+            state = $2,
+            next_fetch_at = coalesce($3, next_fetch_at),
+            etag = coalesce($4, etag),
+            last_modified = coalesce($5, last_modified),
+            attempts = CASE WHEN $6::TEXT IS NULL THEN 0 ELSE attempts + 1 END,
+            last_status = $7,
+            last_error = $6,
+            fetched_at = CASE WHEN $6::TEXT IS NULL THEN $8 ELSE fetched_at END,
+            leased_by = NULL,
+            lease_until = NULL
+         WHERE id = $1";
+
+const SKIP_LOG_SQL: &str =
+    "INSERT INTO fetches(url_id, started_at, error_kind, bytes, elapsed_ms, skipped,
+                             fetched_by)
+         VALUES ($1, $2, $3, 0, 0, true, $4)";
+
+const SKIPPED_SQL: &str = "UPDATE urls SET state = $2, next_fetch_at = coalesce($3, next_fetch_at),
+            last_error = $4, leased_by = NULL, lease_until = NULL
+         WHERE id = $1";
+
+/// The frontier state a finished URL moves to.
+fn state_of(next: &NextState, failed_as: &'static str) -> (&'static str, Option<i64>) {
+    match next {
+        NextState::Done => ("done", None),
+        NextState::At(t) => ("queued", Some(*t)),
+        NextState::Failed => (failed_as, None),
+    }
+}
+
+/// Statements prepared once per connection.
+type Statements = HashMap<&'static str, postgres::Statement>;
+
+fn record_fetch(
+    tx: &mut Transaction<'_>,
+    statements: &mut Statements,
+    rec: &FetchRecord,
+    owner: &str,
+) -> Result<(), postgres::Error> {
+    let status = rec.status.map(i32::from);
+    let fetch_log = prepared(tx, statements, FETCH_LOG_SQL)?;
+    tx.execute(
+        &fetch_log,
+        &[
+            &rec.url_id,
+            &rec.started_at,
+            &status,
+            &rec.error_kind,
+            &i64::try_from(rec.bytes).unwrap_or(i64::MAX),
+            &i64::try_from(rec.elapsed_ms).unwrap_or(i64::MAX),
+            &rec.final_url,
+            &rec.content_type,
+            &owner,
+        ],
+    )?;
+    let (state, next_at) = state_of(&rec.next, "failed");
+    // As on SQLite: `attempts` counts consecutive failures, a success
+    // resets it and records when the page was fetched (for budgets).
+    let fetched = prepared(tx, statements, FETCHED_SQL)?;
+    tx.execute(
+        &fetched,
+        &[
+            &rec.url_id,
+            &state,
+            &next_at,
+            &rec.etag,
+            &rec.last_modified,
+            &rec.error_kind,
+            &status,
+            &rec.started_at,
+        ],
+    )?;
+    Ok(())
+}
+
+/// A skip: logged, the URL rescheduled or set aside, its failure count
+/// and last status untouched.
+fn record_skip(
+    tx: &mut Transaction<'_>,
+    statements: &mut Statements,
+    rec: &SkipRecord,
+    owner: &str,
+) -> Result<(), postgres::Error> {
+    let skip_log = prepared(tx, statements, SKIP_LOG_SQL)?;
+    tx.execute(&skip_log, &[&rec.url_id, &rec.at, &rec.reason, &owner])?;
+    let (state, next_at) = state_of(&rec.next, "skipped");
+    let skipped = prepared(tx, statements, SKIPPED_SQL)?;
+    tx.execute(&skipped, &[&rec.url_id, &state, &next_at, &rec.reason])?;
+    Ok(())
+}
