@@ -17,7 +17,7 @@ use newshound::store::pg::PgStore;
 use newshound::store::{Selection, Store, StoreTarget};
 
 use super::out::Out;
-use super::store_cmds::require_site;
+use super::store_cmds::{require_site, require_site_in};
 use super::{check_db_path_for_writing, status, Globals};
 
 fn runtime() -> Result<tokio::runtime::Runtime> {
@@ -166,11 +166,23 @@ fn lock_for_crawl(db: &Path) -> Result<std::fs::File> {
 
 pub fn reclean(globals: &Globals, out: &mut Out, site: Option<String>) -> Result<ExitCode> {
     let config = globals.config()?;
-    let mut store = globals.open_existing_store()?;
-    if let Some(site) = &site {
-        require_site(&store, site)?;
-    }
-    let changed = store.reclean(site.as_deref(), |name| config.line_settings(Some(name)))?;
+    let settings_for = |name: &str| config.line_settings(Some(name));
+    let changed = match globals.existing_store_target()? {
+        StoreTarget::Sqlite(path) => {
+            let mut store = Store::open(&path)?;
+            if let Some(site) = &site {
+                require_site(&store, site)?;
+            }
+            store.reclean(site.as_deref(), settings_for)?
+        }
+        StoreTarget::Postgres(url) => {
+            let mut store = PgStore::open(&url)?;
+            if let Some(site) = &site {
+                require_site_in(&mut store, site)?;
+            }
+            store.reclean(site.as_deref(), settings_for)?
+        }
+    };
     writeln!(out, "re-cleaned {changed} articles")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -193,6 +193,18 @@ impl Globals {
         Ok(Store::open(&path)?)
     }
 
+    /// The store a command that writes works on (`reclean`, `reextract`):
+    /// an existing SQLite file (a missing one is an error, not a silently
+    /// created empty database) or a PostgreSQL URL.
+    fn existing_store_target(&self) -> Result<StoreTarget> {
+        let config = self.config()?;
+        let target = self.store_target(&config);
+        if let StoreTarget::Sqlite(path) = &target {
+            require_existing(path)?;
+        }
+        Ok(target)
+    }
+
     fn existing_db_path(&self) -> Result<PathBuf> {
         let config = self.config()?;
         if let StoreTarget::Postgres(_) = self.store_target(&config) {

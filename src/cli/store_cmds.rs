@@ -42,7 +42,7 @@ pub fn require_site(store: &Store, site: &str) -> Result<()> {
 }
 
 /// [`require_site`] on either store.
-fn require_site_in(reader: &mut dyn CorpusRead, site: &str) -> Result<()> {
+pub fn require_site_in(reader: &mut dyn CorpusRead, site: &str) -> Result<()> {
     let known: Vec<String> = reader.site_stats(1)?.into_iter().map(|s| s.site).collect();
     known_site(site, &known, &reader.shown())
 }

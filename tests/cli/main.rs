@@ -10,6 +10,7 @@ mod extract;
 mod help;
 mod methods;
 mod pg_read;
+mod pg_write;
 mod pipes;
 mod store_cmds;
 mod store_url;

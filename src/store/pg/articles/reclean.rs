@@ -59,7 +59,7 @@ impl PgStore {
 
     /// Re-clean every stored article of one site (or every site) with the
     /// current counts (the `reclean` command); returns how many changed.
-    /// With learning off for a site, its texts go back to the raw text.
+    /// A site with learning off is left as it is, as on SQLite.
     pub fn reclean(
         &mut self,
         site: Option<&str>,
@@ -67,10 +67,14 @@ impl PgStore {
     ) -> Result<usize, StoreError> {
         let mut changed = 0;
         for (id, name) in self.sites_named(site)? {
+            let settings = settings_for(&name);
+            if !settings.enabled {
+                continue;
+            }
             let mut tx = self.client.transaction()?;
             let mut w = Tx::prepared(&mut tx, &mut self.article_sql);
             lock_site(&mut w, id)?;
-            changed += reclean_all(&mut w, id, &settings_for(&name))?.changed;
+            changed += reclean_all(&mut w, id, &settings)?.changed;
             tx.commit()?;
         }
         Ok(changed)
