@@ -1,7 +1,7 @@
 //! `reextract`: stored articles extracted again from their kept pages, after
 //! an extractor upgrade or an option change, without fetching.
 //!
-//! In: an open [`Store`] with kept HTML (`[store] keep_html`), the
+//! In: an open store ([`ReextractStore`]: SQLite or PostgreSQL) with kept HTML (`[store] keep_html`), the
 //! [`Config`] (sites' time zones, boilerplate settings), the extraction
 //! options to apply and a [`Selection`]. Out: the articles' text, raw text,
 //! metadata and search index updated in place, and a [`ReextractSummary`]
@@ -23,7 +23,9 @@ use url::Url;
 use crate::config::Config;
 use crate::extract::tree::rule::SiteRule;
 use crate::extract::{self, Algorithm, Article, ExtractOptions};
-use crate::store::{ReextractCounts, Reextracted, Selection, Store, StoreError, StoredHtml};
+use crate::store::{
+    ReextractCounts, ReextractStore, Reextracted, Selection, StoreError, StoredHtml,
+};
 
 /// Kept pages read, extracted and committed together.
 pub const BATCH: usize = 256;
@@ -112,9 +114,9 @@ pub fn extract_kept_by_rule(
     extract::extract_html_by_rule(&html.text, url.as_ref(), &opts, rule).0
 }
 
-/// Re-extract the selected articles that have a kept page.
+/// Re-extract the selected articles that have a kept page, on either store.
 pub fn reextract(
-    store: &mut Store,
+    store: &mut dyn ReextractStore,
     config: &Config,
     opts: &ExtractOptions,
     sel: &Selection,
@@ -144,8 +146,8 @@ pub fn reextract(
             break;
         };
         let batch = extract_all(&pages, config, opts, &rules);
-        let counts =
-            store.apply_reextracted(&key, &batch, last, |site| config.line_settings(Some(site)))?;
+        let counts = store
+            .apply_reextracted(&key, &batch, last, &|site| config.line_settings(Some(site)))?;
         summary.counts.add(&counts);
         after = last;
         batches += 1;

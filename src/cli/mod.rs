@@ -30,7 +30,7 @@ use newshound::eval::GoldConvention;
 use newshound::export::{Format, Rendering};
 use newshound::extract::model::BlockModel;
 use newshound::extract::{Algorithm, ExtractOptions};
-use newshound::store::{FileTrouble, Store, StoreError, StoreTarget};
+use newshound::store::{FileTrouble, StoreError, StoreTarget};
 
 use crate::{Cli, Command, EvalAlgorithms};
 use corpus_store::require_existing;
@@ -175,24 +175,6 @@ impl Globals {
         }
     }
 
-    /// The SQLite file: `--db`, else `[store] url` when it is a path, else
-    /// `[crawler] database` (a PostgreSQL URL comes back as given, for the
-    /// commands that refuse it by name).
-    fn db_path(&self, config: &Config) -> PathBuf {
-        match self.store_target(config) {
-            StoreTarget::Sqlite(path) => path,
-            StoreTarget::Postgres(url) => PathBuf::from(url),
-        }
-    }
-
-    /// Open an existing database for a command that writes (`reclean`): a
-    /// missing file is an error here rather than a silently created empty
-    /// database.
-    fn open_existing_store(&self) -> Result<Store> {
-        let path = self.existing_db_path()?;
-        Ok(Store::open(&path)?)
-    }
-
     /// The store a command that writes works on (`reclean`, `reextract`):
     /// an existing SQLite file (a missing one is an error, not a silently
     /// created empty database) or a PostgreSQL URL.
@@ -203,16 +185,6 @@ impl Globals {
             require_existing(path)?;
         }
         Ok(target)
-    }
-
-    fn existing_db_path(&self) -> Result<PathBuf> {
-        let config = self.config()?;
-        if let StoreTarget::Postgres(_) = self.store_target(&config) {
-            return Err(StoreError::PgUnsupported("this command").into());
-        }
-        let path = self.db_path(&config);
-        require_existing(&path)?;
-        Ok(path)
     }
 
     /// The database a command works on, for naming it in errors (`None`

@@ -1,5 +1,5 @@
-//! `reextract`: the stored articles' kept pages extracted again. In: the
-//! filters and the extraction options. Out: one line saying how many
+//! `reextract`: the stored articles' kept pages extracted again, on SQLite
+//! or PostgreSQL. In: the filters and the extraction options. Out: one line saying how many
 //! articles' text changed, with the other outcomes counted.
 
 use std::io::Write;
@@ -9,9 +9,11 @@ use anyhow::Result;
 
 use newshound::extract::ExtractOptions;
 use newshound::reextract::{self, ReextractLimits};
+use newshound::store::pg::PgStore;
+use newshound::store::{ReextractStore, Store, StoreTarget};
 
 use super::out::Out;
-use super::store_cmds::{require_site, selection};
+use super::store_cmds::{require_site, require_site_in, selection};
 use super::Globals;
 use crate::Filter;
 
@@ -23,12 +25,29 @@ pub fn reextract(
 ) -> Result<ExitCode> {
     let sel = selection(filter)?;
     let config = globals.config()?;
-    let mut store = globals.open_existing_store()?;
-    if let Some(site) = &sel.site {
-        require_site(&store, site)?;
-    }
-    let summary =
-        reextract::reextract(&mut store, &config, opts, &sel, ReextractLimits::default())?;
+    let mut store: Box<dyn ReextractStore> = match globals.existing_store_target()? {
+        StoreTarget::Sqlite(path) => {
+            let store = Store::open(&path)?;
+            if let Some(site) = &sel.site {
+                require_site(&store, site)?;
+            }
+            Box::new(store)
+        }
+        StoreTarget::Postgres(url) => {
+            let mut store = PgStore::open(&url)?;
+            if let Some(site) = &sel.site {
+                require_site_in(&mut store, site)?;
+            }
+            Box::new(store)
+        }
+    };
+    let summary = reextract::reextract(
+        store.as_mut(),
+        &config,
+        opts,
+        &sel,
+        ReextractLimits::default(),
+    )?;
     let c = summary.counts;
     let resumed = if summary.resumed_seen > 0 {
         format!(", resuming a run that had done {}", summary.resumed_seen)

@@ -37,7 +37,7 @@ pub use overview::{DayCount, LanguageCount};
 mod reextract;
 mod rendering;
 pub use kept::{KeptCompressor, KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
-pub use reextract::{ReextractCounts, ReextractCursor, Reextracted};
+pub use reextract::{ReextractCounts, ReextractCursor, ReextractStore, Reextracted};
 pub mod copy;
 pub mod lines;
 mod maintenance;

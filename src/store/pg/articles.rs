@@ -21,6 +21,7 @@
 //! ([`write_article_prepared`] with the store's [`Prepared`]) or whole
 //! ([`write_article`]); each article needs about seven (see [`sql`]).
 
+mod current_counts;
 mod lines;
 mod locks;
 mod near_dup;
@@ -35,6 +36,7 @@ use crate::boilerplate::split_lines;
 use crate::store::articles::content_hash;
 use crate::store::{method_name, KeptHtml, NewArticle, SiteRuleUpdate, StoreError, WriteOutcome};
 use crate::words::word_count;
+pub(super) use current_counts::clean_with_current_counts;
 pub(super) use locks::{is_retryable, lock_sites};
 use locks::{lock_site, locked_site, site_id_in};
 pub(super) use sql::Prepared;

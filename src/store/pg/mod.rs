@@ -15,6 +15,7 @@ mod frontier;
 mod migrate;
 mod overview;
 mod read;
+mod reextract;
 mod search;
 pub mod testing;
 mod turns;
