@@ -10,7 +10,7 @@ use chrono::{NaiveDate, NaiveTime, TimeDelta};
 use serde::Serialize;
 
 use newshound::export::{self, Format};
-use newshound::store::{ArticleRef, CorpusRead, Query, Selection, SiteStats, Store, StoreError};
+use newshound::store::{ArticleRef, CorpusRead, Query, Selection, SiteStats, Store};
 
 use super::out::Out;
 use super::{one_line_text, status, Globals};
@@ -181,11 +181,6 @@ pub fn export(
     if let Some(site) = &sel.site {
         require_site_in(store.as_mut(), site)?;
     }
-    // Markdown needs the SQLite store's line table: refused before the
-    // output file is created.
-    if store.as_sqlite().is_none() && format == Format::Markdown {
-        return Err(StoreError::PgUnsupported("export --format markdown").into());
-    }
     // `--out -` is stdout, as for most Unix tools.
     let file = file.filter(|p| p.as_os_str() != "-");
     if let Some(path) = &file {
@@ -245,7 +240,7 @@ pub fn export(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Every format from SQLite; the formats of stored fields from any store.
+/// SQLite through its own export; PostgreSQL through the read interface.
 fn write_export(
     store: &mut dyn CorpusRead,
     sel: &Selection,
@@ -255,7 +250,7 @@ fn write_export(
 ) -> Result<export::ExportSummary, export::ExportError> {
     match store.as_sqlite() {
         Some(sqlite) => export::write_with(sqlite, sel, format, rendering, out),
-        None => export::any_store::write_from(store, sel, format, out),
+        None => export::any_store::write_from_with(store, sel, format, rendering, out),
     }
 }
 

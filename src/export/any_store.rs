@@ -1,24 +1,35 @@
 //! Export from either store through the read interface
-//! ([`CorpusRead`]): JSONL, CSV and WARC.
+//! ([`CorpusRead`]): JSONL, CSV, WARC and Markdown.
 //!
 //! In: a [`CorpusRead`] (SQLite or PostgreSQL), a [`Selection`], a
-//! [`Format`]. Out: the same records as the SQLite store's export of those
-//! formats, and an [`ExportSummary`]. Markdown extracts the kept pages again
-//! and drops the site's boilerplate lines with the SQLite store's line
-//! table: on another store it is [`StoreError::PgUnsupported`].
+//! [`Format`] (and for Markdown the [`Rendering`] settings). Out: the same
+//! records as the SQLite store's export of those formats, and an
+//! [`ExportSummary`].
 
 use std::io::Write;
 
 use chrono::Utc;
 
-use super::{csv, warc, ExportError, ExportSummary, Format, FIELDS};
-use crate::store::{CorpusRead, Selection, StoreError};
+use super::{csv, markdown, warc, ExportError, ExportSummary, Format, Rendering, FIELDS};
+use crate::store::{CorpusRead, Selection};
 
-/// Stream the selected articles in `format` into `out`.
+/// Stream the selected articles in `format` into `out` (Markdown with the
+/// default [`Rendering`]).
 pub fn write_from(
     reader: &mut dyn CorpusRead,
     sel: &Selection,
     format: Format,
+    out: &mut dyn Write,
+) -> Result<ExportSummary, ExportError> {
+    write_from_with(reader, sel, format, &Rendering::default(), out)
+}
+
+/// [`write_from`] with the Markdown [`Rendering`] settings.
+pub fn write_from_with(
+    reader: &mut dyn CorpusRead,
+    sel: &Selection,
+    format: Format,
+    rendering: &Rendering<'_>,
     out: &mut dyn Write,
 ) -> Result<ExportSummary, ExportError> {
     let mut skipped = 0;
@@ -43,7 +54,9 @@ pub fn write_from(
             written
         }
         Format::Markdown => {
-            return Err(StoreError::PgUnsupported("export --format markdown").into())
+            let summary = markdown::write_markdown(reader.markdown_source(), sel, rendering, out)?;
+            out.flush()?;
+            return Ok(summary);
         }
     };
     out.flush()?;

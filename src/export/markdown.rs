@@ -1,7 +1,8 @@
 //! Stored articles → one Markdown stream, rendered by the extraction's
 //! Markdown renderer ([`crate::extract::markdown`]).
 //!
-//! In: a [`Store`], a [`Selection`] and the [`Rendering`] settings (the
+//! In: a [`MarkdownSource`] (the SQLite or the PostgreSQL store), a
+//! [`Selection`] and the [`Rendering`] settings (the
 //! `[extract]` options and each site's line settings). Out: per article
 //! `# title`, its URL on the next line, then its body; one article at a
 //! time (constant memory), and an [`ExportSummary`] whose `from_stored_text`
@@ -10,7 +11,7 @@
 //! 1. An article with a kept page: the page is decoded and extracted again
 //!    with Markdown on ([`crate::extract::Article::markdown`]: headings,
 //!    lists, quotes, tables). 2. The lines the site's line table judges
-//!    boilerplate in that extraction's plain text ([`Store::boilerplate_hashes`],
+//!    boilerplate in that extraction's plain text ([`LineJudge::boilerplate_hashes`],
 //!    the removal `reextract` applies: current counts, nothing learned) are
 //!    dropped from the Markdown: a line whose text, without its quote, heading
 //!    or list marker, is one of them goes; table rows and code blocks stay
@@ -26,11 +27,12 @@ use std::io::Write;
 use super::{ExportError, ExportSummary, Rendering};
 use crate::boilerplate::{line_hash, normalize_with, LineHash};
 use crate::extract::{self, ExtractOptions};
-use crate::store::{Selection, Store, StoreError, StoredArticle, StoredHtml};
+use crate::store::{LineJudge, MarkdownSource};
+use crate::store::{Selection, StoreError, StoredArticle, StoredHtml};
 
 /// Stream the selected articles as Markdown.
 pub fn write_markdown(
-    store: &Store,
+    store: &mut dyn MarkdownSource,
     sel: &Selection,
     rendering: &Rendering<'_>,
     out: &mut dyn Write,
@@ -42,8 +44,8 @@ pub fn write_markdown(
     let mut from_stored_text = 0;
     // A store error inside the stream ends it and is returned as itself.
     let mut failed: Option<StoreError> = None;
-    let streamed = store.export_with_html(sel, |a, page| {
-        let rendered = match page.map(|p| rerender(store, a, p, &opts, rendering)) {
+    let streamed = store.articles_with_html(sel, &mut |judge, a, page| {
+        let rendered = match page.map(|p| rerender(judge, a, p, &opts, rendering)) {
             Some(Err(e)) => {
                 failed = Some(e);
                 return Err(std::io::Error::other("line table unreadable"));
@@ -69,7 +71,7 @@ pub fn write_markdown(
 /// The article's Markdown from its kept page, boilerplate lines dropped;
 /// `None` when the extraction gives no Markdown or no text.
 fn rerender(
-    store: &Store,
+    judge: &mut dyn LineJudge,
     a: &StoredArticle,
     page: &StoredHtml,
     opts: &ExtractOptions,
@@ -86,7 +88,7 @@ fn rerender(
         return Ok(None);
     };
     let settings = rendering.line_settings(&a.site);
-    let dropped = store.boilerplate_hashes(&a.site, &article.text, &settings)?;
+    let dropped = judge.boilerplate_hashes(&a.site, &article.text, &settings)?;
     let kept = drop_boilerplate(&md, &dropped, settings.variant.mask_digits);
     // As when storing: an all-template page keeps its extracted text rather
     // than coming out empty.

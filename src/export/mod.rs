@@ -121,7 +121,7 @@ pub fn write_with(
     let summary = match format {
         Format::Jsonl => written(write_jsonl(store, sel, out)?),
         Format::Csv => written(csv::write_csv(store, sel, out)?),
-        Format::Markdown => markdown::write_markdown(store, sel, rendering, out)?,
+        Format::Markdown => markdown::write_markdown(&mut &*store, sel, rendering, out)?,
         Format::Warc => warc::write_warc(store, sel, out)?,
     };
     out.flush()?;

@@ -38,6 +38,7 @@ mod reextract;
 mod rendering;
 pub use kept::{KeptCompressor, KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
 pub use reextract::{ReextractCounts, ReextractCursor, ReextractStore, Reextracted};
+pub use rendering::{LineJudge, MarkdownSource, WithHtml};
 pub mod copy;
 pub mod lines;
 mod maintenance;
@@ -118,9 +119,6 @@ pub enum StoreError {
     /// Applying `migrations/postgres/` failed (nothing of it was applied).
     #[error("{url}: cannot migrate the PostgreSQL schema: {reason}")]
     PgMigrate { url: String, reason: String },
-    /// What this build does not do on PostgreSQL yet, named.
-    #[error("{0} is not supported on PostgreSQL yet (use a SQLite database)")]
-    PgUnsupported(&'static str),
     #[error("PostgreSQL: {}", pg::reason_of(.0))]
     Postgres(#[from] postgres::Error),
 }

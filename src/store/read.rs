@@ -5,13 +5,12 @@
 //!
 //! In: requests (a query, an article reference, a selection). Out: the same
 //! types and the same errors on both stores ([`StoreError::UnknownSite`],
-//! [`StoreError::Query`]); what one store cannot do yet is
-//! [`StoreError::PgUnsupported`].
+//! [`StoreError::Query`]).
 
 use super::pg::PgStore;
 use super::{
-    ArticleRef, DayCount, KeptSizes, LanguageCount, SearchHit, Selection, SiteStats, Store,
-    StoreError, StoredArticle, StoredHtml,
+    ArticleRef, DayCount, KeptSizes, LanguageCount, MarkdownSource, SearchHit, Selection,
+    SiteStats, Store, StoreError, StoredArticle, StoredHtml,
 };
 
 /// A corpus to read.
@@ -91,11 +90,14 @@ pub trait CorpusRead {
     /// The kept page of one article (`None`: not kept, or no such article).
     fn kept_html(&mut self, article_id: i64) -> Result<Option<StoredHtml>, StoreError>;
 
-    /// The SQLite store itself, for what only it does (the Markdown export
-    /// reads its line table).
+    /// The SQLite store itself, for what only it does (its own export
+    /// path, and telling an output file from the database).
     fn as_sqlite(&self) -> Option<&Store> {
         None
     }
+
+    /// The store as the Markdown export reads it.
+    fn markdown_source(&mut self) -> &mut dyn MarkdownSource;
 }
 
 /// The overview methods, delegated to each store's own of the same name.
@@ -189,11 +191,19 @@ impl CorpusRead for Store {
     fn as_sqlite(&self) -> Option<&Store> {
         Some(self)
     }
+
+    fn markdown_source(&mut self) -> &mut dyn MarkdownSource {
+        self
+    }
 }
 
 impl CorpusRead for PgStore {
     fn shown(&self) -> String {
         PgStore::shown(self).to_string()
+    }
+
+    fn markdown_source(&mut self) -> &mut dyn MarkdownSource {
+        self
     }
 
     fn search_in(

@@ -1,7 +1,6 @@
 //! `search`, `show`, `stats` and `export` on PostgreSQL (`--db
 //! postgres://…` or `[store] url`) against a real server: the demo corpus
-//! copied there answers as the SQLite original does, with the same errors;
-//! what does not work on PostgreSQL yet says so.
+//! copied there answers as the SQLite original does, with the same errors.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -155,7 +154,7 @@ fn show_stats_and_export_on_postgres_print_what_sqlite_prints() {
 }
 
 #[test]
-fn errors_on_postgres_are_the_sqlite_ones_and_unsupported_commands_say_so() {
+fn errors_on_postgres_are_the_sqlite_ones() {
     let dir = tempfile::tempdir().unwrap();
     let pg = demo_on_both(dir.path());
     let db = pg.url.as_str();
@@ -170,10 +169,6 @@ fn errors_on_postgres_are_the_sqlite_ones_and_unsupported_commands_say_so() {
         (
             vec!["show", "http://127.0.0.1:9/none.html"],
             "no stored article has this URL",
-        ),
-        (
-            vec!["export", "--format", "markdown"],
-            "export --format markdown is not supported on PostgreSQL yet",
         ),
     ] {
         let mut a = vec!["--db", db];

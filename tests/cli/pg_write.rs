@@ -160,3 +160,53 @@ fn reextract_on_postgres_resumes_an_interrupted_run_as_sqlite_does() {
     );
     assert!(!again.contains("resuming"), "{again}");
 }
+
+#[test]
+fn markdown_export_on_postgres_is_the_sqlite_one_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let pg = demo_on_both(dir.path());
+    let db = pg.url.as_str();
+    // A narrower line window than the crawl's: the judgement of lines
+    // (read from each store's line table) shapes what is written.
+    std::fs::write(
+        dir.path().join("narrow.toml"),
+        "[boilerplate]\nline_window = 3\n",
+    )
+    .unwrap();
+    for args in [
+        &["export", "--format", "markdown"][..],
+        &["export", "--format", "markdown", "--site", "globe"],
+        &["--config", "narrow.toml", "export", "--format", "markdown"],
+    ] {
+        let outs: Vec<_> = ["demo.db", db]
+            .iter()
+            .map(|target| newshound(&[&["--db", target][..], args].concat(), dir.path()))
+            .collect();
+        for out in &outs {
+            assert!(out.status.success(), "{args:?}: {}", stderr(out));
+        }
+        assert_eq!(outs[0].stdout, outs[1].stdout, "{args:?}: the Markdown");
+        assert_eq!(stderr(&outs[0]), stderr(&outs[1]), "{args:?}: the summary");
+        // Rendered from the kept pages, not from the stored texts.
+        assert!(
+            stderr(&outs[1]).contains("(0 from their stored text"),
+            "{}",
+            stderr(&outs[1])
+        );
+        assert!(stdout(&outs[1]).starts_with("# "), "{}", stdout(&outs[1]));
+    }
+    // With the default window the boilerplate lines of `globe` are dropped
+    // from the Markdown: the two windows give different files.
+    let md = |args: &[&str]| run_ok(&[&["--db", db][..], args].concat(), dir.path());
+    assert_ne!(
+        md(&["export", "--format", "markdown"]),
+        md(&["--config", "narrow.toml", "export", "--format", "markdown"])
+    );
+    let out = newshound(
+        &[
+            "--db", db, "export", "--format", "markdown", "--site", "nope",
+        ],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "unknown site \"nope\"");
+}

@@ -36,7 +36,7 @@ use crate::boilerplate::split_lines;
 use crate::store::articles::content_hash;
 use crate::store::{method_name, KeptHtml, NewArticle, SiteRuleUpdate, StoreError, WriteOutcome};
 use crate::words::word_count;
-pub(super) use current_counts::clean_with_current_counts;
+pub(super) use current_counts::{boilerplate_hashes, clean_with_current_counts};
 pub(super) use locks::{is_retryable, lock_sites};
 use locks::{lock_site, locked_site, site_id_in};
 pub(super) use sql::Prepared;

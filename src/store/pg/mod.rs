@@ -16,6 +16,7 @@ mod migrate;
 mod overview;
 mod read;
 mod reextract;
+mod rendering;
 mod search;
 pub mod testing;
 mod turns;

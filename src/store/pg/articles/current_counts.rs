@@ -30,10 +30,6 @@ pub(in crate::store::pg) fn clean_with_current_counts(
 
 /// The hashes of the lines of `text` the site's counts, as they are, judge
 /// boilerplate (none with learning off).
-#[expect(
-    dead_code,
-    reason = "the Markdown export on PostgreSQL calls it (next commit)"
-)]
 pub(in crate::store::pg) fn boilerplate_hashes(
     tx: &mut Transaction<'_>,
     site_id: i64,

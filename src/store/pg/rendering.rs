@@ -1,0 +1,97 @@
+//! What the Markdown export reads, on PostgreSQL: the pg twin of
+//! `store::rendering`.
+//!
+//! In: a [`Selection`]. Out: each selected article in id order with its
+//! kept page and a [`LineJudge`] over the site's line table as it is now
+//! (nothing learned), one at a time. One read-only transaction: the
+//! articles come through a cursor (constant memory), each page and each
+//! judgement by a query beside it in the same transaction.
+
+use std::collections::{HashMap, HashSet};
+
+use postgres::Transaction;
+
+use super::articles::boilerplate_hashes;
+use super::read::{stored_article, stored_html, SelectionSql, ARTICLE_COLUMNS, KEPT_COLUMNS};
+use super::PgStore;
+use crate::boilerplate::{LineHash, LineSettings};
+
+use crate::store::{LineJudge, MarkdownSource, Selection, StoreError, WithHtml};
+
+/// Articles read per round trip.
+const ROWS: i32 = 200;
+
+/// The line table read in the export's transaction; site ids remembered.
+struct PgJudge<'t, 'c> {
+    tx: &'t mut Transaction<'c>,
+    site_ids: &'t mut HashMap<String, Option<i64>>,
+}
+
+impl LineJudge for PgJudge<'_, '_> {
+    fn boilerplate_hashes(
+        &mut self,
+        site: &str,
+        text: &str,
+        settings: &LineSettings,
+    ) -> Result<HashSet<LineHash>, StoreError> {
+        let id = match self.site_ids.get(site) {
+            Some(id) => *id,
+            None => {
+                let id = self
+                    .tx
+                    .query_opt("SELECT id FROM sites WHERE name = $1", &[&site])?
+                    .map(|r| r.get(0));
+                self.site_ids.insert(site.to_string(), id);
+                id
+            }
+        };
+        // As on SQLite: a site that is not there is an error, not "no lines".
+        let id = id.ok_or_else(|| StoreError::UnknownSite(site.to_string()))?;
+        Ok(boilerplate_hashes(self.tx, id, text, settings)?)
+    }
+}
+
+impl MarkdownSource for PgStore {
+    fn articles_with_html(
+        &mut self,
+        sel: &Selection,
+        f: &mut WithHtml<'_>,
+    ) -> Result<u64, StoreError> {
+        let cond = SelectionSql::new(&mut self.client, sel, 1)?;
+        let sql = format!(
+            "SELECT {ARTICLE_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
+             WHERE true {} ORDER BY a.id",
+            cond.sql
+        );
+        let page_sql = format!(
+            "SELECT {KEPT_COLUMNS} FROM article_html k JOIN articles a ON a.id = k.article_id
+             JOIN sites s ON s.id = a.site_id WHERE k.article_id = $1"
+        );
+        let mut tx = self.client.transaction()?;
+        let portal = tx.bind(&sql, &cond.refs())?;
+        let page_stmt = tx.prepare(&page_sql)?;
+        let mut site_ids = HashMap::new();
+        let mut written = 0;
+        loop {
+            let rows = tx.query_portal(&portal, ROWS)?;
+            if rows.is_empty() {
+                break;
+            }
+            for row in &rows {
+                let article = stored_article(row)?;
+                let page = tx
+                    .query_opt(&page_stmt, &[&article.id])?
+                    .map(|r| stored_html(article.id, &r))
+                    .transpose()?;
+                let mut judge = PgJudge {
+                    tx: &mut tx,
+                    site_ids: &mut site_ids,
+                };
+                f(&mut judge, &article, page.as_ref())?;
+                written += 1;
+            }
+        }
+        tx.commit()?;
+        Ok(written)
+    }
+}
