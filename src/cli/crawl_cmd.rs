@@ -231,6 +231,14 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
         .db
         .clone()
         .unwrap_or_else(|| tmp.path().join("demo.db"));
+    // A URL read as a path blamed a missing directory `postgres:`.
+    if let StoreTarget::Postgres(url) = StoreTarget::parse(&db.to_string_lossy()) {
+        bail!(
+            "{}: demo keeps its corpus in a SQLite file; pass a path to --db \
+             (`newshound copy` moves it to PostgreSQL afterwards)",
+            newshound::store::target::redacted(&url)
+        );
+    }
     check_db_path_for_writing(&db)?;
     // Two demos (or a demo and a crawl) on one file would interleave their
     // frontiers and store duplicates.

@@ -1,6 +1,7 @@
 //! `reclean`, `reextract` and `export --format markdown` on PostgreSQL
 //! against a real server: the demo corpus copied there from SQLite, the
 //! same command run on both, prints the same and leaves the same articles.
+//! And `demo`, which crawls into SQLite only, refuses a URL in one line.
 
 use std::path::Path;
 
@@ -209,4 +210,19 @@ fn markdown_export_on_postgres_is_the_sqlite_one_byte_for_byte() {
         dir.path(),
     );
     assert_clean_failure(&out, "unknown site \"nope\"");
+}
+
+#[test]
+fn regression_demo_with_a_postgres_url_blamed_a_missing_directory() {
+    // `demo --db postgres://…` said "directory postgres://… does not exist".
+    let dir = tempfile::tempdir().unwrap();
+    let out = newshound(
+        &["--db", "postgres://nh:secret@127.0.0.1:9/none", "demo"],
+        dir.path(),
+    );
+    assert_clean_failure(
+        &out,
+        "demo keeps its corpus in a SQLite file; pass a path to --db",
+    );
+    assert!(!stderr(&out).contains("secret"), "{}", stderr(&out));
 }
