@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 
 use postgres::types::ToSql;
-use postgres::Transaction;
+use postgres::{Statement, Transaction};
 
 use super::articles::{clean_with_current_counts, lock_sites};
 use super::read::{stored_html, SelectionSql, KEPT_COLUMNS};
@@ -102,10 +102,11 @@ impl ReextractStore for PgStore {
             .collect();
         let names: Vec<&str> = sites.iter().map(String::as_str).collect();
         lock_sites(&mut tx, &names)?;
+        let statements = Statements::prepare(&mut tx)?;
         let mut counts = ReextractCounts::default();
         for r in batch {
             counts.seen += 1;
-            apply_one(&mut tx, r, settings_for, &mut counts)?;
+            apply_one(&mut tx, &statements, r, settings_for, &mut counts)?;
         }
         tx.execute(
             "INSERT INTO reextract_progress(selection, last_id, seen, changed)
@@ -133,6 +134,37 @@ impl ReextractStore for PgStore {
     }
 }
 
+/// A batch's statements, planned once for its articles.
+struct Statements {
+    current: Statement,
+    taken: Statement,
+    method: Statement,
+    update: Statement,
+}
+
+impl Statements {
+    fn prepare(tx: &mut Transaction<'_>) -> Result<Statements, postgres::Error> {
+        Ok(Statements {
+            current: tx.prepare(
+                "SELECT a.site_id, s.name, a.text, a.content_hash, a.title, a.author,
+                        a.published_at, a.modified_at, a.language, a.site_name, a.method
+                 FROM articles a JOIN sites s ON s.id = a.site_id WHERE a.id = $1",
+            )?,
+            taken: tx.prepare(
+                "SELECT id FROM articles WHERE site_id = $1 AND content_hash = $2 AND id <> $3
+                 LIMIT 1",
+            )?,
+            method: tx.prepare("UPDATE articles SET method = $2 WHERE id = $1")?,
+            update: tx.prepare(
+                "UPDATE articles SET title = $2, author = $3, published_at = $4,
+                    modified_at = $5, language = $6, site_name = $7, text = $8,
+                    raw_text = $9, content_hash = $10, word_count = $11, method = $12
+                 WHERE id = $1",
+            )?,
+        })
+    }
+}
+
 /// The stored row an update is compared with.
 struct Current {
     site_id: i64,
@@ -148,17 +180,13 @@ struct Current {
 /// the differing rows written.
 fn apply_one(
     tx: &mut Transaction<'_>,
+    sql: &Statements,
     r: &Reextracted,
     settings_for: &dyn Fn(&str) -> LineSettings,
     counts: &mut ReextractCounts,
 ) -> Result<(), postgres::Error> {
     let current = tx
-        .query_opt(
-            "SELECT a.site_id, s.name, a.text, a.content_hash, a.title, a.author,
-                    a.published_at, a.modified_at, a.language, a.site_name, a.method
-             FROM articles a JOIN sites s ON s.id = a.site_id WHERE a.id = $1",
-            &[&r.article_id],
-        )?
+        .query_opt(&sql.current, &[&r.article_id])?
         .map(|row| Current {
             site_id: row.get(0),
             site: row.get(1),
@@ -184,11 +212,7 @@ fn apply_one(
     }
     let hash = content_hash(raw);
     if hash != cur.content_hash {
-        let taken = tx.query_opt(
-            "SELECT id FROM articles WHERE site_id = $1 AND content_hash = $2 AND id <> $3
-             LIMIT 1",
-            &[&cur.site_id, &hash, &r.article_id],
-        )?;
+        let taken = tx.query_opt(&sql.taken, &[&cur.site_id, &hash, &r.article_id])?;
         if taken.is_some() {
             counts.duplicates += 1;
             return Ok(());
@@ -219,10 +243,7 @@ fn apply_one(
     let same_method = cur.method.as_deref() == Some(method);
     if !text_changed && meta == cur.meta && hash == cur.content_hash {
         if !same_method {
-            tx.execute(
-                "UPDATE articles SET method = $2 WHERE id = $1",
-                &[&r.article_id, &method],
-            )?;
+            tx.execute(&sql.method, &[&r.article_id, &method])?;
             counts.metadata_only += 1;
         }
         return Ok(());
@@ -234,10 +255,7 @@ fn apply_one(
     }
     let words = i64::try_from(word_count(&text)).unwrap_or(i64::MAX);
     tx.execute(
-        "UPDATE articles SET title = $2, author = $3, published_at = $4, modified_at = $5,
-            language = $6, site_name = $7, text = $8, raw_text = $9, content_hash = $10,
-            word_count = $11, method = $12
-         WHERE id = $1",
+        &sql.update,
         &[
             &r.article_id,
             &meta[0],
