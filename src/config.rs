@@ -157,7 +157,7 @@ fn check_store(store: &StoreConfig) -> Result<(), (&'static str, String)> {
                 "is empty (a SQLite path or a postgres:// URL)".into(),
             ));
         }
-        if crate::store::target::is_postgres_url(url) {
+        if target::is_postgres_url(url) {
             if let Err(e) = url.parse::<postgres::Config>() {
                 return Err(("store.url", format!("not a valid PostgreSQL URL: {e}")));
             }
@@ -177,10 +177,10 @@ fn check_store(store: &StoreConfig) -> Result<(), (&'static str, String)> {
 
 impl Config {
     /// Where the corpus lives: `[store] url` when set, else `[crawler] database`.
-    pub fn store_target(&self) -> crate::store::StoreTarget {
+    pub fn store_target(&self) -> target::StoreTarget {
         match &self.store.url {
-            Some(url) => crate::store::StoreTarget::parse(url),
-            None => crate::store::StoreTarget::Sqlite(self.crawler.database.clone()),
+            Some(url) => target::StoreTarget::parse(url),
+            None => target::StoreTarget::Sqlite(self.crawler.database.clone()),
         }
     }
 }
@@ -320,6 +320,7 @@ fn check_boilerplate(b: &BoilerplateConfig) -> Result<(), (&'static str, String)
 
 mod sections;
 mod site;
+pub mod target;
 #[cfg(test)]
 mod tests;
 

@@ -1,0 +1,90 @@
+//! Which store a command works on: a SQLite file (the embedded default) or
+//! a PostgreSQL database shared by many crawler processes (issue 15).
+//!
+//! In: `--db` or `[store] url` (a path, or a `postgres://` / `postgresql://`
+//! URL), else `[crawler] database`. Out: a [`StoreTarget`]. Here, with the
+//! configuration, rather than in `store` (which re-exports it): the config
+//! resolves `[store] url` to one, and may not import from the layer above.
+
+use std::fmt;
+use std::path::PathBuf;
+
+/// Where the corpus lives.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreTarget {
+    /// A SQLite database file.
+    Sqlite(PathBuf),
+    /// A PostgreSQL connection URL (`postgres://user@host:port/dbname`).
+    Postgres(String),
+}
+
+impl StoreTarget {
+    /// A path, or a PostgreSQL URL when it starts with `postgres://` or
+    /// `postgresql://`.
+    pub fn parse(s: &str) -> StoreTarget {
+        if is_postgres_url(s) {
+            StoreTarget::Postgres(s.to_string())
+        } else {
+            StoreTarget::Sqlite(PathBuf::from(s))
+        }
+    }
+}
+
+/// Whether `s` names a PostgreSQL database rather than a file.
+pub fn is_postgres_url(s: &str) -> bool {
+    let lower = s.get(..13).unwrap_or(s).to_ascii_lowercase();
+    lower.starts_with("postgres://") || lower.starts_with("postgresql://")
+}
+
+/// A PostgreSQL URL without its password, for messages and logs.
+pub fn redacted(url: &str) -> String {
+    match url::Url::parse(url) {
+        Ok(mut u) if u.password().is_some() => {
+            let _ = u.set_password(Some("***"));
+            u.to_string()
+        }
+        _ => url.to_string(),
+    }
+}
+
+impl fmt::Display for StoreTarget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreTarget::Sqlite(p) => write!(f, "{}", p.display()),
+            StoreTarget::Postgres(u) => f.write_str(&redacted(u)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn urls_and_paths_are_told_apart() {
+        assert_eq!(
+            StoreTarget::parse("postgres://nh@127.0.0.1/corpus"),
+            StoreTarget::Postgres("postgres://nh@127.0.0.1/corpus".into())
+        );
+        assert!(matches!(
+            StoreTarget::parse("PostgreSQL://h/db"),
+            StoreTarget::Postgres(_)
+        ));
+        assert_eq!(
+            StoreTarget::parse("newshound.db"),
+            StoreTarget::Sqlite("newshound.db".into())
+        );
+        // A file that merely starts like a scheme is still a file.
+        assert!(matches!(
+            StoreTarget::parse("postgres.db"),
+            StoreTarget::Sqlite(_)
+        ));
+    }
+
+    #[test]
+    fn passwords_are_left_out_of_messages() {
+        let shown = StoreTarget::parse("postgres://nh:secret@db.example:5432/corpus").to_string();
+        assert!(!shown.contains("secret"), "{shown}");
+        assert!(shown.contains("db.example:5432/corpus"), "{shown}");
+    }
+}
