@@ -75,7 +75,10 @@ fn a_stream_of_articles_gives_the_same_outcomes_texts_and_counts_as_sqlite() {
     assert!(rc.values().all(|&n| n > 100), "{rc:?}");
     assert_eq!(pg_texts(&mut pg), sqlite_texts(&sqlite));
     let side = side_rows_sqlite(&sqlite);
-    assert!(!side.5.is_empty(), "lines changed status since the last re-clean");
+    assert!(
+        !side.5.is_empty(),
+        "lines changed status since the last re-clean"
+    );
     assert_eq!(side_rows_pg(&mut pg), side);
 
     let want = sqlite
