@@ -143,6 +143,12 @@ pub fn stream(mix: Mix, seed: u64) -> Vec<(NewArticle, bool)> {
                 lines.push("Most read this week".to_string());
             }
             lines.extend(body.iter().cloned());
+            // A line on two early pages only: LC 2 is boilerplate while
+            // RC < 50 and kept again once RC reaches 50 (t = 2), a change
+            // only the threshold step records for the re-clean.
+            if i == 3 || i == 28 {
+                lines.push("A correction was appended to this story.".to_string());
+            }
             lines.extend(foot.iter().cloned());
             let url = format!("https://{site}.test/story/{i}");
             let text = lines.join("\n");

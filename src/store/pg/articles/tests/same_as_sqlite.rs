@@ -15,7 +15,8 @@ fn open(db: &TestDb) -> PgStore {
 fn a_stream_of_articles_gives_the_same_outcomes_texts_and_counts_as_sqlite() {
     let articles = stream(
         Mix {
-            stories: 40,
+            // Past 100 articles a site: its line table is pruned once.
+            stories: 110,
             dup_every: 6,
             near_every: 7,
             refetch_every: 9,
@@ -71,8 +72,14 @@ fn a_stream_of_articles_gives_the_same_outcomes_texts_and_counts_as_sqlite() {
     assert_eq!(pg_counts(&mut pg), (lc.clone(), rc.clone()));
     assert!(lc.values().any(|&c| c > 20), "template lines were learned");
     assert_eq!(rc.len(), SITES.len());
+    assert!(rc.values().all(|&n| n > 100), "{rc:?}");
     assert_eq!(pg_texts(&mut pg), sqlite_texts(&sqlite));
-    assert_eq!(side_rows_pg(&mut pg), side_rows_sqlite(&sqlite));
+    let side = side_rows_sqlite(&sqlite);
+    assert!(
+        !side.5.is_empty(),
+        "lines changed status since the last re-clean"
+    );
+    assert_eq!(side_rows_pg(&mut pg), side);
 
     let want = sqlite
         .reclean_changed(None, |_| LineSettings::default())
@@ -102,6 +109,7 @@ type SideRows = (
     i64,
     i64,
     Vec<(i64, String, Vec<u8>)>,
+    Vec<(i64, String, i64)>,
 );
 
 fn side_rows_sqlite(s: &Store) -> SideRows {
@@ -131,6 +139,10 @@ fn side_rows_sqlite(s: &Store) -> SideRows {
         count("SELECT count(*) FROM article_lines"),
         count("SELECT count(*) FROM article_shared_lines"),
         html,
+        q("SELECT site_id, lower(hex(md5)), before_id FROM line_changes ORDER BY 1, 2")
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .and_then(|r| r.collect())
+            .unwrap_or_else(|e| panic!("{e}")),
     )
 }
 
@@ -151,5 +163,10 @@ fn side_rows_pg(s: &mut PgStore) -> SideRows {
         .iter()
         .map(|r| (r.get(0), r.get(1), r.get(2)))
         .collect();
-    (aliases, versions, lines, shared, html)
+    let changes =
+        rows("SELECT site_id, encode(md5, 'hex'), before_id FROM line_changes ORDER BY 1, 2")
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2)))
+            .collect();
+    (aliases, versions, lines, shared, html, changes)
 }
