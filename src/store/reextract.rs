@@ -225,14 +225,77 @@ impl Store {
     }
 }
 
-/// The stored row an update is compared with.
-struct Current {
-    site_id: i64,
-    site: String,
-    text: String,
-    content_hash: String,
-    meta: [Option<String>; 6],
-    method: Option<String>,
+/// The stored row an update is compared with (both stores read the same
+/// columns: `meta` is title, author, published_at, modified_at, language,
+/// site_name).
+pub(crate) struct Current {
+    pub(crate) site_id: i64,
+    pub(crate) site: String,
+    pub(crate) text: String,
+    pub(crate) content_hash: String,
+    pub(crate) meta: [Option<String>; 6],
+    pub(crate) method: Option<String>,
+}
+
+/// What a re-extracted article changes in its stored row.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Rewrite {
+    /// Nothing differs.
+    Nothing,
+    /// Only the method (NULL for articles stored before 0009): written
+    /// without touching the indexed columns.
+    MethodOnly,
+    /// Text, raw text, hash or metadata differ: the whole row is written.
+    Row,
+}
+
+/// The stored text of a re-extraction: as for a refetch, an all-template
+/// page keeps its extracted text rather than becoming empty.
+pub(crate) fn kept_text(cleaned: String, raw: &str) -> String {
+    if cleaned.trim().is_empty() {
+        raw.to_string()
+    } else {
+        cleaned
+    }
+}
+
+/// The metadata of `m` in [`Current::meta`]'s order.
+pub(crate) fn meta_of(m: &Article) -> [Option<String>; 6] {
+    [
+        m.title.clone(),
+        m.author.clone(),
+        m.published_at.clone(),
+        m.modified_at.clone(),
+        m.language.clone(),
+        m.site_name.clone(),
+    ]
+}
+
+/// Which rows to write for the new `text`, `hash`, `meta` and `method`
+/// against the stored `cur`, counted in `counts`. Only rows that differ are
+/// written: every write of an article's title or text re-indexes it.
+pub(crate) fn rewrite_of(
+    cur: &Current,
+    text: &str,
+    hash: &str,
+    meta: &[Option<String>; 6],
+    method: &str,
+    counts: &mut ReextractCounts,
+) -> Rewrite {
+    let text_changed = text != cur.text;
+    if !text_changed && *meta == cur.meta && hash == cur.content_hash {
+        if cur.method.as_deref() == Some(method) {
+            return Rewrite::Nothing;
+        }
+        counts.metadata_only += 1;
+        return Rewrite::MethodOnly;
+    }
+    if text_changed {
+        counts.changed += 1;
+    } else {
+        counts.metadata_only += 1;
+    }
+    Rewrite::Row
 }
 
 fn apply_one(
@@ -290,40 +353,17 @@ fn apply_one(
     // Also indexes the new text's lines for the end-of-crawl re-clean.
     let cleaned =
         lines::clean_stored_with_current_counts(tx, cur.site_id, r.article_id, raw, &settings)?;
-    // As for a refetch: an all-template page keeps its extracted text
-    // rather than becoming empty.
-    let text = if cleaned.text.trim().is_empty() {
-        raw.to_string()
-    } else {
-        cleaned.text
-    };
-    let meta = [
-        m.title.clone(),
-        m.author.clone(),
-        m.published_at.clone(),
-        m.modified_at.clone(),
-        m.language.clone(),
-        m.site_name.clone(),
-    ];
+    let text = kept_text(cleaned.text, raw);
+    let meta = meta_of(m);
     let method = super::method_name(m.method);
-    let text_changed = text != cur.text;
-    // Only rows that differ are written: the FTS triggers re-index an
-    // article on every write of its title or text.
-    let same_method = cur.method.as_deref() == Some(method);
-    if !text_changed && meta == cur.meta && hash == cur.content_hash {
-        if !same_method {
-            // The method alone (NULL for articles stored before 0009):
-            // written without touching the indexed columns.
+    match rewrite_of(&cur, &text, &hash, &meta, method, counts) {
+        Rewrite::Nothing => return Ok(()),
+        Rewrite::MethodOnly => {
             tx.prepare_cached("UPDATE articles SET method = ?2 WHERE id = ?1")?
                 .execute(params![r.article_id, method])?;
-            counts.metadata_only += 1;
+            return Ok(());
         }
-        return Ok(());
-    }
-    if text_changed {
-        counts.changed += 1;
-    } else {
-        counts.metadata_only += 1;
+        Rewrite::Row => {}
     }
     tx.prepare_cached(
         "UPDATE articles SET title = ?2, author = ?3, published_at = ?4, modified_at = ?5,

@@ -22,6 +22,7 @@ use super::PgStore;
 use crate::boilerplate::LineSettings;
 use crate::extract::tree::rule::SiteRule;
 use crate::store::articles::content_hash;
+use crate::store::reextract::{kept_text, meta_of, rewrite_of, Current, Rewrite};
 use crate::store::{
     method_name, ReextractCounts, ReextractCursor, ReextractStore, Reextracted, Selection,
     StoreError, StoredHtml,
@@ -165,16 +166,6 @@ impl Statements {
     }
 }
 
-/// The stored row an update is compared with.
-struct Current {
-    site_id: i64,
-    site: String,
-    text: String,
-    content_hash: String,
-    meta: [Option<String>; 6],
-    method: Option<String>,
-}
-
 /// One re-extracted article written as `store::reextract::apply_one` writes
 /// it on SQLite: left as stored when empty or another article's text, only
 /// the differing rows written.
@@ -221,37 +212,16 @@ fn apply_one(
     let settings = settings_for(&cur.site);
     // Also indexes the new text's lines for the end-of-crawl re-clean.
     let cleaned = clean_with_current_counts(tx, cur.site_id, r.article_id, raw, &settings)?;
-    // As for a refetch: an all-template page keeps its extracted text
-    // rather than becoming empty.
-    let text = if cleaned.text.trim().is_empty() {
-        raw.to_string()
-    } else {
-        cleaned.text
-    };
-    let meta = [
-        m.title.clone(),
-        m.author.clone(),
-        m.published_at.clone(),
-        m.modified_at.clone(),
-        m.language.clone(),
-        m.site_name.clone(),
-    ];
+    let text = kept_text(cleaned.text, raw);
+    let meta = meta_of(m);
     let method = method_name(m.method);
-    let text_changed = text != cur.text;
-    // Only rows that differ are written: each write of an article
-    // recomputes its search column and its index entries.
-    let same_method = cur.method.as_deref() == Some(method);
-    if !text_changed && meta == cur.meta && hash == cur.content_hash {
-        if !same_method {
+    match rewrite_of(&cur, &text, &hash, &meta, method, counts) {
+        Rewrite::Nothing => return Ok(()),
+        Rewrite::MethodOnly => {
             tx.execute(&sql.method, &[&r.article_id, &method])?;
-            counts.metadata_only += 1;
+            return Ok(());
         }
-        return Ok(());
-    }
-    if text_changed {
-        counts.changed += 1;
-    } else {
-        counts.metadata_only += 1;
+        Rewrite::Row => {}
     }
     let words = i64::try_from(word_count(&text)).unwrap_or(i64::MAX);
     tx.execute(
