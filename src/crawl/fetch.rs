@@ -10,7 +10,8 @@
 //! hops (followed by hand so every hop is checked: loop detection and the
 //! private-address guard of [`super::addr`]), the body size cap while the body
 //! streams in (so a 30 MB page or a gzip bomb stops at the cap, counted after
-//! decompression), and the content-type filter (HTML for pages, XML/JSON for
+//! decompression; robots.txt is cut at [`robots::rules::MAX_BYTES`] instead),
+//! and the content-type filter (HTML for pages, XML/JSON for
 //! feeds and sitemaps) checked on the headers before any body is read.
 
 use std::collections::HashSet;
@@ -22,6 +23,7 @@ use url::Url;
 
 use super::addr::{self, AddressRefused, GuardedResolver};
 use super::kinds::ErrorKind;
+use super::robots;
 use crate::config::FetchConfig;
 
 /// Why a fetch failed. [`FetchError::kind`] is the short name counted in the
@@ -148,7 +150,7 @@ pub enum Expect {
     Html,
     /// RSS/Atom/JSON feeds, sitemaps.
     Feed,
-    /// robots.txt.
+    /// robots.txt: read up to [`robots::rules::MAX_BYTES`], the rest ignored.
     Text,
 }
 
@@ -328,20 +330,32 @@ impl Fetcher {
                     return Err(FetchError::BadContentType(ct.clone()));
                 }
             }
+            // robots.txt is read up to its limit and the rest ignored (RFC
+            // 9309 §2.5); any other body over the limit is refused.
+            let cut_at = (expect == Expect::Text).then_some(robots::rules::MAX_BYTES as u64);
             // Content-Length is of the compressed body when encoded; the
             // streaming check below is the real limit.
             let encoded = headers.contains_key(header::CONTENT_ENCODING);
             if let (false, Some(len)) = (encoded, resp.content_length()) {
-                if len > self.max_body {
+                if len > self.max_body && cut_at.is_none() {
                     return Err(FetchError::TooLarge {
                         limit: self.max_body,
                     });
                 }
                 // The whole body in one allocation: growing it chunk by
                 // chunk copied a large page several times over.
+                let len = len.min(cut_at.unwrap_or(u64::MAX));
                 body.reserve_exact(usize::try_from(len).unwrap_or(0));
             }
             while let Some(chunk) = resp.chunk().await.map_err(classify)? {
+                if let Some(cut) = cut_at.map(|c| c.min(self.max_body)) {
+                    let room = usize::try_from(cut).unwrap_or(usize::MAX) - body.len();
+                    body.extend_from_slice(&chunk[..chunk.len().min(room)]);
+                    if body.len() as u64 >= cut {
+                        break;
+                    }
+                    continue;
+                }
                 if (body.len() + chunk.len()) as u64 > self.max_body {
                     return Err(FetchError::TooLarge {
                         limit: self.max_body,

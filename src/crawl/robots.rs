@@ -2,8 +2,9 @@
 //!
 //! In: the outcome of fetching `/robots.txt` ([`RobotsFetch`]). Out:
 //! [`Robots`] — the verdict for a URL ([`Robots::check`]), the `Crawl-delay`
-//! and the `Sitemap:` URLs. Rules are parsed with texting_robots for our
-//! agent token (the user agent up to the first `/` or space).
+//! and the `Sitemap:` URLs. Rules are parsed and matched by [`rules`] for our
+//! agent token (the user agent up to the first `/` or space), from at most
+//! the first [`rules::MAX_BYTES`] of the file.
 //!
 //! Failure policy (as Google and RFC 9309 do): a 4xx means there are no rules
 //! (allow all); a 5xx, timeout or connection failure means the host's wishes
@@ -18,8 +19,9 @@ use std::future::Future;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use texting_robots::Robot;
 use url::Url;
+
+pub mod rules;
 
 /// How long fetched rules (or "no rules") are trusted.
 pub const TTL: Duration = Duration::from_secs(24 * 3600);
@@ -50,7 +52,7 @@ pub enum Verdict {
 
 /// A host's robots.txt, parsed.
 pub struct Robots {
-    rules: Rules,
+    state: State,
     /// `Crawl-delay` in seconds, uncapped (politeness caps it).
     pub crawl_delay: Option<f64>,
     /// `Sitemap:` lines that parse as http(s) URLs.
@@ -58,21 +60,21 @@ pub struct Robots {
     pub expires: Instant,
 }
 
-enum Rules {
+enum State {
     AllowAll,
-    Parsed(Robot),
+    Parsed(rules::Rules),
     Unavailable,
 }
 
 impl std::fmt::Debug for Robots {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let rules = match &self.rules {
-            Rules::AllowAll => "allow-all",
-            Rules::Parsed(_) => "parsed",
-            Rules::Unavailable => "unavailable",
+        let state = match &self.state {
+            State::AllowAll => "allow-all".to_string(),
+            State::Parsed(rules) => format!("{} rules", rules.rule_count()),
+            State::Unavailable => "unavailable".to_string(),
         };
         f.debug_struct("Robots")
-            .field("rules", &rules)
+            .field("rules", &state)
             .field("crawl_delay", &self.crawl_delay)
             .field("sitemaps", &self.sitemaps)
             .finish()
@@ -91,7 +93,7 @@ pub fn agent_token(user_agent: &str) -> &str {
 impl Robots {
     pub fn from_fetch(agent: &str, fetched: RobotsFetch, now: Instant) -> Robots {
         let allow_all = |expires| Robots {
-            rules: Rules::AllowAll,
+            state: State::AllowAll,
             crawl_delay: None,
             sitemaps: Vec::new(),
             expires,
@@ -99,44 +101,39 @@ impl Robots {
         match fetched {
             RobotsFetch::NoRules => allow_all(now + TTL),
             RobotsFetch::Unavailable => Robots {
-                rules: Rules::Unavailable,
+                state: State::Unavailable,
                 crawl_delay: None,
                 sitemaps: Vec::new(),
                 expires: now + UNAVAILABLE_RETRY,
             },
-            RobotsFetch::Body(body) => match Robot::new(agent, &body) {
-                Ok(robot) => Robots {
-                    crawl_delay: robot
-                        .delay
-                        .map(f64::from)
-                        .filter(|d| d.is_finite() && *d > 0.0),
-                    sitemaps: robot
-                        .sitemaps
+            RobotsFetch::Body(body) => {
+                let mut parsed = rules::Rules::parse(agent, &body);
+                Robots {
+                    crawl_delay: parsed.crawl_delay.filter(|d| d.is_finite() && *d > 0.0),
+                    sitemaps: std::mem::take(&mut parsed.sitemaps)
                         .iter()
-                        .filter_map(|s| Url::parse(s.trim()).ok())
+                        .filter_map(|s| Url::parse(s).ok())
                         .filter(|u| matches!(u.scheme(), "http" | "https"))
                         .collect(),
-                    rules: Rules::Parsed(robot),
+                    state: State::Parsed(parsed),
                     expires: now + TTL,
-                },
-                // Unparseable rules are no rules.
-                Err(_) => allow_all(now + TTL),
-            },
+                }
+            }
         }
     }
 
     pub fn check(&self, url: &Url) -> Verdict {
-        match &self.rules {
-            Rules::AllowAll => Verdict::Allowed,
-            Rules::Unavailable => Verdict::Unknown,
-            Rules::Parsed(robot) => {
+        match &self.state {
+            State::AllowAll => Verdict::Allowed,
+            State::Unavailable => Verdict::Unknown,
+            State::Parsed(rules) => {
                 // Match on path and query only, as robots.txt rules are written.
                 let mut target = url.path().to_string();
                 if let Some(q) = url.query() {
                     target.push('?');
                     target.push_str(q);
                 }
-                if robot.allowed(&target) {
+                if rules.allowed(&target) {
                     Verdict::Allowed
                 } else {
                     Verdict::Disallowed
@@ -239,6 +236,25 @@ Sitemap: http://127.0.0.1:9/sitemap.xml\nSitemap: not a url\n";
         let r = Robots::from_fetch("newshound", RobotsFetch::Unavailable, now);
         assert_eq!(r.check(&url("http://h/news/1")), Verdict::Unknown);
         assert_eq!(r.expires, now + UNAVAILABLE_RETRY);
+    }
+
+    #[test]
+    fn regression_hostile_robots_txt_rules_past_500_kib_are_ignored() {
+        let mut txt = b"User-agent: *\nDisallow: /early/\n".to_vec();
+        let mut n = 0;
+        while txt.len() < 600 * 1024 {
+            n += 1;
+            txt.extend_from_slice(format!("Disallow: /news/*x{n:07}*.html$\n").as_bytes());
+        }
+        txt.extend_from_slice(b"Disallow: /late/\n");
+        let r = Robots::from_fetch("newshound", RobotsFetch::Body(txt), Instant::now());
+        assert_eq!(r.check(&url("http://h/early/1")), Verdict::Disallowed);
+        assert_eq!(
+            r.check(&url("http://h/news/a/x0000007/b.html")),
+            Verdict::Disallowed
+        );
+        assert_eq!(r.check(&url("http://h/late/1")), Verdict::Allowed);
+        assert_eq!(r.check(&url("http://h/news/a/b.html")), Verdict::Allowed);
     }
 
     #[test]

@@ -4,6 +4,9 @@
 //!   (each ~370,000 links) served on 127.0.0.1; the child's peak RSS (VmHWM,
 //!   sampled from /proc until it exits) must stay under [`HOSTILE_CEILING_MB`]
 //!   (the README's documented ceiling).
+//! - Against a hostile robots.txt: 9.5 MB of distinct wildcard rules (each
+//!   once compiled into a ~30 KB regex: 8.4 GB); the crawl's peak RSS must
+//!   stay under [`ROBOTS_CEILING_MB`].
 //! - With the frontier on disk: a synthetic site whose every page links to
 //!   100 new pages is crawled until 200,000 URLs have been discovered; peak
 //!   RSS is printed and must stay under 150 MB. Ignored by default (it
@@ -22,6 +25,9 @@ use newshound::store::Store;
 const LINKS_PER_PAGE: u64 = 100;
 /// Peak RSS allowed for the hostile crawl (README, "Memory bounds").
 const HOSTILE_CEILING_MB: u64 = 300;
+/// Peak RSS allowed for the crawl behind a hostile robots.txt (README,
+/// "Memory bounds"; docs/security.md).
+const ROBOTS_CEILING_MB: u64 = 150;
 /// Size of each hostile page.
 const HOSTILE_PAGE_BYTES: usize = 10_000_000;
 
@@ -160,9 +166,26 @@ article_patterns = ['^http://{addr}/h/\d+/\d+$']
 "#
     );
     std::fs::write(dir.path().join("farm.toml"), toml).expect("write config");
+    let out = crawl_watching_memory(dir.path(), "farm", HOSTILE_CEILING_MB);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("pages fetched:    9"), "{stdout}");
+    runtime.shutdown_background();
+}
+
+/// Runs `newshound crawl` on `NAME.toml` in `dir`, sampling its peak RSS
+/// (VmHWM) until it exits; killed as soon as it passes `ceiling_mb`, so a
+/// regression fails quickly instead of eating the machine. Returns its
+/// output once it succeeded under the ceiling.
+fn crawl_watching_memory(dir: &Path, name: &str, ceiling_mb: u64) -> std::process::Output {
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_newshound"))
-        .args(["--config", "farm.toml", "--db", "farm.db", "crawl"])
-        .current_dir(dir.path())
+        .args([
+            "--config",
+            &format!("{name}.toml"),
+            "--db",
+            &format!("{name}.db"),
+            "crawl",
+        ])
+        .current_dir(dir)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -172,22 +195,95 @@ article_patterns = ['^http://{addr}/h/\d+/\d+$']
     let mut peak_kb = 0;
     while child.try_wait().expect("wait").is_none() {
         peak_kb = peak_kb.max(peak_rss_of(pid).unwrap_or(0));
+        if peak_kb > ceiling_mb * 1024 {
+            let _ = child.kill();
+        }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
     let out = child.wait_with_output().expect("output");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    println!("{stdout}");
+    println!("{}", String::from_utf8_lossy(&out.stdout));
     println!("peak RSS of the crawl: {:.1} MB", peak_kb as f64 / 1024.0);
+    assert!(
+        peak_kb < ceiling_mb * 1024,
+        "peak RSS {:.1} MB over the {ceiling_mb} MB ceiling",
+        peak_kb as f64 / 1024.0
+    );
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(stdout.contains("pages fetched:    9"), "{stdout}");
-    assert!(
-        peak_kb < HOSTILE_CEILING_MB * 1024,
-        "peak RSS {:.1} MB over the {HOSTILE_CEILING_MB} MB ceiling",
-        peak_kb as f64 / 1024.0
+    out
+}
+
+/// 290,000 distinct wildcard rules, 9.5 MB (under the 10 MiB body cap).
+fn hostile_robots_txt() -> String {
+    let mut txt = String::from("User-agent: *\n");
+    for n in 1..=290_000 {
+        txt.push_str(&format!("Disallow: /news/*x{n:07}*.html$\n"));
+    }
+    txt
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn regression_hostile_robots_txt_took_gigabytes() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let robots = std::sync::Arc::new(hostile_robots_txt());
+    assert!(robots.len() > 9_000_000 && robots.len() < 10 << 20);
+    let home: String = (1..=40)
+        .map(|n| format!("<a href=\"/news/{n}.html\">story {n}</a>"))
+        .collect();
+    let home = format!("<html><body>{home}</body></html>");
+    let router = Router::new()
+        .route(
+            "/robots.txt",
+            get(move || {
+                let robots = robots.clone();
+                async move { ([("content-type", "text/plain")], robots.as_str().to_owned()) }
+            }),
+        )
+        .route(
+            "/news/{n}",
+            get(|UrlPath(n): UrlPath<String>| async move {
+                let body = format!("<html><head><title>Story {n}</title></head><body><p>Story {n}.</p></body></html>");
+                ([("content-type", "text/html")], body)
+            }),
+        )
+        .route(
+            "/",
+            get(move || async move { ([("content-type", "text/html")], home.clone()) }),
+        );
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    runtime.spawn(async move { axum::serve(listener, router).await });
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let toml = format!(
+        r#"[crawler]
+max_pages = 41
+max_depth = 2
+[politeness]
+rate_per_host = 1000.0
+per_host_concurrency = 8
+respect_robots = true
+[fetch]
+allow_private_addresses = true
+[[sites]]
+name = "hostile"
+start = ["http://{addr}/"]
+article_patterns = ['^http://{addr}/news/\d+\.html$']
+"#
     );
+    std::fs::write(dir.path().join("hostile.toml"), toml).expect("write config");
+    let out = crawl_watching_memory(dir.path(), "hostile", ROBOTS_CEILING_MB);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("pages fetched:    41"), "{stdout}");
     runtime.shutdown_background();
 }

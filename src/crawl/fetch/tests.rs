@@ -121,6 +121,19 @@ async fn start() -> Url {
                 )
             }),
         )
+        .route(
+            "/robots.txt",
+            get(|| async {
+                (
+                    [("content-type", "text/plain")],
+                    "Disallow: /x\n".repeat(80_000),
+                )
+            }),
+        )
+        .route(
+            "/robots-endless.txt",
+            get(|| async { ([("content-type", "text/plain")], endless()) }),
+        )
         .route("/gone", get(|| async { StatusCode::NOT_FOUND }))
         .route(
             "/etag",
@@ -169,6 +182,29 @@ async fn body_over_the_cap_is_too_large_with_and_without_content_length() {
         assert_eq!(err.kind().as_str(), "too_large", "{path}: {err}");
         assert!(err.retry_delay(0, &cfg()).is_none());
     }
+}
+
+#[tokio::test]
+async fn regression_robots_txt_is_read_up_to_500_kib_then_ignored() {
+    let base = start().await;
+    let f = fetcher(&FetchConfig {
+        max_body_bytes: 10 << 20,
+        ..cfg()
+    });
+    // A 1 MB file with its Content-Length, and one that never ends.
+    for path in ["/robots.txt", "/robots-endless.txt"] {
+        let url = base.join(path).unwrap();
+        let got = f.fetch(&url, &Validators::default(), Expect::Text).await;
+        let got = got.unwrap_or_else(|e| panic!("{path}: {e}"));
+        assert_eq!(got.body.len(), robots::rules::MAX_BYTES, "{path}");
+    }
+    // Under a smaller body cap, robots.txt stops at the cap, still read.
+    let small = fetcher(&cfg());
+    let url = base.join("/robots.txt").unwrap();
+    let got = small
+        .fetch(&url, &Validators::default(), Expect::Text)
+        .await;
+    assert_eq!(got.unwrap().body.len(), 10_000);
 }
 
 #[tokio::test]
