@@ -18,18 +18,20 @@
 
 mod api;
 mod params;
+mod pool;
+
+pub use pool::Pool;
 
 use std::future::Future;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 
-use crate::store::pg::PgStore;
-use crate::store::{CorpusRead, Store, StoreError, StoreTarget};
+use crate::store::{StoreError, StoreTarget};
 
 /// Request and result limits of the API.
 pub mod limits {
@@ -45,6 +47,11 @@ pub mod limits {
     pub const MAX_QUERY_STRING: usize = 4096;
     /// Exports streamed at once; more get 503.
     pub const MAX_EXPORTS: usize = 2;
+    /// Queries (searches, articles, stats) run at once, each on its own
+    /// database connection: what bounds `serve`'s memory and threads.
+    pub const MAX_QUERIES: usize = 4;
+    /// How long a query waits for one of those; then 503.
+    pub const QUERY_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
     /// Days shown in the articles-per-day chart.
     pub const CHART_DAYS: usize = 60;
     /// Boilerplate lines listed per site in `/api/stats`.
@@ -71,6 +78,13 @@ impl ApiError {
     pub fn bad_request(message: impl Into<String>) -> Self {
         ApiError {
             status: StatusCode::BAD_REQUEST,
+            message: message.into(),
+        }
+    }
+
+    pub fn busy(message: impl Into<String>) -> Self {
+        ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
             message: message.into(),
         }
     }
@@ -120,80 +134,6 @@ pub fn json_response(status: StatusCode, value: &impl serde::Serialize) -> Respo
             .into_response(),
         Err(e) => (StatusCode::INTERNAL_SERVER_ERROR, e.to_string()).into_response(),
     }
-}
-
-/// Read-only connections, reused between requests (a connection is not
-/// `Sync`; each request takes one for its blocking work).
-pub struct Pool {
-    target: StoreTarget,
-    idle: Mutex<Vec<Connection>>,
-}
-
-/// One connection of the pool, to either store.
-type Connection = Box<dyn CorpusRead + Send>;
-
-/// Idle connections kept for reuse.
-const IDLE_CONNECTIONS: usize = 4;
-
-impl Pool {
-    /// Check that the SQLite database opens read-only, and keep that
-    /// connection.
-    pub fn open(path: &Path) -> Result<Pool, StoreError> {
-        Pool::open_target(&StoreTarget::Sqlite(path.to_path_buf()))
-    }
-
-    /// [`Pool::open`] for either store.
-    pub fn open_target(target: &StoreTarget) -> Result<Pool, StoreError> {
-        let first = connect(target)?;
-        Ok(Pool {
-            target: target.clone(),
-            idle: Mutex::new(vec![first]),
-        })
-    }
-
-    /// Run blocking work on a connection (on tokio's blocking pool).
-    pub async fn run<T: Send + 'static>(
-        self: &Arc<Self>,
-        f: impl FnOnce(&mut dyn CorpusRead) -> Result<T, ApiError> + Send + 'static,
-    ) -> Result<T, ApiError> {
-        let pool = self.clone();
-        tokio::task::spawn_blocking(move || pool.with(f))
-            .await
-            .map_err(|_| ApiError {
-                status: StatusCode::INTERNAL_SERVER_ERROR,
-                message: "request handler failed".into(),
-            })?
-    }
-
-    fn with<T>(
-        &self,
-        f: impl FnOnce(&mut dyn CorpusRead) -> Result<T, ApiError>,
-    ) -> Result<T, ApiError> {
-        let taken = self.lock().pop();
-        let mut store = match taken {
-            Some(s) => s,
-            None => connect(&self.target)?,
-        };
-        let out = f(store.as_mut());
-        let mut idle = self.lock();
-        if idle.len() < IDLE_CONNECTIONS {
-            idle.push(store);
-        }
-        out
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Connection>> {
-        // A panic while holding the lock leaves a valid Vec behind.
-        self.idle.lock().unwrap_or_else(|e| e.into_inner())
-    }
-}
-
-/// A new read-only connection.
-fn connect(target: &StoreTarget) -> Result<Connection, StoreError> {
-    Ok(match target {
-        StoreTarget::Sqlite(path) => Box::new(Store::open_read_only(path)?),
-        StoreTarget::Postgres(url) => Box::new(PgStore::open(url)?),
-    })
 }
 
 /// What the handlers share.
@@ -250,7 +190,7 @@ pub async fn serve_target(
     // PostgreSQL's blocking client may not be dropped on an async worker
     // (closing it runs a runtime of its own): the idle connections go on
     // the blocking pool, as every use of them did.
-    let idle = std::mem::take(&mut *pool.lock());
+    let idle = pool.take_idle();
     let _ = tokio::task::spawn_blocking(move || drop(idle)).await;
     served?;
     Ok(())

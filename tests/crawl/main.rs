@@ -4,7 +4,8 @@
 //! (ignored) memory measurement, and the corpus leaving the box on a crawled
 //! web: kept HTML, reextract, exports (`corpus_out`, `markdown_export`,
 //! `warc_reader`) and
-//! `serve` over HTTP and in headless Chromium (`serve`, `serve_browser`). `support` starts the web with its config.
+//! `serve` over HTTP, under load (a child process) and in headless Chromium
+//! (`serve`, `serve_load`, `serve_browser`). `support` starts the web with its config.
 
 mod continuous;
 mod corpus_out;
@@ -20,6 +21,7 @@ mod resume;
 mod robots;
 mod serve;
 mod serve_browser;
+mod serve_load;
 mod serve_pg;
 mod shutdown;
 mod simweb;

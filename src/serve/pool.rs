@@ -1,0 +1,198 @@
+//! The read-only connections of `serve`, and the cap on queries run at once.
+//!
+//! In: the database ([`StoreTarget`]) and blocking work to run on one of its
+//! connections. Out: the work's result, or 503 when every query slot stayed
+//! taken for [`QUERY_WAIT`].
+//!
+//! Each query runs on tokio's blocking pool with its own connection (a
+//! connection is not `Sync`). Without a cap, every request beyond the idle
+//! connections opened another connection on another thread: 500 parallel
+//! searches took 503 threads and 2.57 GB. Now at most [`MAX_QUERIES`]
+//! queries (and [`MAX_EXPORTS`] exports, capped by their own semaphore) hold
+//! a connection at once; the others wait for a slot, asynchronously, then
+//! get 503. Connections are kept for reuse, so the pool never holds more
+//! than those two caps together.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::Semaphore;
+
+use super::limits::{MAX_EXPORTS, MAX_QUERIES, QUERY_WAIT};
+use super::ApiError;
+use crate::store::pg::PgStore;
+use crate::store::{CorpusRead, Store, StoreError, StoreTarget};
+
+/// One connection of the pool, to either store.
+pub(super) type Connection = Box<dyn CorpusRead + Send>;
+
+/// Read-only connections, reused between requests, and the query slots.
+pub struct Pool {
+    target: StoreTarget,
+    idle: Mutex<Vec<Connection>>,
+    /// Connections kept idle at most (all that may be in use at once).
+    keep: usize,
+    queries: Arc<Semaphore>,
+    slots: usize,
+    wait: Duration,
+}
+
+impl Pool {
+    /// Check that the SQLite database opens read-only, and keep that
+    /// connection.
+    pub fn open(path: &std::path::Path) -> Result<Pool, StoreError> {
+        Pool::open_target(&StoreTarget::Sqlite(path.to_path_buf()))
+    }
+
+    /// [`Pool::open`] for either store.
+    pub fn open_target(target: &StoreTarget) -> Result<Pool, StoreError> {
+        Pool::with_limits(target, MAX_QUERIES, QUERY_WAIT)
+    }
+
+    fn with_limits(target: &StoreTarget, slots: usize, wait: Duration) -> Result<Pool, StoreError> {
+        let first = connect(target)?;
+        Ok(Pool {
+            target: target.clone(),
+            idle: Mutex::new(vec![first]),
+            keep: slots + MAX_EXPORTS,
+            queries: Arc::new(Semaphore::new(slots)),
+            slots,
+            wait,
+        })
+    }
+
+    /// Run blocking work on a connection (on tokio's blocking pool), once a
+    /// query slot is free; 503 when none frees up in time.
+    pub async fn run<T: Send + 'static>(
+        self: &Arc<Self>,
+        f: impl FnOnce(&mut dyn CorpusRead) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let slot = match tokio::time::timeout(self.wait, self.queries.clone().acquire_owned()).await
+        {
+            Ok(Ok(slot)) => slot,
+            _ => {
+                return Err(ApiError::busy(format!(
+                    "busy: {} queries running for {:.0} s; try again shortly",
+                    self.slots,
+                    self.wait.as_secs_f64()
+                )))
+            }
+        };
+        let pool = self.clone();
+        let out = tokio::task::spawn_blocking(move || {
+            let out = pool.with(f);
+            drop(slot);
+            pool.shrink_when_quiet();
+            out
+        })
+        .await;
+        out.map_err(|_| ApiError {
+            status: axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            message: "request handler failed".into(),
+        })?
+    }
+
+    /// Run `f` on a connection of the pool, on this (blocking) thread; the
+    /// caller holds a query or export slot.
+    pub(super) fn with<T>(
+        &self,
+        f: impl FnOnce(&mut dyn CorpusRead) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
+        let taken = self.lock().pop();
+        let mut store = match taken {
+            Some(s) => s,
+            None => connect(&self.target)?,
+        };
+        let out = f(store.as_mut());
+        let mut idle = self.lock();
+        if idle.len() < self.keep {
+            idle.push(store);
+        }
+        out
+    }
+
+    /// When no query holds a slot any more (a burst is over), close the idle
+    /// connections but one: each keeps a page cache of its own, and the
+    /// memory a burst took goes back.
+    fn shrink_when_quiet(&self) {
+        if self.queries.available_permits() < self.slots {
+            return;
+        }
+        let extra: Vec<Connection> = {
+            let mut idle = self.lock();
+            let keep = idle.len().min(1);
+            idle.drain(keep..).collect()
+        };
+        drop(extra);
+    }
+
+    /// The idle connections, taken out (to be closed off the async workers).
+    pub(super) fn take_idle(&self) -> Vec<Connection> {
+        std::mem::take(&mut *self.lock())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Connection>> {
+        // A panic while holding the lock leaves a valid Vec behind.
+        self.idle.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// A new read-only connection.
+fn connect(target: &StoreTarget) -> Result<Connection, StoreError> {
+    Ok(match target {
+        StoreTarget::Sqlite(path) => Box::new(Store::open_read_only(path)?),
+        StoreTarget::Postgres(url) => Box::new(PgStore::open(url)?),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+
+    fn sqlite() -> (tempfile::TempDir, StoreTarget) {
+        let dir = tempfile::tempdir().unwrap();
+        let db = dir.path().join("pool.db");
+        drop(Store::open(&db).unwrap());
+        (dir, StoreTarget::Sqlite(db))
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn regression_parallel_queries_each_opened_a_connection_and_a_thread() {
+        let (_dir, target) = sqlite();
+        let pool = Arc::new(Pool::with_limits(&target, 3, Duration::from_secs(600)).unwrap());
+        let running = Arc::new(AtomicUsize::new(0));
+        let most = Arc::new(AtomicUsize::new(0));
+        let queries = (0..40).map(|_| {
+            let (pool, running, most) = (pool.clone(), running.clone(), most.clone());
+            tokio::spawn(async move {
+                pool.run(move |store| {
+                    let now = running.fetch_add(1, Ordering::SeqCst) + 1;
+                    most.fetch_max(now, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(5));
+                    running.fetch_sub(1, Ordering::SeqCst);
+                    Ok(store.article(crate::store::ArticleRef::Id(1)).is_ok())
+                })
+                .await
+            })
+        });
+        for q in futures_util::future::join_all(queries).await {
+            assert!(q.unwrap().unwrap());
+        }
+        assert!(most.load(Ordering::SeqCst) <= 3, "{most:?}");
+        assert!(pool.lock().len() <= 3 + MAX_EXPORTS);
+    }
+
+    #[tokio::test]
+    async fn a_query_that_finds_no_free_slot_in_time_gets_503() {
+        let (_dir, target) = sqlite();
+        let pool = Arc::new(Pool::with_limits(&target, 1, Duration::from_millis(20)).unwrap());
+        let held = pool.queries.acquire().await.unwrap();
+        let err = pool.run(|_| Ok(())).await.unwrap_err();
+        assert_eq!(err.status, axum::http::StatusCode::SERVICE_UNAVAILABLE);
+        assert!(err.message.contains("busy"), "{}", err.message);
+        drop(held);
+        pool.run(|_| Ok(())).await.unwrap();
+    }
+}
