@@ -188,8 +188,9 @@ pub enum Command {
     /// Examples: newshound extract page.html --json;
     /// newshound extract pages/ --out texts/ --jobs 2
     Extract {
-        /// An HTML file, an http(s) URL, `-` for stdin, or a directory of *.html files.
-        input: PathBuf,
+        /// An HTML file, an http(s) URL, `-` for stdin, or a directory of
+        /// *.html files [default: stdin, when it is not a terminal].
+        input: Option<PathBuf>,
         /// One page: print text plus metadata as JSON.
         #[arg(long)]
         json: bool,
@@ -295,9 +296,10 @@ pub enum Command {
     },
     /// Per-site figures: pages, articles, errors, boilerplate lines learned.
     ///
-    /// Columns: URLs known to the frontier, pages fetched, articles stored,
-    /// RC (articles seen by the line filter), lines kept in the line table,
-    /// lines currently judged boilerplate, failed fetches by kind.
+    /// Columns (explained under the table): URLs known to the frontier,
+    /// pages fetched, articles stored, articles read by the boilerplate line
+    /// filter, lines it tracks, lines currently judged boilerplate, failed
+    /// fetches by kind.
     ///
     /// Example: newshound stats --top 5
     Stats {

@@ -280,6 +280,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
                 comments.then_some(true),
             )?;
             opts.markdown = format == "markdown";
+            let input = extract_cmd::input_or_stdin(input, std::io::stdin().is_terminal())?;
             let request = extract_cmd::Request {
                 input: &input,
                 json,

@@ -268,6 +268,13 @@ struct TopLine {
     count: u64,
 }
 
+/// What the columns of `stats` count, printed under the table.
+const STATS_LEGEND: &str = "\
+urls: URLs the frontier knows; fetched: pages fetched; articles: articles stored;
+filtered: articles read by the boilerplate line filter (what its thresholds count);
+lines: distinct lines it tracks; boilerplate: those recurring often enough to be
+removed from every article; errors: failed fetches by kind; skipped: URLs left out.";
+
 pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result<ExitCode> {
     let mut store = globals.open_reader()?;
     let stats = store.site_stats(globals.config()?.boilerplate.line_window)?;
@@ -300,8 +307,8 @@ pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result
     }
     writeln!(
         out,
-        "{:<16} {:>8} {:>8} {:>9} {:>8} {:>11} {:>9}  errors; skipped",
-        "site", "urls", "fetched", "articles", "RC", "line table", "boilerpl."
+        "{:<16} {:>8} {:>8} {:>9} {:>9} {:>8} {:>11}  errors; skipped",
+        "site", "urls", "fetched", "articles", "filtered", "lines", "boilerplate"
     )?;
     for s in &stats {
         let kinds = |pairs: &[(String, u64)]| {
@@ -320,7 +327,7 @@ pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result
         }
         writeln!(
             out,
-            "{:<16} {:>8} {:>8} {:>9} {:>8} {:>11} {:>9}  {}",
+            "{:<16} {:>8} {:>8} {:>9} {:>9} {:>8} {:>11}  {}",
             s.site,
             s.urls_known,
             s.pages_fetched,
@@ -348,5 +355,6 @@ pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result
             }
         }
     }
+    writeln!(out, "\n{STATS_LEGEND}")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -163,6 +163,29 @@ fn export_over_the_database_itself_is_refused() {
     assert!(out.status.success(), "{}", stderr(&out));
 }
 
+/// `stats` printed `RC`, `line table` and `boilerpl.` without saying what
+/// they mean.
+#[test]
+fn regression_stats_columns_were_unexplained() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 2);
+    let out = newshound(&["--db", "demo.db", "stats"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let header = text.lines().next().unwrap();
+    for abbreviation in ["RC", "line table", "boilerpl."] {
+        assert!(!header.contains(abbreviation), "{header}");
+    }
+    for name in header.split_whitespace().map(|c| c.trim_end_matches(';')) {
+        if name != "site" {
+            assert!(
+                text.contains(&format!("{name}: ")),
+                "{name} unexplained:\n{text}"
+            );
+        }
+    }
+}
+
 #[test]
 fn export_out_dash_is_stdout() {
     let dir = tempfile::tempdir().unwrap();
