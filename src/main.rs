@@ -523,6 +523,9 @@ pub enum FormatArg {
     Jsonl,
     /// RFC 4180 with a header row, the JSONL fields.
     Csv,
+    /// Apache Parquet: the JSONL fields as typed columns (UTC timestamps,
+    /// integers), zstd-compressed; for pyarrow, pandas, DuckDB, polars.
+    Parquet,
     /// WARC/1.1 response records of the kept HTML, gzip per record.
     Warc,
     /// `# title`, the URL, the text.
@@ -534,6 +537,7 @@ impl From<FormatArg> for Format {
         match arg {
             FormatArg::Jsonl => Format::Jsonl,
             FormatArg::Csv => Format::Csv,
+            FormatArg::Parquet => Format::Parquet,
             FormatArg::Warc => Format::Warc,
             FormatArg::Markdown => Format::Markdown,
         }

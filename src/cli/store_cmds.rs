@@ -1,7 +1,7 @@
 //! `search`, `show`, `export` and `stats`: the commands that read an existing
 //! database. In: the request and the store. Out: text or JSON on stdout.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -183,6 +183,9 @@ pub fn export(
     }
     // `--out -` is stdout, as for most Unix tools.
     let file = file.filter(|p| p.as_os_str() != "-");
+    if file.is_none() && format.is_binary() && std::io::stdout().is_terminal() {
+        bail!("this format is binary: pass --out FILE, or redirect the output to a file");
+    }
     if let Some(path) = &file {
         // Creating the file truncates it: never let that be the database.
         let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {

@@ -481,3 +481,31 @@ fn a_device_as_database_is_refused_in_one_line() {
         assert_clean_failure(&out, "/dev/null: not a regular file");
     }
 }
+
+#[test]
+fn export_parquet_writes_one_row_per_article() {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let out = newshound(
+        &[
+            "--db",
+            "demo.db",
+            "export",
+            "--format",
+            "parquet",
+            "--out",
+            "a.parquet",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("exported 9 articles"),
+        "{}",
+        stderr(&out)
+    );
+    let file = std::fs::File::open(dir.path().join("a.parquet")).unwrap();
+    let reader = SerializedFileReader::new(file).unwrap();
+    assert_eq!(reader.metadata().file_metadata().num_rows(), 9);
+}
