@@ -202,6 +202,7 @@ fn export_child(format: &str, db: &Path, out: &Path) -> Result<(), String> {
     let format = match format {
         "jsonl" => Format::Jsonl,
         "csv" => Format::Csv,
+        "parquet" => Format::Parquet,
         "warc" => Format::Warc,
         "markdown" => Format::Markdown,
         other => return Err(format!("unknown format {other}")),
@@ -235,7 +236,7 @@ fn export_child(format: &str, db: &Path, out: &Path) -> Result<(), String> {
 
 fn export_bench(big: &Path, dir: &Path) -> Result<(), String> {
     let me = std::env::current_exe().map_err(|e| e.to_string())?;
-    for format in ["jsonl", "csv", "markdown", "warc"] {
+    for format in ["jsonl", "csv", "parquet", "markdown", "warc"] {
         let out_file = dir.join(format!("export.{format}"));
         let out = std::process::Command::new(&me)
             .args(["--export", format])

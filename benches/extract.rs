@@ -1,4 +1,4 @@
-//! Extraction throughput on ../shared/corpus (a plain `harness = false` main).
+//! Extraction throughput on the corpus, tests/corpus (a plain `harness = false` main).
 //!
 //! In: the corpus pages (read into memory first, so disk is not measured).
 //! Out: pages/s per set and algorithm for 1 and 2 threads, the slowest page,
@@ -140,7 +140,12 @@ fn slowest(pages: &[(String, Vec<u8>)], opts: &ExtractOptions) -> (Duration, Str
 
 fn main() {
     let filter = std::env::args().skip(1).find(|a| !a.starts_with('-'));
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let corpus = newshound::corpus_archive::unpacked(
+        &root.join("tests/corpus"),
+        &root.join("target/corpus"),
+    )
+    .unwrap_or_else(|e| panic!("the corpus of tests/corpus: {e}"));
     if filter.as_deref() == Some("language") {
         language_check(&corpus, None);
         return;

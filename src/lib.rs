@@ -20,6 +20,8 @@
 //!   └──── crawl::discover (links, RSS/Atom, sitemaps) ◄┘  new URLs go to the frontier (store)
 //! ```
 //!
+//! - [`corpus_archive`]: the evaluation corpus as the repository keeps it (one
+//!   `tar.zst` per set under `tests/corpus/`), unpacked on demand.
 //! - [`words`]: CJK ranges, tokens and word counts (one definition for all).
 //! - [`urls`]: URL normalisation, the trailing-slash rule, host keys.
 //! - [`extract`]: HTML bytes → [`extract::Article`] (pure): charset, strip, DOM,
@@ -45,7 +47,7 @@
 //! a higher one, nor from another module of its own layer), so there is no
 //! cycle; `layering` checks it by reading the sources:
 //!
-//! 0. words, urls
+//! 0. words, urls, corpus_archive
 //! 1. extract, boilerplate
 //! 2. config
 //! 3. store
@@ -63,6 +65,7 @@
 
 pub mod boilerplate;
 pub mod config;
+pub mod corpus_archive;
 pub mod crawl;
 pub mod eval;
 pub mod export;

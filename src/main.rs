@@ -188,8 +188,9 @@ pub enum Command {
     /// Examples: newshound extract page.html --json;
     /// newshound extract pages/ --out texts/ --jobs 2
     Extract {
-        /// An HTML file, an http(s) URL, `-` for stdin, or a directory of *.html files.
-        input: PathBuf,
+        /// An HTML file, an http(s) URL, `-` for stdin, or a directory of
+        /// *.html files [default: stdin, when it is not a terminal].
+        input: Option<PathBuf>,
         /// One page: print text plus metadata as JSON.
         #[arg(long)]
         json: bool,
@@ -295,9 +296,10 @@ pub enum Command {
     },
     /// Per-site figures: pages, articles, errors, boilerplate lines learned.
     ///
-    /// Columns: URLs known to the frontier, pages fetched, articles stored,
-    /// RC (articles seen by the line filter), lines kept in the line table,
-    /// lines currently judged boilerplate, failed fetches by kind.
+    /// Columns (explained under the table): URLs known to the frontier,
+    /// pages fetched, articles stored, articles read by the boilerplate line
+    /// filter, lines it tracks, lines currently judged boilerplate, failed
+    /// fetches by kind.
     ///
     /// Example: newshound stats --top 5
     Stats {
@@ -365,30 +367,32 @@ pub enum Command {
     },
     /// Score extraction against gold text: per-page and mean P/R/F1 (LCS).
     ///
-    /// Each <html>/<name>.html is scored against <gold>/<name>.txt. With
-    /// --algorithm all (or --corpus DIR), one table: per algorithm and set,
+    /// Each <html>/<name>.html is scored against <gold>/<name>.txt. Without
+    /// --html and --gold, the sets of --corpus DIR (default tests/corpus, the
+    /// repository's, one <set>.tar.zst each) are scored, or the one named by
+    /// --set. Several sets, or --algorithm all: one table per algorithm and set,
     /// mean P/R/F1, CleanEval and pages/s. nb and tree are scored by
     /// held-out folds by site (a model trained on the set's other sites)
     /// unless --model is given.
     ///
-    /// Examples: newshound eval --html corpus/page-signal-dev/html
-    /// --gold corpus/page-signal-dev/gold --worst 10;
-    /// newshound eval --corpus ../shared/corpus --algorithm all
+    /// Examples: newshound eval --algorithm all --jobs 2;
+    /// newshound eval --set page-signal-dev --worst 10;
+    /// newshound eval --html pages/ --gold gold/
     Eval {
         /// Directory of <name>.html pages.
-        #[arg(
-            long,
-            value_name = "DIR",
-            required_unless_present = "corpus",
-            requires = "gold"
-        )]
+        #[arg(long, value_name = "DIR", requires = "gold")]
         html: Option<PathBuf>,
         /// Directory of <name>.txt gold texts.
         #[arg(long, value_name = "DIR", requires = "html")]
         gold: Option<PathBuf>,
-        /// Every set of a corpus directory (<DIR>/<set>/html and gold): one table.
-        #[arg(long, value_name = "DIR", conflicts_with_all = ["html", "gold", "sequence", "worst"])]
+        /// A corpus directory: <DIR>/<set>.tar.zst archives, or <DIR>/<set>/html
+        /// and gold directories [default: tests/corpus].
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["html", "gold"])]
         corpus: Option<PathBuf>,
+        /// Score only this set of the corpus (then --worst, --sequence and
+        /// --ablate work as with --html/--gold).
+        #[arg(long, value_name = "NAME", conflicts_with_all = ["html", "gold"])]
+        set: Option<String>,
         /// Algorithm: auto, td, ctd, htd, ceds, punct, nb, tree, or all
         /// (default: from the config, else auto).
         #[arg(long, value_name = "NAME", value_parser = eval_algorithms)]
@@ -519,6 +523,9 @@ pub enum FormatArg {
     Jsonl,
     /// RFC 4180 with a header row, the JSONL fields.
     Csv,
+    /// Apache Parquet: the JSONL fields as typed columns (UTC timestamps,
+    /// integers), zstd-compressed; for pyarrow, pandas, DuckDB, polars.
+    Parquet,
     /// WARC/1.1 response records of the kept HTML, gzip per record.
     Warc,
     /// `# title`, the URL, the text.
@@ -530,6 +537,7 @@ impl From<FormatArg> for Format {
         match arg {
             FormatArg::Jsonl => Format::Jsonl,
             FormatArg::Csv => Format::Csv,
+            FormatArg::Parquet => Format::Parquet,
             FormatArg::Warc => Format::Warc,
             FormatArg::Markdown => Format::Markdown,
         }

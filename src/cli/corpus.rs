@@ -2,11 +2,12 @@
 //! In: directories of `.html` pages (and gold `.txt`). Out: reports or texts.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Result};
 
+use newshound::corpus_archive as archive;
 use newshound::eval::{self, sequence, GoldConvention};
 use newshound::extract::{batch, ExtractOptions};
 
@@ -100,4 +101,78 @@ pub fn extract_dir(
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `eval`'s corpus when neither `--html`/`--gold` nor `--corpus` is given:
+/// the repository's, relative to the checkout's root.
+pub const DEFAULT_CORPUS: &str = "tests/corpus";
+
+/// The sets one `eval` scores, and the temporary directory its archives were
+/// unpacked into (removed when this is dropped).
+pub struct EvalSets {
+    pub sets: Vec<(String, PathBuf, PathBuf)>,
+    /// Every set of a corpus (one table), not one set.
+    pub whole_corpus: bool,
+    _unpacked: Option<tempfile::TempDir>,
+}
+
+/// `--html DIR --gold DIR`, else the sets of `--corpus DIR` (default
+/// [`DEFAULT_CORPUS`]; `<set>.tar.zst` archives are unpacked into a
+/// temporary directory), all of them or the one named by `--set`.
+pub fn eval_sets(
+    html: Option<&Path>,
+    gold: Option<&Path>,
+    corpus: Option<&Path>,
+    set: Option<&str>,
+) -> Result<EvalSets> {
+    if let (Some(h), Some(g)) = (html, gold) {
+        return Ok(EvalSets {
+            sets: vec![(super::set_name(h), h.to_path_buf(), g.to_path_buf())],
+            whole_corpus: false,
+            _unpacked: None,
+        });
+    }
+    let dir = corpus.unwrap_or(Path::new(DEFAULT_CORPUS));
+    if !dir.is_dir() {
+        bail!(
+            "{}: no such directory{}",
+            dir.display(),
+            if corpus.is_none() {
+                " (eval reads the repository's corpus when given neither --html/--gold \
+                 nor --corpus: run it from the checkout's root, or pass --corpus DIR)"
+            } else {
+                ""
+            }
+        );
+    }
+    let scratch = if archive::archives(dir)?.is_empty() {
+        None
+    } else {
+        Some(
+            tempfile::Builder::new()
+                .prefix("newshound-corpus.")
+                .tempdir()?,
+        )
+    };
+    let root = match &scratch {
+        Some(t) => archive::unpacked(dir, t.path())?,
+        None => dir.to_path_buf(),
+    };
+    let mut sets = eval::methods::corpus_sets(&root)?;
+    if let Some(name) = set {
+        let names: Vec<String> = sets.iter().map(|s| s.0.clone()).collect();
+        sets.retain(|s| s.0 == name);
+        if sets.is_empty() {
+            bail!(
+                "{}: no set {name:?} (the sets: {})",
+                dir.display(),
+                names.join(", ")
+            );
+        }
+    }
+    Ok(EvalSets {
+        sets,
+        whole_corpus: set.is_none(),
+        _unpacked: scratch,
+    })
 }

@@ -2,7 +2,7 @@
 //! async crawler or its fetcher.
 
 use std::io::{IsTerminal, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -141,26 +141,54 @@ fn warn_misconfiguration(config: &Config, sites: &[String]) {
 
 /// One crawl per database: a second one would put the first one's in-flight
 /// URLs back in the queue and fetch them twice. The lock is an OS file lock
-/// on `<db>.lock`, so a killed crawl never leaves it stale.
-fn lock_for_crawl(db: &Path) -> Result<std::fs::File> {
+/// on `<db>.lock`, so a killed crawl never leaves it stale; the holder
+/// removes the file when it ends, so none stays beside the database.
+struct CrawlLock {
+    file: std::fs::File,
+    path: PathBuf,
+}
+
+impl Drop for CrawlLock {
+    fn drop(&mut self) {
+        // Unlinked while still locked: a process that opened the old file
+        // meanwhile sees it is no longer `path` and tries again.
+        let _ = std::fs::remove_file(&self.path);
+        let _ = self.file.unlock();
+    }
+}
+
+fn lock_for_crawl(db: &Path) -> Result<CrawlLock> {
     let mut name = db.as_os_str().to_owned();
     name.push(".lock");
-    let path = std::path::PathBuf::from(name);
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .with_context(|| format!("{}: cannot create lock file", path.display()))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(std::fs::TryLockError::WouldBlock) => bail!(
-            "{}: another crawl is using this database (wait for it, or stop it with Ctrl-C)",
-            db.display()
-        ),
-        Err(std::fs::TryLockError::Error(e)) => {
-            Err(e).with_context(|| format!("{}: cannot lock", path.display()))
+    let path = PathBuf::from(name);
+    loop {
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("{}: cannot create lock file", path.display()))?;
+        match file.try_lock() {
+            Ok(()) if same_file(&file, &path) => return Ok(CrawlLock { file, path }),
+            // The holder removed the file between our open and our lock.
+            Ok(()) => continue,
+            Err(std::fs::TryLockError::WouldBlock) => bail!(
+                "{}: another crawl is using this database (wait for it, or stop it with Ctrl-C)",
+                db.display()
+            ),
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(e).with_context(|| format!("{}: cannot lock", path.display()))
+            }
         }
+    }
+}
+
+/// `file` is still the file at `path` (not one unlinked since it was opened).
+fn same_file(file: &std::fs::File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
     }
 }
 
@@ -307,6 +335,13 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
             "\ndatabase: {} (try `newshound --db {} stats`)",
             db.display(),
             db.display()
+        )?;
+    } else {
+        writeln!(
+            out,
+            "\nThis database was temporary and is now removed. To keep one, run \
+             `newshound demo --db demo.db`, then `newshound --db demo.db search WORD`, \
+             `show ID`, `serve` or `export`."
         )?;
     }
     Ok(ExitCode::SUCCESS)

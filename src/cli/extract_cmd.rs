@@ -7,7 +7,7 @@
 //! elsewhere rather than silently ignored.
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
@@ -34,6 +34,20 @@ enum Input<'a> {
     Url(&'a str),
     Dir(&'a Path),
     File(&'a Path),
+}
+
+/// The input to read: the one given, else stdin (`-`) when a page is piped
+/// in, as `cat page.html | newshound extract` expects; on a terminal, where
+/// nothing is piped, the error says what to give.
+pub fn input_or_stdin(input: Option<PathBuf>, stdin_is_terminal: bool) -> Result<PathBuf> {
+    match input {
+        Some(input) => Ok(input),
+        None if !stdin_is_terminal => Ok(PathBuf::from("-")),
+        None => bail!(
+            "extract needs a page: a file, a directory, an http(s) URL, or `-` for stdin \
+             (`cat page.html | newshound extract` reads stdin)"
+        ),
+    }
 }
 
 fn classify(input: &Path) -> Result<Input<'_>> {
@@ -161,4 +175,18 @@ fn print_article(out: &mut Out, article: &Article, json: bool) -> Result<()> {
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn extract_without_input_reads_piped_stdin_and_explains_on_a_terminal() {
+        let given = input_or_stdin(Some(PathBuf::from("a.html")), true).unwrap();
+        assert_eq!(given, Path::new("a.html"));
+        assert_eq!(input_or_stdin(None, false).unwrap(), Path::new("-"));
+        let err = input_or_stdin(None, true).unwrap_err().to_string();
+        assert!(err.contains("`-` for stdin"), "{err}");
+    }
 }

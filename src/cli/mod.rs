@@ -280,6 +280,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
                 comments.then_some(true),
             )?;
             opts.markdown = format == "markdown";
+            let input = extract_cmd::input_or_stdin(input, std::io::stdin().is_terminal())?;
             let request = extract_cmd::Request {
                 input: &input,
                 json,
@@ -335,6 +336,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             html,
             gold,
             corpus: corpus_dir,
+            set,
             algorithm,
             model,
             worst,
@@ -356,18 +358,23 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             // The gold decides about comments, not the config.
             let mut opts = extract_options(globals, one, model.as_deref(), Zone::Utc, Some(false))?;
             opts.ablate = ablate.unwrap_or_default();
-            let sets = match (&corpus_dir, &html, &gold) {
-                (Some(dir), _, _) => newshound::eval::methods::corpus_sets(dir)?,
-                (None, Some(h), Some(g)) => vec![(set_name(h), h.clone(), g.clone())],
-                _ => bail!("eval needs --html and --gold, or --corpus"),
-            };
-            if all || corpus_dir.is_some() {
+            let chosen = corpus::eval_sets(
+                html.as_deref(),
+                gold.as_deref(),
+                corpus_dir.as_deref(),
+                set.as_deref(),
+            )?;
+            let sets = &chosen.sets;
+            if chosen.whole_corpus && (sequence || worst.is_some()) {
+                bail!("--sequence and --worst score one set: add --set NAME, or --html and --gold");
+            }
+            if all || chosen.whole_corpus {
                 let algorithms: Vec<Algorithm> = if all {
                     Algorithm::ALL.to_vec()
                 } else {
                     vec![opts.algorithm]
                 };
-                methods::eval_table(out, &sets, &algorithms, opts.model.clone(), json, jobs)
+                methods::eval_table(out, sets, &algorithms, opts.model.clone(), json, jobs)
             } else if let [(_, html, gold)] = sets.as_slice() {
                 let set = corpus::EvalSet {
                     html,
@@ -379,7 +386,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
                     corpus::eval_sequence(globals, out, &set, &opts, json)
                 } else if opts.algorithm.is_learned() && model.is_none() {
                     // Never score the shipped model: it may have seen these pages.
-                    methods::eval_table(out, &sets, &[opts.algorithm], None, json, jobs)
+                    methods::eval_table(out, sets, &[opts.algorithm], None, json, jobs)
                 } else {
                     corpus::eval(out, &set, &opts, worst, json, jobs)
                 }
@@ -416,7 +423,7 @@ enum Zone {
 
 /// The name of a set for the table: the parent of `.../<set>/html`, else the
 /// directory itself.
-fn set_name(html: &Path) -> String {
+pub(crate) fn set_name(html: &Path) -> String {
     let dir = if html.file_name().is_some_and(|n| n == "html") {
         html.parent().unwrap_or(html)
     } else {

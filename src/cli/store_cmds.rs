@@ -1,7 +1,7 @@
 //! `search`, `show`, `export` and `stats`: the commands that read an existing
 //! database. In: the request and the store. Out: text or JSON on stdout.
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -183,6 +183,9 @@ pub fn export(
     }
     // `--out -` is stdout, as for most Unix tools.
     let file = file.filter(|p| p.as_os_str() != "-");
+    if file.is_none() && format.is_binary() && std::io::stdout().is_terminal() {
+        bail!("this format is binary: pass --out FILE, or redirect the output to a file");
+    }
     if let Some(path) = &file {
         // Creating the file truncates it: never let that be the database.
         let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
@@ -268,6 +271,13 @@ struct TopLine {
     count: u64,
 }
 
+/// What the columns of `stats` count, printed under the table.
+const STATS_LEGEND: &str = "\
+urls: URLs the frontier knows; fetched: pages fetched; articles: articles stored;
+filtered: articles read by the boilerplate line filter (what its thresholds count);
+lines: distinct lines it tracks; boilerplate: those recurring often enough to be
+removed from every article; errors: failed fetches by kind; skipped: URLs left out.";
+
 pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result<ExitCode> {
     let mut store = globals.open_reader()?;
     let stats = store.site_stats(globals.config()?.boilerplate.line_window)?;
@@ -300,8 +310,8 @@ pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result
     }
     writeln!(
         out,
-        "{:<16} {:>8} {:>8} {:>9} {:>8} {:>11} {:>9}  errors; skipped",
-        "site", "urls", "fetched", "articles", "RC", "line table", "boilerpl."
+        "{:<16} {:>8} {:>8} {:>9} {:>9} {:>8} {:>11}  errors; skipped",
+        "site", "urls", "fetched", "articles", "filtered", "lines", "boilerplate"
     )?;
     for s in &stats {
         let kinds = |pairs: &[(String, u64)]| {
@@ -320,7 +330,7 @@ pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result
         }
         writeln!(
             out,
-            "{:<16} {:>8} {:>8} {:>9} {:>8} {:>11} {:>9}  {}",
+            "{:<16} {:>8} {:>8} {:>9} {:>9} {:>8} {:>11}  {}",
             s.site,
             s.urls_known,
             s.pages_fetched,
@@ -348,5 +358,6 @@ pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result
             }
         }
     }
+    writeln!(out, "\n{STATS_LEGEND}")?;
     Ok(ExitCode::SUCCESS)
 }

@@ -176,12 +176,12 @@ mod tests {
     }
 
     /// Run by hand: `cargo test --lib discover_corpus -- --ignored --nocapture`.
-    /// Link extraction over every page of ../shared/corpus: no panic, and
+    /// Link extraction over every page of the corpus (tests/corpus): no panic, and
     /// pages with anchors yield links.
     #[test]
     #[ignore]
     fn discover_corpus_pages() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+        let root = crate::corpus_archive::repo_corpus();
         let base = Url::parse("https://corpus.example.com/a/b.html").unwrap();
         let (mut pages, mut links, mut bytes) = (0, 0, 0);
         let t = std::time::Instant::now();

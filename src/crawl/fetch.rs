@@ -100,6 +100,19 @@ impl FetchError {
         ) || matches!(self, FetchError::Http { status, .. } if *status >= 500)
     }
 
+    /// The failure in a few words, for a log line: the cause at the end of
+    /// the HTTP client's chain of errors ("error sending request for url
+    /// (…): client error (Connect): dns error: …: Name or service not known"
+    /// is "cannot connect: host name not resolved").
+    pub fn brief(&self) -> String {
+        match self {
+            FetchError::Connect(detail) => format!("cannot connect: {}", cause(detail)),
+            FetchError::Body(detail) => format!("reading the body failed: {}", cause(detail)),
+            FetchError::Request(detail) => format!("request failed: {}", cause(detail)),
+            other => other.to_string(),
+        }
+    }
+
     /// `Retry-After` of a 429/503 answer.
     pub fn retry_after(&self) -> Option<Duration> {
         match self {
@@ -132,6 +145,25 @@ impl FetchError {
             None => backoff,
         })
     }
+}
+
+/// The last, most specific link of an error chain in plain words.
+fn cause(detail: &str) -> String {
+    let lower = detail.to_ascii_lowercase();
+    let known = [
+        ("dns error", "host name not resolved"),
+        ("connection refused", "connection refused"),
+        ("network is unreachable", "network unreachable"),
+        ("timed out", "timed out"),
+        ("certificate", "TLS certificate rejected"),
+        ("connection reset", "connection reset"),
+    ];
+    if let Some((_, plain)) = known.iter().find(|(needle, _)| lower.contains(needle)) {
+        return (*plain).to_string();
+    }
+    let last = detail.rsplit(": ").next().unwrap_or(detail);
+    let last = last.split(" (os error").next().unwrap_or(last).trim();
+    last.chars().take(80).collect()
 }
 
 /// Longest `Retry-After` honoured; a server asking for more is retried then.

@@ -156,7 +156,8 @@ impl CrawlSummary {
             "the sites are on loopback or private addresses, which are refused unless \
              `allow_private_addresses = true` is set under [fetch]"
         } else if self.pages_fetched == 0 {
-            "is the network reachable?"
+            "is the network reachable? Without one, `newshound demo` crawls a simulated \
+             news web on 127.0.0.1"
         } else {
             "see the errors by kind above"
         };

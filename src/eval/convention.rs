@@ -41,14 +41,14 @@ pub enum ConventionSource {
     /// Neither a known set nor flags: the article body only.
     #[default]
     Default,
-    /// A set of `../shared/corpus` whose convention is listed in [`KNOWN`].
+    /// A set of the corpus (`tests/corpus`) whose convention is listed in [`KNOWN`].
     Known,
     /// `--gold-has-title` / `--gold-has-comments` / `--gold-has-captions` /
     /// `--gold-has-bylines`.
     Flags,
 }
 
-/// The corpus sets and what their gold counts (../shared/corpus/README.md).
+/// The corpus sets and what their gold counts (tests/corpus/README.md).
 /// "Sometimes" in the README is settled by the majority of the set's gold
 /// texts: cleanportaleval and cleaneval-dev gold mostly start with the
 /// headline (scored without it: −0.004 and −0.0005 mean F1), and

@@ -1,5 +1,5 @@
 //! Export from either store through the read interface
-//! ([`CorpusRead`]): JSONL, CSV, WARC and Markdown.
+//! ([`CorpusRead`]): JSONL, CSV, Parquet, WARC and Markdown.
 //!
 //! In: a [`CorpusRead`] (SQLite or PostgreSQL), a [`Selection`], a
 //! [`Format`] (and for Markdown the [`Rendering`] settings). Out: the same
@@ -10,7 +10,7 @@ use std::io::Write;
 
 use chrono::Utc;
 
-use super::{csv, markdown, warc, ExportError, ExportSummary, Format, Rendering, FIELDS};
+use super::{csv, markdown, parquet, warc, ExportError, ExportSummary, Format, Rendering, FIELDS};
 use crate::store::{CorpusRead, Selection};
 
 /// Stream the selected articles in `format` into `out` (Markdown with the
@@ -44,6 +44,12 @@ pub fn write_from_with(
                 let row = csv::row_of(a)?;
                 csv::write_record(out, row.iter().map(String::as_str))
             })?
+        }
+        Format::Parquet => {
+            let mut file = parquet::ParquetWriter::new(out)?;
+            let n = reader.export_articles(sel, &mut |a| file.push(a))?;
+            file.finish()?;
+            n
         }
         Format::Warc => {
             warc::write_record(out, &warc::warcinfo_record(Utc::now()))?;

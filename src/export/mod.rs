@@ -1,4 +1,5 @@
-//! Stored articles → the formats people load: JSONL, CSV, WARC, Markdown.
+//! Stored articles → the formats people load: JSONL, CSV, Parquet, WARC,
+//! Markdown.
 //!
 //! In: a [`Store`], a [`Selection`], a [`Format`] (and for Markdown the
 //! [`Rendering`] settings). Out: one stream on a
@@ -10,6 +11,8 @@
 //!   RFC 3339, language in ISO 639-3); the README's "Exported fields"
 //!   documents each.
 //! - `csv` ([`csv`]): RFC 4180, a header row, the same fields as JSONL.
+//! - `parquet` ([`parquet`]): one row per article, the same fields as
+//!   typed columns (UTC timestamps, integers), zstd-compressed row groups.
 //! - `warc` ([`warc`]): WARC/1.1 `response` records from kept HTML, one
 //!   gzip member per record; articles without kept HTML are counted.
 //! - `markdown` ([`markdown`]): `# title`, the URL, the body rendered as
@@ -20,6 +23,7 @@
 pub mod any_store;
 pub mod csv;
 pub mod markdown;
+pub mod parquet;
 pub mod warc;
 
 use std::io::Write;
@@ -61,8 +65,27 @@ pub enum Format {
     #[default]
     Jsonl,
     Csv,
+    Parquet,
     Warc,
     Markdown,
+}
+
+impl Format {
+    /// The HTTP content type of an export in this format.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            Format::Jsonl => "application/x-ndjson; charset=utf-8",
+            Format::Csv => "text/csv; charset=utf-8; header=present",
+            Format::Parquet => "application/vnd.apache.parquet",
+            Format::Warc => "application/warc",
+            Format::Markdown => "text/markdown; charset=utf-8",
+        }
+    }
+
+    /// Binary output, not for a terminal.
+    pub fn is_binary(self) -> bool {
+        matches!(self, Format::Parquet | Format::Warc)
+    }
 }
 
 /// What an export wrote.
@@ -121,6 +144,12 @@ pub fn write_with(
     let summary = match format {
         Format::Jsonl => written(write_jsonl(store, sel, out)?),
         Format::Csv => written(csv::write_csv(store, sel, out)?),
+        Format::Parquet => {
+            let mut file = parquet::ParquetWriter::new(out)?;
+            let n = store.export(sel, |a| file.push(a))?;
+            file.finish()?;
+            written(n)
+        }
         Format::Markdown => markdown::write_markdown(&mut &*store, sel, rendering, out)?,
         Format::Warc => warc::write_warc(store, sel, out)?,
     };

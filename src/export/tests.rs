@@ -172,3 +172,154 @@ fn regression_export_printed_density_for_every_article_whatever_the_method() {
         .collect();
     assert_eq!(ends, ["schema", "fallback", ""]);
 }
+
+/// The Parquet file read back with the `parquet` crate's reader: one row per
+/// article, each field of the JSONL record in a typed column.
+fn parquet_rows(bytes: Vec<u8>) -> (usize, Vec<Vec<(String, ::parquet::record::Field)>>) {
+    use ::parquet::file::reader::{FileReader, SerializedFileReader};
+    let mut file = tempfile::tempfile().unwrap();
+    std::io::Write::write_all(&mut file, &bytes).unwrap();
+    let reader = SerializedFileReader::new(file).unwrap();
+    let groups = reader.metadata().num_row_groups();
+    let rows = reader
+        .get_row_iter(None)
+        .unwrap()
+        .map(|row| {
+            row.unwrap()
+                .get_column_iter()
+                .map(|(name, field)| (name.clone(), field.clone()))
+                .collect()
+        })
+        .collect();
+    (groups, rows)
+}
+
+fn instant_ms(json: &serde_json::Value) -> i64 {
+    let s = json.as_str().unwrap_or_else(|| panic!("a time: {json}"));
+    chrono::DateTime::parse_from_rfc3339(s)
+        .unwrap()
+        .timestamp_millis()
+}
+
+#[test]
+fn parquet_round_trip_holds_the_jsonl_fields_as_typed_columns() {
+    use ::parquet::record::Field;
+    let mut full = article_with_html(
+        "http://a.test/1",
+        "Say \"hi\", 北京",
+        "First line.\nSecond, 国务院.",
+        None,
+    );
+    full.fetched_at = 1_764_000_000_123;
+    full.article.author = Some("A. Writer".into());
+    full.article.published_at = Some("2019-09-05T11:10:00+02:00".into());
+    full.article.modified_at = Some("2019-09-06T08:00:00Z".into());
+    full.article.language = Some("eng".into());
+    full.article.canonical_url = Some("http://a.test/one".into());
+    full.article.site_name = Some("A".into());
+    let mut bare = article_with_html("http://a.test/2", "", "Only text.", None);
+    bare.article.title = None;
+    let store = store_with(vec![full, bare]);
+
+    let mut bytes = Vec::new();
+    let summary = write(&store, &Selection::default(), Format::Parquet, &mut bytes).unwrap();
+    assert_eq!(summary.written, 2);
+    let (jsonl, _) = export(&store, Format::Jsonl);
+    let records: Vec<serde_json::Value> = jsonl
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let (groups, rows) = parquet_rows(bytes);
+    assert_eq!(groups, 1);
+    assert_eq!(rows.len(), records.len());
+    for (row, record) in rows.iter().zip(&records) {
+        let names: Vec<&str> = row.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, FIELDS);
+        for (name, field) in row {
+            let json = &record[name.as_str()];
+            match field {
+                Field::Long(n) => assert_eq!(json.as_i64(), Some(*n), "{name}"),
+                Field::Str(s) => assert_eq!(json.as_str(), Some(s.as_str()), "{name}"),
+                Field::TimestampMillis(ms) => assert_eq!(instant_ms(json), *ms, "{name}"),
+                Field::Null => assert!(json.is_null(), "{name}: {json}"),
+                other => panic!("{name}: unexpected column type {other:?}"),
+            }
+        }
+    }
+    // Typed: times are timestamps, counts integers.
+    let first = &rows[0];
+    let field = |name: &str| &first.iter().find(|(n, _)| n == name).unwrap().1;
+    assert_eq!(
+        field("fetched_at"),
+        &Field::TimestampMillis(1_764_000_000_123)
+    );
+    assert_eq!(
+        field("published_at"),
+        &Field::TimestampMillis(instant_ms(&"2019-09-05T09:10:00Z".into()))
+    );
+    assert!(matches!(field("word_count"), Field::Long(n) if *n > 0));
+    assert!(matches!(
+        rows[1].iter().find(|(n, _)| n == "title").unwrap().1,
+        Field::Null
+    ));
+}
+
+/// A writer that tells how many bytes reached it so far.
+struct Counting<'a> {
+    seen: &'a std::cell::Cell<usize>,
+    bytes: Vec<u8>,
+}
+
+impl std::io::Write for Counting<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.seen.set(self.seen.get() + buf.len());
+        self.bytes.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn parquet_row_groups_are_written_as_the_articles_stream() {
+    let articles = (0..5)
+        .map(|i| {
+            let text = format!("Story number {i}.");
+            article_with_html(&format!("http://a.test/{i}"), "T", &text, None)
+        })
+        .collect();
+    let store = store_with(articles);
+    let seen = std::cell::Cell::new(0);
+    let mut out = Counting {
+        seen: &seen,
+        bytes: Vec::new(),
+    };
+    let mut file = parquet::ParquetWriter::new(&mut out)
+        .unwrap()
+        .with_max_rows(2);
+    let mut pushed = 0;
+    // Five distinct stories (equal texts would be stored once).
+    store
+        .export(&Selection::default(), |a| {
+            file.push(a)?;
+            pushed += 1;
+            // A full row group has left before the next article is read.
+            assert_eq!(seen.get() > 0, pushed >= 2, "after {pushed} articles");
+            Ok(())
+        })
+        .unwrap();
+    file.finish().unwrap();
+    assert_eq!(pushed, 5);
+    let (groups, rows) = parquet_rows(out.bytes);
+    assert_eq!(groups, 3);
+    let urls: Vec<String> = rows
+        .iter()
+        .map(|r| match &r[1].1 {
+            ::parquet::record::Field::Str(s) => s.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    let expected: Vec<String> = (0..5).map(|i| format!("http://a.test/{i}")).collect();
+    assert_eq!(urls, expected);
+}

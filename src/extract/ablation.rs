@@ -7,8 +7,7 @@
 //! `extract` and the crawler run.
 //!
 //! What each modern-page step is worth: mean LCS F1 lost when it alone is
-//! off (`newshound eval --html ../shared/corpus/SET/html --gold
-//! ../shared/corpus/SET/gold --ablate STEP`, release build, November 2026;
+//! off (`newshound eval --set SET --ablate STEP`, release build, November 2026;
 //! readability-dev / page-signal-dev / cleaneval-dev / cleanportaleval, full
 //! `auto` = 0.9712 / 0.9596 / 0.9111 / 0.9661). The older steps of `auto`
 //! are in `select`'s module doc.

@@ -16,7 +16,7 @@ use regex::Regex;
 use super::dom::{link_density, non_link, Dom, Stats, Tag};
 use super::heuristics::{is_declared_article, is_declared_main, DECLARED_MIN_TEXT};
 
-/// Calibrated together on ../shared/corpus (readability-dev and the three
+/// Calibrated together on the corpus (tests/corpus: readability-dev and the three
 /// older sets; see `select`'s module doc for what each step is worth).
 mod tune {
     /// A lifted-to section holds text with link density below this.

@@ -6,7 +6,7 @@
 //!
 //! The shipped models (`src/extract/models/{nb,tree}.json`, embedded with
 //! `include_bytes!`) were trained with `newshound train` on the
-//! `readability-dev` set of ../shared/corpus only; `eval` never scores them:
+//! `readability-dev` set of the corpus (tests/corpus) only; `eval` never scores them:
 //! it scores `nb` and `tree` by held-out folds (see `eval::folds`).
 
 use std::path::Path;

@@ -33,7 +33,7 @@
 //!    ablation lines are in docs/algorithms.md ("Furniture").
 //!
 //! What each step is worth (mean LCS F1 lost when it alone is switched off,
-//! ../shared/corpus, November 2026; page-signal-dev / cleaneval-dev /
+//! tests/corpus, November 2026; page-signal-dev / cleaneval-dev /
 //! cleanportaleval, full `auto` = 0.952 / 0.911 / 0.966):
 //!
 //! | off | ps | ce | cpe |
@@ -81,7 +81,7 @@ pub fn cetd_text(dom: &Dom<'_>, kind: Density) -> String {
     sink.finish()
 }
 
-/// Calibrated together on ../shared/corpus (see the module doc for the steps).
+/// Calibrated together on the corpus, tests/corpus (see the module doc for the steps).
 mod tune {
     /// Step 2: density factor for a positive class/id.
     pub const POSITIVE_BOOST: f64 = 1.25;

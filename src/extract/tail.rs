@@ -12,7 +12,7 @@ use regex::Regex;
 
 use super::text::{Para, TextSink};
 
-/// Calibrated with the rest of `auto` on ../shared/corpus.
+/// Calibrated with the rest of `auto` on the corpus (tests/corpus).
 mod tune {
     /// A related-stories heading is at most this long …
     pub const HEADING_MAX_CHARS: u32 = 40;

@@ -8,7 +8,7 @@
 //!   browser shows it and never runs it.
 //! - `GET /api/stats`: per-site figures, articles per day per site,
 //!   languages, kept-HTML sizes, each site's learned boilerplate lines.
-//! - `GET /api/export?format=jsonl|csv&site=&since=&until=&lang=`: the
+//! - `GET /api/export?format=jsonl|csv|parquet&site=&since=&until=&lang=`: the
 //!   export stream of `newshound export`, chunked, in constant memory.
 
 use std::io::Write;
@@ -25,7 +25,7 @@ use tokio::sync::mpsc;
 
 use super::limits::{CHART_DAYS, TOP_LINES};
 use super::{json_response, params, ApiError, AppState};
-use crate::export::{self, Format};
+use crate::export;
 use crate::store::{DayCount, KeptSizes, LanguageCount, SearchHit, SiteStats};
 
 type Shared = State<Arc<AppState>>;
@@ -276,12 +276,10 @@ async fn export_stream(State(app): Shared, RawQuery(raw): RawQuery) -> Result<Re
         }
     });
     let stream = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx));
-    let content_type = match format {
-        Format::Csv => "text/csv; charset=utf-8; header=present",
-        _ => "application/x-ndjson; charset=utf-8",
-    };
     let mut r = Response::new(Body::from_stream(stream));
-    r.headers_mut()
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(format.content_type()),
+    );
     Ok(r)
 }

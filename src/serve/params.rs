@@ -146,15 +146,16 @@ fn number(
     }
 }
 
-/// An export request: format (jsonl or csv) and selection.
+/// An export request: format (jsonl, csv or parquet) and selection.
 pub fn export(raw: Option<&str>) -> Result<(Format, Selection), ApiError> {
     let pairs = pairs(raw, &["format", "site", "since", "until", "lang"])?;
     let format = match get(&pairs, "format").unwrap_or("jsonl") {
         "jsonl" => Format::Jsonl,
         "csv" => Format::Csv,
+        "parquet" => Format::Parquet,
         other => {
             return Err(ApiError::bad_request(format!(
-                "format {other:?}: expected jsonl or csv"
+                "format {other:?}: expected jsonl, csv or parquet"
             )))
         }
     };

@@ -71,6 +71,65 @@ fn crawl_ends_with_reclean_so_a_later_reclean_changes_nothing() {
     assert_eq!(stdout(&out).trim(), "re-cleaned 0 articles");
 }
 
+/// `newshound.db.lock` and `demo.db.lock` stayed behind after every run.
+#[test]
+fn regression_lock_files_stayed_beside_the_database_after_every_run() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::support::demo_db(dir.path(), 2);
+    assert!(dir.path().join("demo.db").exists());
+    assert!(
+        !dir.path().join("demo.db.lock").exists(),
+        "demo.db.lock left"
+    );
+    let cfg = "[fetch]\nallow_private_addresses = true\nretries = 0\n\
+        [politeness]\nrespect_robots = false\n\
+        [[sites]]\nname = \"down\"\nstart = [\"http://127.0.0.1:1/\"]\n";
+    std::fs::write(dir.path().join("c.toml"), cfg).unwrap();
+    let out = newshound(&["--config", "c.toml", "--db", "x.db", "crawl"], dir.path());
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(!dir.path().join("x.db.lock").exists(), "x.db.lock left");
+}
+
+/// Plain `demo` used a temporary database without saying how to keep one.
+#[test]
+fn regression_plain_demo_did_not_say_how_to_keep_its_database() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = newshound(&["demo", "--articles", "2"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("`newshound demo --db demo.db`"), "{text}");
+    assert!(!dir.path().join("demo.db").exists());
+}
+
+/// Offline, the crawl printed one ~250-character warning per host and did
+/// not suggest `demo`: now one short line per host, and the last line says
+/// what to try without a network.
+#[test]
+fn regression_an_offline_crawl_printed_long_warnings_and_did_not_suggest_demo() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = "[fetch]\nallow_private_addresses = true\nretries = 0\n\
+        [[sites]]\nname = \"down\"\nstart = [\"http://127.0.0.1:1/\"]\n\
+        [[sites]]\nname = \"also\"\nstart = [\"http://127.0.0.2:1/\"]\n";
+    std::fs::write(dir.path().join("c.toml"), cfg).unwrap();
+    let out = newshound(&["--config", "c.toml", "--db", "x.db", "crawl"], dir.path());
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    let warnings: Vec<&str> = err.lines().filter(|l| l.contains("WARN")).collect();
+    assert_eq!(warnings.len(), 2, "one line per host:\n{err}");
+    for host in ["127.0.0.1", "127.0.0.2"] {
+        let line = warnings.iter().find(|l| l.contains(host)).expect(host);
+        assert!(
+            line.chars().count() <= 120,
+            "{} characters: {line}",
+            line.chars().count()
+        );
+    }
+    assert!(
+        err.lines().last().unwrap().contains("`newshound demo`"),
+        "{err}"
+    );
+}
+
 #[test]
 fn demo_articles_zero_is_a_usage_error() {
     let dir = tempfile::tempdir().unwrap();

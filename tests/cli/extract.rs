@@ -109,6 +109,30 @@ fn stdin_dash_is_one_page() {
     assert!(v["text"].as_str().unwrap().contains("council met"));
 }
 
+/// `cat page.html | newshound extract`: without an input, piped stdin is
+/// the page (it was a usage error asking for <INPUT>).
+#[test]
+fn extract_without_input_reads_piped_stdin() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = bin()
+        .args(["extract"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(PAGE.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("council met"), "{}", stdout(&out));
+}
+
 #[test]
 fn page_without_text_warns_on_stderr() {
     let dir = tempfile::tempdir().unwrap();

@@ -3,6 +3,7 @@
 //! closed pipes. Each module spawns the real binary; `support` holds the shared
 //! helpers (run it, judge its stderr, build a demo database).
 
+mod checkout;
 mod copy;
 mod crawl;
 mod errors;

@@ -163,6 +163,29 @@ fn export_over_the_database_itself_is_refused() {
     assert!(out.status.success(), "{}", stderr(&out));
 }
 
+/// `stats` printed `RC`, `line table` and `boilerpl.` without saying what
+/// they mean.
+#[test]
+fn regression_stats_columns_were_unexplained() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 2);
+    let out = newshound(&["--db", "demo.db", "stats"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let header = text.lines().next().unwrap();
+    for abbreviation in ["RC", "line table", "boilerpl."] {
+        assert!(!header.contains(abbreviation), "{header}");
+    }
+    for name in header.split_whitespace().map(|c| c.trim_end_matches(';')) {
+        if name != "site" {
+            assert!(
+                text.contains(&format!("{name}: ")),
+                "{name} unexplained:\n{text}"
+            );
+        }
+    }
+}
+
 #[test]
 fn export_out_dash_is_stdout() {
     let dir = tempfile::tempdir().unwrap();
@@ -457,4 +480,32 @@ fn a_device_as_database_is_refused_in_one_line() {
         let out = newshound(&[&["--db", "/dev/null"][..], cmd].concat(), dir.path());
         assert_clean_failure(&out, "/dev/null: not a regular file");
     }
+}
+
+#[test]
+fn export_parquet_writes_one_row_per_article() {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let out = newshound(
+        &[
+            "--db",
+            "demo.db",
+            "export",
+            "--format",
+            "parquet",
+            "--out",
+            "a.parquet",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("exported 9 articles"),
+        "{}",
+        stderr(&out)
+    );
+    let file = std::fs::File::open(dir.path().join("a.parquet")).unwrap();
+    let reader = SerializedFileReader::new(file).unwrap();
+    assert_eq!(reader.metadata().file_metadata().num_rows(), 9);
 }

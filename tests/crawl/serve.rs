@@ -293,7 +293,7 @@ async fn api_searches_filters_pages_and_reports_errors_as_json() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn api_export_streams_jsonl_and_csv_and_serves_beside_a_writer() {
+async fn api_export_streams_jsonl_csv_and_parquet_and_serves_beside_a_writer() {
     let c = crawled(42).await;
     let server = serve(&c.db).await;
     let http = client();
@@ -307,6 +307,19 @@ async fn api_export_streams_jsonl_and_csv_and_serves_beside_a_writer() {
     assert_eq!(status, 200);
     assert!(ct.starts_with("text/csv"));
     assert!(body.starts_with(b"id,url,site,"));
+    // Parquet: the file's rows read back, one per article.
+    let (status, ct, body) = get(&http, addr, "/api/export?format=parquet").await;
+    assert_eq!(status, 200);
+    assert_eq!(ct, "application/vnd.apache.parquet");
+    assert!(body.starts_with(b"PAR1") && body.ends_with(b"PAR1"));
+    let rows = {
+        use parquet::file::reader::FileReader;
+        let mut file = tempfile::tempfile().unwrap();
+        std::io::Write::write_all(&mut file, &body).unwrap();
+        let reader = parquet::file::reader::SerializedFileReader::new(file).unwrap();
+        reader.metadata().file_metadata().num_rows()
+    };
+    assert_eq!(rows, c.articles.len() as i64);
 
     // A writer adds articles while the server reads: they show up.
     let mut writer = Store::open(&c.db).unwrap();

@@ -321,6 +321,26 @@ async fn page_search_typed_in_headless_chromium_shows_results_and_opens_an_artic
         "{word}: {en_title:?} among {titles:?}"
     );
 
+    // Matches are highlighted, not shown as the store's `[word]` markers.
+    let (_, mark) = session.wait_text("#hits li.hit p.snippet mark").await;
+    assert!(
+        mark.to_lowercase().contains(&word.to_lowercase()),
+        "{mark:?}"
+    );
+    for e in session.find_all("#hits li.hit p.snippet").await {
+        let snippet = session.text(&e).await;
+        assert!(!snippet.contains('['), "literal marker in {snippet:?}");
+    }
+    // Counts in proper plural ("1 recurring lines" before).
+    let counted = session
+        .call(
+            reqwest::Method::POST,
+            "/execute/sync",
+            Some(json!({"script": "return [plural(1, 'recurring line'), plural(2, 'recurring line')]", "args": []})),
+        )
+        .await;
+    assert_eq!(counted, json!(["1 recurring line", "2 recurring lines"]));
+
     // Open the first result: its title and text show.
     let links = session.find_all("#hits li.hit a").await;
     session.click(&links[0]).await;

@@ -1,11 +1,11 @@
-//! Per-site learning on ../shared/corpus/cleanportaleval: each site's pages
+//! Per-site learning on the corpus's cleanportaleval set (tests/corpus): each site's pages
 //! are extracted, then fed in numeric order through the line filter
 //! (`eval::sequence`). Prints the with/without table for the default
 //! settings and for each refinement switched off, and asserts the issue's
 //! bar: learning (after the warm-up repair) lowers F1 on no site and raises
 //! the mean.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use newshound::boilerplate::LineSettings;
 use newshound::boilerplate::{LineRule, Variant};
@@ -14,7 +14,7 @@ use newshound::eval::GoldConvention;
 use newshound::extract::{extract_bytes, ExtractOptions};
 
 fn corpus_set() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/cleanportaleval")
+    crate::corpus().join("cleanportaleval")
 }
 
 /// (site key, extracted text, gold) in site and page order.

@@ -1,4 +1,4 @@
-//! Runs `eval` on every set of ../shared/corpus with every algorithm, prints
+//! Runs `eval` on every set of the corpus (tests/corpus) with every algorithm, prints
 //! the P/R/F1 table, and fails if a set's mean F1 falls below its floor in
 //! tests/eval_floors.toml (raise floors as extraction improves; never lower
 //! them silently), or if `auto` returns empty text on a page whose gold has
@@ -11,7 +11,7 @@ use newshound::eval::methods::{evaluate_algorithm, render_table};
 use newshound::extract::Algorithm;
 
 fn corpus_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+    crate::corpus()
 }
 
 fn algorithm(name: &str) -> Algorithm {
@@ -26,7 +26,7 @@ fn corpus_mean_f1_stays_above_floors() {
     let corpus = corpus_dir();
     assert!(
         corpus.is_dir(),
-        "corpus not found at {} (expected ../shared/corpus next to the crate); \
+        "corpus not found at {} (unpacked from tests/corpus); \
          this test needs it and must not pass without it",
         corpus.display()
     );
@@ -77,4 +77,32 @@ fn corpus_mean_f1_stays_above_floors() {
     }
     println!("{}", render_table(&rows));
     assert!(failures.is_empty(), "below floor:\n{}", failures.join("\n"));
+}
+
+/// Every set of `tests/corpus/manifest.json` unpacks with its pages, and
+/// every archive is in the manifest.
+#[test]
+fn corpus_archives_hold_the_manifest_pages() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let manifest: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&std::fs::read_to_string(root.join("manifest.json")).unwrap())
+            .unwrap();
+    let archived: Vec<String> = newshound::corpus_archive::archives(&root)
+        .unwrap()
+        .into_iter()
+        .map(|(set, _)| set)
+        .collect();
+    let mut listed: Vec<String> = manifest.keys().cloned().collect();
+    listed.sort();
+    assert_eq!(
+        archived, listed,
+        "tests/corpus: archives against manifest.json"
+    );
+    let corpus = corpus_dir();
+    for (set, pages) in &manifest {
+        let html = std::fs::read_dir(corpus.join(set).join("html"))
+            .unwrap_or_else(|e| panic!("{set}: {e}"))
+            .count();
+        assert_eq!(Some(html as u64), pages.as_u64(), "{set}: pages");
+    }
 }

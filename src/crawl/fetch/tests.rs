@@ -364,3 +364,25 @@ fn content_type_filter_matches_expectation() {
     assert!(content_type_ok("application/x-gzip", Expect::Feed));
     assert!(content_type_ok("", Expect::Html));
 }
+
+/// Offline, every host's robots.txt warning was ~250 characters of the HTTP
+/// client's error chain: the brief form keeps the cause alone.
+#[test]
+fn regression_an_unreachable_host_was_reported_in_250_characters() {
+    let dns = FetchError::Connect(
+        "error sending request for url (https://www.bbc.co.uk/robots.txt): client error \
+         (Connect): dns error: error resolving DNS: failed to lookup address information: \
+         Name or service not known"
+            .into(),
+    );
+    assert_eq!(dns.brief(), "cannot connect: host name not resolved");
+    let refused = FetchError::Connect(
+        "error sending request for url (http://127.0.0.1:1/robots.txt): client error \
+         (Connect): tcp connect error: Connection refused (os error 111)"
+            .into(),
+    );
+    assert_eq!(refused.brief(), "cannot connect: connection refused");
+    let other = FetchError::Request("error sending request: builder error: odd thing".into());
+    assert_eq!(other.brief(), "request failed: odd thing");
+    assert_eq!(FetchError::Timeout.brief(), "timed out");
+}

@@ -79,7 +79,7 @@ async fn fetch_robots(ctx: &Ctx, url: &Url, host: &str) -> RobotsFetch {
         Ok(f) => RobotsFetch::Body(f.body),
         Err(e) if e.is_host_failure() || e.kind() == ErrorKind::Http429 => {
             // The one place a dead host shows up: say why, once per attempt.
-            tracing::warn!("{host}: robots.txt unavailable, its URLs wait: {e}");
+            tracing::warn!("{host}: {}; its URLs wait", e.brief());
             ctx.counters.error(ErrorKind::RobotsFetch);
             RobotsFetch::Unavailable
         }

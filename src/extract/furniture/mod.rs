@@ -52,7 +52,7 @@ pub struct Keep {
     pub bylines: bool,
 }
 
-/// Calibrated together on ../shared/corpus (all four sets).
+/// Calibrated together on the corpus (tests/corpus, all four sets with gold).
 mod tune {
     /// An id with more parts than this is a slug of the text, not a name.
     pub const ID_MAX_PARTS: usize = 3;

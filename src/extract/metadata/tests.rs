@@ -1,5 +1,5 @@
 //! Small page fixtures, one per source of each field, plus garbage pages and
-//! a no-panic sweep over ../shared/corpus.
+//! a no-panic sweep over the corpus (tests/corpus).
 
 use super::*;
 
@@ -479,11 +479,11 @@ fn language_detection() {
 
 // ---- corpus ----
 
-/// Every page of ../shared/corpus goes through decode, metadata and language
+/// Every page of the corpus (tests/corpus) goes through decode, metadata and language
 /// without panicking, and the corpus (English news) yields titles.
 #[test]
 fn corpus_pages_never_panic() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let root = crate::corpus_archive::repo_corpus();
     assert!(
         root.is_dir(),
         "corpus missing: expected it at {}",

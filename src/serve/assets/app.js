@@ -17,6 +17,26 @@ function el(tag, text, cls) {
   return e;
 }
 
+// "1 recurring line", "2 recurring lines".
+function plural(n, noun) {
+  return n + " " + noun + (n === 1 ? "" : "s");
+}
+
+// A search snippet with its matches marked: the store writes each match as
+// [words]; each becomes a <mark> (built as nodes, never as markup).
+function snippetNode(snippet) {
+  const p = el("p", undefined, "snippet");
+  const match = /\[([^\[\]\n]+)\]/g;
+  let at = 0;
+  for (const m of snippet.matchAll(match)) {
+    if (m.index > at) p.append(document.createTextNode(snippet.slice(at, m.index)));
+    p.append(el("mark", m[1]));
+    at = m.index + m[0].length;
+  }
+  if (at < snippet.length) p.append(document.createTextNode(snippet.slice(at)));
+  return p;
+}
+
 function showError(msg) {
   const e = $("error");
   e.textContent = msg;
@@ -76,7 +96,7 @@ async function runSearch(params, offset) {
     a.href = "#article-" + hit.id;
     a.dataset.id = String(hit.id);
     a.addEventListener("click", (ev) => { ev.preventDefault(); openArticle(hit.id); });
-    li.append(a, el("span", hit.site, "site"), el("p", hit.snippet, "snippet"));
+    li.append(a, el("span", hit.site, "site"), snippetNode(hit.snippet));
     list.append(li);
   }
   $("prev").disabled = offset === 0;
@@ -96,7 +116,7 @@ async function openArticle(id) {
   $("overview").hidden = true;
   $("article").hidden = false;
   $("article-title").textContent = a.title || a.url;
-  const meta = [a.site, a.published_at, a.author, a.language, a.word_count + " words"]
+  const meta = [a.site, a.published_at, a.author, a.language, plural(a.word_count, "word")]
     .filter(Boolean).join(" \u00b7 ");
   $("article-meta").replaceChildren(el("span", meta + " \u00b7 "));
   const link = el("a", a.url);
@@ -183,11 +203,11 @@ async function overview() {
     return;
   }
   const kept = s.kept_html.pages
-    ? ", " + s.kept_html.pages + " pages kept (" +
+    ? ", " + plural(s.kept_html.pages, "page") + " kept (" +
       (s.kept_html.body_bytes / Math.max(s.kept_html.compressed_bytes, 1)).toFixed(1) +
       "\u00d7 compressed)"
     : "";
-  $("summary").textContent = s.articles + " articles from " + s.sites.length + " sites" + kept + ".";
+  $("summary").textContent = plural(s.articles, "article") + " from " + plural(s.sites.length, "site") + kept + ".";
   for (const site of s.sites) {
     const o = el("option", site.site);
     o.value = site.site;
@@ -204,7 +224,7 @@ async function overview() {
   box.replaceChildren();
   for (const b of s.boilerplate) {
     const d = el("details");
-    d.append(el("summary", b.site + " \u2014 " + b.lines.length + " recurring lines"));
+    d.append(el("summary", b.site + " \u2014 " + plural(b.lines.length, "recurring line")));
     const ul = el("ul");
     for (const line of b.lines) ul.append(el("li", line.line + " (\u00d7" + line.count + ")"));
     d.append(ul);

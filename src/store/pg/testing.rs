@@ -125,7 +125,7 @@ pub fn own_cluster(path_dirs: &[PathBuf], debian_root: &Path) -> Result<cluster:
 /// What to do when there is no server: install one, or name one.
 pub fn missing() -> String {
     format!(
-        "PostgreSQL tests need a server. Install it (Debian: `{}`): the tests then start a \
+        "PostgreSQL tests need a server. Install it (Debian: `{}`, or run .ci/run): the tests then start a \
          throwaway cluster of their own; or point {TEST_SERVER_VAR} at a database whose user \
          may create databases, e.g. {TEST_SERVER_VAR}=postgres://newshound@127.0.0.1:55432/postgres",
         cluster::INSTALL_HINT

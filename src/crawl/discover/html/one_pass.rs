@@ -4,7 +4,7 @@
 //!
 //! In: fixtures shaped like the pages the crawler meets (templated news pages,
 //! old pages, broken markup) and, run by hand, every page of
-//! ../shared/corpus. Out: failing assertions where the two disagree.
+//! the corpus (tests/corpus). Out: failing assertions where the two disagree.
 
 use url::Url;
 
@@ -132,12 +132,12 @@ fn the_one_pass_links_of_odd_pages_are_the_stand_alone_scans() {
 }
 
 /// Run by hand: `cargo test --lib one_pass_corpus -- --ignored --nocapture`.
-/// Every page of ../shared/corpus (588 on 2026-11-26, none differed): the
+/// Every page of the corpus (588 on 2026-11-26, none differed): the
 /// one-pass links are the stand-alone scan's, and stripping is unchanged.
 #[test]
 #[ignore]
 fn one_pass_corpus_pages_match_the_stand_alone_scan() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let root = crate::corpus_archive::repo_corpus();
     let base = Url::parse("https://corpus.example.com/a/b.html").expect("url");
     let (mut pages, mut differ) = (0, Vec::new());
     for set in [
