@@ -172,6 +172,7 @@ fn a_fetch_record_ends_the_lease_and_names_the_process() {
         etag: None,
         last_modified: None,
         next: NextState::Done,
+        judgement: None,
     };
     a.write_batch(vec![WriteOp::Fetched(rec)]).expect("write");
     let row = a
