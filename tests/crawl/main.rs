@@ -1,11 +1,13 @@
 //! The crawler end to end on local servers (the simulated news web on
-//! 127.0.0.1): sites and discovery, politeness, robots.txt, faults, refetch,
+//! 127.0.0.1): sites and discovery, sites known by their address alone
+//! (`bare`), politeness, robots.txt, faults, refetch,
 //! continuous mode, shutdown, resume and kill -9 of the real binary, the
 //! (ignored) memory measurement, and the corpus leaving the box on a crawled
 //! web: kept HTML, reextract, exports (`corpus_out`, `markdown_export`,
 //! `warc_reader`) and
 //! `serve` over HTTP and in headless Chromium (`serve`, `serve_browser`). `support` starts the web with its config.
 
+mod bare;
 mod continuous;
 mod corpus_out;
 mod faults;

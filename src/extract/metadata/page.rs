@@ -357,7 +357,8 @@ impl Page {
         let Some(t) = bounded_text(el, HINT_TEXT_LIMIT, true) else {
             return;
         };
-        let date = date && t.bytes().any(|b| b.is_ascii_digit());
+        // A date-classed "Last updated: …" (class `updated`) dates a change.
+        let date = date && t.bytes().any(|b| b.is_ascii_digit()) && !is_modified_label(&t);
         // The ancestor walk only for texts worth keeping.
         if !(byline || date) || in_chrome_or_comments(el) {
             return;

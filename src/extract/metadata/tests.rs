@@ -530,6 +530,12 @@ fn regression_a_last_updated_line_under_a_policy_title_was_read_as_its_publicati
     );
     assert_eq!(m.published_at, None);
     assert_eq!(m.modified_at.as_deref(), Some("2025-03-03T00:00:00Z"));
+    // Nor when its class says "updated" (a date hint).
+    let m = body(
+        "<h1>Privacy policy</h1><p class=\"updated\">Last updated: 3 March 2025</p><p>We keep it.</p>",
+        None,
+    );
+    assert_eq!(m.published_at, None);
     // A dateline under a headline still is one.
     let m = body(
         "<h1>Budget passes</h1><p>3 March 2025</p><p>The vote was close.</p>",
