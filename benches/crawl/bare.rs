@@ -81,10 +81,7 @@ pub fn child(patterns: bool) -> Result<(), String> {
         1000.0 * cpu / pages.max(1) as f64,
         summary.error_total(),
     );
-    println!(
-        "{PREFIX} {pages} {} {wall} {cpu}",
-        summary.articles_stored
-    );
+    println!("{PREFIX} {pages} {} {wall} {cpu}", summary.articles_stored);
     Ok(())
 }
 
