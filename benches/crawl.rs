@@ -31,6 +31,10 @@
 //! label contains it, e.g. `3x300`, `large` or `bp-on`).
 //! `cargo bench --bench crawl -- --zstd-levels` measures instead what each
 //! zstd level costs and saves on the webs' kept pages (`crawl/kept_levels.rs`).
+//!
+//! Last, the bare-config case (`crawl/bare.rs`, filter `bare`): the bare
+//! simulated web crawled with patterns and with names and start pages only;
+//! what judging every page costs in crawler CPU per page.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -46,6 +50,9 @@ mod measure;
 
 #[path = "crawl/kept_levels.rs"]
 mod kept_levels;
+
+#[path = "crawl/bare.rs"]
+mod bare;
 
 use measure::{cpu_seconds, db_size, extract_only, status_kb};
 
@@ -427,6 +434,9 @@ fn main() -> Result<(), String> {
             .ok_or("--case wants SITES,ARTICLES,on|off,small|large")?;
         return child(case);
     }
+    if let Some(i) = args.iter().position(|a| a == "--bare-case") {
+        return bare::child(args.get(i + 1).map(String::as_str) == Some("patterns"));
+    }
     if args.iter().any(|a| a == "--zstd-levels") {
         return kept_levels::run(&runtime("simweb")?);
     }
@@ -486,6 +496,10 @@ fn main() -> Result<(), String> {
                 100.0 * (1.0 - cpu_off / cpu_on.max(1e-12)),
             );
         }
+    }
+    // The bare-config case beside the pattern case (filter: `bare`).
+    if filter.is_none_or(|f| "bare-web".contains(f.as_str())) {
+        bare::compare(reps)?;
     }
     if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
         println!("load average at end: {}", load.trim());

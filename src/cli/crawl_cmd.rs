@@ -99,7 +99,6 @@ pub fn crawl(
             check_db_path_for_writing(&db)?;
             let _lock = lock_for_crawl(&db)?;
             let store = Store::open(&db)?;
-            warn_misconfiguration(&config, &sites);
             runtime()?.block_on(crawl::run(
                 &config,
                 store,
@@ -111,7 +110,6 @@ pub fn crawl(
         StoreTarget::Postgres(url) => {
             let mut store = PgStore::open(&url)?;
             store.set_lease(Duration::from_secs(config.store.lease_seconds));
-            warn_misconfiguration(&config, &sites);
             runtime()?.block_on(crawl::run_shared(
                 &config,
                 store,
@@ -131,12 +129,6 @@ pub fn crawl(
         bail!("crawl: {why}");
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn warn_misconfiguration(config: &Config, sites: &[String]) {
-    for warning in crawl::misconfiguration(config, sites) {
-        status(format!("newshound: warning: {warning}"));
-    }
 }
 
 /// One crawl per database: a second one would put the first one's in-flight

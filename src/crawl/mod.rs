@@ -9,7 +9,8 @@
 //! The parts: `scheduler` (claims, per-host queues, workers, end of pass,
 //! shutdown), `worker` (one URL: robots, rate limit, fetch, decide), `pool`
 //! (the threads that process fetched pages), `page`
-//! (pure: discovery and extraction of a fetched document), [`writer`] (the
+//! (pure: discovery and extraction of a fetched document), [`judge`] (pure:
+//! is a page of a site without patterns an article?), [`writer`] (the
 //! single store writer, batched transactions, behind the [`CrawlStore`]
 //! seam), `politeness` and `robots`, [`fetch`] and `addr` (HTTP with limits
 //! and the address guard), `budget` (memory bounds), [`kinds`] (what errors and skips are counted
@@ -23,6 +24,7 @@ mod budget;
 pub(crate) mod discover;
 pub mod fetch;
 mod frontier;
+pub mod judge;
 pub mod kinds;
 mod page;
 mod politeness;
@@ -270,26 +272,6 @@ fn select_sites(
         selected.insert(name.clone(), Arc::new(site.clone()));
     }
     Ok(selected)
-}
-
-/// What in the configuration of the crawled `sites` (all when empty) makes
-/// a crawl store less than a user would expect, one sentence each, for the
-/// CLI to print before crawling. Today: a site without `article_patterns`
-/// stores nothing (pages are stored only when their URL is an article URL).
-pub fn misconfiguration(config: &Config, sites: &[String]) -> Vec<String> {
-    config
-        .sites
-        .iter()
-        .filter(|s| sites.is_empty() || sites.contains(&s.name))
-        .filter(|s| s.article_patterns.is_empty())
-        .map(|s| {
-            format!(
-                "site {:?} has no article_patterns: its pages are crawled for links but none is \
-                 stored as an article (add regexes of its article URLs to article_patterns)",
-                s.name
-            )
-        })
-        .collect()
 }
 
 /// Start pages, feeds and sitemaps of the sites, at depth 0; a start page

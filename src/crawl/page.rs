@@ -4,8 +4,14 @@
 //! entry (kind, depth) and its site. Out: [`PageOutput`] — new frontier URLs
 //! (normalised, on the site's hosts, within the depth limit, not traps,
 //! classified and prioritised) and, for article pages only, the extracted
-//! [`Article`]. Runs on the blocking pool: decoding, parsing and extraction
-//! are the crawl's CPU work.
+//! [`Article`], with the page's [`Judgement`]. Runs on the blocking pool:
+//! decoding, parsing and extraction are the crawl's CPU work.
+//!
+//! Which pages are articles: on a site with `article_patterns`, the pages
+//! whose URL matches them (the user's word); on a site without, every HTML
+//! page is extracted and [`judge`]d from what it declares, what extraction
+//! found and where its URL came from. A bare site's feed and sitemap entries
+//! are queued as `article` URLs: being listed is evidence, not a verdict.
 //!
 //! Focus rule: links found in HTML are followed when they are article or
 //! index pages of the site; other pages of the site are followed only when
@@ -24,6 +30,7 @@ use std::sync::Arc;
 
 use url::Url;
 
+use super::judge::{judge, Evidence, Judgement};
 use super::kinds::ErrorKind;
 use super::{discover, frontier};
 use crate::config::SiteSettings;
@@ -77,6 +84,9 @@ pub struct PageOutput {
     pub rule: Option<RuleOutcome>,
     /// Links left out of `urls` because the frontier has them already.
     pub urls_known: usize,
+    /// Whether an HTML page is an article, and why (`None` for feeds and
+    /// sitemaps). `article` is set exactly when the verdict is article.
+    pub judgement: Option<Judgement>,
 }
 
 pub fn process(input: &PageInput<'_>) -> PageOutput {
@@ -136,29 +146,44 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
 
 fn html(input: &PageInput<'_>) -> PageOutput {
     let decoded = extract::charset::decode(input.body, input.content_type, Some(input.final_url));
+    // A site without article patterns has its pages judged; an index
+    // pattern is still the user's word that a page is none.
+    let judged = input.site.article_patterns.is_empty() && input.kind != UrlKind::Index;
     // A URL queued as an article that redirected to a non-article page (a
     // section front, a login wall) is not stored.
-    let is_article = input.kind == UrlKind::Article
+    let by_pattern = input.kind == UrlKind::Article
         && (!input.redirected
             || discover::classify(input.site, input.final_url) == UrlKind::Article);
     let mut rule = None;
-    // An article page's links come out of extraction's own pass over it;
+    let mut judgement = Judgement::by_pattern(by_pattern);
+    // An extracted page's links come out of extraction's own pass over it;
     // other pages get a pass of their own.
-    let (attrs, mut article) = if is_article {
+    let (attrs, mut article) = if by_pattern || judged {
         let opts = ExtractOptions {
             timezone: input.site.timezone,
             ..input.extract.clone()
         };
         let mut attrs = discover::link_attrs_for(input.max_links);
-        let (article, outcome) = extract::extract_html_by_rule_with_links(
+        let (article, signals, outcome) = extract::extract_page(
             &decoded.text,
             Some(input.final_url),
             &opts,
             input.site_rule,
             Some(&mut attrs),
         );
-        rule = outcome;
-        (Some(attrs), Some(article))
+        if judged {
+            // Listed: a bare site's feed and sitemap entries are queued as
+            // articles. The URL's learned shape is not known here yet.
+            let listed = input.kind == UrlKind::Article;
+            let evidence = Evidence::of(&article, &signals, attrs.form_fields, listed, None);
+            judgement = judge(&evidence);
+        }
+        // A page that is no article teaches the site's content rule nothing.
+        let article = judgement.is_article().then_some(article);
+        if article.is_some() {
+            rule = outcome;
+        }
+        (Some(attrs), article)
     } else {
         (None, None)
     };
@@ -211,6 +236,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
         problem: None,
         rule,
         urls_known: found.urls_known,
+        judgement: Some(judgement),
     }
 }
 
@@ -386,10 +412,17 @@ impl<'a> Found<'a> {
         self.push(url, kind, frontier::priority(kind, self.depth()));
     }
 
-    /// A feed or sitemap entry: fresh ones first.
+    /// A feed or sitemap entry: fresh ones first. On a site without
+    /// patterns an entry is queued as an article, to be judged when fetched.
     fn entry(&mut self, url: &Url, published: Option<&str>) {
         let Some(url) = self.accept(url) else { return };
-        let kind = discover::classify(self.input.site, &url);
+        let site = self.input.site;
+        let kind = match discover::classify(site, &url) {
+            UrlKind::Page if site.article_patterns.is_empty() && site.index_patterns.is_empty() => {
+                UrlKind::Article
+            }
+            kind => kind,
+        };
         let priority = frontier::entry_priority(kind, self.depth(), published, self.input.now_ms);
         self.push(url, kind, priority);
     }

@@ -31,6 +31,7 @@ pub struct Counters {
     pub articles_updated: AtomicU64,
     pub lines_dropped: AtomicU64,
     pub urls_discovered: AtomicU64,
+    pub pages_not_articles: AtomicU64,
     errors: Mutex<BTreeMap<String, u64>>,
     skipped: Mutex<BTreeMap<String, u64>>,
 }
@@ -88,6 +89,7 @@ impl Counters {
             lines_dropped: Self::get(&self.lines_dropped),
             articles_recleaned: 0,
             urls_discovered: Self::get(&self.urls_discovered),
+            pages_not_articles: Self::get(&self.pages_not_articles),
             errors: self.errors(),
             skipped: self.skipped(),
             elapsed,
@@ -120,6 +122,9 @@ pub struct CrawlSummary {
     pub articles_recleaned: u64,
     /// New URLs handed to the frontier (before its dedup).
     pub urls_discovered: u64,
+    /// HTML pages judged not to be articles (by the page judgement, or by
+    /// the site's patterns): section fronts, tags, about pages…
+    pub pages_not_articles: u64,
     /// Failures by kind (`timeout`, `http_5xx`, `too_large`...).
     pub errors: BTreeMap<String, u64>,
     /// URLs not fetched on purpose, by reason (`robots_disallowed`,
@@ -180,6 +185,7 @@ impl fmt::Display for CrawlSummary {
             self.pages_fetched, self.not_modified
         )?;
         writeln!(f, "  articles stored:  {}", self.articles_stored)?;
+        writeln!(f, "  not articles:     {}", self.pages_not_articles)?;
         writeln!(f, "  duplicates:       {}", self.duplicates)?;
         if self.near_duplicates > 0 {
             writeln!(

@@ -33,7 +33,8 @@ use crate::extract::tree::rule::{RuleOutcome, SiteRule};
 use crate::extract::ExtractOptions;
 use crate::store::pg::{HostTurns, Turn};
 use crate::store::{
-    FetchRecord, NewArticle, NextState, QueuedUrl, SiteRuleUpdate, SkipRecord, UrlKind, WriteOp,
+    FetchRecord, NewArticle, NextState, PageJudgement, QueuedUrl, SiteRuleUpdate, SkipRecord,
+    UrlKind, WriteOp,
 };
 use process_step::process_blocking;
 use robots_step::robots_verdict;
@@ -335,6 +336,7 @@ fn failed(
         etag: None,
         last_modified: None,
         next,
+        judgement: None,
     };
     (record, retry_at)
 }
@@ -366,6 +368,7 @@ async fn succeeded(
     ctx.politeness.record_success(host);
     Counters::add(&ctx.counters.pages_fetched, 1);
     let mut completed = true;
+    let mut judgement = None;
     if fetched.not_modified() {
         Counters::add(&ctx.counters.not_modified, 1);
     } else {
@@ -384,6 +387,15 @@ async fn succeeded(
         if !processed.known.is_empty() {
             ops.push(WriteOp::Known(processed.known));
         }
+        judgement = processed.judgement.map(|j| {
+            if !j.is_article() {
+                Counters::add(&ctx.counters.pages_not_articles, 1);
+            }
+            PageJudgement {
+                article: j.is_article(),
+                reason: j.reason.as_str(),
+            }
+        });
         if let Some(outcome) = processed.rule {
             ops.push(WriteOp::SiteRule(rule_update(ctx, &site.name, outcome)));
         }
@@ -426,6 +438,7 @@ async fn succeeded(
         etag: fetched.etag,
         last_modified: fetched.last_modified,
         next,
+        judgement,
     }
 }
 

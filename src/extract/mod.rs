@@ -229,6 +229,24 @@ pub fn extract_html_by_rule_with_links(
     rule: Option<&tree::rule::SiteRule>,
     links: Option<&mut strip::links::LinkAttrs>,
 ) -> (Article, Option<tree::rule::RuleOutcome>) {
+    let (article, _, outcome) = extract_page(html, url, opts, rule, links);
+    (article, outcome)
+}
+
+/// [`extract_html_by_rule_with_links`], also giving what the page shows
+/// about its own kind ([`metadata::PageSignals`], read in the metadata pass):
+/// the crawler judges from them whether a page is an article.
+pub fn extract_page(
+    html: &str,
+    url: Option<&Url>,
+    opts: &ExtractOptions,
+    rule: Option<&tree::rule::SiteRule>,
+    links: Option<&mut strip::links::LinkAttrs>,
+) -> (
+    Article,
+    metadata::PageSignals,
+    Option<tree::rule::RuleOutcome>,
+) {
     let stripped = match links {
         Some(links) => strip::strip_collecting(html, links),
         None => strip::strip(html),
@@ -246,7 +264,8 @@ pub fn extract_html_by_rule_with_links(
         }
         _ => (select_document(&doc, opts), None),
     };
-    (article_of(&doc, html, selection, url, opts), outcome)
+    let (article, signals) = article_and_signals_of(&doc, html, selection, url, opts);
+    (article, signals, outcome)
 }
 
 /// The article: extracted text plus metadata of the same document.
@@ -257,15 +276,26 @@ fn article_of(
     url: Option<&Url>,
     opts: &ExtractOptions,
 ) -> Article {
+    article_and_signals_of(doc, html, selection, url, opts).0
+}
+
+/// [`article_of`] and the page's signals, read in the same metadata pass.
+fn article_and_signals_of(
+    doc: &scraper::Html,
+    html: &str,
+    selection: Selection,
+    url: Option<&Url>,
+    opts: &ExtractOptions,
+) -> (Article, metadata::PageSignals) {
     let Selection {
         text,
         method,
         markdown,
         ..
     } = selection;
-    let meta = metadata::extract_metadata_in(doc, url, opts.timezone);
+    let (meta, signals) = metadata::metadata_and_signals(doc, url, opts.timezone);
     let language = metadata::detect_language(language_sample(&text));
-    Article {
+    let article = Article {
         title: meta.title,
         author: meta.author,
         published_at: meta
@@ -278,7 +308,8 @@ fn article_of(
         text,
         method,
         markdown,
-    }
+    };
+    (article, signals)
 }
 
 /// The first few thousand bytes of the text: enough for whatlang, whose cost

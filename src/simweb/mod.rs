@@ -20,6 +20,7 @@
 //! same seed serve the same bytes apart from the port numbers.
 
 mod article;
+pub mod bare;
 mod crawler_toml;
 pub mod faults;
 mod feeds;

@@ -409,7 +409,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-fn first_sentence(p: &str, lang: Lang) -> String {
+pub(super) fn first_sentence(p: &str, lang: Lang) -> String {
     let ends: &[char] = match lang {
         Lang::Zh => &['。'],
         _ => &['.'],

@@ -87,8 +87,8 @@ fn write_batch_in(
 fn record_fetch(tx: &Transaction<'_>, rec: &FetchRecord) -> rusqlite::Result<()> {
     tx.prepare_cached(
         "INSERT INTO fetches(url_id, started_at, status, error_kind, bytes, elapsed_ms,
-                             final_url, content_type)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                             final_url, content_type, judged, judge_reason)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?
     .execute(params![
         rec.url_id,
@@ -99,6 +99,8 @@ fn record_fetch(tx: &Transaction<'_>, rec: &FetchRecord) -> rusqlite::Result<()>
         i64::try_from(rec.elapsed_ms).unwrap_or(i64::MAX),
         rec.final_url,
         rec.content_type,
+        rec.judgement.map(|j| j.verdict()),
+        rec.judgement.map(|j| j.reason),
     ])?;
     let (state, next_at) = match rec.next {
         NextState::Done => ("done", None),

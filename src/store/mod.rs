@@ -420,6 +420,28 @@ pub struct FetchRecord {
     pub etag: Option<String>,
     pub last_modified: Option<String>,
     pub next: NextState,
+    /// What the crawl judged the fetched page to be (HTML pages only).
+    pub judgement: Option<PageJudgement>,
+}
+
+/// A fetched page's judgement as stored with its fetch (`fetches.judged`,
+/// `fetches.judge_reason`): the crawl's `judge` decides, the store keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PageJudgement {
+    pub article: bool,
+    /// Machine-readable (`declared_news_article`, `teaser_list`, `pattern`…).
+    pub reason: &'static str,
+}
+
+impl PageJudgement {
+    /// The `judged` column's value.
+    pub fn verdict(&self) -> &'static str {
+        if self.article {
+            "article"
+        } else {
+            "not_article"
+        }
+    }
 }
 
 /// A claimed URL put back without a request (disallowed by robots.txt,

@@ -1,5 +1,6 @@
 //! The crawler end to end on local servers (the simulated news web on
-//! 127.0.0.1): sites and discovery, politeness, robots.txt, faults, refetch,
+//! 127.0.0.1): sites and discovery, sites known by their address alone
+//! (`bare`), politeness, robots.txt, faults, refetch,
 //! continuous mode, shutdown, resume and kill -9 of the real binary, the
 //! (ignored) memory measurement, and the corpus leaving the box on a crawled
 //! web: kept HTML, reextract, exports (`corpus_out`, `markdown_export`,
@@ -7,6 +8,7 @@
 //! `serve` over HTTP, under load (a child process) and in headless Chromium
 //! (`serve`, `serve_load`, `serve_browser`). `support` starts the web with its config.
 
+mod bare;
 mod continuous;
 mod corpus_out;
 mod faults;

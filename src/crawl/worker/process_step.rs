@@ -37,7 +37,9 @@ pub(super) async fn process_blocking(
     let redirected = !fetched.redirects.is_empty();
     let content_type = fetched.content_type.clone();
     let extract = ctx.extract.clone();
-    let site_rule = if extract.algorithm == Algorithm::Tree && kind == UrlKind::Article {
+    // A site without patterns may find an article on any page.
+    let extracted = kind == UrlKind::Article || site.article_patterns.is_empty();
+    let site_rule = if extract.algorithm == Algorithm::Tree && extracted {
         ctx.site_rules
             .lock()
             .ok()

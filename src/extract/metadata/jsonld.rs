@@ -22,7 +22,25 @@ pub(super) struct JsonLd {
     pub authors: Vec<String>,
     pub publisher: Option<String>,
     pub website: Option<String>,
+    /// A node is typed as a story (`NewsArticle`, `BlogPosting`, …; not a
+    /// `Blog`, which is a blog's front page).
+    pub story_typed: bool,
+    /// A node is typed as a page that is not a story (a list, search
+    /// results, a profile, an about or contact page).
+    pub other_page_typed: bool,
 }
+
+/// `@type`s of pages that are not stories.
+const OTHER_PAGE_TYPES: &[&str] = &[
+    "CollectionPage",
+    "ItemList",
+    "SearchResultsPage",
+    "ProfilePage",
+    "AboutPage",
+    "ContactPage",
+    "CheckoutPage",
+    "Blog",
+];
 
 type Node = Map<String, Value>;
 
@@ -68,7 +86,15 @@ pub(super) fn read<S: AsRef<str>>(blocks: &[S]) -> JsonLd {
         .iter()
         .filter(|n| has_type(n, |t| t == "WebSite"))
         .find_map(|n| text_of(n.get("name")?));
+    let story_typed = articles
+        .iter()
+        .any(|n| has_type(n, |t| t.ends_with("Article") || t.ends_with("Posting")));
+    let other_page_typed = nodes
+        .iter()
+        .any(|n| has_type(n, |t| OTHER_PAGE_TYPES.contains(&t)));
     JsonLd {
+        story_typed,
+        other_page_typed,
         headline: articles
             .iter()
             .find_map(|n| text_of(n.get("headline").or_else(|| n.get("name"))?)),

@@ -26,11 +26,13 @@ mod author;
 mod dates;
 mod jsonld;
 mod page;
+mod signals;
 #[cfg(test)]
 mod tests;
 mod title;
 
 pub use dates::{date_from_url, parse_date};
+pub use signals::PageSignals;
 
 use chrono_tz::Tz;
 use dates::Stamp;
@@ -116,8 +118,30 @@ pub fn json_ld_article_body(doc: &scraper::Html) -> Option<String> {
 /// [`extract_metadata`], reading dates without an offset in `zone` (the
 /// site's time zone).
 pub fn extract_metadata_in(doc: &scraper::Html, url: Option<&Url>, zone: Option<Tz>) -> Metadata {
-    let page = Page::collect(doc);
+    metadata_and_signals(doc, url, zone).0
+}
+
+/// [`extract_metadata_in`], and what the page shows about its own kind
+/// ([`PageSignals`], gathered in the same pass) for the crawler's judgement
+/// of whether it is an article.
+pub fn metadata_and_signals(
+    doc: &scraper::Html,
+    url: Option<&Url>,
+    zone: Option<Tz>,
+) -> (Metadata, PageSignals) {
+    let mut page = Page::collect(doc);
     let ld = jsonld::read(&page.ld_json);
+    let mut signals = std::mem::take(&mut page.signals);
+    signals.og_type = page.meta("og:type").map(|t| t.to_ascii_lowercase());
+    signals.ld_article = ld.story_typed;
+    signals.ld_not_article = ld.other_page_typed;
+    signals.published_declared = ld.date_published.is_some()
+        || PUBLISHED_METAS
+            .iter()
+            .filter(|k| **k != "date")
+            .any(|k| page.metas_for(k).next().is_some())
+        || !page.itemprop_published.is_empty()
+        || !page.pubdate_times.is_empty();
 
     let site_name = page
         .meta("og:site_name")
@@ -164,14 +188,15 @@ pub fn extract_metadata_in(doc: &scraper::Html, url: Option<&Url>, zone: Option<
         date_near_headline(doc).filter(|p| modified.is_none_or(|m| p.date() <= m.date()))
     });
 
-    Metadata {
+    let meta = Metadata {
         title,
         author: find_author(&page, &ld, site_name.as_deref()),
         published_at: published.map(|d| d.to_rfc3339(zone)),
         modified_at: modified.map(|d| d.to_rfc3339(zone)),
         canonical_url,
         site_name,
-    }
+    };
+    (meta, signals)
 }
 
 /// Language of the article text (ISO 639-3), if whatlang is reliable on it.
@@ -285,7 +310,12 @@ fn date_near_headline(doc: &scraper::Html) -> Option<Stamp> {
         if texts > NEAR_HEADLINE_TEXTS {
             return None;
         }
-        if t.chars().count() <= DATELINE_MAX_CHARS && t.bytes().any(|b| b.is_ascii_digit()) {
+        // "Last updated: 3 March 2025" under a policy page's title dates a
+        // change, not a publication.
+        if t.chars().count() <= DATELINE_MAX_CHARS
+            && t.bytes().any(|b| b.is_ascii_digit())
+            && !page::is_modified_label(t)
+        {
             if let Some(stamp) = dates::parse_stamp(t) {
                 return Some(stamp);
             }

@@ -10,6 +10,8 @@ use regex::Regex;
 use scraper::ElementRef;
 use std::sync::LazyLock;
 
+use super::signals::PageSignals;
+
 /// Byline-ish texts longer than this are paragraphs, not bylines.
 const HINT_TEXT_LIMIT: usize = 300;
 /// How many hint elements of each kind to keep.
@@ -25,12 +27,21 @@ const NODE_BUDGET: usize = 1_000;
 const MAX_ANCESTORS: usize = 256;
 /// A labelled date lives in a short text node.
 const LABEL_TEXT_LIMIT: usize = 160;
+/// How many `h2`–`h4` headings are looked at for teaser links (each look
+/// walks the heading's ancestors); a section front has a few dozen.
+const MAX_HEADINGS_SEEN: usize = 200;
 
 /// "Published: …", "Posted on …", "发布时间：…" at the start of a text node.
 static PUBLISHED_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^\s*(?:(?:(?:first\s+)?(?:published|posted|created)(?:\s+(?:date|time|on|at))?|date)\b|发布时间|发表时间|发布日期|时间|日期)\s*[:：]?")
         .expect("valid regex")
 });
+/// Whether a text starts with an update label ("Updated: …", "Last
+/// modified …"): the date after it is not the publication date.
+pub(super) fn is_modified_label(text: &str) -> bool {
+    MODIFIED_LABEL.is_match(text)
+}
+
 /// "Updated: …", "Last modified …".
 static MODIFIED_LABEL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)^\s*(?:last\s+)?(?:(?:updated|modified)(?:\s+(?:date|time|on|at))?\b|更新时间)\s*[:：]?")
@@ -57,6 +68,11 @@ pub(super) struct Page {
     pub(super) date_hints: Vec<String>,
     pub(super) labelled_published: Vec<String>,
     pub(super) labelled_modified: Vec<String>,
+    /// The page's build and declarations, for judging its kind (the
+    /// declarations are filled in by the caller, from the sources above).
+    pub(super) signals: PageSignals,
+    /// `h2`–`h4` headings looked at so far.
+    headings_seen: usize,
     /// Reused buffer for lower-cased class/id values.
     scratch: String,
     /// Expensive looks (texts, ancestor walks) taken so far; bounds the work
@@ -81,6 +97,13 @@ impl Page {
 
     /// A short text node that starts with a date label.
     fn visit_text(&mut self, node: ego_tree::NodeRef<scraper::Node>, text: &str) {
+        let in_text = node
+            .parent()
+            .and_then(ElementRef::wrap)
+            .is_none_or(|p| !matches!(p.value().name(), "script" | "style" | "title"));
+        if in_text {
+            self.signals.text_bytes += text.trim().len();
+        }
         if text.len() > LABEL_TEXT_LIMIT || self.labelled_published.len() >= MAX_HINTS {
             return;
         }
@@ -145,6 +168,7 @@ impl Page {
     fn visit(&mut self, el: ElementRef) {
         let v = el.value();
         let in_html_ns = &*v.name.ns == "http://www.w3.org/1999/xhtml";
+        self.visit_structure(el);
         match v.name() {
             "meta" => {
                 let content = v.attr("content").unwrap_or("").trim();
@@ -228,6 +252,38 @@ impl Page {
         }
     }
 
+    /// The counts of [`PageSignals`] that say how the page is built.
+    fn visit_structure(&mut self, el: ElementRef) {
+        let s = &mut self.signals;
+        match el.value().name() {
+            "article" => s.article_elements += 1,
+            "form" => s.forms += 1,
+            "a" => s.link_bytes += text_bytes(el),
+            "h1" if !s.article_headline => {
+                s.article_headline = el
+                    .ancestors()
+                    .take(MAX_ANCESTORS)
+                    .filter_map(ElementRef::wrap)
+                    .any(|a| a.value().name() == "article");
+            }
+            "h2" | "h3" | "h4" if self.headings_seen < MAX_HEADINGS_SEEN => {
+                self.headings_seen += 1;
+                let linked = el
+                    .parent()
+                    .and_then(ElementRef::wrap)
+                    .is_some_and(|p| p.value().name() == "a")
+                    || el
+                        .descendent_elements()
+                        .take(16)
+                        .any(|d| d.value().name() == "a");
+                if linked && !in_chrome_or_comments(el) && !in_rail(el) {
+                    self.signals.linked_headings += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+
     fn visit_itemprop(&mut self, el: ElementRef, prop: &str) {
         if !self.spend() {
             return;
@@ -301,7 +357,8 @@ impl Page {
         let Some(t) = bounded_text(el, HINT_TEXT_LIMIT, true) else {
             return;
         };
-        let date = date && t.bytes().any(|b| b.is_ascii_digit());
+        // A date-classed "Last updated: …" (class `updated`) dates a change.
+        let date = date && t.bytes().any(|b| b.is_ascii_digit()) && !is_modified_label(&t);
         // The ancestor walk only for texts worth keeping.
         if !(byline || date) || in_chrome_or_comments(el) {
             return;
@@ -338,6 +395,15 @@ impl Page {
             .filter(move |(k, _)| k == key)
             .map(|(_, v)| v.as_str())
     }
+}
+
+/// Bytes of an element's trimmed text nodes (at most [`NODE_BUDGET`] nodes
+/// read).
+fn text_bytes(el: ElementRef) -> usize {
+    el.descendants()
+        .take(NODE_BUDGET)
+        .filter_map(|n| n.value().as_text().map(|t| t.trim().len()))
+        .sum()
 }
 
 /// Collapsed text of an element, `None` if empty, longer than `limit`
@@ -398,6 +464,43 @@ fn in_chrome_or_comments(el: ElementRef) -> bool {
         }
     }
     chrome && !content
+}
+
+/// Class/id words of the blocks beside a story that link other stories.
+const RAIL_WORDS: &[&str] = &[
+    "related",
+    "more",
+    "recommend",
+    "popular",
+    "trending",
+    "most-read",
+    "mostread",
+    "read-next",
+    "sidebar",
+    "rail",
+    "widget",
+];
+
+/// Inside an `<aside>` or a block whose class or id names a rail of other
+/// stories ("more stories", "most read", "sidebar"): not the page's own
+/// teasers.
+fn in_rail(el: ElementRef) -> bool {
+    let mut key = String::new();
+    el.ancestors()
+        .take(MAX_ANCESTORS)
+        .filter_map(ElementRef::wrap)
+        .any(|a| {
+            let v = a.value();
+            if v.name() == "aside" {
+                return true;
+            }
+            key.clear();
+            key.push_str(v.attr("class").unwrap_or(""));
+            key.push(' ');
+            key.push_str(v.id().unwrap_or(""));
+            key.make_ascii_lowercase();
+            RAIL_WORDS.iter().any(|w| key.contains(w))
+        })
 }
 
 /// Groups of class/id words [`hint_words`] looks for.

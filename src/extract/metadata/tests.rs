@@ -519,3 +519,56 @@ fn corpus_pages_never_panic() {
         "titles on only {with_title}/{pages} pages"
     );
 }
+
+// ---- what the page shows about its kind ----
+
+#[test]
+fn regression_a_last_updated_line_under_a_policy_title_was_read_as_its_publication_date() {
+    let m = body(
+        "<h1>Privacy policy</h1><p>Last updated: 3 March 2025</p><p>We keep what you tell us.</p>",
+        None,
+    );
+    assert_eq!(m.published_at, None);
+    assert_eq!(m.modified_at.as_deref(), Some("2025-03-03T00:00:00Z"));
+    // Nor when its class says "updated" (a date hint).
+    let m = body(
+        "<h1>Privacy policy</h1><p class=\"updated\">Last updated: 3 March 2025</p><p>We keep it.</p>",
+        None,
+    );
+    assert_eq!(m.published_at, None);
+    // A dateline under a headline still is one.
+    let m = body(
+        "<h1>Budget passes</h1><p>3 March 2025</p><p>The vote was close.</p>",
+        None,
+    );
+    assert!(m.published_at.is_some());
+}
+
+#[test]
+fn signals_count_declarations_teasers_links_and_forms() {
+    let html = "<html><head><meta property='og:type' content='Article'>\
+        <script type='application/ld+json'>{\"@type\":\"ItemList\",\"itemListElement\":[{\"@type\":\"NewsArticle\",\"headline\":\"A\"}]}</script>\
+        </head><body><header><nav><h3><a href='/x'>Menu</a></h3></nav></header>\
+        <main><h1>World</h1><article><h2><a href='/a'>One</a></h2><p>Text of one.</p></article>\
+        <article><h2><a href='/b'>Two</a></h2></article></main>\
+        <aside><h3><a href='/c'>Rail</a></h3></aside><div class='more-stories'><h3><a href='/d'>More</a></h3></div>\
+        <form><label>Find</label></form></body></html>";
+    let doc = scraper::Html::parse_document(html);
+    let (_, s) = metadata_and_signals(&doc, None, None);
+    assert_eq!(s.og_type.as_deref(), Some("article"));
+    assert!(s.ld_article && s.ld_not_article);
+    assert!(!s.published_declared);
+    assert_eq!(s.article_elements, 2);
+    assert!(!s.article_headline, "the h1 is outside the articles");
+    assert_eq!(
+        s.linked_headings, 2,
+        "nav, aside and rail headings are not teasers"
+    );
+    assert_eq!(s.forms, 1);
+    assert!(s.link_bytes > 0 && s.link_bytes < s.text_bytes);
+    let doc = scraper::Html::parse_document(
+        "<article><h1>Story</h1><meta property='article:published_time' content='2026-01-02'></article>",
+    );
+    let (_, s) = metadata_and_signals(&doc, None, None);
+    assert!(s.article_headline && s.published_declared);
+}

@@ -8,6 +8,11 @@
 //! `link[href][rel]` (the first canonical; alternates with a feed type),
 //! `meta[property=og:url][content]` (the first) and meta refresh targets.
 //! Values are not decoded or resolved: that is the crawler's job.
+//!
+//! Also counted here: the page's form fields ([`FormFields`]). The prepass
+//! drops `<input>` and `<textarea>` before parsing, so the DOM never shows
+//! them, and the crawler's page judgement needs to know a sign-in, search or
+//! contact form when it sees one.
 
 /// Raw link attribute values of one page, in document order.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -26,6 +31,43 @@ pub struct LinkAttrs {
     /// Anchor hrefs kept at most: a link farm page holds hundreds of
     /// thousands.
     pub max_links: usize,
+    /// The fields of the page's forms.
+    pub form_fields: FormFields,
+}
+
+/// The form fields of a page, by what they ask for: `<input>` by its `type`
+/// (and a search box by its `name`), `<textarea>` as text. Hidden fields,
+/// buttons, check boxes and radio buttons ask the reader for nothing.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct FormFields {
+    /// Text, e-mail, telephone, number and URL inputs and text areas.
+    pub text: u32,
+    pub password: u32,
+    /// `type=search`, or a text input named `q`, `s`, `query` or `search`.
+    pub search: u32,
+}
+
+impl FormFields {
+    fn input<'v>(&mut self, attr: &impl Fn(&str) -> Option<&'v str>) {
+        let ty = attr("type").unwrap_or("text").trim().to_ascii_lowercase();
+        let named_search = attr("name").is_some_and(|n| {
+            ["q", "s", "query", "search", "keywords"]
+                .iter()
+                .any(|k| n.trim().eq_ignore_ascii_case(k))
+        });
+        match ty.as_str() {
+            "password" => self.password += 1,
+            "search" => self.search += 1,
+            "text" | "" if named_search => self.search += 1,
+            "text" | "" | "email" | "tel" | "number" | "url" => self.text += 1,
+            _ => {}
+        }
+    }
+
+    /// Every field that asks the reader for something.
+    pub fn total(&self) -> u32 {
+        self.text + self.password + self.search
+    }
 }
 
 /// `type`s of an alternate link that announce a feed.
@@ -50,7 +92,10 @@ impl LinkAttrs {
 
     /// Whether a start tag of this (lower-case) name can carry a link.
     pub fn wants(name: &[u8]) -> bool {
-        matches!(name, b"a" | b"area" | b"base" | b"link" | b"meta")
+        matches!(
+            name,
+            b"a" | b"area" | b"base" | b"link" | b"meta" | b"input" | b"textarea"
+        )
     }
 
     /// One start tag of a name [`LinkAttrs::wants`]; `attr(name)` gives the
@@ -69,6 +114,8 @@ impl LinkAttrs {
             }
             b"link" => self.link(&attr),
             b"meta" => self.meta(&attr),
+            b"input" => self.form_fields.input(&attr),
+            b"textarea" => self.form_fields.text += 1,
             _ => {}
         }
     }

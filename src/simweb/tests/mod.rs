@@ -4,7 +4,7 @@
 //! configures. Requests use the raw client of [`client`]; the fault modes are
 //! tested in [`faults`].
 
-mod client;
+pub(super) mod client;
 mod faults;
 
 use std::path::Path;

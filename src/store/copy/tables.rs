@@ -101,6 +101,8 @@ pub const TABLES: &[Table] = &[
             ("final_url", Text),
             ("content_type", Text),
             ("skipped", Bool),
+            ("judged", Text),
+            ("judge_reason", Text),
         ],
         key: &["id"],
         serial_id: true,

@@ -231,8 +231,8 @@ fn insert_until(
 
 const FETCH_LOG_SQL: &str =
     "INSERT INTO fetches(url_id, started_at, status, error_kind, bytes, elapsed_ms,
-                             final_url, content_type, fetched_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+                             final_url, content_type, fetched_by, judged, judge_reason)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
 
 const FETCHED_SQL: &str = "UPDATE urls SET
             state = $2,
@@ -275,6 +275,8 @@ fn record_fetch(
     owner: &str,
 ) -> Result<(), postgres::Error> {
     let status = rec.status.map(i32::from);
+    let judged = rec.judgement.map(|j| j.verdict());
+    let judge_reason = rec.judgement.map(|j| j.reason);
     let fetch_log = prepared(tx, statements, FETCH_LOG_SQL)?;
     tx.execute(
         &fetch_log,
@@ -288,6 +290,8 @@ fn record_fetch(
             &rec.final_url,
             &rec.content_type,
             &owner,
+            &judged,
+            &judge_reason,
         ],
     )?;
     let (state, next_at) = state_of(&rec.next, "failed");

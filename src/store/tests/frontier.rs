@@ -464,3 +464,60 @@ fn regression_claim_due_for_was_re_planned_for_every_site_and_host() {
     // ...and make SQLite plan the statements again for no one.
     assert_eq!(reprepared, 0, "claim statements re-prepared");
 }
+
+#[test]
+fn a_page_judgement_is_kept_with_its_fetch() {
+    let mut s = Store::open_in_memory().unwrap();
+    s.add_urls(&[
+        url("https://a.test/", "a", UrlKind::Seed, 1),
+        url("https://a.test/story", "a", UrlKind::Page, 1),
+        url("https://a.test/feed", "a", UrlKind::Feed, 1),
+    ])
+    .unwrap();
+    let q = s.claim_due(0, 10).unwrap();
+    let judged = |url: &str| match url {
+        "https://a.test/" => Some(PageJudgement {
+            article: false,
+            reason: "teaser_list",
+        }),
+        "https://a.test/story" => Some(PageJudgement {
+            article: true,
+            reason: "body_headline_date",
+        }),
+        _ => None,
+    };
+    let ops = q
+        .iter()
+        .map(|u| {
+            WriteOp::Fetched(FetchRecord {
+                judgement: judged(&u.url),
+                ..fetched(u.id, NextState::Done, None)
+            })
+        })
+        .collect();
+    s.write_batch(ops).unwrap();
+    let rows: Vec<(String, Option<String>, Option<String>)> = s
+        .conn
+        .prepare(
+            "SELECT u.url, f.judged, f.judge_reason FROM fetches f JOIN urls u ON u.id = f.url_id
+             ORDER BY u.url",
+        )
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let s = |v: &str| Some(v.to_string());
+    assert_eq!(
+        rows,
+        [
+            ("https://a.test/".into(), s("not_article"), s("teaser_list")),
+            ("https://a.test/feed".into(), None, None),
+            (
+                "https://a.test/story".into(),
+                s("article"),
+                s("body_headline_date")
+            ),
+        ]
+    );
+}

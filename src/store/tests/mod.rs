@@ -72,6 +72,7 @@ pub(super) fn fetched(url_id: i64, next: NextState, error: Option<&str>) -> Fetc
         etag: Some("\"v1\"".into()),
         last_modified: None,
         next,
+        judgement: None,
     }
 }
 

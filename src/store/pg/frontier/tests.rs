@@ -172,6 +172,7 @@ fn a_fetch_record_ends_the_lease_and_names_the_process() {
         etag: None,
         last_modified: None,
         next: NextState::Done,
+        judgement: None,
     };
     a.write_batch(vec![WriteOp::Fetched(rec)]).expect("write");
     let row = a
@@ -236,4 +237,59 @@ fn regression_a_url_in_flight_without_a_lease_was_never_claimed_again() {
         .expect("in flight, no lease");
     assert_eq!(a.next_due_at_for(None).expect("due"), Some(0));
     assert_eq!(claim_all(&mut a).len(), 3);
+}
+
+#[test]
+fn a_page_judgement_is_kept_with_its_fetch() {
+    let db = TestDb::new();
+    let mut a = store_with(&db, 2, 1);
+    let ids = claim_all(&mut a);
+    let judged = [
+        crate::store::PageJudgement {
+            article: false,
+            reason: "teaser_list",
+        },
+        crate::store::PageJudgement {
+            article: true,
+            reason: "declared_news_article",
+        },
+    ];
+    let ops = ids
+        .iter()
+        .zip(judged)
+        .map(|(&url_id, j)| {
+            WriteOp::Fetched(FetchRecord {
+                url_id,
+                started_at: 1_000,
+                status: Some(200),
+                error_kind: None,
+                bytes: 10,
+                elapsed_ms: 3,
+                final_url: None,
+                content_type: Some("text/html".into()),
+                etag: None,
+                last_modified: None,
+                next: NextState::Done,
+                judgement: Some(j),
+            })
+        })
+        .collect();
+    a.write_batch(ops).expect("write");
+    let rows: Vec<(String, String)> = a
+        .client()
+        .query(
+            "SELECT judged, judge_reason FROM fetches ORDER BY url_id",
+            &[],
+        )
+        .expect("read")
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("not_article".to_string(), "teaser_list".to_string()),
+            ("article".to_string(), "declared_news_article".to_string())
+        ]
+    );
 }
