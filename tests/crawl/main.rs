@@ -21,6 +21,7 @@ mod robots;
 mod serve;
 mod serve_browser;
 mod serve_pg;
+mod shapes;
 mod shutdown;
 mod simweb;
 mod sites;
