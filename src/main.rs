@@ -42,6 +42,25 @@ pub struct Cli {
     command: Command,
 }
 
+/// `newshound sites …`.
+#[derive(Debug, Subcommand)]
+pub enum SitesCmd {
+    /// A dry run of one site: fetch its start pages, feeds and sitemaps
+    /// (politely, through the address guard and robots.txt) and label every
+    /// link found `article`, `index`, `other` or `blocked`, with the reason
+    /// (the site's patterns, else the URL shapes learned by earlier crawls,
+    /// else where the link came from). Stores nothing.
+    ///
+    /// Example: newshound sites check bbc
+    Check {
+        /// The site's name in the config.
+        name: String,
+        /// One JSON object per link and line: url, label, reason, source.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
 /// A count that must be at least 1 (`--limit`, `--articles`).
 fn at_least_one(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
@@ -299,7 +318,8 @@ pub enum Command {
     /// Columns (explained under the table): URLs known to the frontier,
     /// pages fetched, articles stored, articles read by the boilerplate line
     /// filter, lines it tracks, lines currently judged boilerplate, failed
-    /// fetches by kind.
+    /// fetches by kind; below each site, the URL shapes its judged pages
+    /// taught (article, index or other shapes, with their counts).
     ///
     /// Example: newshound stats --top 5
     Stats {
@@ -309,6 +329,11 @@ pub enum Command {
         /// Print the figures as JSON.
         #[arg(long)]
         json: bool,
+    },
+    /// Commands about one configured site (`sites check NAME`).
+    Sites {
+        #[command(subcommand)]
+        cmd: SitesCmd,
     },
     /// Re-clean stored articles with the boilerplate lines learned so far
     /// (repairs the first pages of a site, stored before learning caught up).

@@ -14,6 +14,7 @@ mod methods;
 mod out;
 mod reextract_cmd;
 mod serve_cmd;
+mod sites;
 mod store_cmds;
 
 use std::io::{IsTerminal, Write};
@@ -32,7 +33,7 @@ use newshound::extract::model::BlockModel;
 use newshound::extract::{Algorithm, ExtractOptions};
 use newshound::store::{FileTrouble, StoreError, StoreTarget};
 
-use crate::{Cli, Command, EvalAlgorithms};
+use crate::{Cli, Command, EvalAlgorithms, SitesCmd};
 use corpus_store::require_existing;
 use out::Out;
 
@@ -319,6 +320,9 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             store_cmds::export(globals, out, file, format, force, &filter, &rendering)
         }
         Command::Stats { top, json } => store_cmds::stats(globals, out, top, json),
+        Command::Sites { cmd } => match cmd {
+            SitesCmd::Check { name, json } => sites::check(globals, out, &name, json),
+        },
         Command::Reclean { site } => crawl_cmd::reclean(globals, out, site),
         Command::Serve { addr } => serve_cmd::serve(globals, addr),
         Command::Copy { from, to } => copy_cmd::copy(out, &from, &to),

@@ -9,6 +9,7 @@ use anyhow::{bail, Context, Result};
 use chrono::{NaiveDate, NaiveTime, TimeDelta};
 use serde::Serialize;
 
+use newshound::crawl::shapes::{LearnedShape, ShapeClass, ShapeTable};
 use newshound::export::{self, Format};
 use newshound::store::{ArticleRef, CorpusRead, Query, Selection, SiteStats, Store};
 
@@ -262,7 +263,10 @@ fn write_export(
 struct StatsWithTop<'a> {
     #[serde(flatten)]
     stats: &'a SiteStats,
-    top_lines: Vec<TopLine>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    top_lines: Option<Vec<TopLine>>,
+    /// The site's most judged URL shapes with what they are trusted as.
+    url_shapes: Vec<LearnedShape>,
 }
 
 #[derive(Serialize)]
@@ -278,27 +282,37 @@ filtered: articles read by the boilerplate line filter (what its thresholds coun
 lines: distinct lines it tracks; boilerplate: those recurring often enough to be
 removed from every article; errors: failed fetches by kind; skipped: URLs left out.";
 
+/// A site's stored shape counts with the class the trust rule gives them.
+fn learned_shapes(s: &SiteStats) -> Vec<LearnedShape> {
+    ShapeTable::from_counts(&s.url_shapes).learned()
+}
+
+/// Trusted URL shapes `stats` prints per site.
+const STATS_TRUSTED_SHAPES: usize = 8;
+
 pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result<ExitCode> {
     let mut store = globals.open_reader()?;
     let stats = store.site_stats(globals.config()?.boilerplate.line_window)?;
     if json {
-        if top == 0 {
-            write_json(out, &stats)?;
-        } else {
-            let mut with_top = Vec::with_capacity(stats.len());
-            for s in &stats {
-                let top_lines = store
-                    .top_lines(&s.site, top)?
-                    .into_iter()
-                    .map(|(line, count)| TopLine { line, count })
-                    .collect();
-                with_top.push(StatsWithTop {
-                    stats: s,
-                    top_lines,
-                });
-            }
-            write_json(out, &with_top)?;
+        let mut with_top = Vec::with_capacity(stats.len());
+        for s in &stats {
+            let top_lines = if top == 0 {
+                None
+            } else {
+                let lines = store.top_lines(&s.site, top)?;
+                Some(
+                    (lines.into_iter())
+                        .map(|(line, count)| TopLine { line, count })
+                        .collect(),
+                )
+            };
+            with_top.push(StatsWithTop {
+                stats: s,
+                top_lines,
+                url_shapes: learned_shapes(s),
+            });
         }
+        write_json(out, &with_top)?;
         return Ok(ExitCode::SUCCESS);
     }
     if stats.is_empty() {
@@ -350,6 +364,33 @@ pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result
                 r.pages_by_rule,
                 r.pages_by_tree,
                 r.dropped
+            )?;
+        }
+        let shapes = learned_shapes(s);
+        let trusted: Vec<&LearnedShape> = (shapes.iter())
+            .filter(|l| l.class != ShapeClass::Unknown)
+            .take(STATS_TRUSTED_SHAPES)
+            .collect();
+        if !shapes.is_empty() {
+            writeln!(
+                out,
+                "    url shapes: {} trusted of the {} most judged",
+                shapes
+                    .iter()
+                    .filter(|l| l.class != ShapeClass::Unknown)
+                    .count(),
+                shapes.len()
+            )?;
+        }
+        for l in trusted {
+            writeln!(
+                out,
+                "      {:<8} {}  ({} articles, {} listings, {} other pages)",
+                l.class.as_str(),
+                l.shape,
+                l.articles,
+                l.listings,
+                l.others
             )?;
         }
         if top > 0 {

@@ -62,6 +62,10 @@ pub struct CrawlerConfig {
     /// Links taken from one HTML page at most (the first ones, in document
     /// order): a memory bound against link farms (1–1000000).
     pub max_links_per_page: usize,
+    /// A site without patterns: links whose URL shape is not learned yet
+    /// queued per site and run at most (0 = none): the exploration budget
+    /// beside article and index shapes.
+    pub explore_per_site: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -115,6 +119,7 @@ pub(super) struct RawCrawler {
     trailing_slash: TrailingSlash,
     refetch_articles_after_secs: f64,
     max_links_per_page: usize,
+    explore_per_site: u64,
 }
 
 impl Default for RawCrawler {
@@ -131,6 +136,7 @@ impl Default for RawCrawler {
             trailing_slash: TrailingSlash::Keep,
             refetch_articles_after_secs: 0.0,
             max_links_per_page: 2_000,
+            explore_per_site: 500,
         }
     }
 }
@@ -220,6 +226,11 @@ impl RawCrawler {
                 self.max_links_per_page,
                 1,
                 MAX_LINKS_PER_PAGE,
+            )?,
+            explore_per_site: at_most(
+                "crawler.explore_per_site",
+                self.explore_per_site,
+                MAX_COUNT,
             )?,
             user_agent: self.user_agent,
             database: self.database,

@@ -7,6 +7,7 @@
 
 use url::Url;
 
+use super::shapes::ShapeClass;
 use crate::config::SiteSettings;
 use crate::store::UrlKind;
 use crate::urls::{normalize_with, TrailingSlash};
@@ -64,6 +65,40 @@ pub fn entry_priority(kind: UrlKind, depth: u32, published: Option<&str>, now_ms
         _ => 0,
     };
     priority(kind, depth) + bonus
+}
+
+/// How a link found on an HTML page of a site without patterns is queued,
+/// by the class of its URL's learned shape: article shapes as articles
+/// (fetched first), index shapes as index pages (revisited), shapes of
+/// other pages (about, sign-in) not at all. A link of unknown shape is
+/// explored (as a plain page, within the site's exploration budget:
+/// `Some((Page, true))`), unless it sits on an article page of a site that
+/// already knows its article shapes: inside an article, a link is followed
+/// as far as its shape earns.
+pub fn shaped_link(
+    class: ShapeClass,
+    from_article: bool,
+    knows_articles: bool,
+) -> Option<(UrlKind, bool)> {
+    match class {
+        ShapeClass::Article => Some((UrlKind::Article, false)),
+        ShapeClass::Index => Some((UrlKind::Index, false)),
+        ShapeClass::Other => None,
+        ShapeClass::Unknown if from_article && knows_articles => None,
+        ShapeClass::Unknown => Some((UrlKind::Page, true)),
+    }
+}
+
+/// How a feed or sitemap entry of a site without patterns is queued: an
+/// entry was published to be read, so it is an article unless its shape
+/// is learned to be an index page (a sitemap lists sections too) or
+/// another page (then it is fetched as a plain page).
+pub fn shaped_entry(class: ShapeClass) -> UrlKind {
+    match class {
+        ShapeClass::Article | ShapeClass::Unknown => UrlKind::Article,
+        ShapeClass::Index => UrlKind::Index,
+        ShapeClass::Other => UrlKind::Page,
+    }
 }
 
 /// A segment repeated this often in one path is a relative-link loop
@@ -227,6 +262,34 @@ mod tests {
         assert!(priority(UrlKind::Index, 1000) > priority(UrlKind::Page, 0));
         assert!(priority(UrlKind::Article, 1) > priority(UrlKind::Article, 2));
         assert_eq!(priority(UrlKind::Sitemap, 3), priority(UrlKind::Feed, 3));
+    }
+
+    #[test]
+    fn links_of_a_site_without_patterns_are_queued_by_shape() {
+        use ShapeClass::*;
+        assert_eq!(
+            shaped_link(Article, true, true),
+            Some((UrlKind::Article, false))
+        );
+        assert_eq!(
+            shaped_link(Index, false, true),
+            Some((UrlKind::Index, false))
+        );
+        assert_eq!(shaped_link(Other, false, false), None);
+        // Unknown shapes are explored within the budget...
+        assert_eq!(
+            shaped_link(Unknown, false, true),
+            Some((UrlKind::Page, true))
+        );
+        assert_eq!(
+            shaped_link(Unknown, true, false),
+            Some((UrlKind::Page, true))
+        );
+        // ...but not from inside an article once article shapes are known.
+        assert_eq!(shaped_link(Unknown, true, true), None);
+        assert_eq!(shaped_entry(Unknown), UrlKind::Article);
+        assert_eq!(shaped_entry(Index), UrlKind::Index);
+        assert_eq!(shaped_entry(Other), UrlKind::Page);
     }
 
     #[test]

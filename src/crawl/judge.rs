@@ -161,6 +161,15 @@ impl Judgement {
     pub fn is_article(&self) -> bool {
         self.verdict == PageVerdict::Article
     }
+
+    /// Judged a page of links to other pages (a section front, a later
+    /// page of one, a tag or author page): its URL shape is an index shape.
+    pub fn is_listing(&self) -> bool {
+        matches!(
+            self.reason,
+            JudgeReason::LinkList | JudgeReason::TeaserList | JudgeReason::IndexShape
+        )
+    }
 }
 
 /// Everything [`judge`] weighs about one page.

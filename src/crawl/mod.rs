@@ -15,12 +15,14 @@
 //! seam), `politeness` and `robots`, [`fetch`] and `addr` (HTTP with limits
 //! and the address guard), `budget` (memory bounds), [`kinds`] (what errors and skips are counted
 //! as), `summary` and `progress`. The frontier's pure rules are in
-//! `frontier`, link/feed/sitemap parsing in `discover`. Public: what the CLI,
+//! `frontier`, link/feed/sitemap parsing in `discover`, learned URL shapes
+//! in [`shapes`]. Public: what the CLI,
 //! tests and benches use (`fetch` for `extract URL`, `writer` for the
 //! `CrawlStore` seam, `kinds` for the summary's keys).
 
 mod addr;
 mod budget;
+pub mod check;
 pub(crate) mod discover;
 pub mod fetch;
 mod frontier;
@@ -33,6 +35,7 @@ mod progress;
 mod robots;
 mod scheduler;
 mod seen;
+pub mod shapes;
 mod summary;
 mod worker;
 pub mod writer;
@@ -157,11 +160,16 @@ pub async fn run_with<S: CrawlStore>(
             Ok(_) if want_rules => store.site_rules(),
             _ => Ok(Vec::new()),
         };
-        (store, pages.and_then(|p| rules.map(|r| (p, r))))
+        let shapes = match rules {
+            Ok(_) => store.url_shapes(),
+            Err(_) => Ok(Vec::new()),
+        };
+        let loaded = pages.and_then(|p| rules.and_then(|r| shapes.map(|s| (p, r, s))));
+        (store, loaded)
     })
     .await
     .map_err(|_| CrawlError::WriterGone)?;
-    let (site_pages, rules) = loaded?;
+    let (site_pages, rules, url_shapes) = loaded?;
     let site_rules: HashMap<String, SiteRule> = rules
         .into_iter()
         .filter_map(|(site, json)| SiteRule::from_json(&json).map(|r| (site, r)))
@@ -209,6 +217,8 @@ pub async fn run_with<S: CrawlStore>(
             .map_err(CrawlError::Threads)?,
         site_rules: std::sync::Mutex::new(site_rules),
         link_memo: Arc::new(page::LinkMemo::default().with_committed(writer.committed())),
+        shapes: shapes::LiveShapes::from_rows(url_shapes),
+        explore: Arc::new(shapes::ExploreBudget::new(cfg.crawler.explore_per_site)),
         cfg,
     });
     let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);

@@ -14,8 +14,11 @@
 //! are queued as `article` URLs: being listed is evidence, not a verdict.
 //!
 //! Focus rule: links found in HTML are followed when they are article or
-//! index pages of the site; other pages of the site are followed only when
-//! the site configures no patterns at all (then the whole host is the site).
+//! index pages of the site by its patterns. A site that configures no
+//! patterns at all has its links queued by their learned URL shape
+//! ([`frontier::shaped_link`]: article shapes first, index shapes
+//! revisited, unknown shapes explored within the site's budget, links
+//! inside an article only as far as their shape earns).
 //! Feed and sitemap entries are always queued (they were published to be
 //! fetched), classified the same way; so are feeds announced by start and
 //! index pages.
@@ -32,6 +35,7 @@ use url::Url;
 
 use super::judge::{judge, Evidence, Judgement};
 use super::kinds::ErrorKind;
+use super::shapes::{shape_of, ExploreBudget, ShapeTable};
 use super::{discover, frontier};
 use crate::config::SiteSettings;
 use crate::extract::tree::rule::{RuleOutcome, SiteRule};
@@ -68,6 +72,12 @@ pub struct PageInput<'a> {
     /// What hrefs of the crawl's pages came to ([`LinkMemo`]); `None`
     /// computes every href of the page (the same URLs, more CPU).
     pub link_memo: Option<&'a LinkMemo>,
+    /// A site without patterns: its learned URL shapes, by which its links
+    /// are queued ([`frontier::shaped_link`]); `None` for a site with
+    /// patterns (they decide).
+    pub shapes: Option<&'a ShapeTable>,
+    /// Links of unknown shape the site may still queue (`None`: no bound).
+    pub explore: Option<&'a ExploreBudget>,
 }
 
 /// What came out of one document.
@@ -172,10 +182,14 @@ fn html(input: &PageInput<'_>) -> PageOutput {
             Some(&mut attrs),
         );
         if judged {
-            // Listed: a bare site's feed and sitemap entries are queued as
-            // articles. The URL's learned shape is not known here yet.
+            // Listed: a bare site's feed and sitemap entries, and links of a
+            // learned article shape, are queued as articles.
             let listed = input.kind == UrlKind::Article;
-            let evidence = Evidence::of(&article, &signals, attrs.form_fields, listed, None);
+            let shape_hint = input
+                .shapes
+                .and_then(|t| t.classify(input.final_url).hint());
+            let evidence =
+                Evidence::of(&article, &signals, attrs.form_fields, listed, shape_hint);
             judgement = judge(&evidence);
         }
         // A page that is no article teaches the site's content rule nothing.
@@ -189,6 +203,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
     };
     let links = discover::raw_page_links(&decoded.text, attrs, input.final_url, input.max_links);
     let mut found = Found::new(input);
+    found.from_article = article.is_some();
     found.hrefs(&links);
     // Feeds announced by start and section pages are new entry points; those
     // of article pages (per-article comment feeds) are not.
@@ -249,6 +264,9 @@ struct Found<'a> {
     urls_known: usize,
     /// The site has article or index patterns: plain pages are not followed.
     focused: bool,
+    /// The document is an article page: links of unknown shape in it are
+    /// not explored once the site knows its article shapes.
+    from_article: bool,
 }
 
 impl<'a> Found<'a> {
@@ -261,6 +279,29 @@ impl<'a> Found<'a> {
             urls: Vec::new(),
             urls_known: 0,
             focused,
+            from_article: false,
+        }
+    }
+
+    /// How a link of the site is queued: by the site's patterns, or, on a
+    /// site without them, by its shape ([`frontier::shaped_link`]; the
+    /// flag says it spends exploration budget). `None`: not followed.
+    fn plan(&self, kind: UrlKind, shape: Option<&super::shapes::Shape>) -> Option<(UrlKind, bool)> {
+        match (self.input.shapes, shape) {
+            (Some(table), Some(shape)) => frontier::shaped_link(
+                table.class_of(shape),
+                self.from_article,
+                table.knows_articles(),
+            ),
+            _ => (!(kind == UrlKind::Page && self.focused)).then_some((kind, false)),
+        }
+    }
+
+    /// Of `n` links that would spend exploration budget, how many may.
+    fn explore(&self, n: usize) -> usize {
+        match self.input.explore {
+            Some(budget) if n > 0 => budget.take(&self.input.site.name, n),
+            _ => n,
         }
     }
 
@@ -342,7 +383,7 @@ impl<'a> Found<'a> {
                 continue;
             }
             if let Some(a) = v.admitted {
-                if self.seen.insert(a.url.clone()) && a.follow {
+                if self.seen.insert(a.url.clone()) {
                     follow.push(a);
                 }
             }
@@ -350,19 +391,33 @@ impl<'a> Found<'a> {
         if let Some(memo) = memo {
             memo.remember_all(learned);
         }
+        let planned: Vec<(Admitted, UrlKind, bool)> = follow
+            .into_iter()
+            .filter_map(|a| {
+                let (kind, explores) = self.plan(a.kind, a.shape.as_deref())?;
+                Some((a, kind, explores))
+            })
+            .collect();
         // Built and sent are only the links the frontier may not have yet.
         let known = match memo.and_then(LinkMemo::committed) {
             Some(committed) => {
-                let fingerprints: Vec<u128> = follow.iter().map(|a| a.fingerprint).collect();
+                let fingerprints: Vec<u128> = planned.iter().map(|p| p.0.fingerprint).collect();
                 committed.known(&fingerprints)
             }
-            None => vec![false; follow.len()],
+            None => vec![false; planned.len()],
         };
-        for (a, known) in follow.into_iter().zip(known) {
+        let exploring = (planned.iter().zip(&known))
+            .filter(|((_, _, explores), known)| *explores && !**known)
+            .count();
+        let mut may_explore = self.explore(exploring);
+        for ((a, kind, explores), known) in planned.into_iter().zip(known) {
             if known {
                 self.urls_known += 1;
+            } else if explores && may_explore == 0 {
+                continue;
             } else {
-                self.push_str(a.url.to_string(), a.kind);
+                may_explore -= usize::from(explores);
+                self.push_str(a.url.to_string(), kind);
             }
         }
     }
@@ -386,7 +441,8 @@ impl<'a> Found<'a> {
                 } else {
                     u.as_str().into()
                 };
-                Admitted::new(url, kind, !(kind == UrlKind::Page && self.focused))
+                let shape = self.input.shapes.map(|_| shape_of(&u));
+                Admitted::new(url, kind, shape)
             });
         Verdict {
             resolved: Some(resolved),
@@ -406,7 +462,11 @@ impl<'a> Found<'a> {
 
     fn push_link(&mut self, url: Url) {
         let kind = discover::classify(self.input.site, &url);
-        if kind == UrlKind::Page && self.focused {
+        let shape = self.input.shapes.map(|_| shape_of(&url));
+        let Some((kind, explores)) = self.plan(kind, shape.as_ref()) else {
+            return;
+        };
+        if explores && self.explore(1) == 0 {
             return;
         }
         self.push(url, kind, frontier::priority(kind, self.depth()));
@@ -416,12 +476,9 @@ impl<'a> Found<'a> {
     /// patterns an entry is queued as an article, to be judged when fetched.
     fn entry(&mut self, url: &Url, published: Option<&str>) {
         let Some(url) = self.accept(url) else { return };
-        let site = self.input.site;
-        let kind = match discover::classify(site, &url) {
-            UrlKind::Page if site.article_patterns.is_empty() && site.index_patterns.is_empty() => {
-                UrlKind::Article
-            }
-            kind => kind,
+        let kind = match self.input.shapes {
+            Some(table) => frontier::shaped_entry(table.classify(&url)),
+            None => discover::classify(self.input.site, &url),
         };
         let priority = frontier::entry_priority(kind, self.depth(), published, self.input.now_ms);
         self.push(url, kind, priority);

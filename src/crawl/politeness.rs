@@ -288,8 +288,8 @@ impl Politeness {
     }
 
     /// Wait for `host`'s turn and take it (for callers that hold no other
-    /// resource while waiting; the crawl itself uses `try_send` with a slot).
-    #[cfg(test)]
+    /// resource while waiting, as `sites check`; the crawl itself uses
+    /// `try_send` with a slot).
     pub async fn wait_turn(&self, host: &str) -> Sent {
         loop {
             match self.try_send(host) {

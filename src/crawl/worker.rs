@@ -26,6 +26,7 @@ use super::page;
 use super::politeness::{HostPermit, Politeness, Sent};
 use super::pool::ProcessPool;
 use super::robots::{RobotsCache, Verdict};
+use super::shapes::{self, ExploreBudget, Judged, LiveShapes};
 use super::summary::Counters;
 use super::writer::Writer;
 use crate::config::{Config, SiteSettings};
@@ -74,6 +75,11 @@ pub struct Ctx {
     pub site_rules: std::sync::Mutex<std::collections::HashMap<String, SiteRule>>,
     /// What each href of the crawl's pages came to (see [`page::LinkMemo`]).
     pub link_memo: Arc<page::LinkMemo>,
+    /// Every site's learned URL shapes (loaded from the store at the start,
+    /// counted as pages are judged).
+    pub shapes: LiveShapes,
+    /// Links of unknown shape each site without patterns may still queue.
+    pub explore: Arc<ExploreBudget>,
 }
 
 /// A claimed URL ready to go.
@@ -369,6 +375,8 @@ async fn succeeded(
     Counters::add(&ctx.counters.pages_fetched, 1);
     let mut completed = true;
     let mut judgement = None;
+    // What the page was judged, for its shape's counts.
+    let mut judged = None;
     if fetched.not_modified() {
         Counters::add(&ctx.counters.not_modified, 1);
     } else {
@@ -399,6 +407,18 @@ async fn succeeded(
         if let Some(outcome) = processed.rule {
             ops.push(WriteOp::SiteRule(rule_update(ctx, &site.name, outcome)));
         }
+        judged = match processed.judgement {
+            Some(j) if shapes::by_shapes(site) => Some(Judged::of_judgement(
+                j.is_article(),
+                j.is_listing() || matches!(q.kind, UrlKind::Seed | UrlKind::Index),
+            )),
+            _ => shapes::judged_by_patterns(site, q.kind, processed.article.is_some()),
+        };
+        if let Some(j) = judged {
+            if let Some(update) = ctx.shapes.observe(&site.name, &fetched.final_url, j) {
+                ops.push(WriteOp::Shapes(update));
+            }
+        }
         if let Some(article) = processed.article {
             let new = NewArticle {
                 url: q.url.clone(),
@@ -416,7 +436,10 @@ async fn succeeded(
             });
         }
     }
-    let next = if is_revisited(q.kind) {
+    // A page of a site without patterns judged a listing is revisited like
+    // an index page (it was queued before its shape was known).
+    let listing = judged == Some(Judged::Listing) && shapes::by_shapes(site);
+    let next = if is_revisited(q.kind) || listing {
         NextState::At(now_ms() + revisit_ms(cfg))
     } else if let Some(at) = refetch_at(cfg, q) {
         NextState::At(at)

@@ -40,7 +40,7 @@ use super::kinds::ErrorKind;
 use super::seen::{CommittedUrls, SeenUrls};
 use super::summary::Counters;
 use crate::config::Config;
-use crate::store::{ClaimFilter, QueuedUrl, Store, StoreError, WriteOp, WriteOutcome};
+use crate::store::{ClaimFilter, QueuedUrl, ShapeCounts, Store, StoreError, WriteOp, WriteOutcome};
 
 /// Items (records, articles, [`URLS_PER_ITEM`] new URLs) buffered before a
 /// commit.
@@ -98,6 +98,11 @@ pub trait CrawlStore: Send + 'static {
     fn site_rules(&mut self) -> Result<Vec<(String, String)>, StoreError> {
         Ok(Vec::new())
     }
+    /// Every site's learned URL shape counts: (site, counts). Stores
+    /// without a shape table have none.
+    fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
+        Ok(Vec::new())
+    }
     /// From now on, keep the store's upkeep (WAL checkpoints) off the
     /// writer's path where the store can.
     fn upkeep_in_background(&mut self) -> Result<(), StoreError> {
@@ -145,6 +150,9 @@ impl CrawlStore for Store {
     }
     fn site_rules(&mut self) -> Result<Vec<(String, String)>, StoreError> {
         Store::site_rules(self)
+    }
+    fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
+        Store::url_shapes(self)
     }
     fn upkeep_in_background(&mut self) -> Result<(), StoreError> {
         Store::checkpoint_in_background(self)
@@ -484,7 +492,8 @@ fn tally(outcomes: &[WriteOutcome], counters: &Counters) {
             WriteOutcome::ArticleEmpty => counters.error(ErrorKind::EmptyArticle),
             WriteOutcome::UrlsAdded(_)
             | WriteOutcome::FetchRecorded
-            | WriteOutcome::RuleRecorded => {}
+            | WriteOutcome::RuleRecorded
+            | WriteOutcome::ShapesRecorded => {}
         }
     }
 }

@@ -53,6 +53,8 @@ fn write_batch_in(
     let tx = conn.transaction()?;
     let mut indexed = search_index::last_article_id(&tx)?;
     let mut out = Vec::with_capacity(ops.len());
+    // Summed and added last, in one order (see `url_shapes::summed`).
+    let mut shapes = Vec::new();
     for op in ops {
         if matches!(op, WriteOp::Refetched(_)) {
             // It may update an article of this batch: index those first.
@@ -77,8 +79,13 @@ fn write_batch_in(
                 super::site_rules::apply_update(&tx, &u)?;
                 WriteOutcome::RuleRecorded
             }
+            WriteOp::Shapes(u) => {
+                shapes.push(u);
+                WriteOutcome::ShapesRecorded
+            }
         });
     }
+    super::url_shapes::apply_updates(&tx, &shapes)?;
     search_index::index_after(&tx, indexed)?;
     tx.commit()?;
     Ok(out)

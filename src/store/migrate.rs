@@ -43,6 +43,7 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("../../migrations/0010_reclean_changed_lines.sql"),
     ),
     (11, include_str!("../../migrations/0011_page_judgement.sql")),
+    (12, include_str!("../../migrations/0012_url_shapes.sql")),
 ];
 
 /// The schema version this build writes.

@@ -61,6 +61,7 @@ pub use site_rules::{SiteRuleStats, SiteRuleUpdate};
 #[cfg(test)]
 mod tests;
 mod trouble;
+mod url_shapes;
 pub use trouble::FileTrouble;
 
 use std::path::{Path, PathBuf};
@@ -337,6 +338,34 @@ pub struct SiteStats {
     pub skipped: Vec<(String, u64)>,
     /// The `tree` site rule and its hit rate.
     pub site_rule: SiteRuleStats,
+    /// The site's URL shapes and their judged pages, most judged first
+    /// (at most [`STATS_SHAPES`]); `crawl::shapes` says what each is
+    /// (`stats --json` shows them with that class).
+    #[serde(skip)]
+    pub url_shapes: Vec<ShapeCounts>,
+}
+
+/// Shapes per site in [`SiteStats::url_shapes`].
+pub const STATS_SHAPES: usize = 20;
+
+/// Judged pages of one URL shape of a site (migration 0012): the learned
+/// counts, or what one batch adds to them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ShapeCounts {
+    /// `/{yyyy}/{mm}/{dd}/{slug}.html` (see `crawl::shapes`).
+    pub shape: String,
+    pub articles: u64,
+    /// Pages of links: section fronts, their later pages, tag pages.
+    pub listings: u64,
+    /// Pages neither: about, privacy, sign-in.
+    pub others: u64,
+}
+
+/// Counts to add to a site's URL shapes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ShapeUpdate {
+    pub site: String,
+    pub counts: Vec<ShapeCounts>,
 }
 
 /// `[("timeout", 3)]` as `{"timeout": 3}`, keeping the order.
@@ -486,6 +515,8 @@ pub enum WriteOp {
     Refetched(NewArticle),
     /// A `tree` article page's use of its site's rule (migration 0008).
     SiteRule(SiteRuleUpdate),
+    /// A judged page's shape counted (migration 0012).
+    Shapes(ShapeUpdate),
 }
 
 /// What a write did.
@@ -520,4 +551,6 @@ pub enum WriteOutcome {
     },
     /// A site rule update was recorded.
     RuleRecorded,
+    /// Shape counts were added.
+    ShapesRecorded,
 }

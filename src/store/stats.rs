@@ -45,6 +45,7 @@ impl Store {
                 errors: fetches.errors,
                 skipped: fetches.skipped,
                 site_rule: super::site_rules::rule_stats(&self.conn, id)?,
+                url_shapes: super::url_shapes::top_shapes(&self.conn, id)?,
             });
         }
         Ok(out)

@@ -25,6 +25,7 @@ mod serve;
 mod serve_browser;
 mod serve_load;
 mod serve_pg;
+mod shapes;
 mod shutdown;
 mod simweb;
 mod sites;

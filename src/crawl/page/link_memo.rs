@@ -31,6 +31,7 @@ use std::sync::{Arc, Mutex};
 use url::{Position, Url};
 
 use crate::crawl::seen::{self, CommittedUrls};
+use crate::crawl::shapes::Shape;
 use crate::store::UrlKind;
 
 /// What an href of a site's page came to.
@@ -41,7 +42,7 @@ pub struct Verdict {
     /// `None`: not a link (fragment, `mailto:`, unparsable).
     pub resolved: Option<Arc<str>>,
     /// The URL in the frontier's spelling when it is on the site and no
-    /// trap, with its kind and whether the site follows links of that kind.
+    /// trap, with its kind by the site's patterns (and its shape).
     pub admitted: Option<Admitted>,
 }
 
@@ -50,20 +51,22 @@ pub struct Verdict {
 pub struct Admitted {
     pub url: Arc<str>,
     pub kind: UrlKind,
-    /// False for plain pages of a site with article or index patterns.
-    pub follow: bool,
     /// [`seen::fingerprint`] of `url`.
     pub fingerprint: u128,
+    /// A site without patterns: the URL's shape, which its page classes by
+    /// the site's table as it is then (the table changes as the crawl
+    /// learns; the shape does not).
+    pub shape: Option<Arc<Shape>>,
 }
 
 impl Admitted {
-    pub fn new(url: Arc<str>, kind: UrlKind, follow: bool) -> Admitted {
+    pub fn new(url: Arc<str>, kind: UrlKind, shape: Option<Shape>) -> Admitted {
         let fingerprint = seen::fingerprint(&url);
         Admitted {
             url,
             kind,
-            follow,
             fingerprint,
+            shape: shape.map(Arc::new),
         }
     }
 }

@@ -46,6 +46,8 @@ fn run(
         max_links: usize::MAX,
         site_rule: None,
         link_memo,
+        shapes: None,
+        explore: None,
     };
     // With the crawl's link memo (warmed by the same page, then used) the
     // page yields exactly what it yields computing every href.
@@ -182,6 +184,8 @@ fn feed_entries_are_classified_and_bad_feeds_counted() {
         max_links: usize::MAX,
         site_rule: None,
         link_memo: None,
+        shapes: None,
+        explore: None,
     };
     let out = process(&input(rss));
     let queued: Vec<(&str, UrlKind)> = out.urls.iter().map(|u| (u.url.as_str(), u.kind)).collect();
@@ -324,6 +328,8 @@ fn page_with(
         max_links,
         site_rule: None,
         link_memo,
+        shapes: None,
+        explore: None,
     })
 }
 
@@ -431,3 +437,4 @@ fn a_link_beyond_the_depth_limit_is_queued_when_a_shallower_page_has_it() {
 }
 
 mod frontier_skip;
+mod shaped;

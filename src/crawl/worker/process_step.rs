@@ -16,6 +16,7 @@ use crate::crawl::budget::LARGE_PAGE;
 use crate::crawl::fetch::Fetched;
 use crate::crawl::kinds::ErrorKind;
 use crate::crawl::page::{self, PageInput};
+use crate::crawl::shapes::by_shapes;
 use crate::extract::Algorithm;
 use crate::store::{KeptHeaders, KeptHtml, QueuedUrl, UrlKind};
 
@@ -50,6 +51,9 @@ pub(super) async fn process_blocking(
     let trailing_slash = ctx.cfg.crawler.trailing_slash;
     let max_links = ctx.cfg.crawler.max_links_per_page;
     let link_memo = ctx.link_memo.clone();
+    // A site without patterns queues its links by the shapes learned so far.
+    let shapes = by_shapes(&site).then(|| ctx.shapes.table(&site.name));
+    let explore = ctx.explore.clone();
     let _one_large_page = if body.len() > LARGE_PAGE {
         ctx.large_pages.clone().acquire_owned().await.ok()
     } else {
@@ -82,6 +86,8 @@ pub(super) async fn process_blocking(
                 max_links,
                 site_rule: site_rule.as_ref(),
                 link_memo: Some(&link_memo),
+                shapes: shapes.as_deref(),
+                explore: Some(&explore),
             });
             let html = match (&mut tools.kept, keep_html && out.article.is_some()) {
                 (Some(kept), true) => kept

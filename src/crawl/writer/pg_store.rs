@@ -19,7 +19,7 @@ use std::time::Duration;
 use super::CrawlStore;
 use crate::config::Config;
 use crate::store::pg::{PgStore, TurnsAt};
-use crate::store::{ClaimFilter, QueuedUrl, StoreError, WriteOp, WriteOutcome};
+use crate::store::{ClaimFilter, QueuedUrl, ShapeCounts, StoreError, WriteOp, WriteOutcome};
 
 /// A [`PgStore`] for the crawl: dropped off the async runtime.
 pub struct SharedStore(Option<PgStore>);
@@ -87,5 +87,8 @@ impl CrawlStore for SharedStore {
     }
     fn site_rules(&mut self) -> Result<Vec<(String, String)>, StoreError> {
         PgStore::site_rules(self.get())
+    }
+    fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
+        PgStore::url_shapes(self.get())
     }
 }

@@ -84,6 +84,7 @@ impl CrawlStore for Fake {
                     lines_dropped: 2,
                 },
                 WriteOp::SiteRule(_) => WriteOutcome::RuleRecorded,
+                WriteOp::Shapes(_) => WriteOutcome::ShapesRecorded,
             })
             .collect())
     }

@@ -227,6 +227,18 @@ pub const TABLES: &[Table] = &[
         serial_id: false,
     },
     Table {
+        name: "url_shapes",
+        columns: &[
+            ("site_id", I8),
+            ("shape", Text),
+            ("articles", I8),
+            ("listings", I8),
+            ("others", I8),
+        ],
+        key: &["site_id", "shape"],
+        serial_id: false,
+    },
+    Table {
         name: "line_changes",
         columns: &[("site_id", I8), ("md5", Bytes), ("before_id", I8)],
         key: &["site_id", "md5"],

@@ -24,6 +24,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         2,
         include_str!("../../../migrations/postgres/0002_page_judgement.sql"),
     ),
+    (
+        3,
+        include_str!("../../../migrations/postgres/0003_url_shapes.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

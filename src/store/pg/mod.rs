@@ -20,6 +20,7 @@ mod rendering;
 mod search;
 pub mod testing;
 mod turns;
+mod url_shapes;
 mod writes;
 
 pub use turns::{HostTurns, Turn, TurnsAt};

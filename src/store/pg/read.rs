@@ -295,6 +295,7 @@ impl PgStore {
                 errors: Vec::new(),
                 skipped: Vec::new(),
                 site_rule: self.rule_stats(id)?,
+                url_shapes: self.top_shapes(id)?,
             };
             let outcomes = self.client().query(
                 "SELECT f.error_kind, f.skipped, count(*) AS n FROM fetches f

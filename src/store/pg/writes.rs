@@ -78,6 +78,8 @@ impl PgStore {
             articles::lock_sites(&mut tx, &learning)?;
         }
         let mut out = Vec::with_capacity(ops.len());
+        // Summed and added last, in one order (see `url_shapes::summed`).
+        let mut shapes = Vec::new();
         for op in ops {
             out.push(match op {
                 WriteOp::AddUrls(urls) => {
@@ -110,8 +112,16 @@ impl PgStore {
                     articles::write_article_prepared(&mut tx, article_sql, a, true)?
                 }
                 WriteOp::SiteRule(u) => articles::record_site_rule(&mut tx, u)?,
+                WriteOp::Shapes(u) => {
+                    shapes.push(u);
+                    WriteOutcome::ShapesRecorded
+                }
             });
         }
+        for u in &shapes {
+            site_id(&mut tx, &mut cache.sites, &u.site)?;
+        }
+        super::url_shapes::apply_updates(&mut tx, &cache.sites, &shapes)?;
         tx.commit()?;
         Ok(out)
     }

@@ -1,0 +1,201 @@
+//! A site without patterns: its links queued by their learned URL shapes,
+//! within its exploration budget, the trap guards holding.
+
+use super::*;
+use crate::crawl::shapes::{shape_of, ExploreBudget, Judged, ShapeTable};
+
+/// A table that knows the blog's article, index and other shapes.
+fn learned() -> ShapeTable {
+    let mut t = ShapeTable::default();
+    for (i, word) in ["one", "two", "three"].into_iter().enumerate() {
+        let u = |s: String| shape_of(&url(&s));
+        t.observe(
+            &u(format!(
+                "http://blog.test/2026/11/2{i}/a-story-told-{word}.html"
+            )),
+            Judged::Article,
+        );
+        t.observe(
+            &u(format!("http://blog.test/topics/t{i}/")),
+            Judged::Listing,
+        );
+        t.observe(&u("http://blog.test/login".into()), Judged::Other);
+    }
+    t
+}
+
+const FRONT: &str = r#"<html><body>
+<a href="/2026/11/26/budget-vote-delayed.html">Budget</a>
+<a href="/topics/economy/">Economy</a>
+<a href="/login">Sign in</a>
+<a href="/gallery/98765">Photos</a>
+<a href="/calendar/2031/05/">Calendar</a>
+<a href="/events?month=11&amp;year=2031">Events</a>
+<a href="/x/y/x/y/x/y/">Loop</a>
+<a href="http://other.test/2026/11/26/elsewhere-story-here.html">Elsewhere</a>
+</body></html>"#;
+
+fn shaped(
+    kind: UrlKind,
+    body: &str,
+    table: &ShapeTable,
+    budget: Option<&ExploreBudget>,
+    memo: Option<&LinkMemo>,
+) -> Vec<(String, UrlKind)> {
+    let site = unfocused_site();
+    let final_url = url("http://blog.test/");
+    let opts = ExtractOptions::default();
+    let out = process(&PageInput {
+        site: &site,
+        kind,
+        depth: 0,
+        max_depth: 3,
+        final_url: &final_url,
+        redirected: false,
+        content_type: Some("text/html; charset=utf-8"),
+        body: body.as_bytes(),
+        extract: &opts,
+        now_ms: 0,
+        trailing_slash: crate::urls::TrailingSlash::Keep,
+        max_links: usize::MAX,
+        site_rule: None,
+        link_memo: memo,
+        shapes: Some(table),
+        explore: budget,
+    });
+    out.urls.into_iter().map(|u| (u.url, u.kind)).collect()
+}
+
+#[test]
+fn links_are_queued_by_the_class_of_their_shape() {
+    let t = learned();
+    let queued = shaped(UrlKind::Seed, FRONT, &t, None, None);
+    assert_eq!(
+        queued,
+        [
+            (
+                "http://blog.test/2026/11/26/budget-vote-delayed.html".to_string(),
+                UrlKind::Article
+            ),
+            (
+                "http://blog.test/topics/economy/".to_string(),
+                UrlKind::Index
+            ),
+            // Unknown shape: explored as a plain page.
+            ("http://blog.test/gallery/98765".to_string(), UrlKind::Page),
+        ],
+        "the sign-in page (an other shape), the traps and the other site are left out"
+    );
+    // The same with a link memo warmed by a page of a colder table: the
+    // memo keeps shapes, not classes.
+    let memo = LinkMemo::default();
+    let cold = shaped(
+        UrlKind::Seed,
+        FRONT,
+        &ShapeTable::default(),
+        None,
+        Some(&memo),
+    );
+    assert!(cold.iter().all(|(_, k)| *k == UrlKind::Page), "{cold:?}");
+    assert!(cold.iter().any(|(u, _)| u.ends_with("/login")), "{cold:?}");
+    assert_eq!(shaped(UrlKind::Seed, FRONT, &t, None, Some(&memo)), queued);
+}
+
+#[test]
+fn article_shaped_links_come_before_index_and_unknown_ones() {
+    let site = unfocused_site();
+    let final_url = url("http://blog.test/");
+    let opts = ExtractOptions::default();
+    let t = learned();
+    let out = process(&PageInput {
+        site: &site,
+        kind: UrlKind::Seed,
+        depth: 0,
+        max_depth: 3,
+        final_url: &final_url,
+        redirected: false,
+        content_type: Some("text/html"),
+        body: FRONT.as_bytes(),
+        extract: &opts,
+        now_ms: 0,
+        trailing_slash: crate::urls::TrailingSlash::Keep,
+        max_links: usize::MAX,
+        site_rule: None,
+        link_memo: None,
+        shapes: Some(&t),
+        explore: None,
+    });
+    let p = |kind| out.urls.iter().find(|u| u.kind == kind).map(|u| u.priority);
+    assert!(p(UrlKind::Article) > p(UrlKind::Index));
+    assert!(p(UrlKind::Index) > p(UrlKind::Page));
+}
+
+#[test]
+fn links_of_unknown_shape_spend_the_exploration_budget() {
+    let t = ShapeTable::default();
+    let many: String = (0..10)
+        .map(|i| format!("<a href=\"/p/{i}/about-thing\">{i}</a>"))
+        .collect();
+    let body = format!("<html><body>{many}</body></html>");
+    let budget = ExploreBudget::new(4);
+    let first = shaped(UrlKind::Seed, &body, &t, Some(&budget), None);
+    assert_eq!(first.len(), 4, "{first:?}");
+    let again = shaped(UrlKind::Seed, &body, &t, Some(&budget), None);
+    assert!(again.is_empty(), "spent: {again:?}");
+}
+
+#[test]
+fn inside_an_article_unknown_shapes_are_followed_only_until_article_shapes_are_known() {
+    let body = r#"<html><head><title>Budget vote delayed</title></head><body><article>
+<h1>Budget vote delayed</h1>
+<p>The vote on the budget was delayed again on Monday, after a long night of talks between the parties ended without agreement on the main points of the plan.</p>
+<p>Members said they would meet again on Thursday. <a href="/gallery/98765">Photos</a> and
+<a href="/2026/11/25/talks-end-late.html">the talks</a>.</p>
+</article></body></html>"#;
+    let cold = shaped(UrlKind::Article, body, &ShapeTable::default(), None, None);
+    assert!(
+        cold.iter().any(|(u, _)| u.ends_with("/gallery/98765")),
+        "no article shape known yet: explored {cold:?}"
+    );
+    let warm = shaped(UrlKind::Article, body, &learned(), None, None);
+    assert_eq!(
+        warm,
+        [(
+            "http://blog.test/2026/11/25/talks-end-late.html".to_string(),
+            UrlKind::Article
+        )],
+        "an article's link of unknown shape earned nothing"
+    );
+}
+
+#[test]
+fn feed_entries_are_articles_unless_their_shape_says_otherwise() {
+    let site = unfocused_site();
+    let final_url = url("http://blog.test/rss.xml");
+    let opts = ExtractOptions::default();
+    let rss = r#"<?xml version="1.0"?><rss version="2.0"><channel><title>Blog</title>
+<item><title>One</title><link>http://blog.test/p/1/a-first-post</link></item>
+<item><title>Topic</title><link>http://blog.test/topics/economy/</link></item>
+</channel></rss>"#;
+    let t = learned();
+    let out = process(&PageInput {
+        site: &site,
+        kind: UrlKind::Feed,
+        depth: 0,
+        max_depth: 3,
+        final_url: &final_url,
+        redirected: false,
+        content_type: Some("application/rss+xml"),
+        body: rss.as_bytes(),
+        extract: &opts,
+        now_ms: 0,
+        trailing_slash: crate::urls::TrailingSlash::Keep,
+        max_links: usize::MAX,
+        site_rule: None,
+        link_memo: None,
+        shapes: Some(&t),
+        explore: None,
+    });
+    let kinds: Vec<UrlKind> = out.urls.iter().map(|u| u.kind).collect();
+    assert_eq!(kinds, [UrlKind::Article, UrlKind::Index]);
+}

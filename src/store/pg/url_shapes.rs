@@ -1,0 +1,142 @@
+//! Learned URL shapes on PostgreSQL (SQLite: `store::url_shapes`, migration
+//! 0003 here): the counts a batch adds, every site's counts, a site's most
+//! judged shapes for `stats`.
+//!
+//! In: [`ShapeUpdate`]s of a write batch. Out: rows of `url_shapes`. Counts
+//! are raised in SQL, so processes sharing the database add up; a batch
+//! touches its rows in (site, shape) order, so two batches never wait for
+//! each other in a circle.
+
+use postgres::Transaction;
+
+use super::PgStore;
+use crate::store::url_shapes::summed;
+use crate::store::{ShapeCounts, ShapeUpdate, StoreError, STATS_SHAPES};
+
+/// Add a batch's shape counts, inside its transaction; `sites` holds the
+/// id of every site of `updates`.
+pub(super) fn apply_updates(
+    tx: &mut Transaction<'_>,
+    sites: &std::collections::HashMap<String, i64>,
+    updates: &[ShapeUpdate],
+) -> Result<(), StoreError> {
+    if updates.is_empty() {
+        return Ok(());
+    }
+    let upsert = tx.prepare(
+        "INSERT INTO url_shapes AS u (site_id, shape, articles, listings, others)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (site_id, shape) DO UPDATE SET
+            articles = u.articles + excluded.articles,
+            listings = u.listings + excluded.listings,
+            others = u.others + excluded.others",
+    )?;
+    for ((site, shape), (a, l, o)) in summed(updates) {
+        let Some(id) = sites.get(site) else { continue };
+        tx.execute(&upsert, &[&id, &shape, &int(a), &int(l), &int(o)])?;
+    }
+    Ok(())
+}
+
+fn int(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn count(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+fn counts(r: &postgres::Row, from: usize) -> ShapeCounts {
+    ShapeCounts {
+        shape: r.get(from),
+        articles: count(r.get(from + 1)),
+        listings: count(r.get(from + 2)),
+        others: count(r.get(from + 3)),
+    }
+}
+
+impl PgStore {
+    /// Every site's shape counts: (site name, counts), by site.
+    pub fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
+        let rows = self.client.query(
+            "SELECT s.name, u.shape, u.articles, u.listings, u.others
+             FROM url_shapes u JOIN sites s ON s.id = u.site_id ORDER BY s.name, u.shape",
+            &[],
+        )?;
+        Ok(rows.iter().map(|r| (r.get(0), counts(r, 1))).collect())
+    }
+
+    /// A site's most judged shapes, at most [`STATS_SHAPES`].
+    pub(super) fn top_shapes(&mut self, site_id: i64) -> Result<Vec<ShapeCounts>, StoreError> {
+        let rows = self.client.query(
+            "SELECT shape, articles, listings, others FROM url_shapes WHERE site_id = $1
+             ORDER BY articles + listings + others DESC, shape LIMIT $2",
+            &[&site_id, &(STATS_SHAPES as i64)],
+        )?;
+        Ok(rows.iter().map(|r| counts(r, 0)).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::store::pg::testing::TestDb;
+    use crate::store::pg::PgStore;
+    use crate::store::{ShapeCounts, ShapeUpdate, WriteOp, WriteOutcome};
+
+    fn update(site: &str, shape: &str, a: u64, l: u64, o: u64) -> WriteOp {
+        WriteOp::Shapes(ShapeUpdate {
+            site: site.into(),
+            counts: vec![ShapeCounts {
+                shape: shape.into(),
+                articles: a,
+                listings: l,
+                others: o,
+            }],
+        })
+    }
+
+    #[test]
+    fn shape_counts_of_two_processes_add_up_on_postgres() {
+        let db = TestDb::new();
+        let mut one = PgStore::open(&db.url).unwrap_or_else(|e| panic!("{e}"));
+        let mut two = PgStore::open(&db.url).unwrap_or_else(|e| panic!("{e}"));
+        let dated = "/{yyyy}/{mm}/{dd}/{slug}.html";
+        let out = one
+            .write_batch(vec![
+                update("news", dated, 1, 0, 0),
+                update("news", "/about", 0, 0, 1),
+                update("news", dated, 1, 0, 0),
+            ])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out[0], WriteOutcome::ShapesRecorded);
+        two.write_batch(vec![
+            update("news", dated, 1, 1, 0),
+            update("blog", "/{slug}", 1, 0, 0),
+        ])
+        .unwrap_or_else(|e| panic!("{e}"));
+        let all = one.url_shapes().unwrap_or_else(|e| panic!("{e}"));
+        let got: Vec<(String, String, u64, u64, u64)> = all
+            .into_iter()
+            .map(|(s, c)| (s, c.shape, c.articles, c.listings, c.others))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("blog".into(), "/{slug}".into(), 1, 0, 0),
+                ("news".into(), "/about".into(), 0, 0, 1),
+                ("news".into(), dated.into(), 3, 1, 0),
+            ]
+        );
+        let stats = one.site_stats(50).unwrap_or_else(|e| panic!("{e}"));
+        let news = stats
+            .iter()
+            .find(|s| s.site == "news")
+            .map(|s| &s.url_shapes);
+        let shapes: Vec<&str> = news
+            .into_iter()
+            .flatten()
+            .map(|c| c.shape.as_str())
+            .collect();
+        assert_eq!(shapes, [dated, "/about"]);
+    }
+}

@@ -1,0 +1,160 @@
+//! Learned URL shapes in SQLite (migration 0012): per site and shape, the
+//! judged pages that were articles, listings and other pages.
+//!
+//! In: [`ShapeUpdate`]s from the crawl's writer (the counts one judged page
+//! adds). Out: every site's counts (loaded when a crawl or `sites check`
+//! starts) and a site's most judged shapes for `stats`. What the counts
+//! mean (which shape is trusted as what) is decided in `crawl::shapes`.
+
+use std::collections::BTreeMap;
+
+use rusqlite::{params, Connection};
+
+use super::frontier::site_id_in;
+use super::{ShapeCounts, ShapeUpdate, Store, StoreError, STATS_SHAPES};
+
+/// The counts of a batch's updates summed per (site, shape), in that
+/// order: one statement per row, and both stores touch rows in one order.
+pub(super) fn summed(updates: &[ShapeUpdate]) -> BTreeMap<(&str, &str), (u64, u64, u64)> {
+    let mut out: BTreeMap<(&str, &str), (u64, u64, u64)> = BTreeMap::new();
+    for u in updates {
+        for c in &u.counts {
+            let e = out.entry((u.site.as_str(), c.shape.as_str())).or_default();
+            e.0 += c.articles;
+            e.1 += c.listings;
+            e.2 += c.others;
+        }
+    }
+    out
+}
+
+/// Add a batch's shape counts, inside the writer's transaction.
+pub(super) fn apply_updates(conn: &Connection, updates: &[ShapeUpdate]) -> rusqlite::Result<()> {
+    let mut upsert = conn.prepare_cached(
+        "INSERT INTO url_shapes(site_id, shape, articles, listings, others)
+         VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT(site_id, shape) DO UPDATE SET
+            articles = articles + excluded.articles,
+            listings = listings + excluded.listings,
+            others = others + excluded.others",
+    )?;
+    let mut site = ("", 0);
+    for ((name, shape), (a, l, o)) in summed(updates) {
+        if site.0 != name {
+            site = (name, site_id_in(conn, name)?);
+        }
+        upsert.execute(params![site.1, shape, int(a), int(l), int(o)])?;
+    }
+    Ok(())
+}
+
+fn int(n: u64) -> i64 {
+    i64::try_from(n).unwrap_or(i64::MAX)
+}
+
+fn count(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+/// A site's most judged shapes, at most [`STATS_SHAPES`].
+pub(super) fn top_shapes(conn: &Connection, site_id: i64) -> rusqlite::Result<Vec<ShapeCounts>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT shape, articles, listings, others FROM url_shapes WHERE site_id = ?1
+         ORDER BY articles + listings + others DESC, shape LIMIT ?2",
+    )?;
+    let rows = stmt.query_map(params![site_id, STATS_SHAPES as i64], row)?;
+    rows.collect()
+}
+
+fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ShapeCounts> {
+    Ok(ShapeCounts {
+        shape: r.get(0)?,
+        articles: count(r.get(1)?),
+        listings: count(r.get(2)?),
+        others: count(r.get(3)?),
+    })
+}
+
+impl Store {
+    /// Every site's shape counts: (site name, counts), by site.
+    pub fn url_shapes(&self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT s.name, u.shape, u.articles, u.listings, u.others
+             FROM url_shapes u JOIN sites s ON s.id = u.site_id ORDER BY s.name, u.shape",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                ShapeCounts {
+                    shape: r.get(1)?,
+                    articles: count(r.get(2)?),
+                    listings: count(r.get(3)?),
+                    others: count(r.get(4)?),
+                },
+            ))
+        })?;
+        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{WriteOp, WriteOutcome};
+
+    fn update(site: &str, shape: &str, a: u64, l: u64, o: u64) -> ShapeUpdate {
+        ShapeUpdate {
+            site: site.into(),
+            counts: vec![ShapeCounts {
+                shape: shape.into(),
+                articles: a,
+                listings: l,
+                others: o,
+            }],
+        }
+    }
+
+    #[test]
+    fn shape_counts_add_up_across_batches_and_show_in_stats() {
+        let mut store = Store::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        let out = store
+            .write_batch(vec![
+                WriteOp::Shapes(update("news", "/{yyyy}/{mm}/{dd}/{slug}.html", 1, 0, 0)),
+                WriteOp::Shapes(update("news", "/{yyyy}/{mm}/{dd}/{slug}.html", 1, 0, 0)),
+                WriteOp::Shapes(update("news", "/about", 0, 0, 1)),
+                WriteOp::Shapes(update("blog", "/{slug}", 1, 0, 0)),
+            ])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(out[0], WriteOutcome::ShapesRecorded);
+        store
+            .write_batch(vec![WriteOp::Shapes(update(
+                "news",
+                "/{yyyy}/{mm}/{dd}/{slug}.html",
+                1,
+                1,
+                0,
+            ))])
+            .unwrap_or_else(|e| panic!("{e}"));
+        let all = store.url_shapes().unwrap_or_else(|e| panic!("{e}"));
+        let news: Vec<_> = all.iter().filter(|(s, _)| s == "news").collect();
+        assert_eq!(all.len(), 3);
+        assert_eq!(news.len(), 2);
+        let dated = news
+            .iter()
+            .find(|(_, c)| c.shape.starts_with("/{yyyy}"))
+            .map(|(_, c)| (c.articles, c.listings, c.others));
+        assert_eq!(dated, Some((3, 1, 0)));
+
+        let stats = store.site_stats(50).unwrap_or_else(|e| panic!("{e}"));
+        let news = stats
+            .iter()
+            .find(|s| s.site == "news")
+            .map(|s| &s.url_shapes);
+        let shapes: Vec<&str> = news
+            .into_iter()
+            .flatten()
+            .map(|c| c.shape.as_str())
+            .collect();
+        assert_eq!(shapes, ["/{yyyy}/{mm}/{dd}/{slug}.html", "/about"]);
+    }
+}

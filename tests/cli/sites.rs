@@ -1,0 +1,84 @@
+//! `sites check NAME [--json]` through the real binary, against the
+//! simulated web on 127.0.0.1.
+
+use crate::support::{assert_clean_failure, newshound, stderr, stdout};
+use newshound::simweb::{SimWeb, SimWebSpec};
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+#[test]
+fn sites_check_json_labels_every_link_and_stores_nothing() {
+    let rt = runtime();
+    let web = rt
+        .block_on(SimWeb::start(SimWebSpec {
+            sites: 1,
+            articles_per_site: 6,
+            seed: 23,
+            faults: false,
+        }))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("sim.toml"), web.config_toml()).unwrap();
+    let name = web.sites()[0].name.clone();
+    let args = [
+        "--config", "sim.toml", "--db", "sim.db", "sites", "check", &name,
+    ];
+    let out = newshound(&[&args[..], &["--json"]].concat(), dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let links: Vec<serde_json::Value> = (text.lines())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert!(!links.is_empty());
+    for l in &links {
+        let label = l["label"].as_str().unwrap_or_default();
+        assert!(
+            ["article", "index", "other", "blocked"].contains(&label),
+            "{l}"
+        );
+        assert!(
+            l["url"].as_str().is_some_and(|u| u.starts_with("http")),
+            "{l}"
+        );
+        assert!(l["reason"].as_str().is_some_and(|r| !r.is_empty()), "{l}");
+    }
+    let article_urls: Vec<String> = web.sites()[0]
+        .article_urls
+        .iter()
+        .map(|u| u.to_string())
+        .collect();
+    assert!(
+        links
+            .iter()
+            .any(|l| l["label"] == "article" && article_urls.iter().any(|u| l["url"] == *u)),
+        "{text}"
+    );
+    assert!(
+        !dir.path().join("sim.db").exists(),
+        "a dry run creates no database"
+    );
+
+    // The table: documents, a header, one row per link, the totals.
+    let out = newshound(&args, dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    assert!(table.contains("fetched start"), "{table}");
+    assert!(table.lines().any(|l| l.starts_with("label ")), "{table}");
+    assert!(
+        table.contains(&format!("{} links: ", links.len())),
+        "{table}"
+    );
+
+    let out = newshound(
+        &["--config", "sim.toml", "sites", "check", "nope"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "unknown site \"nope\"");
+    rt.block_on(web.shutdown());
+}
