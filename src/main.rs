@@ -174,6 +174,10 @@ pub enum Command {
         /// 0 = no limit).
         #[arg(long, value_name = "N")]
         max_pages: Option<u64>,
+        /// Queue the failed URLs of the crawled sites again first (a fresh
+        /// count of attempts), e.g. after a site's outage.
+        #[arg(long)]
+        retry_failed: bool,
     },
     /// Extract the article from an HTML file, a URL, stdin, or every *.html of a directory.
     ///

@@ -256,7 +256,17 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             sites,
             continuous,
             max_pages,
-        } => crawl_cmd::crawl(globals, out, sites, continuous, max_pages),
+            retry_failed,
+        } => crawl_cmd::crawl(
+            globals,
+            out,
+            crawl_cmd::CrawlArgs {
+                sites,
+                continuous,
+                max_pages,
+                retry_failed,
+            },
+        ),
         Command::Demo { articles } => crawl_cmd::demo(globals, out, articles),
         Command::Extract {
             input,

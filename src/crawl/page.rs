@@ -77,6 +77,12 @@ pub struct PageOutput {
     pub rule: Option<RuleOutcome>,
     /// Links left out of `urls` because the frontier has them already.
     pub urls_known: usize,
+    /// Links (anchors, feed and sitemap entries) that matched an article
+    /// pattern, duplicates on the page counted once.
+    pub article_links: usize,
+    /// Links of a site with patterns that matched none (fingerprint, URL):
+    /// anchors of those are not followed. The crawl's report counts them.
+    pub unmatched: Vec<(u128, Arc<str>)>,
 }
 
 pub fn process(input: &PageInput<'_>) -> PageOutput {
@@ -131,6 +137,8 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
         });
     }
     out.urls = found.urls;
+    out.article_links = found.article_links;
+    out.unmatched = found.unmatched;
     out
 }
 
@@ -211,6 +219,8 @@ fn html(input: &PageInput<'_>) -> PageOutput {
         problem: None,
         rule,
         urls_known: found.urls_known,
+        article_links: found.article_links,
+        unmatched: found.unmatched,
     }
 }
 
@@ -223,6 +233,10 @@ struct Found<'a> {
     urls_known: usize,
     /// The site has article or index patterns: plain pages are not followed.
     focused: bool,
+    /// See [`PageOutput::article_links`].
+    article_links: usize,
+    /// See [`PageOutput::unmatched`].
+    unmatched: Vec<(u128, Arc<str>)>,
 }
 
 impl<'a> Found<'a> {
@@ -235,6 +249,8 @@ impl<'a> Found<'a> {
             urls: Vec::new(),
             urls_known: 0,
             focused,
+            article_links: 0,
+            unmatched: Vec::new(),
         }
     }
 
@@ -316,8 +332,13 @@ impl<'a> Found<'a> {
                 continue;
             }
             if let Some(a) = v.admitted {
-                if self.seen.insert(a.url.clone()) && a.follow {
-                    follow.push(a);
+                if self.seen.insert(a.url.clone()) {
+                    self.article_links += usize::from(a.kind == UrlKind::Article);
+                    if a.follow {
+                        follow.push(a);
+                    } else {
+                        self.unmatched.push((a.fingerprint, a.url.clone()));
+                    }
                 }
             }
         }
@@ -390,6 +411,13 @@ impl<'a> Found<'a> {
     fn entry(&mut self, url: &Url, published: Option<&str>) {
         let Some(url) = self.accept(url) else { return };
         let kind = discover::classify(self.input.site, &url);
+        self.article_links += usize::from(kind == UrlKind::Article);
+        if kind == UrlKind::Page && self.focused {
+            // Still queued (it was published to be fetched), but no
+            // pattern of the site says what it is.
+            let fingerprint = super::seen::fingerprint(url.as_str());
+            self.unmatched.push((fingerprint, url.as_str().into()));
+        }
         let priority = frontier::entry_priority(kind, self.depth(), published, self.input.now_ms);
         self.push(url, kind, priority);
     }

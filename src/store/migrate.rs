@@ -42,6 +42,7 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         10,
         include_str!("../../migrations/0010_reclean_changed_lines.sql"),
     ),
+    (13, include_str!("../../migrations/0013_refused_under.sql")),
 ];
 
 /// The schema version this build writes.

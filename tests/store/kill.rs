@@ -75,6 +75,7 @@ fn run_writer(db: &Path) {
                 etag: None,
                 last_modified: None,
                 next: NextState::Done,
+                refused_under: None,
             }));
             ops.push(WriteOp::Article(NewArticle {
                 url: q.url.clone(),

@@ -157,6 +157,7 @@ async fn a_failing_batch_is_retried_page_by_page() {
         etag: None,
         last_modified: None,
         next: NextState::Done,
+        refused_under: None,
     })])
     .await
     .unwrap();

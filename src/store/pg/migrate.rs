@@ -15,10 +15,16 @@ use super::{reason_of, StoreError};
 
 /// `(version, sql)`, version = the file's number. Append new files here;
 /// never edit a landed one.
-pub(super) const MIGRATIONS: &[(i64, &str)] = &[(
-    1,
-    include_str!("../../../migrations/postgres/0001_init.sql"),
-)];
+pub(super) const MIGRATIONS: &[(i64, &str)] = &[
+    (
+        1,
+        include_str!("../../../migrations/postgres/0001_init.sql"),
+    ),
+    (
+        4,
+        include_str!("../../../migrations/postgres/0004_refused_under.sql"),
+    ),
+];
 
 /// The schema version this build writes.
 pub(super) const SCHEMA_VERSION: i64 = MIGRATIONS[MIGRATIONS.len() - 1].0;

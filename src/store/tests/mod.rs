@@ -7,6 +7,7 @@ mod frontier;
 mod method;
 mod open;
 mod reclean;
+mod requeue;
 mod search;
 mod search_index;
 mod search_syntax;
@@ -72,6 +73,7 @@ pub(super) fn fetched(url_id: i64, next: NextState, error: Option<&str>) -> Fetc
         etag: Some("\"v1\"".into()),
         last_modified: None,
         next,
+        refused_under: None,
     }
 }
 
