@@ -179,6 +179,11 @@ pub enum Command {
         #[arg(long)]
         retry_failed: bool,
     },
+    /// Configure sites by their address: `sites add URL`.
+    Sites {
+        #[command(subcommand)]
+        cmd: cli::sites::SitesCmd,
+    },
     /// Extract the article from an HTML file, a URL, stdin, or every *.html of a directory.
     ///
     /// One page (a file, an http(s) URL, or `-` for stdin) prints its text,

@@ -14,6 +14,8 @@ mod methods;
 mod out;
 mod reextract_cmd;
 mod serve_cmd;
+pub mod sites;
+mod sites_add;
 mod store_cmds;
 
 use std::io::{IsTerminal, Write};
@@ -241,6 +243,7 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
         | Command::Copy { .. } => false,
         // Without --db the demo's database is a temporary file of its own.
         Command::Demo { .. } => globals.db.is_some(),
+        Command::Sites { .. } => false,
         _ => true,
     };
     let result = run_command(&globals, cli.command, out);
@@ -268,6 +271,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             },
         ),
         Command::Demo { articles } => crawl_cmd::demo(globals, out, articles),
+        Command::Sites { cmd } => sites::run(globals, out, cmd),
         Command::Extract {
             input,
             json,

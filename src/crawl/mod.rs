@@ -21,6 +21,7 @@
 mod addr;
 mod budget;
 pub(crate) mod discover;
+pub mod entry_points;
 pub mod fetch;
 mod frontier;
 pub mod kinds;

@@ -12,6 +12,7 @@ mod methods;
 mod pg_read;
 mod pg_write;
 mod pipes;
+mod sites_add;
 mod store_cmds;
 mod store_url;
 mod support;

@@ -1,0 +1,37 @@
+//! `newshound sites …`: a site's configuration from its address, and how
+//! the crawl would see its links.
+//!
+//! In: the parsed subcommand. Out: the command run (each one in its own
+//! file: `sites_add`).
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Subcommand;
+
+use super::{sites_add, Globals, Out};
+
+#[derive(Debug, Subcommand)]
+pub enum SitesCmd {
+    /// Add a site to the config by its address: fetches its start page and
+    /// robots.txt (politely; the address guard applies), finds its feeds
+    /// (`<link rel="alternate">`) and sitemaps (robots.txt `Sitemap:`
+    /// lines; else the usual paths such as /feed and /sitemap.xml), and
+    /// appends a `[[sites]]` block naming them to the config file, leaving
+    /// the rest of the file as it was. A name already configured is refused.
+    ///
+    /// Example: newshound sites add https://www.example.com/ --name example
+    Add {
+        /// The site's start page (`https://` is assumed when no scheme is given).
+        url: String,
+        /// The site's name [default: made from the host, e.g. `example`].
+        #[arg(long)]
+        name: Option<String>,
+    },
+}
+
+pub fn run(globals: &Globals, out: &mut Out, cmd: SitesCmd) -> Result<ExitCode> {
+    match cmd {
+        SitesCmd::Add { url, name } => sites_add::add(globals, out, &url, name),
+    }
+}
