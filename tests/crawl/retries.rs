@@ -214,6 +214,10 @@ async fn regression_a_path_anchored_pattern_stored_nothing_and_said_nothing() {
     let hints = summary.hints();
     assert_eq!(hints.len(), 1, "{summary}");
     assert!(hints[0].contains("newshound sites check tiny"), "{hints:?}");
+    // The home page announced no feed: the usual paths were probed, and
+    // their 404s are no errors of the crawl.
+    assert!(summary.errors.is_empty(), "{summary}");
+    assert!(report.found_by_probing.is_empty(), "{summary}");
     let text = summary.to_string();
     assert!(text.contains("4 links matched no pattern"), "{text}");
     assert!(text.contains("hint:"), "{text}");
@@ -224,4 +228,31 @@ async fn regression_a_path_anchored_pattern_stored_nothing_and_said_nothing() {
     assert_eq!(good.articles_stored, 3, "{good}");
     assert_eq!(good.sites["tiny"].articles_stored, 3, "{good}");
     assert!(good.hints().is_empty(), "{good}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_transient_failure_waits_for_a_later_crawl_and_says_until_when() {
+    let knobs = Knobs::default();
+    knobs.articles.store(503, Ordering::SeqCst);
+    let base = start(knobs.clone()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let cfg = config(&base, "allow_private_addresses = true", NEWS);
+    let first = crawl_once(&cfg, &db, CrawlOptions::default()).await;
+    assert_eq!(first.errors.get("http_5xx"), Some(&3), "{first}");
+    // Not failed: waiting for a later crawl (no retries within the run).
+    assert!(first.outlook.failed.is_empty(), "{first}");
+    let waiting: Vec<(&str, u64)> = first
+        .outlook
+        .waiting
+        .iter()
+        .map(|r| (r.reason.as_str(), r.urls))
+        .collect();
+    assert_eq!(waiting, [("http_5xx", 3)], "{first}");
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as i64;
+    let until = first.outlook.waiting[0].until.unwrap();
+    assert!(until > now + 30 * 60 * 1000, "{until} vs {now}");
 }
