@@ -256,3 +256,44 @@ async fn a_transient_failure_waits_for_a_later_crawl_and_says_until_when() {
     let until = first.outlook.waiting[0].until.unwrap();
     assert!(until > now + 30 * 60 * 1000, "{until} vs {now}");
 }
+
+/// A crawl on a PostgreSQL store (opened off the async workers: its client
+/// blocks).
+async fn crawl_shared(cfg: &Config, url: &str) -> CrawlSummary {
+    let url = url.to_string();
+    let store = tokio::task::spawn_blocking(move || {
+        newshound::store::pg::PgStore::open(&url).unwrap_or_else(|e| panic!("open: {e}"))
+    })
+    .await
+    .unwrap();
+    let run = crawl::run_shared(cfg, store, CrawlOptions::default(), std::future::pending());
+    let summary = tokio::time::timeout(Duration::from_secs(60), run)
+        .await
+        .expect("crawl finishes")
+        .expect("crawl runs");
+    println!("{summary}");
+    summary
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_a_refused_start_url_is_tried_again_on_postgresql_too() {
+    let base = start(Knobs::default()).await;
+    let db = tokio::task::spawn_blocking(newshound::store::pg::testing::TestDb::new)
+        .await
+        .unwrap();
+    let refused = config(&base, "allow_private_addresses = false", NEWS);
+    let first = crawl_shared(&refused, &db.url).await;
+    assert_eq!(first.errors.get("blocked_address"), Some(&1), "{first}");
+    let failed: Vec<&str> = first
+        .outlook
+        .failed
+        .iter()
+        .map(|r| r.reason.as_str())
+        .collect();
+    assert_eq!(failed, ["blocked_address"], "{first}");
+    let allowed = config(&base, "allow_private_addresses = true", NEWS);
+    let second = crawl_shared(&allowed, &db.url).await;
+    assert_eq!(second.requeued, 1, "{second}");
+    assert_eq!(second.articles_stored, 3, "{second}");
+    tokio::task::spawn_blocking(move || drop(db)).await.unwrap();
+}
