@@ -67,6 +67,7 @@ pub fn add(
         start: vec![found.start.to_string()],
         feeds: found.feeds.iter().map(Url::to_string).collect(),
         sitemaps: found.sitemaps.iter().map(Url::to_string).collect(),
+        hosts: found.hosts.clone(),
     };
     let new_text = append_site(&text, &block).with_context(|| format!("{}", path.display()))?;
     // What is written must load as the crawler will load it.

@@ -15,6 +15,8 @@ pub struct SiteBlock {
     pub start: Vec<String>,
     pub feeds: Vec<String>,
     pub sitemaps: Vec<String>,
+    /// Extra hosts (of feeds and sitemaps on other hosts).
+    pub hosts: Vec<String>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -69,6 +71,9 @@ pub fn append_site(text: &str, site: &SiteBlock) -> Result<String, AppendError> 
     if !site.sitemaps.is_empty() {
         table.insert("sitemaps", strings(&site.sitemaps));
     }
+    if !site.hosts.is_empty() {
+        table.insert("hosts", strings(&site.hosts));
+    }
     if !text.trim().is_empty() {
         // A blank line apart from what comes before.
         table.decor_mut().set_prefix("\n");
@@ -104,6 +109,7 @@ mod tests {
             start: vec!["https://news.example/".into()],
             feeds: vec!["https://news.example/feed.xml".into()],
             sitemaps: vec![],
+            hosts: vec![],
         }
     }
 

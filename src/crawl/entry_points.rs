@@ -29,6 +29,9 @@ pub struct EntryPoints {
     pub start: Url,
     pub feeds: Vec<Url>,
     pub sitemaps: Vec<Url>,
+    /// Hosts of those feeds and sitemaps beyond the start page's (and its
+    /// `www.` twin): the site's `hosts`, so the crawl fetches them.
+    pub hosts: Vec<String>,
     /// The usual paths tried because the site announced nothing.
     pub probed: Vec<Url>,
 }
@@ -82,8 +85,7 @@ impl Polite<'_> {
     }
 }
 
-/// The start page's host, without a leading `www.`: feeds and sitemaps on
-/// it (or its `www.` twin) are the site's.
+/// Whether two URLs are on the same host, or one on the other's `www.` twin.
 fn same_site(a: &Url, b: &Url) -> bool {
     let bare = |u: &Url| {
         let h = u.host_str().unwrap_or("").to_ascii_lowercase();
@@ -152,15 +154,12 @@ pub async fn entry_points(config: &Config, start: &Url) -> Result<EntryPoints, E
         config.crawler.max_links_per_page,
     );
     let start = page.final_url.clone();
+    let feeds = dedup(links.feeds.into_iter());
+    let sitemaps = dedup(robots.sitemaps.iter().cloned());
     let mut found = EntryPoints {
-        feeds: dedup(links.feeds.into_iter().filter(|u| same_site(u, &start))),
-        sitemaps: dedup(
-            robots
-                .sitemaps
-                .iter()
-                .filter(|u| same_site(u, &start))
-                .cloned(),
-        ),
+        hosts: extra_hosts(&start, feeds.iter().chain(&sitemaps)),
+        feeds,
+        sitemaps,
         probed: Vec::new(),
         start,
     };
@@ -185,6 +184,20 @@ pub async fn entry_points(config: &Config, start: &Url) -> Result<EntryPoints, E
         }
     }
     Ok(found)
+}
+
+/// The hosts of `urls` that are not `start`'s (nor its `www.` twin), each
+/// once, in order.
+fn extra_hosts<'a>(start: &Url, urls: impl Iterator<Item = &'a Url>) -> Vec<String> {
+    let mut hosts: Vec<String> = Vec::new();
+    for u in urls.filter(|u| !same_site(u, start)) {
+        if let Some(h) = u.host_str().map(str::to_ascii_lowercase) {
+            if !hosts.contains(&h) {
+                hosts.push(h);
+            }
+        }
+    }
+    hosts
 }
 
 fn dedup(urls: impl Iterator<Item = Url>) -> Vec<Url> {
@@ -251,15 +264,15 @@ mod tests {
     }
 
     #[test]
-    fn feeds_on_the_www_twin_are_the_sites() {
+    fn feeds_on_other_hosts_add_their_hosts_to_the_site() {
         let u = |s: &str| Url::parse(s).unwrap();
-        assert!(same_site(
-            &u("https://www.x.test/"),
-            &u("https://x.test/feed")
-        ));
-        assert!(!same_site(
-            &u("https://x.test/"),
-            &u("https://feeds.other.test/x")
-        ));
+        let start = u("https://www.x.test/");
+        let found = [
+            u("https://x.test/feed"),
+            u("https://feeds.x-cdn.test/news.rss"),
+            u("https://feeds.x-cdn.test/world.rss"),
+            u("https://WWW.x.test/sitemap.xml"),
+        ];
+        assert_eq!(extra_hosts(&start, found.iter()), ["feeds.x-cdn.test"]);
     }
 }
