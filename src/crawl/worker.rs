@@ -30,13 +30,11 @@ use super::robots::{RobotsCache, Verdict};
 use super::summary::Counters;
 use super::writer::Writer;
 use crate::config::{Config, SiteSettings};
-use crate::extract::tree::rule::{RuleOutcome, SiteRule};
+use crate::extract::tree::rule::SiteRule;
 use crate::extract::ExtractOptions;
 use crate::store::pg::{HostTurns, Turn};
-use crate::store::{
-    FetchRecord, NewArticle, NextState, QueuedUrl, SiteRuleUpdate, SkipRecord, UrlKind, WriteOp,
-};
-use process_step::process_blocking;
+use crate::store::{FetchRecord, NewArticle, NextState, QueuedUrl, SkipRecord, UrlKind, WriteOp};
+use process_step::{process_blocking, rule_update};
 use robots_step::robots_verdict;
 
 mod probe_step;
@@ -408,6 +406,14 @@ async fn succeeded(
         let article = (!matches!(q.kind, UrlKind::Feed | UrlKind::Sitemap))
             .then_some(processed.article.is_some());
         let patterns = !site.article_patterns.is_empty() || !site.index_patterns.is_empty();
+        if let Some((_, first)) = processed.unmatched.first() {
+            tracing::debug!(
+                url = %q.url,
+                "{} links match no pattern of site {} (first: {first})",
+                processed.unmatched.len(),
+                site.name
+            );
+        }
         ctx.counters.sites.page(
             &site.name,
             patterns,
@@ -475,28 +481,4 @@ async fn succeeded(
         refused_under: None,
     };
     (record, probe_from)
-}
-
-/// Record what a `tree` page did to its site's rule: keep the shared map
-/// current and tell the store.
-fn rule_update(ctx: &Ctx, site: &str, outcome: RuleOutcome) -> SiteRuleUpdate {
-    let (by_rule, dropped, learned) = match outcome {
-        RuleOutcome::ByRule => (true, false, None),
-        RuleOutcome::Learned(r) => (false, false, r),
-        RuleOutcome::Relearned(r) => (false, true, r),
-    };
-    if let Ok(mut rules) = ctx.site_rules.lock() {
-        if dropped {
-            rules.remove(site);
-        }
-        if let Some(r) = &learned {
-            rules.insert(site.to_string(), r.clone());
-        }
-    }
-    SiteRuleUpdate {
-        site: site.to_string(),
-        by_rule,
-        dropped,
-        learned: learned.map(|r| (r.to_json(), r.display())),
-    }
 }
