@@ -11,9 +11,20 @@ use crate::support::{assert_clean_failure, newshound, stderr, stdout};
 const RSS: &str = r#"<?xml version="1.0"?><rss version="2.0"><channel><title>t</title>
 <item><title>One</title><link>/news/1</link></item></channel></rss>"#;
 
-/// A site on 127.0.0.1: `announce` says whether its home page announces a
-/// feed and its robots.txt a sitemap; `/feed` answers RSS either way.
-fn start(rt: &tokio::runtime::Runtime, announce: bool) -> String {
+/// What the tiny site announces.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    /// A feed on its home page, a sitemap in robots.txt.
+    Announce,
+    /// Neither (`/feed` answers RSS all the same).
+    Nothing,
+    /// robots.txt disallows everything.
+    Disallow,
+}
+
+/// A site on 127.0.0.1 announcing what `mode` says.
+fn start(rt: &tokio::runtime::Runtime, mode: Mode) -> String {
+    let announce = mode == Mode::Announce;
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
@@ -26,10 +37,12 @@ fn start(rt: &tokio::runtime::Runtime, announce: bool) -> String {
                 } else {
                     ""
                 };
-                let robots = if announce {
-                    format!("User-agent: *\nDisallow:\n\nSitemap: {base}/news-map.xml\n")
-                } else {
-                    "User-agent: *\nDisallow:\n".to_string()
+                let robots = match mode {
+                    Mode::Announce => {
+                        format!("User-agent: *\nDisallow:\n\nSitemap: {base}/news-map.xml\n")
+                    }
+                    Mode::Nothing => "User-agent: *\nDisallow:\n".to_string(),
+                    Mode::Disallow => "User-agent: *\nDisallow: /\n".to_string(),
                 };
                 let (code, ctype, body) = match uri.path() {
                     "/robots.txt" => (StatusCode::OK, "text/plain", robots),
@@ -66,7 +79,7 @@ fn read(dir: &Path) -> String {
 #[test]
 fn sites_add_writes_the_start_feeds_and_sitemaps_and_keeps_the_rest_of_the_file() {
     let rt = runtime();
-    let base = start(&rt, true);
+    let base = start(&rt, Mode::Announce);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("crawler.toml"), CONFIG).unwrap();
     let out = newshound(&["sites", "add", &format!("{base}/")], dir.path());
@@ -98,7 +111,7 @@ fn sites_add_writes_the_start_feeds_and_sitemaps_and_keeps_the_rest_of_the_file(
 #[test]
 fn a_site_that_announces_nothing_has_its_usual_paths_probed() {
     let rt = runtime();
-    let base = start(&rt, false);
+    let base = start(&rt, Mode::Nothing);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("crawler.toml"), CONFIG).unwrap();
     let address = base.trim_start_matches("http://").to_string();
@@ -125,7 +138,7 @@ fn a_site_that_announces_nothing_has_its_usual_paths_probed() {
 #[test]
 fn sites_add_obeys_the_address_guard() {
     let rt = runtime();
-    let base = start(&rt, true);
+    let base = start(&rt, Mode::Announce);
     let dir = tempfile::tempdir().unwrap();
     // A new config file, with the default settings: loopback is refused.
     let out = newshound(
@@ -134,4 +147,15 @@ fn sites_add_obeys_the_address_guard() {
     );
     assert_clean_failure(&out, "allow_private_addresses = true");
     assert!(!dir.path().join("new.toml").exists());
+}
+
+#[test]
+fn sites_add_obeys_robots_txt() {
+    let rt = runtime();
+    let base = start(&rt, Mode::Disallow);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("crawler.toml"), CONFIG).unwrap();
+    let out = newshound(&["sites", "add", &format!("{base}/")], dir.path());
+    assert_clean_failure(&out, "robots.txt disallows it");
+    assert_eq!(read(dir.path()), CONFIG);
 }
