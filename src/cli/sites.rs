@@ -22,7 +22,7 @@ pub enum SitesCmd {
     ///
     /// Example: newshound sites add https://www.example.com/ --name example
     Add {
-        /// The site's start page (`https://` is assumed when no scheme is given).
+        /// The site's start page (without a scheme: `https://`, else `http://`).
         url: String,
         /// The site's name [default: made from the host, e.g. `example`].
         #[arg(long)]

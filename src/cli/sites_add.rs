@@ -61,7 +61,19 @@ pub fn add(
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let found = runtime.block_on(entry_points(&config, &start))?;
+    let found = match runtime.block_on(entry_points(&config, &start)) {
+        Ok(found) => found,
+        // An address typed without a scheme may be served over plain HTTP
+        // only: tried there too before giving up (with the https error).
+        Err(e) if !address.contains("://") && start.scheme() == "https" => {
+            let mut plain = start.clone();
+            let _ = plain.set_scheme("http");
+            runtime
+                .block_on(entry_points(&config, &plain))
+                .map_err(|_| e)?
+        }
+        Err(e) => return Err(e.into()),
+    };
     let block = SiteBlock {
         name: name.clone(),
         start: vec![found.start.to_string()],

@@ -114,17 +114,9 @@ fn a_site_that_announces_nothing_has_its_usual_paths_probed() {
     let base = start(&rt, Mode::Nothing);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("crawler.toml"), CONFIG).unwrap();
+    // Typed without a scheme: https first, then http (all this site has).
     let address = base.trim_start_matches("http://").to_string();
-    let out = newshound(
-        &[
-            "sites",
-            "add",
-            &format!("http://{address}"),
-            "--name",
-            "mine",
-        ],
-        dir.path(),
-    );
+    let out = newshound(&["sites", "add", &address, "--name", "mine"], dir.path());
     assert!(out.status.success(), "{}", stderr(&out));
     let text = read(dir.path());
     assert!(
