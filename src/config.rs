@@ -318,6 +318,7 @@ fn check_boilerplate(b: &BoilerplateConfig) -> Result<(), (&'static str, String)
     Ok(())
 }
 
+pub mod append;
 mod sections;
 mod site;
 pub mod target;

@@ -42,25 +42,6 @@ pub struct Cli {
     command: Command,
 }
 
-/// `newshound sites …`.
-#[derive(Debug, Subcommand)]
-pub enum SitesCmd {
-    /// A dry run of one site: fetch its start pages, feeds and sitemaps
-    /// (politely, through the address guard and robots.txt) and label every
-    /// link found `article`, `index`, `other` or `blocked`, with the reason
-    /// (the site's patterns, else the URL shapes learned by earlier crawls,
-    /// else where the link came from). Stores nothing.
-    ///
-    /// Example: newshound sites check bbc
-    Check {
-        /// The site's name in the config.
-        name: String,
-        /// One JSON object per link and line: url, label, reason, source.
-        #[arg(long)]
-        json: bool,
-    },
-}
-
 /// A count that must be at least 1 (`--limit`, `--articles`).
 fn at_least_one(s: &str) -> Result<usize, String> {
     match s.parse::<usize>() {
@@ -193,6 +174,16 @@ pub enum Command {
         /// 0 = no limit).
         #[arg(long, value_name = "N")]
         max_pages: Option<u64>,
+        /// Queue the failed URLs of the crawled sites again first (a fresh
+        /// count of attempts), e.g. after a site's outage.
+        #[arg(long)]
+        retry_failed: bool,
+    },
+    /// Configure sites by their address and check how the crawl sees them:
+    /// `sites add URL`, `sites check NAME`.
+    Sites {
+        #[command(subcommand)]
+        cmd: cli::sites::SitesCmd,
     },
     /// Extract the article from an HTML file, a URL, stdin, or every *.html of a directory.
     ///
@@ -329,11 +320,6 @@ pub enum Command {
         /// Print the figures as JSON.
         #[arg(long)]
         json: bool,
-    },
-    /// Commands about one configured site (`sites check NAME`).
-    Sites {
-        #[command(subcommand)]
-        cmd: SitesCmd,
     },
     /// Re-clean stored articles with the boilerplate lines learned so far
     /// (repairs the first pages of a site, stored before learning caught up).

@@ -69,13 +69,21 @@ async fn stop_on_signal(stopped: StoppedBy) {
     });
 }
 
-pub fn crawl(
-    globals: &Globals,
-    out: &mut Out,
-    sites: Vec<String>,
-    continuous: bool,
-    max_pages: Option<u64>,
-) -> Result<ExitCode> {
+/// The options of `crawl`.
+pub struct CrawlArgs {
+    pub sites: Vec<String>,
+    pub continuous: bool,
+    pub max_pages: Option<u64>,
+    pub retry_failed: bool,
+}
+
+pub fn crawl(globals: &Globals, out: &mut Out, args: CrawlArgs) -> Result<ExitCode> {
+    let CrawlArgs {
+        sites,
+        continuous,
+        max_pages,
+        retry_failed,
+    } = args;
     let config = globals.config_with_sites()?;
     for name in &sites {
         if config.site(name).is_none() {
@@ -92,6 +100,7 @@ pub fn crawl(
         sites: sites.clone(),
         progress: std::io::stderr().is_terminal(),
         max_pages,
+        retry_failed,
     };
     let stopped = StoppedBy::default();
     let summary = match globals.store_target(&config) {
@@ -291,6 +300,7 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
             sites: Vec::new(),
             progress: std::io::stderr().is_terminal(),
             max_pages: None,
+            retry_failed: false,
         };
         let summary = crawl::run(&config, store, opts, stop_on_signal(stopped.clone())).await?;
         web.shutdown().await;

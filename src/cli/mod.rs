@@ -14,7 +14,9 @@ mod methods;
 mod out;
 mod reextract_cmd;
 mod serve_cmd;
-mod sites;
+pub mod sites;
+mod sites_add;
+mod sites_check;
 mod store_cmds;
 
 use std::io::{IsTerminal, Write};
@@ -33,7 +35,7 @@ use newshound::extract::model::BlockModel;
 use newshound::extract::{Algorithm, ExtractOptions};
 use newshound::store::{FileTrouble, StoreError, StoreTarget};
 
-use crate::{Cli, Command, EvalAlgorithms, SitesCmd};
+use crate::{Cli, Command, EvalAlgorithms};
 use corpus_store::require_existing;
 use out::Out;
 
@@ -242,6 +244,7 @@ fn run(cli: Cli, out: &mut Out) -> Result<ExitCode> {
         | Command::Copy { .. } => false,
         // Without --db the demo's database is a temporary file of its own.
         Command::Demo { .. } => globals.db.is_some(),
+        Command::Sites { .. } => false,
         _ => true,
     };
     let result = run_command(&globals, cli.command, out);
@@ -257,8 +260,19 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             sites,
             continuous,
             max_pages,
-        } => crawl_cmd::crawl(globals, out, sites, continuous, max_pages),
+            retry_failed,
+        } => crawl_cmd::crawl(
+            globals,
+            out,
+            crawl_cmd::CrawlArgs {
+                sites,
+                continuous,
+                max_pages,
+                retry_failed,
+            },
+        ),
         Command::Demo { articles } => crawl_cmd::demo(globals, out, articles),
+        Command::Sites { cmd } => sites::run(globals, out, cmd),
         Command::Extract {
             input,
             json,
@@ -320,9 +334,6 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             store_cmds::export(globals, out, file, format, force, &filter, &rendering)
         }
         Command::Stats { top, json } => store_cmds::stats(globals, out, top, json),
-        Command::Sites { cmd } => match cmd {
-            SitesCmd::Check { name, json } => sites::check(globals, out, &name, json),
-        },
         Command::Reclean { site } => crawl_cmd::reclean(globals, out, site),
         Command::Serve { addr } => serve_cmd::serve(globals, addr),
         Command::Copy { from, to } => copy_cmd::copy(out, &from, &to),

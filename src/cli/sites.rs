@@ -1,126 +1,52 @@
-//! `newshound sites …`: commands about one configured site. `sites check
-//! NAME` is a dry run: the site's start pages, feeds and sitemaps fetched
-//! through the crawl's own path, every link labelled as the crawl would
-//! treat it, nothing stored.
+//! `newshound sites …`: a site's configuration from its address, and how
+//! the crawl would see its links.
+//!
+//! In: the parsed subcommand. Out: the command run (each one in its own
+//! file: `sites_add`, `sites_check`).
 
-use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
+use clap::Subcommand;
 
-use newshound::crawl::check::{self, LinkLabel, SiteCheck};
-use newshound::crawl::shapes::ShapeTable;
-use newshound::store::pg::PgStore;
-use newshound::store::{ShapeCounts, Store, StoreError, StoreTarget};
+use super::{sites_add, sites_check, Globals, Out};
 
-use super::out::Out;
-use super::{status, Globals};
-
-/// `sites check NAME [--json]`.
-pub fn check(globals: &Globals, out: &mut Out, name: &str, json: bool) -> Result<ExitCode> {
-    let config = globals.config()?;
-    let Some(site) = config.site(name) else {
-        let known: Vec<&str> = config.sites.iter().map(|s| s.name.as_str()).collect();
-        bail!(
-            "unknown site {name:?} (configured: {})",
-            if known.is_empty() {
-                "none".to_string()
-            } else {
-                known.join(", ")
-            }
-        );
-    };
-    // Read before the runtime starts: PostgreSQL's client refuses to run
-    // on one of its threads.
-    let rows = learned_shapes(globals, &config, name);
-    let table = ShapeTable::from_counts(&rows);
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .context("cannot start the async runtime")?;
-    let result = runtime.block_on(check::check_site(&config, site, &table))?;
-    if json {
-        for link in &result.links {
-            writeln!(out, "{}", serde_json::to_string(link)?)?;
-        }
-        for d in result.documents.iter().filter(|d| d.failed.is_some()) {
-            status(format_args!(
-                "newshound: {name}: {} {}: {}",
-                d.kind,
-                d.url,
-                d.failed.as_deref().unwrap_or_default()
-            ));
-        }
-    } else {
-        print_table(out, &result)?;
-    }
-    if !result.documents.iter().any(|d| d.failed.is_none()) {
-        bail!("{name}: none of the site's start pages, feeds or sitemaps could be fetched");
-    }
-    Ok(ExitCode::SUCCESS)
+#[derive(Debug, Subcommand)]
+pub enum SitesCmd {
+    /// Add a site to the config by its address: fetches its start page and
+    /// robots.txt (politely; the address guard applies), finds its feeds
+    /// (`<link rel="alternate">`) and sitemaps (robots.txt `Sitemap:`
+    /// lines; else the usual paths such as /feed and /sitemap.xml), and
+    /// appends a `[[sites]]` block naming them to the config file, leaving
+    /// the rest of the file as it was. A name already configured is refused.
+    ///
+    /// Example: newshound sites add https://www.example.com/ --name example
+    Add {
+        /// The site's start page (without a scheme: `https://`, else `http://`).
+        url: String,
+        /// The site's name [default: made from the host, e.g. `example`].
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// A dry run of one site: fetch its start pages, feeds and sitemaps
+    /// (politely, through the address guard and robots.txt) and label every
+    /// link found `article`, `index`, `other` or `blocked`, with the reason
+    /// (the site's patterns, else the URL shapes learned by earlier crawls,
+    /// else where the link came from). Stores nothing.
+    ///
+    /// Example: newshound sites check bbc
+    Check {
+        /// The site's name in the config.
+        name: String,
+        /// One JSON object per link and line: url, label, reason, source.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
-/// The site's shape counts from the database, if there is one to read
-/// (none yet is no error: the check then goes by the links' sources).
-fn learned_shapes(
-    globals: &Globals,
-    config: &newshound::config::Config,
-    site: &str,
-) -> Vec<ShapeCounts> {
-    let rows: Result<Vec<(String, ShapeCounts)>, StoreError> = match globals.store_target(config) {
-        StoreTarget::Sqlite(path) if path.is_file() => {
-            Store::open_read_only(&path).and_then(|s| s.url_shapes())
-        }
-        StoreTarget::Sqlite(_) => Ok(Vec::new()),
-        StoreTarget::Postgres(url) => PgStore::open(&url).and_then(|mut s| s.url_shapes()),
-    };
-    match rows {
-        Ok(rows) => rows
-            .into_iter()
-            .filter(|(s, _)| s == site)
-            .map(|(_, c)| c)
-            .collect(),
-        Err(e) => {
-            status(format_args!(
-                "newshound: cannot read the learned URL shapes, going without them: {e}"
-            ));
-            Vec::new()
-        }
+pub fn run(globals: &Globals, out: &mut Out, cmd: SitesCmd) -> Result<ExitCode> {
+    match cmd {
+        SitesCmd::Add { url, name } => sites_add::add(globals, out, &url, name),
+        SitesCmd::Check { name, json } => sites_check::check(globals, out, &name, json),
     }
-}
-
-fn print_table(out: &mut Out, result: &SiteCheck) -> Result<()> {
-    for d in &result.documents {
-        match &d.failed {
-            None => writeln!(out, "fetched {:<8} {}  ({} links)", d.kind, d.url, d.links)?,
-            Some(why) => writeln!(out, "FAILED  {:<8} {}  {why}", d.kind, d.url)?,
-        }
-    }
-    writeln!(out)?;
-    let width = (result.links.iter())
-        .map(|l| l.url.chars().count())
-        .max()
-        .unwrap_or(3)
-        .clamp(3, 80);
-    writeln!(out, "{:<8} {:<width$}  reason", "label", "url")?;
-    for l in &result.links {
-        writeln!(
-            out,
-            "{:<8} {:<width$}  {}",
-            l.label.as_str(),
-            l.url,
-            l.reason
-        )?;
-    }
-    let count = |label| result.links.iter().filter(|l| l.label == label).count();
-    writeln!(
-        out,
-        "\n{} links: {} article, {} index, {} other, {} blocked",
-        result.links.len(),
-        count(LinkLabel::Article),
-        count(LinkLabel::Index),
-        count(LinkLabel::Other),
-        count(LinkLabel::Blocked)
-    )?;
-    Ok(())
 }

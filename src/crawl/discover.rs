@@ -123,6 +123,29 @@ pub fn sitemap(bytes: &[u8], base: &Url) -> Result<Sitemap, DiscoverError> {
     sitemap::sitemap(bytes, base)
 }
 
+/// The usual paths of a site's feeds and sitemaps, tried (in this order)
+/// when the site announces none, with what each is expected to be.
+pub const PROBE_PATHS: [(&str, UrlKind); 5] = [
+    ("/feed", UrlKind::Feed),
+    ("/rss", UrlKind::Feed),
+    ("/sitemap.xml", UrlKind::Sitemap),
+    ("/news-sitemap.xml", UrlKind::Sitemap),
+    ("/sitemap_index.xml", UrlKind::Sitemap),
+];
+
+/// What a probed body is: a feed or a sitemap (tried as `expected` first),
+/// or `None` (a soft 404 page, anything else).
+pub fn probed_kind(body: &[u8], url: &Url, expected: UrlKind) -> Option<UrlKind> {
+    let feed = || feed_entries(body, url).is_ok();
+    let map = || sitemap(body, url).is_ok();
+    match expected {
+        UrlKind::Sitemap if map() => Some(UrlKind::Sitemap),
+        _ if feed() => Some(UrlKind::Feed),
+        _ if map() => Some(UrlKind::Sitemap),
+        _ => None,
+    }
+}
+
 /// How a site's URL should be treated: `Article`, `Index` or `Page`.
 /// Article patterns win over index patterns when both match.
 pub fn classify(site: &SiteSettings, url: &Url) -> UrlKind {
@@ -173,6 +196,27 @@ mod tests {
             classify(&s, &u("https://news.example.com/about")),
             UrlKind::Page
         );
+    }
+
+    #[test]
+    fn a_probed_body_is_kept_only_when_it_is_a_feed_or_a_sitemap() {
+        let url = Url::parse("http://h.test/feed").unwrap();
+        let rss = br#"<?xml version="1.0"?><rss version="2.0"><channel><title>t</title>
+<item><link>http://h.test/a/1</link></item></channel></rss>"#;
+        let map = br#"<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>http://h.test/a/1</loc></url></urlset>"#;
+        assert_eq!(probed_kind(rss, &url, UrlKind::Feed), Some(UrlKind::Feed));
+        assert_eq!(
+            probed_kind(map, &url, UrlKind::Sitemap),
+            Some(UrlKind::Sitemap)
+        );
+        // A sitemap at a feed's path is still a sitemap.
+        assert_eq!(
+            probed_kind(map, &url, UrlKind::Feed),
+            Some(UrlKind::Sitemap)
+        );
+        // A soft 404: an HTML page answered for any path.
+        let html = b"<html><body><h1>Not found</h1></body></html>";
+        assert_eq!(probed_kind(html, &url, UrlKind::Feed), None);
     }
 
     /// Run by hand: `cargo test --lib discover_corpus -- --ignored --nocapture`.

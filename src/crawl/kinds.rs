@@ -46,7 +46,7 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// The name in summaries, `stats` and the fetch log.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             ErrorKind::Client => "client",
             ErrorKind::BadUrl => "bad_url",
@@ -95,7 +95,7 @@ pub enum SkipKind {
 
 impl SkipKind {
     /// The name in summaries, `stats` and the fetch log.
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         match self {
             SkipKind::RobotsUnavailable => "robots_unavailable",
             SkipKind::RobotsDisallowed => "robots_disallowed",

@@ -24,6 +24,7 @@ mod addr;
 mod budget;
 pub mod check;
 pub(crate) mod discover;
+pub mod entry_points;
 pub mod fetch;
 mod frontier;
 pub mod judge;
@@ -32,6 +33,7 @@ mod page;
 mod politeness;
 mod pool;
 mod progress;
+pub mod retry;
 mod robots;
 mod scheduler;
 mod seen;
@@ -71,6 +73,9 @@ pub struct CrawlOptions {
     /// Stop after this many pages (`--max-pages`); `None`: the config's
     /// `[crawler] max_pages`. An option of the run, not an edit of the config.
     pub max_pages: Option<u64>,
+    /// Queue the failed URLs of the crawled sites again first
+    /// (`--retry-failed`), with a fresh count of attempts.
+    pub retry_failed: bool,
 }
 
 /// What stops a crawl. Everything else is counted in the summary.
@@ -154,6 +159,20 @@ pub async fn run_with<S: CrawlStore>(
     // store's calls block (PostgreSQL's client refuses to run on a runtime
     // thread at all).
     let want_rules = config.extract.algorithm == Algorithm::Tree;
+    let mut names: Vec<String> = selected.keys().cloned().collect();
+    names.sort();
+    let (refusals, retry_failed) = (retry::refusals(config), opts.retry_failed);
+    let store_names = names.clone();
+    let (mut store, requeued) = tokio::task::spawn_blocking(move || {
+        let requeued = requeue(&mut store, &store_names, &refusals, retry_failed);
+        (store, requeued)
+    })
+    .await
+    .map_err(|_| CrawlError::WriterGone)?;
+    let requeued = requeued?;
+    if requeued > 0 {
+        tracing::info!("{requeued} failed or refused URLs were queued again");
+    }
     let (store, loaded) = tokio::task::spawn_blocking(move || {
         let pages = store.pages_by_site();
         let rules = match pages {
@@ -219,6 +238,7 @@ pub async fn run_with<S: CrawlStore>(
         link_memo: Arc::new(page::LinkMemo::default().with_committed(writer.committed())),
         shapes: shapes::LiveShapes::from_rows(url_shapes),
         explore: Arc::new(shapes::ExploreBudget::new(cfg.crawler.explore_per_site)),
+        probes: worker::Probes::default(),
         cfg,
     });
     let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);
@@ -249,12 +269,33 @@ pub async fn run_with<S: CrawlStore>(
     let mut store = closed?;
     reset?;
     let (config, sites) = (config.clone(), opts.sites.clone());
-    let recleaned = tokio::task::spawn_blocking(move || store.reclean(&config, &sites))
-        .await
-        .map_err(|_| CrawlError::WriterGone)??;
+    let (recleaned, outlook) = tokio::task::spawn_blocking(move || {
+        let recleaned = store.reclean(&config, &sites)?;
+        let outlook = store.outlook(&names, worker::now_ms())?;
+        Ok::<_, StoreError>((recleaned, outlook))
+    })
+    .await
+    .map_err(|_| CrawlError::WriterGone)??;
     let mut summary = counters.summary(started.elapsed());
     summary.articles_recleaned = recleaned as u64;
+    summary.requeued = requeued as u64;
+    summary.outlook = outlook;
     Ok(summary)
+}
+
+/// Queue again the URLs of `sites` refused under other settings than
+/// today's `refusals`, and with `retry_failed` every failed one.
+fn requeue<S: CrawlStore>(
+    store: &mut S,
+    sites: &[String],
+    refusals: &[(String, String)],
+    retry_failed: bool,
+) -> Result<usize, StoreError> {
+    let mut n = store.requeue_refused(sites, refusals)?;
+    if retry_failed {
+        n += store.requeue_failed(sites)?;
+    }
+    Ok(n)
 }
 
 fn select_sites(

@@ -97,6 +97,12 @@ pub struct PageOutput {
     /// Whether an HTML page is an article, and why (`None` for feeds and
     /// sitemaps). `article` is set exactly when the verdict is article.
     pub judgement: Option<Judgement>,
+    /// Links (anchors, feed and sitemap entries) that matched an article
+    /// pattern, duplicates on the page counted once.
+    pub article_links: usize,
+    /// Links of a site with patterns that matched none (fingerprint, URL):
+    /// anchors of those are not followed. The crawl's report counts them.
+    pub unmatched: Vec<(u128, Arc<str>)>,
 }
 
 pub fn process(input: &PageInput<'_>) -> PageOutput {
@@ -151,6 +157,8 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
         });
     }
     out.urls = found.urls;
+    out.article_links = found.article_links;
+    out.unmatched = found.unmatched;
     out
 }
 
@@ -252,6 +260,8 @@ fn html(input: &PageInput<'_>) -> PageOutput {
         rule,
         urls_known: found.urls_known,
         judgement: Some(judgement),
+        article_links: found.article_links,
+        unmatched: found.unmatched,
     }
 }
 
@@ -267,6 +277,10 @@ struct Found<'a> {
     /// The document is an article page: links of unknown shape in it are
     /// not explored once the site knows its article shapes.
     from_article: bool,
+    /// See [`PageOutput::article_links`].
+    article_links: usize,
+    /// See [`PageOutput::unmatched`].
+    unmatched: Vec<(u128, Arc<str>)>,
 }
 
 impl<'a> Found<'a> {
@@ -280,6 +294,8 @@ impl<'a> Found<'a> {
             urls_known: 0,
             focused,
             from_article: false,
+            article_links: 0,
+            unmatched: Vec::new(),
         }
     }
 
@@ -384,7 +400,13 @@ impl<'a> Found<'a> {
             }
             if let Some(a) = v.admitted {
                 if self.seen.insert(a.url.clone()) {
-                    follow.push(a);
+                    self.article_links += usize::from(a.kind == UrlKind::Article);
+                    if a.kind == UrlKind::Page && self.focused {
+                        // Not followed: no pattern of the site says what it is.
+                        self.unmatched.push((a.fingerprint, a.url.clone()));
+                    } else {
+                        follow.push(a);
+                    }
                 }
             }
         }
@@ -480,6 +502,13 @@ impl<'a> Found<'a> {
             Some(table) => frontier::shaped_entry(table.classify(&url)),
             None => discover::classify(self.input.site, &url),
         };
+                self.article_links += usize::from(kind == UrlKind::Article);
+        if kind == UrlKind::Page && self.focused {
+            // Still queued (it was published to be fetched), but no
+            // pattern of the site says what it is.
+            let fingerprint = super::seen::fingerprint(url.as_str());
+            self.unmatched.push((fingerprint, url.as_str().into()));
+        }
         let priority = frontier::entry_priority(kind, self.depth(), published, self.input.now_ms);
         self.push(url, kind, priority);
     }

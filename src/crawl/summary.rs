@@ -1,8 +1,12 @@
 //! Run counters and the end-of-run summary.
 //!
 //! In: events counted by the workers and the store writer while a crawl runs
-//! ([`Counters`], shared by the run's tasks through an `Arc`). Out: a
-//! [`CrawlSummary`] with a multi-line human `Display`.
+//! ([`Counters`], shared by the run's tasks through an `Arc`), and what
+//! waits or failed in the frontier at the end ([`Outlook`]). Out: a
+//! [`CrawlSummary`] with a multi-line human `Display`: totals, each site's
+//! report ([`site_report`]), what waits and until when, what failed.
+
+mod site_report;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -13,6 +17,8 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::kinds::{ErrorKind, SkipKind};
+use crate::store::{Outlook, OutlookRow};
+pub use site_report::{SiteReport, SiteTallies};
 
 fn bump(map: &Mutex<BTreeMap<String, u64>>, kind: &str) {
     let mut map = map.lock().unwrap_or_else(|p| p.into_inner());
@@ -32,6 +38,8 @@ pub struct Counters {
     pub lines_dropped: AtomicU64,
     pub urls_discovered: AtomicU64,
     pub pages_not_articles: AtomicU64,
+    /// Per-site counts.
+    pub sites: SiteTallies,
     errors: Mutex<BTreeMap<String, u64>>,
     skipped: Mutex<BTreeMap<String, u64>>,
 }
@@ -92,6 +100,9 @@ impl Counters {
             pages_not_articles: Self::get(&self.pages_not_articles),
             errors: self.errors(),
             skipped: self.skipped(),
+            sites: self.sites.reports(),
+            requeued: 0,
+            outlook: Outlook::default(),
             elapsed,
         }
     }
@@ -130,6 +141,13 @@ pub struct CrawlSummary {
     /// URLs not fetched on purpose, by reason (`robots_disallowed`,
     /// `robots_unavailable`, `site_budget`, `host_parked`).
     pub skipped: BTreeMap<String, u64>,
+    /// What the run did for each site it fetched pages of.
+    pub sites: BTreeMap<String, SiteReport>,
+    /// Failed or refused URLs queued again at the start: refused under
+    /// other settings, or all failed ones with `--retry-failed`.
+    pub requeued: u64,
+    /// What of the crawled sites waits, and what failed, in the frontier.
+    pub outlook: Outlook,
     pub elapsed: Duration,
 }
 
@@ -207,15 +225,94 @@ impl fmt::Display for CrawlSummary {
                 writeln!(f, "    {kind:<22} {n}")?;
             }
         }
+        if self.requeued > 0 {
+            writeln!(
+                f,
+                "  queued again:     {} failed or refused URLs",
+                self.requeued
+            )?;
+        }
         if self.errors.is_empty() {
-            write!(f, "  errors:           none")
+            write!(f, "  errors:           none")?;
         } else {
             write!(f, "  errors:           {}", self.error_total())?;
             for (kind, n) in &self.errors {
                 write!(f, "\n    {kind:<22} {n}")?;
             }
-            Ok(())
         }
+        self.fmt_sites(f)?;
+        self.fmt_outlook(f)
+    }
+}
+
+impl CrawlSummary {
+    /// Hints for sites whose patterns matched nothing (see
+    /// [`SiteReport::hint`]).
+    pub fn hints(&self) -> Vec<String> {
+        self.sites
+            .iter()
+            .filter_map(|(name, r)| r.hint(name))
+            .collect()
+    }
+
+    fn fmt_sites(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.sites.is_empty() {
+            return Ok(());
+        }
+        write!(f, "\n  by site:")?;
+        for (name, r) in &self.sites {
+            write!(
+                f,
+                "\n    {name}: {} articles stored, {} pages not articles",
+                r.articles_stored, r.pages_not_articles
+            )?;
+            if r.patterns && r.unmatched_links > 0 {
+                let more = if r.unmatched_links as usize >= site_report::UNMATCHED_TRACKED {
+                    "at least "
+                } else {
+                    ""
+                };
+                write!(
+                    f,
+                    ", {more}{} links matched no pattern (e.g. {})",
+                    r.unmatched_links,
+                    r.unmatched_examples.join(", ")
+                )?;
+            }
+            if !r.found_by_probing.is_empty() {
+                write!(f, "; found by probing: {}", r.found_by_probing.join(", "))?;
+            }
+        }
+        for hint in self.hints() {
+            write!(f, "\n  hint: {hint}")?;
+        }
+        Ok(())
+    }
+
+    fn fmt_outlook(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let total = |rows: &[OutlookRow]| rows.iter().map(|r| r.urls).sum::<u64>();
+        if !self.outlook.waiting.is_empty() {
+            write!(f, "\n  waiting:          {}", total(&self.outlook.waiting))?;
+            for r in &self.outlook.waiting {
+                let until = r
+                    .until
+                    .and_then(crate::store::ms_to_rfc3339)
+                    .map(|t| format!(" until {} UTC", t[..t.len().min(19)].replace('T', " ")))
+                    .unwrap_or_default();
+                write!(f, "\n    {:<22} {:<22} {}{until}", r.site, r.reason, r.urls)?;
+            }
+        }
+        if !self.outlook.failed.is_empty() {
+            write!(
+                f,
+                "\n  failed (all runs): {} (`newshound crawl --retry-failed` queues them again)",
+                total(&self.outlook.failed)
+            )?;
+            for r in &self.outlook.failed {
+                write!(f, "\n    {:<22} {:<22} {}", r.site, r.reason, r.urls)?;
+            }
+        }
+        Ok(())
     }
 }
 

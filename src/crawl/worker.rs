@@ -25,23 +25,26 @@ use super::kinds::{ErrorKind, SkipKind};
 use super::page;
 use super::politeness::{HostPermit, Politeness, Sent};
 use super::pool::ProcessPool;
+use super::retry::{after_failure, refusal, AfterFailure};
 use super::robots::{RobotsCache, Verdict};
 use super::shapes::{self, ExploreBudget, Judged, LiveShapes};
 use super::summary::Counters;
 use super::writer::Writer;
 use crate::config::{Config, SiteSettings};
-use crate::extract::tree::rule::{RuleOutcome, SiteRule};
+use crate::extract::tree::rule::SiteRule;
 use crate::extract::ExtractOptions;
 use crate::store::pg::{HostTurns, Turn};
 use crate::store::{
-    FetchRecord, NewArticle, NextState, PageJudgement, QueuedUrl, SiteRuleUpdate, SkipRecord,
-    UrlKind, WriteOp,
+    FetchRecord, NewArticle, NextState, PageJudgement, QueuedUrl, SkipRecord, UrlKind, WriteOp,
 };
-use process_step::process_blocking;
+use process_step::{process_blocking, rule_update};
 use robots_step::robots_verdict;
 
+mod probe_step;
 mod process_step;
 mod robots_step;
+
+pub use probe_step::Probes;
 
 /// Everything the workers of one run share.
 pub struct Ctx {
@@ -80,6 +83,8 @@ pub struct Ctx {
     pub shapes: LiveShapes,
     /// Links of unknown shape each site without patterns may still queue.
     pub explore: Arc<ExploreBudget>,
+    /// When each site's usual feed and sitemap paths were last probed.
+    pub probes: Probes,
 }
 
 /// A claimed URL ready to go.
@@ -126,6 +131,19 @@ pub fn skipped(q: &QueuedUrl, kind: SkipKind, next: NextState) -> WriteOp {
         at: now_ms(),
         reason: kind.as_str().to_string(),
         next,
+        refused_under: None,
+    })
+}
+
+/// A claimed URL refused by a setting (robots.txt): never fetched under
+/// today's settings, tried again when they change (see [`super::retry`]).
+fn refused(cfg: &Config, q: &QueuedUrl, kind: SkipKind) -> WriteOp {
+    WriteOp::Skipped(SkipRecord {
+        url_id: q.id,
+        at: now_ms(),
+        reason: kind.as_str().to_string(),
+        next: NextState::Failed,
+        refused_under: refusal(cfg, kind.as_str()),
     })
 }
 
@@ -240,7 +258,7 @@ pub async fn work(ctx: Arc<Ctx>, job: Job, stop: watch::Receiver<bool>) -> Done 
         }
         Some(Prepared::Skip(_)) => {
             ctx.counters.skip(SkipKind::RobotsDisallowed);
-            ops.push(skipped(&q, SkipKind::RobotsDisallowed, NextState::Failed));
+            ops.push(refused(&ctx.cfg, &q, SkipKind::RobotsDisallowed));
             finish(&ctx, ops, permit).await;
             return done;
         }
@@ -266,11 +284,11 @@ pub async fn work(ctx: Arc<Ctx>, job: Job, stop: watch::Receiver<bool>) -> Done 
     let result = ctx.fetcher.fetch(&url, &validators, expect).await;
     // The response has been read: a Crawl-delay counts from here.
     drop(sent);
-    let record = match result {
+    let (record, probe_from) = match result {
         Err(e) => {
             let (record, retry_at) = failed(&ctx, &q, &host, started_at, &e);
             done.retry_at = retry_at;
-            record
+            (record, None)
         }
         Ok(fetched) => {
             BodyBudget::shrink(&mut body_room, fetched.body.len());
@@ -280,6 +298,9 @@ pub async fn work(ctx: Arc<Ctx>, job: Job, stop: watch::Receiver<bool>) -> Done 
     // Fetch and processing are done: the slot and the body's room can go.
     drop(slot);
     drop(body_room);
+    if let Some(page) = probe_from {
+        probe_step::probe_if_due(&ctx, &site, &page, &host, &mut ops).await;
+    }
     ops.push(WriteOp::Fetched(record));
     finish(&ctx, ops, permit).await;
     done
@@ -315,16 +336,22 @@ fn failed(
     }
     let now = now_ms();
     let mut retry_at = None;
-    let next = match e.retry_delay(q.attempts, &cfg.fetch) {
-        Some(delay) if q.attempts < cfg.fetch.retries => {
+    let backoff = e.retry_delay(q.attempts, &cfg.fetch);
+    let next = match after_failure(backoff, q.attempts, cfg.fetch.retries) {
+        AfterFailure::RetrySoon(delay) => {
             let at = now + ms(delay);
             retry_at = Some(at);
             NextState::At(at)
         }
-        Some(_) if is_revisited(q.kind) => NextState::At(now + revisit_ms(cfg)),
+        _ if backoff.is_some() && is_revisited(q.kind) => NextState::At(now + revisit_ms(cfg)),
         // A failed refetch leaves the stored article as it is.
         _ if q.fetched_before && q.kind == UrlKind::Article => NextState::Done,
-        _ => NextState::Failed,
+        AfterFailure::RetryLater(delay) => NextState::At(now + ms(delay)),
+        AfterFailure::GiveUp => NextState::Failed,
+    };
+    let refused_under = match next {
+        NextState::Failed => refusal(cfg, e.kind().as_str()),
+        _ => None,
     };
     let status = match e {
         FetchError::Http { status, .. } => Some(*status),
@@ -343,6 +370,7 @@ fn failed(
         last_modified: None,
         next,
         judgement: None,
+        refused_under,
     };
     (record, retry_at)
 }
@@ -368,7 +396,7 @@ async fn succeeded(
     started_at: i64,
     mut fetched: Fetched,
     ops: &mut Vec<WriteOp>,
-) -> FetchRecord {
+) -> (FetchRecord, Option<Url>) {
     let cfg = &ctx.cfg;
     let bytes = fetched.body.len() as u64;
     ctx.politeness.record_success(host);
@@ -377,6 +405,7 @@ async fn succeeded(
     let mut judgement = None;
     // What the page was judged, for its shape's counts.
     let mut judged = None;
+    let mut probe_from = None;
     if fetched.not_modified() {
         Counters::add(&ctx.counters.not_modified, 1);
     } else {
@@ -385,6 +414,30 @@ async fn succeeded(
         if let Some(p) = processed.problem {
             completed &= p != ErrorKind::ProcessPanic;
             ctx.counters.error(p);
+        }
+        let article = (!matches!(q.kind, UrlKind::Feed | UrlKind::Sitemap))
+            .then_some(processed.article.is_some());
+        let patterns = !site.article_patterns.is_empty() || !site.index_patterns.is_empty();
+        if let Some((_, first)) = processed.unmatched.first() {
+            tracing::debug!(
+                url = %q.url,
+                "{} links match no pattern of site {} (first: {first})",
+                processed.unmatched.len(),
+                site.name
+            );
+        }
+        ctx.counters.sites.page(
+            &site.name,
+            patterns,
+            article,
+            processed.article_links,
+            &processed.unmatched,
+        );
+        let announced = (processed.urls.iter())
+            .filter(|u| matches!(u.kind, UrlKind::Feed | UrlKind::Sitemap))
+            .count();
+        if probe_step::announces_nothing(site, q.kind, announced, 0) {
+            probe_from = Some(fetched.final_url.clone());
         }
         // Links the frontier has already still count as discovered.
         let discovered = processed.urls.len() + processed.urls_known;
@@ -449,7 +502,7 @@ async fn succeeded(
     if completed {
         Counters::add(&ctx.counters.pages_completed, 1);
     }
-    FetchRecord {
+    let record = FetchRecord {
         url_id: q.id,
         started_at,
         status: Some(fetched.status),
@@ -462,29 +515,7 @@ async fn succeeded(
         last_modified: fetched.last_modified,
         next,
         judgement,
-    }
-}
-
-/// Record what a `tree` page did to its site's rule: keep the shared map
-/// current and tell the store.
-fn rule_update(ctx: &Ctx, site: &str, outcome: RuleOutcome) -> SiteRuleUpdate {
-    let (by_rule, dropped, learned) = match outcome {
-        RuleOutcome::ByRule => (true, false, None),
-        RuleOutcome::Learned(r) => (false, false, r),
-        RuleOutcome::Relearned(r) => (false, true, r),
+        refused_under: None,
     };
-    if let Ok(mut rules) = ctx.site_rules.lock() {
-        if dropped {
-            rules.remove(site);
-        }
-        if let Some(r) = &learned {
-            rules.insert(site.to_string(), r.clone());
-        }
-    }
-    SiteRuleUpdate {
-        site: site.to_string(),
-        by_rule,
-        dropped,
-        learned: learned.map(|r| (r.to_json(), r.display())),
-    }
+    (record, probe_from)
 }

@@ -40,7 +40,7 @@ use super::kinds::ErrorKind;
 use super::seen::{CommittedUrls, SeenUrls};
 use super::summary::Counters;
 use crate::config::Config;
-use crate::store::{ClaimFilter, QueuedUrl, ShapeCounts, Store, StoreError, WriteOp, WriteOutcome};
+use crate::store::{ClaimFilter, Outlook, QueuedUrl, ShapeCounts, Store, StoreError, WriteOp, WriteOutcome};
 
 /// Items (records, articles, [`URLS_PER_ITEM`] new URLs) buffered before a
 /// commit.
@@ -103,6 +103,26 @@ pub trait CrawlStore: Send + 'static {
     fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
         Ok(Vec::new())
     }
+    /// Queue again the URLs of `sites` refused under other settings than
+    /// `refusals` (reason, fingerprint of today's settings); how many.
+    fn requeue_refused(
+        &mut self,
+        sites: &[String],
+        refusals: &[(String, String)],
+    ) -> Result<usize, StoreError> {
+        let _ = (sites, refusals);
+        Ok(0)
+    }
+    /// Queue again every failed URL of `sites`; how many.
+    fn requeue_failed(&mut self, sites: &[String]) -> Result<usize, StoreError> {
+        let _ = sites;
+        Ok(0)
+    }
+    /// What of `sites` waits or failed in the frontier.
+    fn outlook(&mut self, sites: &[String], now_ms: i64) -> Result<Outlook, StoreError> {
+        let _ = (sites, now_ms);
+        Ok(Outlook::default())
+    }
     /// From now on, keep the store's upkeep (WAL checkpoints) off the
     /// writer's path where the store can.
     fn upkeep_in_background(&mut self) -> Result<(), StoreError> {
@@ -153,6 +173,19 @@ impl CrawlStore for Store {
     }
     fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
         Store::url_shapes(self)
+    }
+    fn requeue_refused(
+        &mut self,
+        sites: &[String],
+        refusals: &[(String, String)],
+    ) -> Result<usize, StoreError> {
+        Store::requeue_refused(self, sites, refusals)
+    }
+    fn requeue_failed(&mut self, sites: &[String]) -> Result<usize, StoreError> {
+        Store::requeue_failed(self, sites)
+    }
+    fn outlook(&mut self, sites: &[String], now_ms: i64) -> Result<Outlook, StoreError> {
+        Store::outlook(self, sites, now_ms)
     }
     fn upkeep_in_background(&mut self) -> Result<(), StoreError> {
         Store::checkpoint_in_background(self)
@@ -432,10 +465,11 @@ async fn flush<S: CrawlStore>(
         return Ok(store);
     }
     let batch: Vec<WriteOp> = groups.iter().flatten().cloned().collect();
+    let sites = article_sites(&batch);
     let (mut store, result) = blocking(store, move |s| s.write_batch(batch)).await?;
     let first_error = match result {
         Ok(outcomes) => {
-            tally(&outcomes, counters);
+            tally(&sites, &outcomes, counters);
             seen.with(|s| {
                 for g in &groups {
                     remember(g, s);
@@ -455,11 +489,12 @@ async fn flush<S: CrawlStore>(
             .filter(|op| matches!(op, WriteOp::AddUrls(_)))
             .cloned()
             .collect();
+        let sites = article_sites(&group);
         let (s, result) = blocking(store, move |s| s.write_batch(group)).await?;
         store = s;
         match result {
             Ok(outcomes) => {
-                tally(&outcomes, counters);
+                tally(&sites, &outcomes, counters);
                 seen.with(|s| remember(&urls, s));
             }
             Err(e) => {
@@ -476,11 +511,25 @@ async fn flush<S: CrawlStore>(
     Ok(store)
 }
 
-fn tally(outcomes: &[WriteOutcome], counters: &Counters) {
-    for outcome in outcomes {
+/// The site of each op that stores an article (`None` for the others), in
+/// the order of the batch's outcomes.
+fn article_sites(ops: &[WriteOp]) -> Vec<Option<String>> {
+    ops.iter()
+        .map(|op| match op {
+            WriteOp::Article(a) | WriteOp::Refetched(a) => Some(a.site.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn tally(sites: &[Option<String>], outcomes: &[WriteOutcome], counters: &Counters) {
+    for (i, outcome) in outcomes.iter().enumerate() {
         match outcome {
             WriteOutcome::ArticleStored { lines_dropped, .. } => {
                 Counters::add(&counters.articles_stored, 1);
+                if let Some(Some(site)) = sites.get(i) {
+                    counters.sites.article_stored(site);
+                }
                 Counters::add(&counters.lines_dropped, *lines_dropped as u64);
             }
             WriteOutcome::ArticleDuplicate { .. } => Counters::add(&counters.duplicates, 1),

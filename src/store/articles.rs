@@ -127,7 +127,8 @@ fn record_fetch(tx: &Transaction<'_>, rec: &FetchRecord) -> rusqlite::Result<()>
                 attempts = CASE WHEN ?6 IS NULL THEN 0 ELSE attempts + 1 END,
                 last_status = ?7,
                 last_error = ?6,
-                fetched_at = CASE WHEN ?6 IS NULL THEN ?8 ELSE fetched_at END
+                fetched_at = CASE WHEN ?6 IS NULL THEN ?8 ELSE fetched_at END,
+                refused_under = ?9
              WHERE id = ?1",
         )?
         .execute(params![
@@ -139,6 +140,7 @@ fn record_fetch(tx: &Transaction<'_>, rec: &FetchRecord) -> rusqlite::Result<()>
             rec.error_kind,
             rec.status,
             rec.started_at,
+            rec.refused_under,
         ])?;
     if changed == 0 {
         // The fetch log insert already enforces this through the foreign key;
@@ -181,10 +183,16 @@ fn record_skip(tx: &Transaction<'_>, rec: &SkipRecord) -> rusqlite::Result<()> {
     let changed = tx
         .prepare_cached(
             "UPDATE urls SET state = ?2, next_fetch_at = coalesce(?3, next_fetch_at),
-                last_error = ?4
+                last_error = ?4, refused_under = ?5
              WHERE id = ?1",
         )?
-        .execute(params![rec.url_id, state, next_at, rec.reason])?;
+        .execute(params![
+            rec.url_id,
+            state,
+            next_at,
+            rec.reason,
+            rec.refused_under
+        ])?;
     if changed == 0 {
         return Err(rusqlite::Error::QueryReturnedNoRows);
     }

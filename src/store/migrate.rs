@@ -44,6 +44,7 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
     ),
     (11, include_str!("../../migrations/0011_page_judgement.sql")),
     (12, include_str!("../../migrations/0012_url_shapes.sql")),
+    (13, include_str!("../../migrations/0013_refused_under.sql")),
 ];
 
 /// The schema version this build writes.

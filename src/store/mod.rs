@@ -36,6 +36,7 @@ mod overview;
 pub use overview::{DayCount, LanguageCount};
 mod reextract;
 mod rendering;
+mod requeue;
 pub use kept::{KeptCompressor, KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
 pub use reextract::{ReextractCounts, ReextractCursor, ReextractStore, Reextracted};
 pub use rendering::{LineJudge, MarkdownSource, WithHtml};
@@ -421,6 +422,28 @@ pub struct FrontierCounts {
     pub skipped: u64,
 }
 
+/// URLs of the frontier that wait or failed, by site and reason
+/// ([`Store::outlook`]): what a crawl's summary reports beyond its run.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Outlook {
+    /// Queued, not due yet, after a skip or a failure (`robots_unavailable`,
+    /// a transient failure's later try...).
+    pub waiting: Vec<OutlookRow>,
+    /// Given up (`failed`) or set aside (`skipped`: disallowed by robots.txt).
+    pub failed: Vec<OutlookRow>,
+}
+
+/// One site's URLs of one reason in an [`Outlook`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OutlookRow {
+    pub site: String,
+    /// The error or skip kind (`robots_unavailable`, `blocked_address`...).
+    pub reason: String,
+    pub urls: u64,
+    /// Waiting URLs: when the first of them is due (unix ms).
+    pub until: Option<i64>,
+}
+
 /// The next state of a fetched frontier URL.
 #[derive(Debug, Clone, PartialEq)]
 pub enum NextState {
@@ -449,6 +472,9 @@ pub struct FetchRecord {
     pub etag: Option<String>,
     pub last_modified: Option<String>,
     pub next: NextState,
+    /// The settings that refused the URL ([`crate::crawl`]'s retry rule):
+    /// kept so that a crawl under other settings tries it again.
+    pub refused_under: Option<String>,
     /// What the crawl judged the fetched page to be (HTML pages only).
     pub judgement: Option<PageJudgement>,
 }
@@ -484,6 +510,8 @@ pub struct SkipRecord {
     pub at: i64,
     pub reason: String,
     pub next: NextState,
+    /// As in [`FetchRecord::refused_under`].
+    pub refused_under: Option<String>,
 }
 
 /// An extracted article to store, with the URL it was fetched from.

@@ -14,6 +14,7 @@ mod pg_read;
 mod pg_write;
 mod pipes;
 mod sites;
+mod sites_add;
 mod store_cmds;
 mod store_url;
 mod support;

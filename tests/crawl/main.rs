@@ -20,6 +20,7 @@ mod politeness;
 mod reclean;
 mod refetch;
 mod resume;
+mod retries;
 mod robots;
 mod serve;
 mod serve_browser;

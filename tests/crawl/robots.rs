@@ -145,6 +145,11 @@ async fn robots_can_be_switched_off() {
     let paths: Vec<String> = log.lock().unwrap().iter().map(|(p, _)| p.clone()).collect();
     assert!(!paths.contains(&"/robots.txt".to_string()), "{paths:?}");
     assert!(paths.contains(&"/private/x".to_string()), "{paths:?}");
-    // Without robots.txt there is no Sitemap: line to follow.
-    assert!(!paths.contains(&"/a/4".to_string()), "{paths:?}");
+    // Without robots.txt there is no Sitemap: line to follow; the home page
+    // announces no feed either, so the usual paths are probed, and the
+    // sitemap is found that way (said in the summary).
+    assert!(paths.contains(&"/feed".to_string()), "{paths:?}");
+    let found = &summary.sites["tiny"].found_by_probing;
+    assert_eq!(found, &[format!("{base}/sitemap.xml")], "{summary}");
+    assert!(paths.contains(&"/a/4".to_string()), "{paths:?}");
 }

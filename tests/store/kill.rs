@@ -76,6 +76,7 @@ fn run_writer(db: &Path) {
                 last_modified: None,
                 next: NextState::Done,
                 judgement: None,
+                refused_under: None,
             }));
             ops.push(WriteOp::Article(NewArticle {
                 url: q.url.clone(),

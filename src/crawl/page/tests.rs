@@ -130,6 +130,72 @@ fn index_pages_are_never_extracted_and_announce_feeds() {
 }
 
 #[test]
+fn start_pages_announce_feeds_too() {
+    let s = site();
+    let out = run(&s, UrlKind::Seed, 0, "http://news.test/", false, ARTICLE);
+    assert!(out
+        .urls
+        .iter()
+        .any(|u| u.kind == UrlKind::Feed && u.url == "http://news.test/a/1/comments.rss"));
+}
+
+/// Unmatched links of a page as (URL) strings, in order.
+fn unmatched(out: &PageOutput) -> Vec<&str> {
+    out.unmatched.iter().map(|(_, u)| &**u).collect()
+}
+
+#[test]
+fn links_that_match_no_pattern_are_reported_not_dropped_silently() {
+    // A path-anchored pattern: patterns are searched in the whole URL.
+    let text = "[[sites]]\nname = \"news\"\nstart = [\"http://news.test/\"]\n\
+                article_patterns = ['^/a/\\d+$']\n";
+    let cfg = Config::parse(text, Path::new("t.toml"), Path::new(".")).unwrap();
+    let s = &cfg.sites[0];
+    let out = run(s, UrlKind::Seed, 0, "http://news.test/", false, ARTICLE);
+    assert_eq!(out.article_links, 0);
+    assert_eq!(
+        unmatched(&out),
+        [
+            "http://news.test/section/world",
+            "http://news.test/about",
+            "http://news.test/a/2"
+        ]
+    );
+    assert!(
+        out.urls.iter().all(|u| u.kind == UrlKind::Feed),
+        "{:?}",
+        out.urls
+    );
+    // The right patterns: the article link matches, the others are
+    // still reported (they are not followed).
+    let out = run(
+        &site(),
+        UrlKind::Seed,
+        0,
+        "http://news.test/",
+        false,
+        ARTICLE,
+    );
+    assert_eq!(out.article_links, 1);
+    assert_eq!(unmatched(&out), ["http://news.test/about"]);
+}
+
+#[test]
+fn a_site_without_patterns_reports_no_unmatched_links() {
+    let text = "[[sites]]\nname = \"news\"\nstart = [\"http://news.test/\"]\n";
+    let cfg = Config::parse(text, Path::new("t.toml"), Path::new(".")).unwrap();
+    let out = run(
+        &cfg.sites[0],
+        UrlKind::Seed,
+        0,
+        "http://news.test/",
+        false,
+        ARTICLE,
+    );
+    assert!(out.unmatched.is_empty());
+}
+
+#[test]
 fn an_article_redirected_to_an_index_page_is_not_stored() {
     let s = site();
     let out = run(

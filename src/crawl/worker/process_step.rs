@@ -5,7 +5,8 @@
 //!
 //! In: the worker's context, the frontier entry, its site, the fetch and its
 //! body. Out: the page's [`page::PageOutput`] and its kept page, or a
-//! `process_panic` problem when a pure stage panicked.
+//! `process_panic` problem when a pure stage panicked; and what a `tree`
+//! page did to its site's rule ([`rule_update`]).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -17,8 +18,9 @@ use crate::crawl::fetch::Fetched;
 use crate::crawl::kinds::ErrorKind;
 use crate::crawl::page::{self, PageInput};
 use crate::crawl::shapes::by_shapes;
+use crate::extract::tree::rule::RuleOutcome;
 use crate::extract::Algorithm;
-use crate::store::{KeptHeaders, KeptHtml, QueuedUrl, UrlKind};
+use crate::store::{KeptHeaders, KeptHtml, QueuedUrl, SiteRuleUpdate, UrlKind};
 
 /// Discovery and extraction on the processing pool (CPU work); for an
 /// article page with `[store] keep_html`, the body compressed for keeping too,
@@ -109,4 +111,28 @@ pub(super) async fn process_blocking(
         };
         (out, None)
     })
+}
+
+/// Record what a `tree` page did to its site's rule: keep the shared map
+/// current and tell the store.
+pub(super) fn rule_update(ctx: &Ctx, site: &str, outcome: RuleOutcome) -> SiteRuleUpdate {
+    let (by_rule, dropped, learned) = match outcome {
+        RuleOutcome::ByRule => (true, false, None),
+        RuleOutcome::Learned(r) => (false, false, r),
+        RuleOutcome::Relearned(r) => (false, true, r),
+    };
+    if let Ok(mut rules) = ctx.site_rules.lock() {
+        if dropped {
+            rules.remove(site);
+        }
+        if let Some(r) = &learned {
+            rules.insert(site.to_string(), r.clone());
+        }
+    }
+    SiteRuleUpdate {
+        site: site.to_string(),
+        by_rule,
+        dropped,
+        learned: learned.map(|r| (r.to_json(), r.display())),
+    }
 }

@@ -5,13 +5,15 @@
 //! In: the worker's context, the URL, its host and site. Out: a [`Verdict`],
 //! and the sitemap URLs to add pushed onto the page's writes.
 
+use std::sync::Arc;
+
 use url::Url;
 
 use super::{send_turn, Ctx};
 use crate::config::SiteSettings;
 use crate::crawl::fetch::{Expect, Validators};
 use crate::crawl::kinds::ErrorKind;
-use crate::crawl::robots::{RobotsFetch, Verdict};
+use crate::crawl::robots::{Robots, RobotsFetch, Verdict};
 use crate::crawl::summary::Counters;
 use crate::store::{NewUrl, UrlKind, WriteOp};
 
@@ -23,6 +25,18 @@ pub(super) async fn robots_verdict(
     site: &SiteSettings,
     ops: &mut Vec<WriteOp>,
 ) -> Verdict {
+    robots_of(ctx, url, host, site, ops).await.check(url)
+}
+
+/// The host's robots.txt (fetched and cached first if needed; when just
+/// fetched, its Crawl-delay is applied and its sitemaps pushed onto `ops`).
+pub(super) async fn robots_of(
+    ctx: &Ctx,
+    url: &Url,
+    host: &str,
+    site: &SiteSettings,
+    ops: &mut Vec<WriteOp>,
+) -> Arc<Robots> {
     let (robots, fresh) = ctx.robots.get(host, || fetch_robots(ctx, url, host)).await;
     if fresh {
         if let Some(delay) = robots.crawl_delay {
@@ -55,7 +69,7 @@ pub(super) async fn robots_verdict(
             ops.push(WriteOp::AddUrls(maps));
         }
     }
-    robots.check(url)
+    robots
 }
 
 async fn fetch_robots(ctx: &Ctx, url: &Url, host: &str) -> RobotsFetch {

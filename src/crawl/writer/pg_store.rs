@@ -19,7 +19,7 @@ use std::time::Duration;
 use super::CrawlStore;
 use crate::config::Config;
 use crate::store::pg::{PgStore, TurnsAt};
-use crate::store::{ClaimFilter, QueuedUrl, ShapeCounts, StoreError, WriteOp, WriteOutcome};
+use crate::store::{ClaimFilter, Outlook, QueuedUrl, ShapeCounts, StoreError, WriteOp, WriteOutcome};
 
 /// A [`PgStore`] for the crawl: dropped off the async runtime.
 pub struct SharedStore(Option<PgStore>);
@@ -90,5 +90,18 @@ impl CrawlStore for SharedStore {
     }
     fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
         PgStore::url_shapes(self.get())
+    }
+    fn requeue_refused(
+        &mut self,
+        sites: &[String],
+        refusals: &[(String, String)],
+    ) -> Result<usize, StoreError> {
+        PgStore::requeue_refused(self.get(), sites, refusals)
+    }
+    fn requeue_failed(&mut self, sites: &[String]) -> Result<usize, StoreError> {
+        PgStore::requeue_failed(self.get(), sites)
+    }
+    fn outlook(&mut self, sites: &[String], now_ms: i64) -> Result<Outlook, StoreError> {
+        PgStore::outlook(self.get(), sites, now_ms)
     }
 }

@@ -159,6 +159,7 @@ async fn a_failing_batch_is_retried_page_by_page() {
         last_modified: None,
         next: NextState::Done,
         judgement: None,
+        refused_under: None,
     })])
     .await
     .unwrap();

@@ -28,6 +28,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         3,
         include_str!("../../../migrations/postgres/0003_url_shapes.sql"),
     ),
+    (
+        4,
+        include_str!("../../../migrations/postgres/0004_refused_under.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

@@ -17,6 +17,7 @@ mod overview;
 mod read;
 mod reextract;
 mod rendering;
+mod requeue;
 mod search;
 pub mod testing;
 mod turns;

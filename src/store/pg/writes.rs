@@ -253,6 +253,7 @@ const FETCHED_SQL: &str = "UPDATE urls SET
             last_status = $7,
             last_error = $6,
             fetched_at = CASE WHEN $6::TEXT IS NULL THEN $8 ELSE fetched_at END,
+            refused_under = $9,
             leased_by = NULL,
             lease_until = NULL
          WHERE id = $1";
@@ -263,7 +264,7 @@ const SKIP_LOG_SQL: &str =
          VALUES ($1, $2, $3, 0, 0, true, $4)";
 
 const SKIPPED_SQL: &str = "UPDATE urls SET state = $2, next_fetch_at = coalesce($3, next_fetch_at),
-            last_error = $4, leased_by = NULL, lease_until = NULL
+            last_error = $4, refused_under = $5, leased_by = NULL, lease_until = NULL
          WHERE id = $1";
 
 /// The frontier state a finished URL moves to.
@@ -319,6 +320,7 @@ fn record_fetch(
             &rec.error_kind,
             &status,
             &rec.started_at,
+            &rec.refused_under,
         ],
     )?;
     Ok(())
@@ -336,6 +338,15 @@ fn record_skip(
     tx.execute(&skip_log, &[&rec.url_id, &rec.at, &rec.reason, &owner])?;
     let (state, next_at) = state_of(&rec.next, "skipped");
     let skipped = prepared(tx, statements, SKIPPED_SQL)?;
-    tx.execute(&skipped, &[&rec.url_id, &state, &next_at, &rec.reason])?;
+    tx.execute(
+        &skipped,
+        &[
+            &rec.url_id,
+            &state,
+            &next_at,
+            &rec.reason,
+            &rec.refused_under,
+        ],
+    )?;
     Ok(())
 }

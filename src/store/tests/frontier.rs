@@ -314,6 +314,7 @@ fn skips_are_logged_but_are_not_failed_attempts() {
             at: 6_000,
             reason: reason.into(),
             next,
+            refused_under: None,
         })
     };
     s.write_batch(vec![skip(q[1].id, "robots_disallowed", NextState::Failed)])

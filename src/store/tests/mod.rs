@@ -7,6 +7,7 @@ mod frontier;
 mod method;
 mod open;
 mod reclean;
+mod requeue;
 mod search;
 mod search_index;
 mod search_syntax;
@@ -73,6 +74,7 @@ pub(super) fn fetched(url_id: i64, next: NextState, error: Option<&str>) -> Fetc
         last_modified: None,
         next,
         judgement: None,
+        refused_under: None,
     }
 }
 

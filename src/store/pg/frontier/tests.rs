@@ -173,6 +173,7 @@ fn a_fetch_record_ends_the_lease_and_names_the_process() {
         last_modified: None,
         next: NextState::Done,
         judgement: None,
+        refused_under: None,
     };
     a.write_batch(vec![WriteOp::Fetched(rec)]).expect("write");
     let row = a
@@ -271,6 +272,7 @@ fn a_page_judgement_is_kept_with_its_fetch() {
                 last_modified: None,
                 next: NextState::Done,
                 judgement: Some(j),
+                refused_under: None,
             })
         })
         .collect();
@@ -292,4 +294,55 @@ fn a_page_judgement_is_kept_with_its_fetch() {
             ("article".to_string(), "declared_news_article".to_string())
         ]
     );
+}
+
+/// A failed fetch of `id` refused under `under`.
+fn refused(id: i64, reason: &str, under: Option<&str>) -> WriteOp {
+    WriteOp::Fetched(FetchRecord {
+        url_id: id,
+        started_at: 1_000,
+        status: None,
+        error_kind: Some(reason.into()),
+        bytes: 0,
+        elapsed_ms: 1,
+        final_url: None,
+        content_type: None,
+        etag: None,
+        last_modified: None,
+        next: NextState::Failed,
+        refused_under: under.map(String::from),
+        judgement: None,
+    })
+}
+
+#[test]
+fn refused_urls_come_back_when_the_setting_changed_and_failed_ones_on_request() {
+    let db = TestDb::new();
+    let mut s = store_with(&db, 4, 1);
+    let ids = claim_all(&mut s);
+    s.write_batch(vec![
+        refused(ids[0], "blocked_address", Some("off")),
+        refused(ids[1], "blocked_address", Some("on")),
+        refused(ids[2], "blocked_address", None),
+        refused(ids[3], "http_4xx", None),
+    ])
+    .expect("write");
+    let sites = ["s".to_string()];
+    let today = [("blocked_address".to_string(), "on".to_string())];
+    assert_eq!(s.requeue_refused(&sites, &today).expect("requeue"), 2);
+    let outlook = s.outlook(&sites, 0).expect("outlook");
+    let failed: Vec<(String, u64)> = outlook
+        .failed
+        .iter()
+        .map(|r| (r.reason.clone(), r.urls))
+        .collect();
+    assert_eq!(
+        failed,
+        [
+            ("blocked_address".to_string(), 1),
+            ("http_4xx".to_string(), 1)
+        ]
+    );
+    assert_eq!(s.requeue_failed(&sites).expect("retry failed"), 2);
+    assert_eq!(claim_all(&mut s).len(), 4);
 }

@@ -1,0 +1,144 @@
+//! `newshound sites add URL [--name NAME]`: a site's `[[sites]]` block from
+//! its address alone, appended to the config file.
+//!
+//! In: the address, an optional name, the config file (`--config`, default
+//! `crawler.toml`, created when missing). Out: the block appended (the rest
+//! of the file untouched) and printed, with what to run next.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use url::Url;
+
+use newshound::config::append::{append_site, site_names, SiteBlock};
+use newshound::config::Config;
+use newshound::crawl::entry_points::{entry_points, site_name_from};
+
+use super::{Globals, Out};
+
+/// The address as typed, with `https://` when it has no scheme.
+fn parse_address(text: &str) -> Result<Url> {
+    let text = text.trim();
+    let with_scheme = if text.contains("://") {
+        text.to_string()
+    } else {
+        format!("https://{text}")
+    };
+    let url = Url::parse(&with_scheme).with_context(|| format!("{text:?} is not a web address"))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+        bail!("{text:?} is not an http(s) address");
+    }
+    Ok(url)
+}
+
+pub fn add(
+    globals: &Globals,
+    out: &mut Out,
+    address: &str,
+    name: Option<String>,
+) -> Result<ExitCode> {
+    let path = globals.config_path().to_path_buf();
+    let text = read_or_empty(&path)?;
+    // The fetch settings of the file as it is (the defaults for a new one).
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let config = Config::parse(&text, &path, dir)?;
+    let start = parse_address(address)?;
+    let taken = site_names(&text).with_context(|| format!("{}", path.display()))?;
+    let name = match name {
+        Some(n) if n.trim().is_empty() => bail!("--name must not be empty"),
+        Some(n) => n.trim().to_string(),
+        None => site_name_from(&start),
+    };
+    if taken.contains(&name) {
+        bail!(
+            "{}: a site named {name:?} is already configured (choose another with --name)",
+            path.display()
+        );
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let found = match runtime.block_on(entry_points(&config, &start)) {
+        Ok(found) => found,
+        // An address typed without a scheme may be served over plain HTTP
+        // only: tried there too before giving up (with the https error).
+        Err(e) if !address.contains("://") && start.scheme() == "https" => {
+            let mut plain = start.clone();
+            let _ = plain.set_scheme("http");
+            runtime
+                .block_on(entry_points(&config, &plain))
+                .map_err(|_| e)?
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let block = SiteBlock {
+        name: name.clone(),
+        start: vec![found.start.to_string()],
+        feeds: found.feeds.iter().map(Url::to_string).collect(),
+        sitemaps: found.sitemaps.iter().map(Url::to_string).collect(),
+        hosts: found.hosts.clone(),
+    };
+    let new_text = append_site(&text, &block).with_context(|| format!("{}", path.display()))?;
+    // What is written must load as the crawler will load it.
+    Config::parse(&new_text, &path, dir).context("the config with the new site")?;
+    write_atomically(&path, &new_text)?;
+    writeln!(out, "added to {}:", path.display())?;
+    let shown = append_site("", &block).unwrap_or_default();
+    writeln!(out, "{}", shown.trim_matches('\n'))?;
+    if found.feeds.is_empty() && found.sitemaps.is_empty() {
+        let tried: Vec<&str> = found.probed.iter().map(|u| u.path()).collect();
+        writeln!(
+            out,
+            "no feed or sitemap found (none announced; tried {}): the crawl follows the start \
+             page's links",
+            tried.join(", ")
+        )?;
+    }
+    writeln!(
+        out,
+        "next: newshound sites check {name}   (how its links are labelled)\n      \
+         newshound crawl --site {name}"
+    )?;
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_or_empty(path: &Path) -> Result<String> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => Ok(t),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(e).with_context(|| format!("{}: cannot read", path.display())),
+    }
+}
+
+/// Write through a temporary file beside it and a rename: a crash leaves
+/// the old file or the new one, never half of it.
+fn write_atomically(path: &Path, text: &str) -> Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".new");
+    let tmp = std::path::PathBuf::from(tmp);
+    std::fs::write(&tmp, text).with_context(|| format!("{}: cannot write", tmp.display()))?;
+    std::fs::rename(&tmp, path).with_context(|| format!("{}: cannot write", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_address_without_a_scheme_is_https() {
+        assert_eq!(
+            parse_address("www.example.com/news").unwrap().as_str(),
+            "https://www.example.com/news"
+        );
+        assert_eq!(
+            parse_address(" http://127.0.0.1:8080/ ").unwrap().as_str(),
+            "http://127.0.0.1:8080/"
+        );
+        assert!(parse_address("ftp://example.com/").is_err());
+        assert!(parse_address("not an address").is_err());
+    }
+}

@@ -1,0 +1,125 @@
+//! `newshound sites check NAME`: a dry run: the site's start pages, feeds and sitemaps fetched
+//! through the crawl's own path, every link labelled as the crawl would
+//! treat it, nothing stored.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+
+use newshound::crawl::check::{self, LinkLabel, SiteCheck};
+use newshound::crawl::shapes::ShapeTable;
+use newshound::store::pg::PgStore;
+use newshound::store::{ShapeCounts, Store, StoreError, StoreTarget};
+
+use super::out::Out;
+use super::{status, Globals};
+
+/// `sites check NAME [--json]`.
+pub fn check(globals: &Globals, out: &mut Out, name: &str, json: bool) -> Result<ExitCode> {
+    let config = globals.config()?;
+    let Some(site) = config.site(name) else {
+        let known: Vec<&str> = config.sites.iter().map(|s| s.name.as_str()).collect();
+        bail!(
+            "unknown site {name:?} (configured: {})",
+            if known.is_empty() {
+                "none".to_string()
+            } else {
+                known.join(", ")
+            }
+        );
+    };
+    // Read before the runtime starts: PostgreSQL's client refuses to run
+    // on one of its threads.
+    let rows = learned_shapes(globals, &config, name);
+    let table = ShapeTable::from_counts(&rows);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the async runtime")?;
+    let result = runtime.block_on(check::check_site(&config, site, &table))?;
+    if json {
+        for link in &result.links {
+            writeln!(out, "{}", serde_json::to_string(link)?)?;
+        }
+        for d in result.documents.iter().filter(|d| d.failed.is_some()) {
+            status(format_args!(
+                "newshound: {name}: {} {}: {}",
+                d.kind,
+                d.url,
+                d.failed.as_deref().unwrap_or_default()
+            ));
+        }
+    } else {
+        print_table(out, &result)?;
+    }
+    if !result.documents.iter().any(|d| d.failed.is_none()) {
+        bail!("{name}: none of the site's start pages, feeds or sitemaps could be fetched");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The site's shape counts from the database, if there is one to read
+/// (none yet is no error: the check then goes by the links' sources).
+fn learned_shapes(
+    globals: &Globals,
+    config: &newshound::config::Config,
+    site: &str,
+) -> Vec<ShapeCounts> {
+    let rows: Result<Vec<(String, ShapeCounts)>, StoreError> = match globals.store_target(config) {
+        StoreTarget::Sqlite(path) if path.is_file() => {
+            Store::open_read_only(&path).and_then(|s| s.url_shapes())
+        }
+        StoreTarget::Sqlite(_) => Ok(Vec::new()),
+        StoreTarget::Postgres(url) => PgStore::open(&url).and_then(|mut s| s.url_shapes()),
+    };
+    match rows {
+        Ok(rows) => rows
+            .into_iter()
+            .filter(|(s, _)| s == site)
+            .map(|(_, c)| c)
+            .collect(),
+        Err(e) => {
+            status(format_args!(
+                "newshound: cannot read the learned URL shapes, going without them: {e}"
+            ));
+            Vec::new()
+        }
+    }
+}
+
+fn print_table(out: &mut Out, result: &SiteCheck) -> Result<()> {
+    for d in &result.documents {
+        match &d.failed {
+            None => writeln!(out, "fetched {:<8} {}  ({} links)", d.kind, d.url, d.links)?,
+            Some(why) => writeln!(out, "FAILED  {:<8} {}  {why}", d.kind, d.url)?,
+        }
+    }
+    writeln!(out)?;
+    let width = (result.links.iter())
+        .map(|l| l.url.chars().count())
+        .max()
+        .unwrap_or(3)
+        .clamp(3, 80);
+    writeln!(out, "{:<8} {:<width$}  reason", "label", "url")?;
+    for l in &result.links {
+        writeln!(
+            out,
+            "{:<8} {:<width$}  {}",
+            l.label.as_str(),
+            l.url,
+            l.reason
+        )?;
+    }
+    let count = |label| result.links.iter().filter(|l| l.label == label).count();
+    writeln!(
+        out,
+        "\n{} links: {} article, {} index, {} other, {} blocked",
+        result.links.len(),
+        count(LinkLabel::Article),
+        count(LinkLabel::Index),
+        count(LinkLabel::Other),
+        count(LinkLabel::Blocked)
+    )?;
+    Ok(())
+}

@@ -1,0 +1,138 @@
+//! Failed and refused URLs queued again; what waits and what failed.
+
+use super::*;
+
+/// A store with `n` article URLs of site `a` and one of site `b`, all
+/// claimed.
+fn claimed(n: usize) -> (Store, Vec<QueuedUrl>) {
+    let mut s = Store::open_in_memory().unwrap();
+    let mut urls: Vec<NewUrl> = (0..n)
+        .map(|i| url(&format!("https://a.test/{i}"), "a", UrlKind::Article, 1))
+        .collect();
+    urls.push(url("https://b.test/0", "b", UrlKind::Article, 1));
+    s.add_urls(&urls).unwrap();
+    let q = s.claim_due(0, 100).unwrap();
+    (s, q)
+}
+
+fn refused(id: i64, reason: &str, under: Option<&str>) -> WriteOp {
+    let mut rec = fetched(id, NextState::Failed, Some(reason));
+    rec.refused_under = under.map(String::from);
+    WriteOp::Fetched(rec)
+}
+
+fn id_of(q: &[QueuedUrl], u: &str) -> i64 {
+    q.iter().find(|q| q.url == u).unwrap().id
+}
+
+#[test]
+fn a_url_refused_under_other_settings_is_queued_again_with_fresh_attempts() {
+    let (mut s, q) = claimed(3);
+    s.write_batch(vec![
+        refused(
+            id_of(&q, "https://a.test/0"),
+            "blocked_address",
+            Some("off"),
+        ),
+        refused(id_of(&q, "https://a.test/1"), "blocked_address", Some("on")),
+        // Refused before fingerprints were kept: tried once more.
+        refused(id_of(&q, "https://a.test/2"), "blocked_address", None),
+        refused(
+            id_of(&q, "https://b.test/0"),
+            "blocked_address",
+            Some("off"),
+        ),
+    ])
+    .unwrap();
+    assert_eq!(s.counts().unwrap().failed, 4);
+    let today = [("blocked_address".to_string(), "on".to_string())];
+    // Only site a is crawled: b's URL stays failed.
+    let n = s.requeue_refused(&["a".into()], &today).unwrap();
+    assert_eq!(n, 2);
+    let mut again: Vec<QueuedUrl> = s.claim_due(0, 10).unwrap();
+    again.sort_by(|x, y| x.url.cmp(&y.url));
+    let urls: Vec<&str> = again.iter().map(|q| q.url.as_str()).collect();
+    assert_eq!(urls, ["https://a.test/0", "https://a.test/2"]);
+    assert!(again.iter().all(|q| q.attempts == 0), "{again:?}");
+    // Refused again under today's settings: stays failed next time.
+    s.write_batch(vec![refused(again[0].id, "blocked_address", Some("on"))])
+        .unwrap();
+    assert_eq!(s.requeue_refused(&["a".into()], &today).unwrap(), 0);
+}
+
+#[test]
+fn other_failures_are_not_queued_again_by_a_settings_change() {
+    let (mut s, q) = claimed(1);
+    s.write_batch(vec![refused(
+        id_of(&q, "https://a.test/0"),
+        "http_4xx",
+        None,
+    )])
+    .unwrap();
+    let today = [("blocked_address".to_string(), "on".to_string())];
+    assert_eq!(s.requeue_refused(&["a".into()], &today).unwrap(), 0);
+    assert_eq!(s.requeue_failed(&["a".into()]).unwrap(), 1);
+    assert_eq!(s.claim_due(0, 10).unwrap().len(), 1);
+}
+
+#[test]
+fn retry_failed_queues_the_failed_and_refused_urls_of_the_chosen_sites_only() {
+    let (mut s, q) = claimed(2);
+    s.write_batch(vec![
+        refused(id_of(&q, "https://a.test/0"), "http_5xx", None),
+        WriteOp::Skipped(SkipRecord {
+            url_id: id_of(&q, "https://a.test/1"),
+            at: 1,
+            reason: "robots_disallowed".into(),
+            next: NextState::Failed,
+            refused_under: Some("x".into()),
+        }),
+        refused(id_of(&q, "https://b.test/0"), "http_5xx", None),
+    ])
+    .unwrap();
+    assert_eq!(s.requeue_failed(&["a".into()]).unwrap(), 2);
+    let c = s.counts().unwrap();
+    assert_eq!((c.queued, c.failed, c.skipped), (2, 1, 0));
+}
+
+#[test]
+fn the_outlook_says_what_waits_until_when_and_what_failed() {
+    let (mut s, q) = claimed(3);
+    let wait = |id, at| {
+        WriteOp::Skipped(SkipRecord {
+            url_id: id,
+            at: 1,
+            reason: "robots_unavailable".into(),
+            next: NextState::At(at),
+            refused_under: None,
+        })
+    };
+    s.write_batch(vec![
+        wait(id_of(&q, "https://a.test/0"), 90_000),
+        wait(id_of(&q, "https://a.test/1"), 60_000),
+        refused(id_of(&q, "https://a.test/2"), "http_4xx", None),
+        refused(id_of(&q, "https://b.test/0"), "http_4xx", None),
+    ])
+    .unwrap();
+    let o = s.outlook(&["a".into()], 10_000).unwrap();
+    assert_eq!(
+        o.waiting,
+        [OutlookRow {
+            site: "a".into(),
+            reason: "robots_unavailable".into(),
+            urls: 2,
+            until: Some(60_000),
+        }]
+    );
+    assert_eq!(
+        o.failed,
+        [OutlookRow {
+            site: "a".into(),
+            reason: "http_4xx".into(),
+            urls: 1,
+            until: None,
+        }]
+    );
+    // Once due, they no longer wait: the crawl takes them.
+    assert!(s.outlook(&["a".into()], 90_000).unwrap().waiting.is_empty());
+}
