@@ -196,8 +196,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
             let shape_hint = input
                 .shapes
                 .and_then(|t| t.classify(input.final_url).hint());
-            let evidence =
-                Evidence::of(&article, &signals, attrs.form_fields, listed, shape_hint);
+            let evidence = Evidence::of(&article, &signals, attrs.form_fields, listed, shape_hint);
             judgement = judge(&evidence);
         }
         // A page that is no article teaches the site's content rule nothing.
@@ -502,7 +501,7 @@ impl<'a> Found<'a> {
             Some(table) => frontier::shaped_entry(table.classify(&url)),
             None => discover::classify(self.input.site, &url),
         };
-                self.article_links += usize::from(kind == UrlKind::Article);
+        self.article_links += usize::from(kind == UrlKind::Article);
         if kind == UrlKind::Page && self.focused {
             // Still queued (it was published to be fetched), but no
             // pattern of the site says what it is.

@@ -40,7 +40,9 @@ use super::kinds::ErrorKind;
 use super::seen::{CommittedUrls, SeenUrls};
 use super::summary::Counters;
 use crate::config::Config;
-use crate::store::{ClaimFilter, Outlook, QueuedUrl, ShapeCounts, Store, StoreError, WriteOp, WriteOutcome};
+use crate::store::{
+    ClaimFilter, Outlook, QueuedUrl, ShapeCounts, Store, StoreError, WriteOp, WriteOutcome,
+};
 
 /// Items (records, articles, [`URLS_PER_ITEM`] new URLs) buffered before a
 /// commit.

@@ -19,7 +19,9 @@ use std::time::Duration;
 use super::CrawlStore;
 use crate::config::Config;
 use crate::store::pg::{PgStore, TurnsAt};
-use crate::store::{ClaimFilter, Outlook, QueuedUrl, ShapeCounts, StoreError, WriteOp, WriteOutcome};
+use crate::store::{
+    ClaimFilter, Outlook, QueuedUrl, ShapeCounts, StoreError, WriteOp, WriteOutcome,
+};
 
 /// A [`PgStore`] for the crawl: dropped off the async runtime.
 pub struct SharedStore(Option<PgStore>);

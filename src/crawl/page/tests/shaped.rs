@@ -146,9 +146,14 @@ fn links_of_unknown_shape_spend_the_exploration_budget() {
 
 #[test]
 fn inside_an_article_unknown_shapes_are_followed_only_until_article_shapes_are_known() {
-    let body = r#"<html><head><title>Budget vote delayed</title></head><body><article>
+    // Long enough, dated and declared, so that the page is judged an article.
+    let body = r#"<html><head><title>Budget vote delayed</title>
+<meta property="og:type" content="article">
+<meta property="article:published_time" content="2026-11-25T08:00:00Z"></head><body><article>
 <h1>Budget vote delayed</h1>
 <p>The vote on the budget was delayed again on Monday, after a long night of talks between the parties ended without agreement on the main points of the plan.</p>
+<p>The finance minister told reporters that the government still expected a deal before the end of the month, and that the new taxes would stay in the plan.</p>
+<p>Opposition leaders said the delay showed that the coalition could not agree on spending, and asked for a new vote on the health budget first.</p>
 <p>Members said they would meet again on Thursday. <a href="/gallery/98765">Photos</a> and
 <a href="/2026/11/25/talks-end-late.html">the talks</a>.</p>
 </article></body></html>"#;
