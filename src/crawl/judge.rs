@@ -24,8 +24,9 @@
 //! 3. A page with too little body text is not an article (a search page
 //!    when it has a search box, a list of links when link text dominates,
 //!    else thin text).
-//! 4. A page of teasers (linked headings outnumbering half its paragraphs)
-//!    or mostly link text is a listing.
+//! 4. A page of teasers (linked headings outnumbering half its paragraphs,
+//!    unless a long body has a declared publication time) is a listing; so is a page of mostly link text without a long body
+//!    (portals wrap long stories in navigation of more text than the story).
 //! 5. A page that declares another kind (JSON-LD `CollectionPage`,
 //!    `ProfilePage`…), or whose URL has a learned index shape and that
 //!    declares nothing, is not an article.
@@ -244,7 +245,8 @@ impl Evidence {
             body_words,
             body_paragraphs,
             headline: article.title.is_some(),
-            dated: article.published_at.is_some(),
+            // A declared time the date parser cannot read still dates the page.
+            dated: article.published_at.is_some() || signals.published_declared,
             link_density: signals.link_density(),
             linked_headings: signals.linked_headings,
             text_fields: fields.text,
@@ -269,9 +271,13 @@ impl Evidence {
         self.password_fields > 0 || self.text_fields >= 2
     }
 
+    /// Teasers outnumber the body. A long body under a declared
+    /// publication time is a story with rails of headlines around it
+    /// (section fronts declare no publication time of their own).
     fn teasers(&self) -> bool {
         self.linked_headings >= MIN_TEASERS
             && self.linked_headings as usize * 2 > self.body_paragraphs
+            && !(self.published_declared && self.long_body())
     }
 }
 
@@ -301,7 +307,8 @@ pub fn judge(e: &Evidence) -> Judgement {
     if e.teasers() {
         return Judgement::not(TeaserList);
     }
-    if e.link_density >= LINK_LIST_DENSITY {
+    // A long body beside a portal's mega-navigation is still a body.
+    if e.link_density >= LINK_LIST_DENSITY && !e.long_body() {
         return Judgement::not(LinkList);
     }
     // 5. Declared or learned as another kind.

@@ -89,8 +89,9 @@ fn measure(web: &BareWeb, articles: &[StoredArticle]) -> Outcome {
     }
 }
 
+/// A config of names and start pages once stored none of the 360 articles.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_bare_config_keeps_the_articles_and_leaves_the_other_pages_as_patterns_do() {
+async fn regression_a_config_of_names_and_start_pages_stored_none_of_360_articles() {
     // The issue's web: 36 sites of 10 articles, four URL shapes.
     let web = BareWeb::start(BareSpec {
         sites: 36,
@@ -205,5 +206,65 @@ async fn regression_a_too_wide_pattern_stored_the_about_page_but_a_bare_site_doe
             assert!(!urls.contains(&privacy), "{name}: {urls:?}");
         }
     }
+    web.shutdown().await;
+}
+
+/// The same bare crawl on PostgreSQL (`crawl::run_shared`) stores the same
+/// articles and keeps the same judgements as on SQLite.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bare_crawl_judges_the_same_on_postgresql_as_on_sqlite() {
+    use newshound::store::pg::{testing::TestDb, PgStore};
+    let web = BareWeb::start(BareSpec {
+        sites: 4,
+        articles_per_site: 8,
+        seed: 9,
+    })
+    .await
+    .expect("bare web starts");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cfg =
+        Config::parse(&web.config_toml(false), Path::new("c.toml"), dir.path()).expect("parses");
+    let db = dir.path().join("bare.db");
+    crawl(&cfg, &db).await;
+    let on_sqlite: HashSet<String> = stored(&db).into_iter().map(|a| a.url).collect();
+    let judged_sqlite = judgements(&db);
+
+    let (pg, store) = tokio::task::spawn_blocking(|| {
+        let pg = TestDb::new();
+        let store = PgStore::open(&pg.url).expect("open PostgreSQL");
+        (pg, store)
+    })
+    .await
+    .expect("PostgreSQL starts");
+    crawl::run_shared(&cfg, store, CrawlOptions::default(), std::future::pending())
+        .await
+        .expect("crawl on PostgreSQL runs");
+    let (on_pg, judged_pg) = tokio::task::spawn_blocking(move || {
+        let mut store = PgStore::open(&pg.url).expect("reopen");
+        let c = store.client();
+        let urls: HashSet<String> = c
+            .query("SELECT url FROM articles", &[])
+            .expect("articles")
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        let judged: BTreeMap<(String, String), u64> = c
+            .query(
+                "SELECT judged, judge_reason, count(*) FROM fetches
+                 WHERE judged IS NOT NULL GROUP BY judged, judge_reason",
+                &[],
+            )
+            .expect("fetches")
+            .iter()
+            .map(|r| ((r.get(0), r.get(1)), r.get::<_, i64>(2) as u64))
+            .collect();
+        drop(pg);
+        (urls, judged)
+    })
+    .await
+    .expect("read PostgreSQL");
+    assert_eq!(on_sqlite.len(), 32, "{on_sqlite:?}");
+    assert_eq!(on_pg, on_sqlite);
+    assert_eq!(judged_pg, judged_sqlite);
     web.shutdown().await;
 }

@@ -162,15 +162,31 @@ fn teasers_outnumbering_the_paragraphs_make_a_listing() {
         ..story()
     };
     assert_eq!(verdict(&rail), (A, "body_headline_date"));
+    // So is one under two dozen headline links, when it declares its
+    // publication time (a section front declares none).
+    let portal = Evidence {
+        linked_headings: 25,
+        published_declared: true,
+        og_article: Some(true),
+        ..story()
+    };
+    assert_eq!(verdict(&portal), (A, "declared_og_article"));
 }
 
 #[test]
-fn mostly_link_text_is_a_link_list() {
+fn mostly_link_text_is_a_link_list_unless_a_long_body_stands_beside_it() {
     let e = Evidence {
         link_density: 0.7,
+        body_words: 110,
+        body_paragraphs: 3,
         ..story()
     };
     assert_eq!(verdict(&e), (N, "link_list"));
+    let portal_story = Evidence {
+        link_density: 0.7,
+        ..story()
+    };
+    assert_eq!(verdict(&portal_story), (A, "body_headline_date"));
     let thin = Evidence {
         body_words: 10,
         ..e
@@ -343,4 +359,35 @@ fn a_story_with_json_ld_is_declared_even_with_a_rail_of_more_stories() {
     );
     let j = judge_page(&html, "https://gazette.test/local/night-buses");
     assert_eq!((j.verdict, j.reason.as_str()), (A, "declared_news_article"));
+}
+
+/// Run by hand: `cargo test --lib judge_corpus -- --ignored --nocapture`.
+/// The verdicts on the real news pages of ../shared/corpus (article pages,
+/// nearly all): how many a bare site would keep, and why the others not.
+#[test]
+#[ignore]
+fn judge_corpus_pages() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    for set in [
+        "page-signal-dev",
+        "readability-dev",
+        "zh-dev",
+        "cleanportaleval",
+    ] {
+        let Ok(dir) = std::fs::read_dir(root.join(set).join("html")) else {
+            continue;
+        };
+        let mut reasons: std::collections::BTreeMap<&str, usize> = Default::default();
+        let mut articles = 0;
+        let mut pages = 0;
+        for f in dir.flatten() {
+            let raw = std::fs::read(f.path()).unwrap();
+            let html = crate::extract::charset::decode(&raw, None, None).text;
+            let j = judge_page(&html, "https://corpus.example.com/page");
+            pages += 1;
+            articles += usize::from(j.is_article());
+            *reasons.entry(j.reason.as_str()).or_default() += 1;
+        }
+        println!("{set}: {articles}/{pages} judged articles; {reasons:?}");
+    }
 }

@@ -503,4 +503,5 @@ fn a_link_beyond_the_depth_limit_is_queued_when_a_shallower_page_has_it() {
 }
 
 mod frontier_skip;
+mod judged;
 mod shaped;

@@ -188,6 +188,20 @@ mod tests {
     }
 
     #[test]
+    fn collecting_counts_the_form_fields_the_prepass_drops() {
+        let html = "<form role=search><input type=search name=q></form>\
+             <form><input name=s><input type=email name=e><INPUT TYPE=PASSWORD name=p>\
+             <input type=hidden name=t><input type=checkbox><textarea name=m>hi</textarea>\
+             <input name=who></form>";
+        let mut links = LinkAttrs::new(4);
+        let stripped = strip_collecting(html, &mut links);
+        assert!(!stripped.contains("<input"), "{stripped}");
+        let f = links.form_fields;
+        assert_eq!((f.search, f.password, f.text), (2, 1, 3));
+        assert_eq!(f.total(), 6);
+    }
+
+    #[test]
     fn good_title_untouched() {
         let html = "<TITLE>a < b</TITLE><p>x</p>";
         assert!(matches!(fix_title(html), Cow::Borrowed(_)));
