@@ -28,7 +28,7 @@ use std::sync::Arc;
 use url::Url;
 
 use super::kinds::ErrorKind;
-use super::shapes::{shape_of, ExploreBudget, ShapeTable};
+use super::shapes::{shape_of, ExploreBudget, ShapeClass, ShapeTable};
 use super::{discover, frontier};
 use crate::config::SiteSettings;
 use crate::extract::tree::rule::{RuleOutcome, SiteRule};
@@ -148,7 +148,14 @@ fn html(input: &PageInput<'_>) -> PageOutput {
     let decoded = extract::charset::decode(input.body, input.content_type, Some(input.final_url));
     // A URL queued as an article that redirected to a non-article page (a
     // section front, a login wall) is not stored.
-    let is_article = input.kind == UrlKind::Article
+    // A page of a site without patterns queued before its shape was known
+    // (as a plain page) is an article page once its shape is an article
+    // shape.
+    let shaped_article = input.kind == UrlKind::Page
+        && input
+            .shapes
+            .is_some_and(|t| t.classify(input.final_url) == ShapeClass::Article);
+    let is_article = (input.kind == UrlKind::Article || shaped_article)
         && (!input.redirected
             || discover::classify(input.site, input.final_url) == UrlKind::Article);
     let mut rule = None;

@@ -395,7 +395,7 @@ async fn succeeded(
         if let Some(outcome) = processed.rule {
             ops.push(WriteOp::SiteRule(rule_update(ctx, &site.name, outcome)));
         }
-        judged = shapes::judged_by_patterns(site, q.kind, processed.article.is_some());
+        judged = shapes::judged_by_kind(site, q.kind, processed.article.is_some());
         if let Some(j) = judged {
             if let Some(update) = ctx.shapes.observe(&site.name, &fetched.final_url, j) {
                 ops.push(WriteOp::Shapes(update));
