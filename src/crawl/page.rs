@@ -266,7 +266,7 @@ impl<'a> Found<'a> {
     fn plan(&self, kind: UrlKind, shape: Option<&super::shapes::Shape>) -> Option<(UrlKind, bool)> {
         match (self.input.shapes, shape) {
             (Some(table), Some(shape)) => frontier::shaped_link(
-                table.class_of(shape),
+                table.link_class(shape),
                 self.from_article,
                 table.knows_articles(),
             ),
@@ -453,7 +453,7 @@ impl<'a> Found<'a> {
     fn entry(&mut self, url: &Url, published: Option<&str>) {
         let Some(url) = self.accept(url) else { return };
         let kind = match self.input.shapes {
-            Some(table) => frontier::shaped_entry(table.classify(&url)),
+            Some(table) => frontier::shaped_entry(table.link_class(&shape_of(&url))),
             None => discover::classify(self.input.site, &url),
         };
         let priority = frontier::entry_priority(kind, self.depth(), published, self.input.now_ms);

@@ -482,6 +482,19 @@ impl ShapeTable {
         (ShapeClass::Unknown, None)
     }
 
+    /// The class by which a link of this shape is queued: as
+    /// [`ShapeTable::class_of`], except that a link is left out (an other
+    /// shape) only on the evidence of its exact shape. `/about`,
+    /// `/privacy` and `/login` judged other pages must not make `/world`
+    /// one through their general shape `/{word}`: not fetching is the one
+    /// decision a wrong guess cannot undo.
+    pub fn link_class(&self, shape: &Shape) -> ShapeClass {
+        match self.class_with_key(shape) {
+            (ShapeClass::Other, Some(key)) if key != shape.exact => ShapeClass::Unknown,
+            (class, _) => class,
+        }
+    }
+
     /// The class of a URL's shape.
     pub fn classify(&self, url: &Url) -> ShapeClass {
         self.class_of(&shape_of(url))

@@ -275,3 +275,27 @@ fn without_a_judgement_pages_count_as_what_their_kind_decided() {
     assert_eq!(Judged::of_judgement(true, true), Judged::Article);
     assert_eq!(Judged::of_judgement(false, false), Judged::Other);
 }
+
+#[test]
+fn regression_other_pages_of_one_word_did_not_hide_every_section_of_one_word() {
+    let mut t = ShapeTable::default();
+    for page in ["about", "privacy", "contact", "login"] {
+        judged(&mut t, &format!("https://e.com/{page}"), Judged::Other, 1);
+    }
+    let world = shape_of(&url("https://e.com/world"));
+    // `/{word}` is trusted as other pages, but `/world` itself is unknown:
+    // it is explored, not left out.
+    assert_eq!(t.class_of(&world), ShapeClass::Other);
+    assert_eq!(t.link_class(&world), ShapeClass::Unknown);
+    // The exact shape's own evidence does leave a link out.
+    assert_eq!(
+        t.link_class(&shape_of(&url("https://e.com/login"))),
+        ShapeClass::Unknown,
+        "one login page is too little"
+    );
+    judged(&mut t, "https://e.com/login", Judged::Other, 2);
+    assert_eq!(
+        t.link_class(&shape_of(&url("https://e.com/login"))),
+        ShapeClass::Other
+    );
+}
