@@ -395,6 +395,9 @@ async fn succeeded(
         if let Some(outcome) = processed.rule {
             ops.push(WriteOp::SiteRule(rule_update(ctx, &site.name, outcome)));
         }
+        // The page's shape evidence: what its kind decided. A page judged
+        // from evidence (a site without patterns) counts as its judgement
+        // says instead (`shapes::Judged::of_judgement`).
         judged = shapes::judged_by_kind(site, q.kind, processed.article.is_some());
         if let Some(j) = judged {
             if let Some(update) = ctx.shapes.observe(&site.name, &fetched.final_url, j) {
