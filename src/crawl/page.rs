@@ -304,7 +304,7 @@ impl<'a> Found<'a> {
     fn plan(&self, kind: UrlKind, shape: Option<&super::shapes::Shape>) -> Option<(UrlKind, bool)> {
         match (self.input.shapes, shape) {
             (Some(table), Some(shape)) => frontier::shaped_link(
-                table.class_of(shape),
+                table.link_class(shape),
                 self.from_article,
                 table.knows_articles(),
             ),
@@ -498,7 +498,7 @@ impl<'a> Found<'a> {
     fn entry(&mut self, url: &Url, published: Option<&str>) {
         let Some(url) = self.accept(url) else { return };
         let kind = match self.input.shapes {
-            Some(table) => frontier::shaped_entry(table.classify(&url)),
+            Some(table) => frontier::shaped_entry(table.link_class(&shape_of(&url))),
             None => discover::classify(self.input.site, &url),
         };
         self.article_links += usize::from(kind == UrlKind::Article);

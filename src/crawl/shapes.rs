@@ -127,19 +127,22 @@ pub fn by_shapes(site: &SiteSettings) -> bool {
     site.article_patterns.is_empty() && site.index_patterns.is_empty()
 }
 
-/// What a fetched HTML page of a site with patterns counts as for its
-/// shape: what the patterns decided (an article page that gave an article,
-/// a start or index page a listing, any other page other). Feeds and
-/// sitemaps are not pages. A site without patterns counts what its page
-/// judgement says (see [`Judged::of_judgement`]); without one, nothing.
-pub fn judged_by_patterns(site: &SiteSettings, kind: UrlKind, article: bool) -> Option<Judged> {
-    if by_shapes(site) {
-        return None;
-    }
+/// What a fetched HTML page counts as for its shape when no page
+/// judgement says (the crawl's evidence so far). A site with patterns:
+/// what they decided (an article page that gave an article, a start or
+/// index page a listing, any other page other). A site without patterns:
+/// a page fetched as an article (a feed or sitemap entry, an
+/// article-shaped link) that gave an article, and a start page (a
+/// listing); nothing decided its other pages. Feeds and sitemaps are not
+/// pages. Once pages are judged, [`Judged::of_judgement`] says instead for
+/// a site without patterns.
+pub fn judged_by_kind(site: &SiteSettings, kind: UrlKind, article: bool) -> Option<Judged> {
     match kind {
         UrlKind::Feed | UrlKind::Sitemap => None,
         UrlKind::Article if article => Some(Judged::Article),
-        UrlKind::Seed | UrlKind::Index => Some(Judged::Listing),
+        UrlKind::Seed => Some(Judged::Listing),
+        _ if by_shapes(site) => None,
+        UrlKind::Index => Some(Judged::Listing),
         UrlKind::Article | UrlKind::Page => Some(Judged::Other),
     }
 }
@@ -477,6 +480,19 @@ impl ShapeTable {
             }
         }
         (ShapeClass::Unknown, None)
+    }
+
+    /// The class by which a link of this shape is queued: as
+    /// [`ShapeTable::class_of`], except that a link is left out (an other
+    /// shape) only on the evidence of its exact shape. `/about`,
+    /// `/privacy` and `/login` judged other pages must not make `/world`
+    /// one through their general shape `/{word}`: not fetching is the one
+    /// decision a wrong guess cannot undo.
+    pub fn link_class(&self, shape: &Shape) -> ShapeClass {
+        match self.class_with_key(shape) {
+            (ShapeClass::Other, Some(key)) if key != shape.exact => ShapeClass::Unknown,
+            (class, _) => class,
+        }
     }
 
     /// The class of a URL's shape.

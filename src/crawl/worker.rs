@@ -465,7 +465,7 @@ async fn succeeded(
                 j.is_article(),
                 j.is_listing() || matches!(q.kind, UrlKind::Seed | UrlKind::Index),
             )),
-            _ => shapes::judged_by_patterns(site, q.kind, processed.article.is_some()),
+            _ => shapes::judged_by_kind(site, q.kind, processed.article.is_some()),
         };
         if let Some(j) = judged {
             if let Some(update) = ctx.shapes.observe(&site.name, &fetched.final_url, j) {

@@ -82,3 +82,30 @@ fn sites_check_json_labels_every_link_and_stores_nothing() {
     assert_clean_failure(&out, "unknown site \"nope\"");
     rt.block_on(web.shutdown());
 }
+
+#[test]
+fn stats_shows_each_sites_learned_url_shapes() {
+    let dir = tempfile::tempdir().unwrap();
+    crate::support::demo_db(dir.path(), 6);
+    let out = newshound(&["--db", "demo.db", "stats", "--json"], dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let sites: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let sites = sites.as_array().unwrap();
+    assert!(!sites.is_empty());
+    for s in sites {
+        let shapes = s["url_shapes"].as_array().unwrap();
+        let article = shapes.iter().find(|c| c["class"] == "article");
+        assert!(
+            article.is_some_and(|c| c["articles"].as_u64() >= Some(3)),
+            "{s}"
+        );
+    }
+    let out = newshound(&["--db", "demo.db", "stats"], dir.path());
+    let text = stdout(&out);
+    assert!(text.contains("url shapes: "), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.trim_start().starts_with("article ") && l.contains("{yyyy}")),
+        "{text}"
+    );
+}

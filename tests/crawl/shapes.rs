@@ -7,7 +7,7 @@ use newshound::crawl::check::{check_site, LinkLabel, LinkSource};
 use newshound::crawl::shapes::{ShapeClass, ShapeTable};
 use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::SimWebSpec;
-use newshound::store::{ShapeCounts, Store};
+use newshound::store::{Selection, ShapeCounts, Store};
 
 fn table_of(store: &Store, site: &str) -> ShapeTable {
     let rows: Vec<ShapeCounts> = (store.url_shapes().expect("shapes").into_iter())
@@ -135,4 +135,128 @@ async fn sites_check_of_a_start_page_refused_by_the_address_guard_says_so() {
             "{d:?}"
         );
     }
+}
+
+/// The web's config with every site's patterns removed: `name` and the
+/// seeds only.
+fn bare(cfg: &newshound::config::Config) -> newshound::config::Config {
+    let mut bare = cfg.clone();
+    for s in &mut bare.sites {
+        s.article_patterns.clear();
+        s.index_patterns.clear();
+    }
+    bare
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_site_without_patterns_learns_its_article_shape_and_explores_within_its_budget() {
+    let spec = SimWebSpec {
+        sites: 1,
+        articles_per_site: 12,
+        seed: 24,
+        faults: false,
+    };
+    let (web, dir, cfg) = start_web(spec).await;
+    let site = &web.sites()[0];
+    let want: std::collections::BTreeSet<String> =
+        site.article_urls.iter().map(|u| u.to_string()).collect();
+    let mut fetched = Vec::new();
+    for budget in [0, 40] {
+        // The feed and the sitemap only: every article is an entry, queued
+        // as an article before any link of unknown shape is seen.
+        let mut cfg = bare(&cfg);
+        cfg.sites[0].start_urls.clear();
+        cfg.crawler.explore_per_site = budget;
+        let db = dir.path().join(format!("bare{budget}.db"));
+        crawl::run(
+            &cfg,
+            Store::open(&db).expect("open"),
+            CrawlOptions::default(),
+            std::future::pending(),
+        )
+        .await
+        .expect("crawl");
+        let store = Store::open(&db).expect("open");
+        let mut stored = std::collections::BTreeSet::new();
+        store
+            .export(&Selection::site(&site.name), |a| {
+                stored.insert(a.url.clone());
+                Ok(())
+            })
+            .expect("export");
+        assert_eq!(stored, want);
+        let table = table_of(&store, &site.name);
+        for u in &site.article_urls {
+            assert_eq!(table.classify(u), ShapeClass::Article, "{u}");
+        }
+        fetched.push(store.site_stats(50).expect("stats")[0].pages_fetched);
+    }
+    // No budget: the articles, the feed and the sitemap. With one, the
+    // links of unknown shape of the first articles (seen before the
+    // article shape was learned) are explored too.
+    assert_eq!(fetched[0], 12 + 2, "{fetched:?}");
+    assert!(fetched[1] > fetched[0], "{fetched:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn trap_guards_hold_for_a_site_without_patterns() {
+    let spec = SimWebSpec {
+        sites: 1,
+        articles_per_site: 4,
+        seed: 25,
+        faults: true,
+    };
+    let (web, dir, cfg) = start_web(spec).await;
+    let mut cfg = bare(&cfg);
+    // Exploration is not what bounds the traps here: the guards are.
+    cfg.crawler.explore_per_site = 1_000_000;
+    cfg.crawler.max_urls_per_site = 120;
+    // The link farm (20 links a page, each to a new page) as a start page.
+    let faults = (cfg.sites.iter_mut())
+        .find(|s| s.name == "faults")
+        .expect("faults site");
+    let farm = faults.start_urls[0].join("/farm/0").expect("farm URL");
+    faults.start_urls.push(farm);
+    let db = dir.path().join("traps.db");
+    let opts = CrawlOptions {
+        sites: vec!["faults".into()],
+        ..CrawlOptions::default()
+    };
+    let run = crawl::run(
+        &cfg,
+        Store::open(&db).expect("open"),
+        opts,
+        std::future::pending(),
+    );
+    tokio::time::timeout(std::time::Duration::from_secs(120), run)
+        .await
+        .expect("the crawl finishes")
+        .expect("the crawl runs");
+    let store = Store::open(&db).expect("open");
+    let known = store.site_urls("faults").expect("urls");
+    assert_eq!(known, 120, "max_urls_per_site holds the farm");
+    let requests = web.requests();
+    let faults: Vec<&str> = (requests.iter())
+        .filter(|r| r.site == "faults")
+        .map(|r| r.path.as_str())
+        .collect();
+    assert!(
+        faults.iter().any(|p| p.starts_with("/farm/")),
+        "the farm was explored: {faults:?}"
+    );
+    assert!(
+        !faults.iter().any(|p| p.starts_with("/calendar")),
+        "the calendar is a trap: {faults:?}"
+    );
+    assert!(
+        faults.iter().any(|p| p.starts_with("/farm/")),
+        "the farm was explored: {faults:?}"
+    );
+    // `/trap/N` links N+1 and N+2: the depth limit (6) cuts it (when the
+    // URL cap, filled by the farm, left room for it at all).
+    let deepest = (faults.iter())
+        .filter_map(|p| p.strip_prefix("/trap/")?.parse::<u32>().ok())
+        .max()
+        .unwrap_or(0);
+    assert!(deepest <= 2 * 6, "/trap/{deepest}");
 }

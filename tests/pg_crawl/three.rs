@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use newshound::crawl::shapes::{shape_of, ShapeClass, ShapeTable};
 use newshound::simweb::{Behaviour, SimWebSpec};
 
 use crate::{finish, Setup};
@@ -35,6 +36,26 @@ fn three_processes_share_the_frontier_and_every_hosts_rate() {
     assert_eq!(states.get("fetching"), None, "URLs left in flight");
     assert_eq!(states.get("queued"), None, "URLs never fetched");
     setup.assert_articles_stored_once();
+
+    // The three processes' shape counts add up: each article page counted
+    // once, under its exact and its general shape.
+    let mut store = newshound::store::pg::PgStore::open(&setup.db.url).expect("open");
+    let rows = store.url_shapes().expect("shapes");
+    for site in setup.web().sites() {
+        let counts: Vec<_> = (rows.iter())
+            .filter(|(s, _)| *s == site.name)
+            .map(|(_, c)| c.clone())
+            .collect();
+        let table = ShapeTable::from_counts(&counts);
+        for u in &site.article_urls {
+            assert_eq!(table.classify(u), ShapeClass::Article, "{u}");
+        }
+        // The site's articles share one general shape (sections aside).
+        let shape = shape_of(&site.article_urls[0]);
+        let key = shape.general.as_deref().unwrap_or(&shape.exact);
+        let articles = site.article_urls.len() as u64;
+        assert_eq!(table.counts(key), Some((articles, 0, 0)), "{key}");
+    }
 }
 
 #[test]

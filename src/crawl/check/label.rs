@@ -97,7 +97,8 @@ pub fn label(
         return by_patterns(site, url);
     }
     let shape = shape_of(url);
-    let (class, key) = table.class_with_key(&shape);
+    let (_, key) = table.class_with_key(&shape);
+    let class = table.link_class(&shape);
     let evidence = |key: &str| match table.counts(key) {
         Some((a, l, o)) => {
             format!("learned shape {key}: {a} articles, {l} listings, {o} other pages judged")
@@ -107,13 +108,18 @@ pub fn label(
     match (class, key) {
         (ShapeClass::Article, Some(k)) => (LinkLabel::Article, evidence(k)),
         (ShapeClass::Index, Some(k)) => (LinkLabel::Index, evidence(k)),
-        (ShapeClass::Other, Some(k)) => {
+        (ShapeClass::Other, Some(k)) if source == LinkSource::Page => {
             (LinkLabel::Other, format!("{}; not followed", evidence(k)))
         }
+        (ShapeClass::Other, Some(k)) => (
+            LinkLabel::Other,
+            format!(
+                "{}; an entry of a feed or sitemap, so fetched and judged",
+                evidence(k)
+            ),
+        ),
         _ => {
-            let mixed = key.map_or(String::new(), |k| {
-                format!(" ({}, no agreement)", evidence(k))
-            });
+            let mixed = key.map_or(String::new(), |k| format!(" ({})", evidence(k)));
             match source {
                 LinkSource::FeedEntry => (
                     LinkLabel::Article,

@@ -46,6 +46,12 @@ impl LiveShapes {
             .unwrap_or_default()
     }
 
+    /// The evidence a page of `site` at `url` takes from its shape (see
+    /// [`super::ShapeClass::hint`]).
+    pub fn hint(&self, site: &str, url: &Url) -> Option<bool> {
+        self.table(site).classify(url).hint()
+    }
+
     /// Count a judged page of `site` at `url`; returns the update for the
     /// store (`None` when nothing was learned: the table is full).
     pub fn observe(&self, site: &str, url: &Url, judged: Judged) -> Option<ShapeUpdate> {
@@ -123,6 +129,8 @@ mod tests {
         );
         assert_eq!(before.classify(&url), super::super::ShapeClass::Unknown);
         assert!(live.table("other").is_empty());
+        assert_eq!(live.hint("s", &url), Some(true));
+        assert_eq!(live.hint("other", &url), None);
     }
 
     #[test]

@@ -239,3 +239,63 @@ fn a_full_table_learns_no_new_shape() {
         "known shapes are still counted"
     );
 }
+
+fn site(extra: &str) -> SiteSettings {
+    let text = format!("[[sites]]\nname = \"s\"\nstart = [\"https://e.com/\"]\n{extra}");
+    let cfg = crate::config::Config::parse(
+        &text,
+        std::path::Path::new("t.toml"),
+        std::path::Path::new("."),
+    )
+    .unwrap();
+    cfg.sites[0].clone()
+}
+
+#[test]
+fn without_a_judgement_pages_count_as_what_their_kind_decided() {
+    let with = site("article_patterns = ['/news/']");
+    let bare = site("");
+    assert!(by_shapes(&bare) && !by_shapes(&with));
+    let j = judged_by_kind;
+    assert_eq!(j(&with, UrlKind::Article, true), Some(Judged::Article));
+    assert_eq!(
+        j(&with, UrlKind::Article, false),
+        Some(Judged::Other),
+        "an article URL that redirected to a section front"
+    );
+    assert_eq!(j(&with, UrlKind::Index, false), Some(Judged::Listing));
+    assert_eq!(j(&with, UrlKind::Page, false), Some(Judged::Other));
+    assert_eq!(j(&with, UrlKind::Feed, false), None);
+    // Without patterns nothing decided a plain page.
+    assert_eq!(j(&bare, UrlKind::Article, true), Some(Judged::Article));
+    assert_eq!(j(&bare, UrlKind::Seed, false), Some(Judged::Listing));
+    assert_eq!(j(&bare, UrlKind::Page, false), None);
+    assert_eq!(j(&bare, UrlKind::Article, false), None);
+    assert_eq!(Judged::of_judgement(false, true), Judged::Listing);
+    assert_eq!(Judged::of_judgement(true, true), Judged::Article);
+    assert_eq!(Judged::of_judgement(false, false), Judged::Other);
+}
+
+#[test]
+fn regression_other_pages_of_one_word_did_not_hide_every_section_of_one_word() {
+    let mut t = ShapeTable::default();
+    for page in ["about", "privacy", "contact", "login"] {
+        judged(&mut t, &format!("https://e.com/{page}"), Judged::Other, 1);
+    }
+    let world = shape_of(&url("https://e.com/world"));
+    // `/{word}` is trusted as other pages, but `/world` itself is unknown:
+    // it is explored, not left out.
+    assert_eq!(t.class_of(&world), ShapeClass::Other);
+    assert_eq!(t.link_class(&world), ShapeClass::Unknown);
+    // The exact shape's own evidence does leave a link out.
+    assert_eq!(
+        t.link_class(&shape_of(&url("https://e.com/login"))),
+        ShapeClass::Unknown,
+        "one login page is too little"
+    );
+    judged(&mut t, "https://e.com/login", Judged::Other, 2);
+    assert_eq!(
+        t.link_class(&shape_of(&url("https://e.com/login"))),
+        ShapeClass::Other
+    );
+}

@@ -107,6 +107,8 @@ fn a_bare_sites_feed_entries_are_queued_as_articles_to_judge() {
         max_links: usize::MAX,
         site_rule: None,
         link_memo: None,
+        shapes: None,
+        explore: None,
     });
     let queued: Vec<(&str, UrlKind)> = out.urls.iter().map(|u| (u.url.as_str(), u.kind)).collect();
     assert_eq!(queued, [("http://blog.test/2026/one", UrlKind::Article)]);

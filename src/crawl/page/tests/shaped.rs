@@ -204,3 +204,40 @@ fn feed_entries_are_articles_unless_their_shape_says_otherwise() {
     let kinds: Vec<UrlKind> = out.urls.iter().map(|u| u.kind).collect();
     assert_eq!(kinds, [UrlKind::Article, UrlKind::Index]);
 }
+
+#[test]
+fn a_plain_page_of_an_article_shape_is_an_article_page() {
+    let body = r#"<html><head><title>Budget vote delayed</title></head><body><article>
+<h1>Budget vote delayed</h1>
+<p>The vote on the budget was delayed again on Monday, after a long night of talks between the parties ended without agreement on the main points of the plan.</p>
+<p>Members said they would meet again on Thursday to try once more.</p>
+</article></body></html>"#;
+    let site = unfocused_site();
+    let opts = ExtractOptions::default();
+    let t = learned();
+    let run = |at: &str| {
+        let final_url = url(at);
+        process(&PageInput {
+            site: &site,
+            kind: UrlKind::Page,
+            depth: 1,
+            max_depth: 3,
+            final_url: &final_url,
+            redirected: false,
+            content_type: Some("text/html"),
+            body: body.as_bytes(),
+            extract: &opts,
+            now_ms: 0,
+            trailing_slash: crate::urls::TrailingSlash::Keep,
+            max_links: usize::MAX,
+            site_rule: None,
+            link_memo: None,
+            shapes: Some(&t),
+            explore: None,
+        })
+    };
+    assert!(run("http://blog.test/2026/11/26/budget-vote-delayed.html")
+        .article
+        .is_some());
+    assert!(run("http://blog.test/gallery/98765").article.is_none());
+}
