@@ -497,9 +497,15 @@ impl<'a> Found<'a> {
     /// patterns an entry is queued as an article, to be judged when fetched.
     fn entry(&mut self, url: &Url, published: Option<&str>) {
         let Some(url) = self.accept(url) else { return };
+        let site = self.input.site;
         let kind = match self.input.shapes {
             Some(table) => frontier::shaped_entry(table.link_class(&shape_of(&url))),
-            None => discover::classify(self.input.site, &url),
+            // Without a shape table a bare site's entry is still an article
+            // to judge: being listed is evidence, not a verdict.
+            None => match discover::classify(site, &url) {
+                UrlKind::Page if super::shapes::by_shapes(site) => UrlKind::Article,
+                kind => kind,
+            },
         };
         self.article_links += usize::from(kind == UrlKind::Article);
         if kind == UrlKind::Page && self.focused {

@@ -211,7 +211,10 @@ fn a_plain_page_of_an_article_shape_is_an_article_page() {
 <h1>Budget vote delayed</h1>
 <p>The vote on the budget was delayed again on Monday, after a long night of talks between the parties ended without agreement on the main points of the plan.</p>
 <p>Members said they would meet again on Thursday to try once more.</p>
+<p>The finance minister told reporters that the government still expected a deal before the end of the month, and that the new taxes would stay in the plan.</p>
 </article></body></html>"#;
+    // Undated and declaring nothing: the learned article shape is what makes
+    // the page an article.
     let site = unfocused_site();
     let opts = ExtractOptions::default();
     let t = learned();
