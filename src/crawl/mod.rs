@@ -217,6 +217,7 @@ pub async fn run_with<S: CrawlStore>(
         link_memo: Arc::new(page::LinkMemo::default().with_committed(writer.committed())),
         shapes: shapes::LiveShapes::from_rows(url_shapes),
         explore: Arc::new(shapes::ExploreBudget::new(cfg.crawler.explore_per_site)),
+        promoted: shapes::Promoted::default(),
         cfg,
     });
     let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);

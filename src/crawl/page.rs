@@ -87,6 +87,10 @@ pub struct PageOutput {
     pub rule: Option<RuleOutcome>,
     /// Links left out of `urls` because the frontier has them already.
     pub urls_known: usize,
+    /// A site without patterns: links of an article or index shape (and
+    /// feed entries) that the frontier may hold as plain pages, queued
+    /// before their shape was learned ([`crate::store::WriteOp::Promote`]).
+    pub promote: Vec<NewUrl>,
 }
 
 pub fn process(input: &PageInput<'_>) -> PageOutput {
@@ -141,6 +145,7 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
         });
     }
     out.urls = found.urls;
+    out.promote = found.promote;
     out
 }
 
@@ -229,6 +234,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
         problem: None,
         rule,
         urls_known: found.urls_known,
+        promote: found.promote,
     }
 }
 
@@ -244,6 +250,8 @@ struct Found<'a> {
     /// The document is an article page: links of unknown shape in it are
     /// not explored once the site knows its article shapes.
     from_article: bool,
+    /// See [`PageOutput::promote`].
+    promote: Vec<NewUrl>,
 }
 
 impl<'a> Found<'a> {
@@ -257,6 +265,7 @@ impl<'a> Found<'a> {
             urls_known: 0,
             focused,
             from_article: false,
+            promote: Vec::new(),
         }
     }
 
@@ -390,6 +399,11 @@ impl<'a> Found<'a> {
         for ((a, kind, explores), known) in planned.into_iter().zip(known) {
             if known {
                 self.urls_known += 1;
+                if self.input.shapes.is_some() && matches!(kind, UrlKind::Article | UrlKind::Index)
+                {
+                    let url = a.url.to_string();
+                    self.promote.push(self.new_url(url, kind, self.depth()));
+                }
             } else if explores && may_explore == 0 {
                 continue;
             } else {
@@ -428,13 +442,18 @@ impl<'a> Found<'a> {
     }
 
     fn push_str(&mut self, url: String, kind: UrlKind) {
-        self.urls.push(NewUrl {
+        let new = self.new_url(url, kind, self.depth());
+        self.urls.push(new);
+    }
+
+    fn new_url(&self, url: String, kind: UrlKind, depth: u32) -> NewUrl {
+        NewUrl {
             url,
             site: self.input.site.name.clone(),
             kind,
-            depth: self.depth(),
-            priority: frontier::priority(kind, self.depth()),
-        });
+            depth,
+            priority: frontier::priority(kind, depth),
+        }
     }
 
     fn push_link(&mut self, url: Url) {
@@ -457,6 +476,11 @@ impl<'a> Found<'a> {
             None => discover::classify(self.input.site, &url),
         };
         let priority = frontier::entry_priority(kind, self.depth(), published, self.input.now_ms);
+        if self.input.shapes.is_some() && kind != UrlKind::Page {
+            let mut new = self.new_url(url.to_string(), kind, self.depth());
+            new.priority = priority;
+            self.promote.push(new);
+        }
         self.push(url, kind, priority);
     }
 

@@ -27,7 +27,7 @@ use crate::config::SiteSettings;
 use crate::store::{ShapeCounts, UrlKind};
 
 mod live;
-pub use live::{ExploreBudget, LiveShapes};
+pub use live::{ExploreBudget, LiveShapes, Promoted};
 
 /// Judged pages of one shape needed before it is trusted.
 pub const MIN_JUDGED: u64 = 3;

@@ -26,7 +26,7 @@ use super::page;
 use super::politeness::{HostPermit, Politeness, Sent};
 use super::pool::ProcessPool;
 use super::robots::{RobotsCache, Verdict};
-use super::shapes::{self, ExploreBudget, Judged, LiveShapes};
+use super::shapes::{self, ExploreBudget, Judged, LiveShapes, Promoted};
 use super::summary::Counters;
 use super::writer::Writer;
 use crate::config::{Config, SiteSettings};
@@ -79,6 +79,9 @@ pub struct Ctx {
     pub shapes: LiveShapes,
     /// Links of unknown shape each site without patterns may still queue.
     pub explore: Arc<ExploreBudget>,
+    /// The URLs asked to be promoted from plain pages (see
+    /// [`page::PageOutput::promote`]).
+    pub promoted: Promoted,
 }
 
 /// A claimed URL ready to go.
@@ -391,6 +394,10 @@ async fn succeeded(
         }
         if !processed.known.is_empty() {
             ops.push(WriteOp::Known(processed.known));
+        }
+        let promote = ctx.promoted.fresh(processed.promote);
+        if !promote.is_empty() {
+            ops.push(WriteOp::Promote(promote));
         }
         if let Some(outcome) = processed.rule {
             ops.push(WriteOp::SiteRule(rule_update(ctx, &site.name, outcome)));

@@ -493,7 +493,8 @@ fn tally(outcomes: &[WriteOutcome], counters: &Counters) {
             WriteOutcome::UrlsAdded(_)
             | WriteOutcome::FetchRecorded
             | WriteOutcome::RuleRecorded
-            | WriteOutcome::ShapesRecorded => {}
+            | WriteOutcome::ShapesRecorded
+            | WriteOutcome::UrlsPromoted(_) => {}
         }
     }
 }
