@@ -239,6 +239,7 @@ pub async fn run_with<S: CrawlStore>(
         shapes: shapes::LiveShapes::from_rows(url_shapes),
         explore: Arc::new(shapes::ExploreBudget::new(cfg.crawler.explore_per_site)),
         probes: worker::Probes::default(),
+        promoted: shapes::Promoted::default(),
         cfg,
     });
     let (stop_tx, mut stop_rx) = tokio::sync::watch::channel(false);

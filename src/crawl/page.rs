@@ -103,6 +103,10 @@ pub struct PageOutput {
     /// Links of a site with patterns that matched none (fingerprint, URL):
     /// anchors of those are not followed. The crawl's report counts them.
     pub unmatched: Vec<(u128, Arc<str>)>,
+    /// A site without patterns: links of an article or index shape (and
+    /// feed entries) that the frontier may hold as plain pages, queued
+    /// before their shape was learned ([`crate::store::WriteOp::Promote`]).
+    pub promote: Vec<NewUrl>,
 }
 
 pub fn process(input: &PageInput<'_>) -> PageOutput {
@@ -159,6 +163,7 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
     out.urls = found.urls;
     out.article_links = found.article_links;
     out.unmatched = found.unmatched;
+    out.promote = found.promote;
     out
 }
 
@@ -261,6 +266,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
         judgement: Some(judgement),
         article_links: found.article_links,
         unmatched: found.unmatched,
+        promote: found.promote,
     }
 }
 
@@ -280,6 +286,8 @@ struct Found<'a> {
     article_links: usize,
     /// See [`PageOutput::unmatched`].
     unmatched: Vec<(u128, Arc<str>)>,
+    /// See [`PageOutput::promote`].
+    promote: Vec<NewUrl>,
 }
 
 impl<'a> Found<'a> {
@@ -295,6 +303,7 @@ impl<'a> Found<'a> {
             from_article: false,
             article_links: 0,
             unmatched: Vec::new(),
+            promote: Vec::new(),
         }
     }
 
@@ -434,6 +443,11 @@ impl<'a> Found<'a> {
         for ((a, kind, explores), known) in planned.into_iter().zip(known) {
             if known {
                 self.urls_known += 1;
+                if self.input.shapes.is_some() && matches!(kind, UrlKind::Article | UrlKind::Index)
+                {
+                    let url = a.url.to_string();
+                    self.promote.push(self.new_url(url, kind, self.depth()));
+                }
             } else if explores && may_explore == 0 {
                 continue;
             } else {
@@ -472,13 +486,18 @@ impl<'a> Found<'a> {
     }
 
     fn push_str(&mut self, url: String, kind: UrlKind) {
-        self.urls.push(NewUrl {
+        let new = self.new_url(url, kind, self.depth());
+        self.urls.push(new);
+    }
+
+    fn new_url(&self, url: String, kind: UrlKind, depth: u32) -> NewUrl {
+        NewUrl {
             url,
             site: self.input.site.name.clone(),
             kind,
-            depth: self.depth(),
-            priority: frontier::priority(kind, self.depth()),
-        });
+            depth,
+            priority: frontier::priority(kind, depth),
+        }
     }
 
     fn push_link(&mut self, url: Url) {
@@ -515,6 +534,11 @@ impl<'a> Found<'a> {
             self.unmatched.push((fingerprint, url.as_str().into()));
         }
         let priority = frontier::entry_priority(kind, self.depth(), published, self.input.now_ms);
+        if self.input.shapes.is_some() && kind != UrlKind::Page {
+            let mut new = self.new_url(url.to_string(), kind, self.depth());
+            new.priority = priority;
+            self.promote.push(new);
+        }
         self.push(url, kind, priority);
     }
 

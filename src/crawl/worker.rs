@@ -27,7 +27,7 @@ use super::politeness::{HostPermit, Politeness, Sent};
 use super::pool::ProcessPool;
 use super::retry::{after_failure, refusal, AfterFailure};
 use super::robots::{RobotsCache, Verdict};
-use super::shapes::{self, ExploreBudget, Judged, LiveShapes};
+use super::shapes::{self, ExploreBudget, Judged, LiveShapes, Promoted};
 use super::summary::Counters;
 use super::writer::Writer;
 use crate::config::{Config, SiteSettings};
@@ -85,6 +85,9 @@ pub struct Ctx {
     pub explore: Arc<ExploreBudget>,
     /// When each site's usual feed and sitemap paths were last probed.
     pub probes: Probes,
+    /// The URLs asked to be promoted from plain pages (see
+    /// [`page::PageOutput::promote`]).
+    pub promoted: Promoted,
 }
 
 /// A claimed URL ready to go.
@@ -457,6 +460,10 @@ async fn succeeded(
                 reason: j.reason.as_str(),
             }
         });
+        let promote = ctx.promoted.fresh(processed.promote);
+        if !promote.is_empty() {
+            ops.push(WriteOp::Promote(promote));
+        }
         if let Some(outcome) = processed.rule {
             ops.push(WriteOp::SiteRule(rule_update(ctx, &site.name, outcome)));
         }

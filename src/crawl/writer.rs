@@ -544,7 +544,8 @@ fn tally(sites: &[Option<String>], outcomes: &[WriteOutcome], counters: &Counter
             WriteOutcome::UrlsAdded(_)
             | WriteOutcome::FetchRecorded
             | WriteOutcome::RuleRecorded
-            | WriteOutcome::ShapesRecorded => {}
+            | WriteOutcome::ShapesRecorded
+            | WriteOutcome::UrlsPromoted(_) => {}
         }
     }
 }

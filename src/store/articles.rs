@@ -20,7 +20,8 @@ use super::near_dup;
 use super::search_index;
 use super::NewUrl;
 use super::{
-    FetchRecord, NewArticle, NextState, SkipRecord, Store, StoreError, WriteOp, WriteOutcome,
+    FetchRecord, NewArticle, NextState, SkipRecord, Store, StoreError, UrlKind, WriteOp,
+    WriteOutcome,
 };
 use crate::boilerplate::split_lines;
 use crate::words::word_count;
@@ -83,6 +84,7 @@ fn write_batch_in(
                 shapes.push(u);
                 WriteOutcome::ShapesRecorded
             }
+            WriteOp::Promote(urls) => WriteOutcome::UrlsPromoted(promote(&tx, &urls)?),
         });
     }
     super::url_shapes::apply_updates(&tx, &shapes)?;
@@ -165,6 +167,20 @@ fn add_known(
         done.execute([&u.url])?;
     }
     Ok(added)
+}
+
+/// Queued plain pages among `urls` given their kind and priority (see
+/// [`WriteOp::Promote`]); returns how many changed.
+fn promote(tx: &Transaction<'_>, urls: &[NewUrl]) -> rusqlite::Result<usize> {
+    let mut update = tx.prepare_cached(
+        "UPDATE urls SET kind = ?2, priority = max(priority, ?3)
+         WHERE url = ?1 AND kind = 'page' AND state = 'queued'",
+    )?;
+    let mut changed = 0;
+    for u in urls.iter().filter(|u| u.kind != UrlKind::Page) {
+        changed += update.execute(params![u.url, u.kind.as_str(), u.priority])?;
+    }
+    Ok(changed)
 }
 
 /// A skip: logged, the URL rescheduled or set aside, its failure count and

@@ -545,6 +545,12 @@ pub enum WriteOp {
     SiteRule(SiteRuleUpdate),
     /// A judged page's shape counted (migration 0012).
     Shapes(ShapeUpdate),
+    /// URLs the frontier may hold as plain pages (`page`), now known to be
+    /// of the given kind (a site's learned URL shape, a feed entry): a
+    /// queued plain page takes that kind and priority, so an article found
+    /// before its shape was learned is still fetched as one, in its turn.
+    /// Other URLs are left as they are; none is added.
+    Promote(Vec<NewUrl>),
 }
 
 /// What a write did.
@@ -581,4 +587,6 @@ pub enum WriteOutcome {
     RuleRecorded,
     /// Shape counts were added.
     ShapesRecorded,
+    /// Queued plain pages given the kind their URL turned out to have.
+    UrlsPromoted(usize),
 }

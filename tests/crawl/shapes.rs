@@ -199,6 +199,45 @@ async fn a_site_without_patterns_learns_its_article_shape_and_explores_within_it
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "holds once every page of a site without patterns is judged: a plain page \
+            claimed before its URL was promoted is fetched as a plain page (run it then)"]
+async fn regression_articles_first_linked_from_the_start_page_were_never_stored_without_patterns() {
+    // The start page's article links, of a shape not learned yet, were
+    // queued as plain pages; the sitemap's entries for the same URLs were
+    // then dropped as known, and the articles fetched as plain pages. Now
+    // the entries promote the queued plain pages to articles; those the
+    // scheduler had claimed already are left to the page judgement.
+    let spec = SimWebSpec {
+        sites: 1,
+        articles_per_site: 12,
+        seed: 26,
+        faults: false,
+    };
+    let (web, dir, cfg) = start_web(spec).await;
+    let site = &web.sites()[0];
+    let db = dir.path().join("bare-start.db");
+    crawl::run(
+        &bare(&cfg),
+        Store::open(&db).expect("open"),
+        CrawlOptions::default(),
+        std::future::pending(),
+    )
+    .await
+    .expect("crawl");
+    let store = Store::open(&db).expect("open");
+    let mut stored = std::collections::BTreeSet::new();
+    store
+        .export(&Selection::site(&site.name), |a| {
+            stored.insert(a.url.clone());
+            Ok(())
+        })
+        .expect("export");
+    let want: std::collections::BTreeSet<String> =
+        site.article_urls.iter().map(|u| u.to_string()).collect();
+    assert_eq!(stored, want);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn trap_guards_hold_for_a_site_without_patterns() {
     let spec = SimWebSpec {
         sites: 1,

@@ -7,13 +7,14 @@
 //! (an `Arc`, so a page never holds the lock), the counts to write to the
 //! store, and whether a link of unknown shape may still be explored.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use url::Url;
 
 use super::{shape_of, Judged, ShapeTable};
-use crate::store::{ShapeCounts, ShapeUpdate};
+use crate::crawl::seen::fingerprint;
+use crate::store::{NewUrl, ShapeCounts, ShapeUpdate};
 
 /// Every site's table.
 #[derive(Default)]
@@ -63,6 +64,34 @@ impl LiveShapes {
             site: site.to_string(),
             counts,
         })
+    }
+}
+
+/// The URLs a crawl asked the store to promote ([`WriteOp::Promote`]
+/// (crate::store::WriteOp::Promote)), so each is asked once per kind: the
+/// links of a site's navigation and rails come back on every page.
+/// Bounded: forgotten wholesale past [`PROMOTED_AT_MOST`] (asking again is
+/// only a wasted update).
+#[derive(Default)]
+pub struct Promoted {
+    asked: Mutex<HashSet<(u128, &'static str)>>,
+}
+
+/// URLs [`Promoted`] remembers at most (≈ 40 bytes each).
+pub const PROMOTED_AT_MOST: usize = 200_000;
+
+impl Promoted {
+    /// The URLs of `urls` not asked for before (as that kind).
+    pub fn fresh(&self, urls: Vec<NewUrl>) -> Vec<NewUrl> {
+        let Ok(mut asked) = self.asked.lock() else {
+            return urls;
+        };
+        if asked.len() + urls.len() > PROMOTED_AT_MOST {
+            asked.clear();
+        }
+        urls.into_iter()
+            .filter(|u| asked.insert((fingerprint(&u.url), u.kind.as_str())))
+            .collect()
     }
 }
 
@@ -131,6 +160,24 @@ mod tests {
         assert!(live.table("other").is_empty());
         assert_eq!(live.hint("s", &url), Some(true));
         assert_eq!(live.hint("other", &url), None);
+    }
+
+    #[test]
+    fn a_url_is_promoted_once_per_kind() {
+        use crate::store::UrlKind;
+        let url = |u: &str, kind| NewUrl {
+            url: u.into(),
+            site: "s".into(),
+            kind,
+            depth: 1,
+            priority: 0,
+        };
+        let p = Promoted::default();
+        let first = p.fresh(vec![url("a", UrlKind::Article), url("b", UrlKind::Index)]);
+        assert_eq!(first.len(), 2);
+        let again = p.fresh(vec![url("a", UrlKind::Article), url("a", UrlKind::Index)]);
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].kind, UrlKind::Index);
     }
 
     #[test]

@@ -85,6 +85,7 @@ impl CrawlStore for Fake {
                 },
                 WriteOp::SiteRule(_) => WriteOutcome::RuleRecorded,
                 WriteOp::Shapes(_) => WriteOutcome::ShapesRecorded,
+                WriteOp::Promote(_) => WriteOutcome::UrlsPromoted(0),
             })
             .collect())
     }

@@ -116,6 +116,7 @@ impl PgStore {
                     shapes.push(u);
                     WriteOutcome::ShapesRecorded
                 }
+                WriteOp::Promote(urls) => WriteOutcome::UrlsPromoted(promote(&mut tx, urls)?),
             });
         }
         for u in &shapes {
@@ -145,6 +146,23 @@ fn site_id(
         .get(0);
     sites.insert(name.to_string(), id);
     Ok(id)
+}
+
+/// Queued plain pages among `urls` given their kind and priority (as the
+/// SQLite store's `promote`), in URL order so two batches lock their rows
+/// in one order; returns how many changed.
+fn promote(tx: &mut Transaction<'_>, mut urls: Vec<NewUrl>) -> Result<usize, StoreError> {
+    urls.retain(|u| u.kind != crate::store::UrlKind::Page);
+    urls.sort_unstable_by(|a, b| a.url.cmp(&b.url));
+    let update = tx.prepare(
+        "UPDATE urls SET kind = $2, priority = GREATEST(priority, $3)
+         WHERE url = $1 AND kind = 'page' AND state = 'queued'",
+    )?;
+    let mut changed = 0;
+    for u in &urls {
+        changed += tx.execute(&update, &[&u.url, &u.kind.as_str(), &u.priority])?;
+    }
+    Ok(usize::try_from(changed).unwrap_or(usize::MAX))
 }
 
 /// Insert new URLs (known ones are ignored), site by site; returns how

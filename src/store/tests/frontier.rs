@@ -522,3 +522,61 @@ fn a_page_judgement_is_kept_with_its_fetch() {
         ]
     );
 }
+
+#[test]
+fn promote_gives_queued_plain_pages_their_learned_kind_and_adds_nothing() {
+    let mut s = Store::open_in_memory().unwrap();
+    s.add_urls(&[
+        url(
+            "https://a.test/2026/11/26/x-y-z.html",
+            "a",
+            UrlKind::Page,
+            0,
+        ),
+        url("https://a.test/world/", "a", UrlKind::Page, 0),
+        url("https://a.test/other", "a", UrlKind::Page, 5),
+    ])
+    .unwrap();
+    let out = s
+        .write_batch(vec![WriteOp::Promote(vec![
+            url(
+                "https://a.test/2026/11/26/x-y-z.html",
+                "a",
+                UrlKind::Article,
+                199,
+            ),
+            url("https://a.test/world/", "a", UrlKind::Index, 99),
+            url("https://a.test/never-queued", "a", UrlKind::Article, 199),
+            url("https://a.test/other", "a", UrlKind::Page, 300),
+        ])])
+        .unwrap();
+    assert_eq!(out, [WriteOutcome::UrlsPromoted(2)]);
+    assert_eq!(s.site_urls("a").unwrap(), 3, "nothing added");
+    let claimed: Vec<(String, UrlKind)> = s
+        .claim_due(i64::MAX / 2, 10)
+        .unwrap()
+        .into_iter()
+        .map(|q| (q.url, q.kind))
+        .collect();
+    assert_eq!(
+        claimed,
+        [
+            (
+                "https://a.test/2026/11/26/x-y-z.html".to_string(),
+                UrlKind::Article
+            ),
+            ("https://a.test/world/".to_string(), UrlKind::Index),
+            ("https://a.test/other".to_string(), UrlKind::Page),
+        ]
+    );
+    // Claimed (in flight): no longer promoted.
+    let out = s
+        .write_batch(vec![WriteOp::Promote(vec![url(
+            "https://a.test/other",
+            "a",
+            UrlKind::Article,
+            199,
+        )])])
+        .unwrap();
+    assert_eq!(out, [WriteOutcome::UrlsPromoted(0)]);
+}

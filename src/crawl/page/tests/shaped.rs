@@ -42,10 +42,21 @@ fn shaped(
     budget: Option<&ExploreBudget>,
     memo: Option<&LinkMemo>,
 ) -> Vec<(String, UrlKind)> {
+    let out = shaped_out(kind, body, table, budget, memo);
+    out.urls.into_iter().map(|u| (u.url, u.kind)).collect()
+}
+
+fn shaped_out(
+    kind: UrlKind,
+    body: &str,
+    table: &ShapeTable,
+    budget: Option<&ExploreBudget>,
+    memo: Option<&LinkMemo>,
+) -> PageOutput {
     let site = unfocused_site();
     let final_url = url("http://blog.test/");
     let opts = ExtractOptions::default();
-    let out = process(&PageInput {
+    process(&PageInput {
         site: &site,
         kind,
         depth: 0,
@@ -62,8 +73,7 @@ fn shaped(
         link_memo: memo,
         shapes: Some(table),
         explore: budget,
-    });
-    out.urls.into_iter().map(|u| (u.url, u.kind)).collect()
+    })
 }
 
 #[test]
@@ -203,6 +213,49 @@ fn feed_entries_are_articles_unless_their_shape_says_otherwise() {
     });
     let kinds: Vec<UrlKind> = out.urls.iter().map(|u| u.kind).collect();
     assert_eq!(kinds, [UrlKind::Article, UrlKind::Index]);
+    // The frontier may hold them as plain pages, found before: promoted.
+    let promoted: Vec<(&str, UrlKind)> = (out.promote.iter())
+        .map(|u| (u.url.as_str(), u.kind))
+        .collect();
+    assert_eq!(
+        promoted,
+        [
+            ("http://blog.test/p/1/a-first-post", UrlKind::Article),
+            ("http://blog.test/topics/economy/", UrlKind::Index)
+        ]
+    );
+}
+
+#[test]
+fn known_links_of_an_article_or_index_shape_are_promoted_not_queued() {
+    use crate::crawl::seen::{self, CommittedUrls};
+    let committed = CommittedUrls::new(100);
+    let memo = LinkMemo::default().with_committed(committed.clone());
+    let t = learned();
+    for u in [
+        "http://blog.test/2026/11/26/budget-vote-delayed.html",
+        "http://blog.test/topics/economy/",
+        "http://blog.test/gallery/98765",
+    ] {
+        committed.with(|s| s.insert_fingerprint(seen::fingerprint(u)));
+    }
+    let out = shaped_out(UrlKind::Seed, FRONT, &t, None, Some(&memo));
+    assert!(out.urls.is_empty(), "{:?}", out.urls);
+    assert_eq!(out.urls_known, 3);
+    let promoted: Vec<(&str, UrlKind)> = (out.promote.iter())
+        .map(|u| (u.url.as_str(), u.kind))
+        .collect();
+    assert_eq!(
+        promoted,
+        [
+            (
+                "http://blog.test/2026/11/26/budget-vote-delayed.html",
+                UrlKind::Article
+            ),
+            ("http://blog.test/topics/economy/", UrlKind::Index)
+        ],
+        "the gallery link's shape is unknown: nothing to promote it to"
+    );
 }
 
 #[test]

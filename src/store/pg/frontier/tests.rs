@@ -346,3 +346,44 @@ fn refused_urls_come_back_when_the_setting_changed_and_failed_ones_on_request() 
     assert_eq!(s.requeue_failed(&sites).expect("retry failed"), 2);
     assert_eq!(claim_all(&mut s).len(), 4);
 }
+
+#[test]
+fn promote_gives_queued_plain_pages_their_learned_kind_on_postgres() {
+    let db = TestDb::new();
+    let mut s = PgStore::open(&db.url).expect("open");
+    let url = |u: &str, kind, priority| NewUrl {
+        url: u.into(),
+        site: "s".into(),
+        kind,
+        depth: 1,
+        priority,
+    };
+    s.write_batch(vec![WriteOp::AddUrls(vec![
+        url("http://h.test/a/1", UrlKind::Page, 0),
+        url("http://h.test/s/", UrlKind::Page, 0),
+        url("http://h.test/p", UrlKind::Page, 5),
+    ])])
+    .expect("add");
+    let out = s
+        .write_batch(vec![WriteOp::Promote(vec![
+            url("http://h.test/s/", UrlKind::Index, 99),
+            url("http://h.test/a/1", UrlKind::Article, 199),
+            url("http://h.test/new", UrlKind::Article, 199),
+        ])])
+        .expect("promote");
+    assert_eq!(out, vec![WriteOutcome::UrlsPromoted(2)]);
+    let claimed: Vec<(String, UrlKind)> = s
+        .claim_due_for(i64::MAX / 2, 10, &ClaimFilter::default())
+        .expect("claim")
+        .into_iter()
+        .map(|q| (q.url, q.kind))
+        .collect();
+    assert_eq!(
+        claimed,
+        [
+            ("http://h.test/a/1".to_string(), UrlKind::Article),
+            ("http://h.test/s/".to_string(), UrlKind::Index),
+            ("http://h.test/p".to_string(), UrlKind::Page),
+        ]
+    );
+}
