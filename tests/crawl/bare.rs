@@ -49,6 +49,21 @@ fn judgements(db: &Path) -> BTreeMap<(String, String), u64> {
     .collect()
 }
 
+/// URL → verdict (`article` / `not_article`) of its last judged fetch.
+fn verdicts(db: &Path) -> BTreeMap<String, String> {
+    let conn = rusqlite::Connection::open(db).expect("open db");
+    let mut stmt = conn
+        .prepare(
+            "SELECT u.url, f.judged FROM fetches f JOIN urls u ON u.id = f.url_id
+             WHERE f.judged IS NOT NULL ORDER BY f.id",
+        )
+        .expect("query");
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .expect("rows")
+        .map(|r| r.expect("row"))
+        .collect()
+}
+
 struct Outcome {
     kept: f64,
     non_article_share: f64,
@@ -227,7 +242,7 @@ async fn a_bare_crawl_judges_the_same_on_postgresql_as_on_sqlite() {
     let db = dir.path().join("bare.db");
     crawl(&cfg, &db).await;
     let on_sqlite: HashSet<String> = stored(&db).into_iter().map(|a| a.url).collect();
-    let judged_sqlite = judgements(&db);
+    let judged_sqlite = verdicts(&db);
 
     let (pg, store) = tokio::task::spawn_blocking(|| {
         let pg = TestDb::new();
@@ -248,15 +263,15 @@ async fn a_bare_crawl_judges_the_same_on_postgresql_as_on_sqlite() {
             .iter()
             .map(|r| r.get(0))
             .collect();
-        let judged: BTreeMap<(String, String), u64> = c
+        let judged: BTreeMap<String, String> = c
             .query(
-                "SELECT judged, judge_reason, count(*) FROM fetches
-                 WHERE judged IS NOT NULL GROUP BY judged, judge_reason",
+                "SELECT u.url, f.judged FROM fetches f JOIN urls u ON u.id = f.url_id
+                 WHERE f.judged IS NOT NULL ORDER BY f.id",
                 &[],
             )
             .expect("fetches")
             .iter()
-            .map(|r| ((r.get(0), r.get(1)), r.get::<_, i64>(2) as u64))
+            .map(|r| (r.get(0), r.get(1)))
             .collect();
         drop(pg);
         (urls, judged)
@@ -265,6 +280,20 @@ async fn a_bare_crawl_judges_the_same_on_postgresql_as_on_sqlite() {
     .expect("read PostgreSQL");
     assert_eq!(on_sqlite.len(), 32, "{on_sqlite:?}");
     assert_eq!(on_pg, on_sqlite);
-    assert_eq!(judged_pg, judged_sqlite);
+    // Which pages a crawl explores, and whether a shape was trusted yet
+    // when a page was judged (so the reason), depend on the order pages
+    // come back in; a page fetched by both crawls gets the same verdict.
+    let both: Vec<&String> = judged_pg
+        .keys()
+        .filter(|u| judged_sqlite.contains_key(*u))
+        .collect();
+    assert!(
+        both.len() >= on_sqlite.len(),
+        "few pages judged by both: {}",
+        both.len()
+    );
+    for url in both {
+        assert_eq!(judged_pg[url], judged_sqlite[url], "{url}");
+    }
     web.shutdown().await;
 }

@@ -199,8 +199,6 @@ async fn a_site_without_patterns_learns_its_article_shape_and_explores_within_it
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "holds once every page of a site without patterns is judged: a plain page \
-            claimed before its URL was promoted is fetched as a plain page (run it then)"]
 async fn regression_articles_first_linked_from_the_start_page_were_never_stored_without_patterns() {
     // The start page's article links, of a shape not learned yet, were
     // queued as plain pages; the sitemap's entries for the same URLs were
