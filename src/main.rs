@@ -270,16 +270,17 @@ pub enum Command {
     /// jsonl: one JSON object per line: id, url, site, fetched_at,
     /// word_count, title, author, published_at, modified_at (times in RFC
     /// 3339), language (ISO 639-3, e.g. eng, cmn), canonical_url, site_name,
-    /// text, method. csv: the same fields, RFC 4180 with a header row. warc:
+    /// text, method. csv: the same fields, RFC 4180 with a header row.
+    /// parquet: the same fields as typed columns (UTC timestamps, integers),
+    /// zstd-compressed; write it with --out. warc:
     /// WARC/1.1 response records of the kept HTML, gzip per record (articles
     /// without kept HTML are skipped and counted). markdown: `# title`, the
     /// URL, the body rendered as Markdown from the kept HTML (headings,
     /// lists, quotes, tables; the site's boilerplate lines dropped), else
-    /// the stored text (counted). The README's "Exported fields" documents
-    /// each.
+    /// the stored text (counted). docs/export.md documents each field.
     ///
     /// Examples: newshound export --site bbc --out bbc.jsonl;
-    /// newshound export --format warc --out corpus.warc.gz
+    /// newshound export --format parquet --out corpus.parquet
     Export {
         /// Write to this file (`-` is stdout); an existing file is never
         /// replaced unless forced.

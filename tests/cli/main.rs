@@ -13,6 +13,7 @@ mod methods;
 mod pg_read;
 mod pg_write;
 mod pipes;
+mod readme;
 mod store_cmds;
 mod store_url;
 mod support;

@@ -3,7 +3,7 @@
 //! - Against hostile sites: the real binary crawls 8 link-heavy 10 MB pages
 //!   (each ~370,000 links) served on 127.0.0.1; the child's peak RSS (VmHWM,
 //!   sampled from /proc until it exits) must stay under [`HOSTILE_CEILING_MB`]
-//!   (the README's documented ceiling).
+//!   (the documented ceiling, docs/performance.md).
 //! - With the frontier on disk: a synthetic site whose every page links to
 //!   100 new pages is crawled until 200,000 URLs have been discovered; peak
 //!   RSS is printed and must stay under 150 MB. Ignored by default (it
@@ -20,7 +20,7 @@ use newshound::crawl::{self, CrawlOptions};
 use newshound::store::Store;
 
 const LINKS_PER_PAGE: u64 = 100;
-/// Peak RSS allowed for the hostile crawl (README, "Memory bounds").
+/// Peak RSS allowed for the hostile crawl (docs/performance.md, "Memory bounds").
 const HOSTILE_CEILING_MB: u64 = 300;
 /// Size of each hostile page.
 const HOSTILE_PAGE_BYTES: usize = 10_000_000;
