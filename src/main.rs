@@ -386,12 +386,12 @@ pub enum Command {
         /// Directory of <name>.txt gold texts.
         #[arg(long, value_name = "DIR", requires = "html")]
         gold: Option<PathBuf>,
-        /// A corpus directory: <DIR>/<set>.tar.zst archives, or <DIR>/<set>/html
-        /// and gold directories [default: tests/corpus].
+        /// A corpus directory, default tests/corpus: one archive per set
+        /// (SET.tar.zst), or one directory per set holding html and gold.
         #[arg(long, value_name = "DIR", conflicts_with_all = ["html", "gold"])]
         corpus: Option<PathBuf>,
-        /// Score only this set of the corpus (then --worst, --sequence and
-        /// --ablate work as with --html/--gold).
+        /// Score only this set of the corpus, as one set given with --html
+        /// and --gold is scored (so with --worst, --sequence, --ablate).
         #[arg(long, value_name = "NAME", conflicts_with_all = ["html", "gold"])]
         set: Option<String>,
         /// Algorithm: auto, td, ctd, htd, ceds, punct, nb, tree, or all
