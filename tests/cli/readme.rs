@@ -119,6 +119,42 @@ fn readme_examples_run_offline_and_succeed() {
     println!("ran {} README examples:\n{}", ran.len(), ran.join("\n"));
 }
 
+/// docs/search.md's examples on the demo's database: the syntax it
+/// documents is what `search` accepts (it once said `w*` was refused, which
+/// holds only past 50 matching words).
+#[test]
+fn search_doc_examples_run_on_the_demo_database() {
+    let doc = std::fs::read_to_string(root().join("docs/search.md")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    crate::support::demo_db(dir.path(), 25);
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_newshound"));
+    let path = std::env::join_paths(std::iter::once(bin.parent().unwrap().to_path_buf()).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
+    .unwrap();
+    let mut ran = 0;
+    for line in sh_blocks(&doc)
+        .into_iter()
+        .flatten()
+        .filter(|l| runs_offline(l))
+    {
+        let out = Command::new("sh")
+            .args(["-c", &line])
+            .current_dir(dir.path())
+            .env("PATH", &path)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success() && !out.stdout.is_empty(),
+            "docs/search.md example found nothing or failed: {line}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran += 1;
+    }
+    assert!(ran >= 6, "only {ran} examples in docs/search.md");
+}
+
 /// Relative link targets (`[text](target)`) of a Markdown file.
 fn links(markdown: &str) -> Vec<String> {
     let mut out = Vec::new();
