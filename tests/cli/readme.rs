@@ -119,6 +119,20 @@ fn readme_examples_run_offline_and_succeed() {
     println!("ran {} README examples:\n{}", ran.len(), ran.join("\n"));
 }
 
+/// The README's `[[sites]]` example is a valid configuration (its patterns
+/// compile, its keys exist).
+#[test]
+fn readme_site_example_is_a_valid_configuration() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let start = readme.find("```toml\n").expect("a toml block") + "```toml\n".len();
+    let end = start + readme[start..].find("```").unwrap();
+    let example = &readme[start..end];
+    assert!(example.contains("[[sites]]"), "{example}");
+    let config = newshound::config::Config::parse(example, Path::new("README.md"), root())
+        .unwrap_or_else(|e| panic!("README's site example: {e}"));
+    assert_eq!(config.sites.len(), 1);
+}
+
 /// docs/search.md's examples on the demo's database: the syntax it
 /// documents is what `search` accepts (it once said `w*` was refused, which
 /// holds only past 50 matching words).
