@@ -280,16 +280,17 @@ pub enum Command {
     /// jsonl: one JSON object per line: id, url, site, fetched_at,
     /// word_count, title, author, published_at, modified_at (times in RFC
     /// 3339), language (ISO 639-3, e.g. eng, cmn), canonical_url, site_name,
-    /// text, method. csv: the same fields, RFC 4180 with a header row. warc:
+    /// text, method. csv: the same fields, RFC 4180 with a header row.
+    /// parquet: the same fields as typed columns (UTC timestamps, integers),
+    /// zstd-compressed; write it with --out. warc:
     /// WARC/1.1 response records of the kept HTML, gzip per record (articles
     /// without kept HTML are skipped and counted). markdown: `# title`, the
     /// URL, the body rendered as Markdown from the kept HTML (headings,
     /// lists, quotes, tables; the site's boilerplate lines dropped), else
-    /// the stored text (counted). The README's "Exported fields" documents
-    /// each.
+    /// the stored text (counted). docs/export.md documents each field.
     ///
     /// Examples: newshound export --site bbc --out bbc.jsonl;
-    /// newshound export --format warc --out corpus.warc.gz
+    /// newshound export --format parquet --out corpus.parquet
     Export {
         /// Write to this file (`-` is stdout); an existing file is never
         /// replaced unless forced.
@@ -396,12 +397,12 @@ pub enum Command {
         /// Directory of <name>.txt gold texts.
         #[arg(long, value_name = "DIR", requires = "html")]
         gold: Option<PathBuf>,
-        /// A corpus directory: <DIR>/<set>.tar.zst archives, or <DIR>/<set>/html
-        /// and gold directories [default: tests/corpus].
+        /// A corpus directory, default tests/corpus: one archive per set
+        /// (SET.tar.zst), or one directory per set holding html and gold.
         #[arg(long, value_name = "DIR", conflicts_with_all = ["html", "gold"])]
         corpus: Option<PathBuf>,
-        /// Score only this set of the corpus (then --worst, --sequence and
-        /// --ablate work as with --html/--gold).
+        /// Score only this set of the corpus, as one set given with --html
+        /// and --gold is scored (so with --worst, --sequence, --ablate).
         #[arg(long, value_name = "NAME", conflicts_with_all = ["html", "gold"])]
         set: Option<String>,
         /// Algorithm: auto, td, ctd, htd, ceds, punct, nb, tree, or all

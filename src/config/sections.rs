@@ -5,7 +5,7 @@
 //!
 //! In: the raw sections. Out: [`CrawlerConfig`], [`PolitenessConfig`],
 //! [`FetchConfig`], or `(field, message)` naming the first number out of its
-//! range. The ranges are documented in README's configuration table.
+//! range. The ranges are documented in docs/configuration.md.
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -8,8 +8,8 @@
 //!
 //! - `jsonl`: one JSON object per line, the serialized
 //!   [`crate::store::StoredArticle`] with the fields of [`FIELDS`] (times in
-//!   RFC 3339, language in ISO 639-3); the README's "Exported fields"
-//!   documents each.
+//!   RFC 3339, language in ISO 639-3); docs/export.md documents
+//!   each.
 //! - `csv` ([`csv`]): RFC 4180, a header row, the same fields as JSONL.
 //! - `parquet` ([`parquet`]): one row per article, the same fields as
 //!   typed columns (UTC timestamps, integers), zstd-compressed row groups.

@@ -14,7 +14,7 @@
 //! `/api/stats`, `/api/export`. Every error is JSON
 //! (`{"error": "...", "status": 400}`) with the matching status code.
 //!
-//! Limits ([`limits`]) are constants, documented in the README.
+//! Limits ([`limits`]) are constants, documented in docs/http-api.md.
 
 mod api;
 mod params;
@@ -197,7 +197,7 @@ pub async fn serve_target(
 }
 
 async fn not_found() -> ApiError {
-    ApiError::not_found("no such page or API route (see README: `newshound serve`)")
+    ApiError::not_found("no such page or API route (see docs/http-api.md)")
 }
 
 /// Nothing the page loads comes from elsewhere, and it is never framed.

@@ -18,7 +18,7 @@ use super::{Selection, Store, StoreError};
 /// than level 3 on the simulated webs' pages; level 1 saves no more CPU on
 /// large pages and loses another 2 %, the fast negative levels save none
 /// there and lose 20–40 %; levels 9 and 19 gain 3–5 % for 3.5× and 26× the
-/// CPU (`cargo bench --bench crawl -- --zstd-levels`; README, "Measured").
+/// CPU (`cargo bench --bench crawl -- --zstd-levels`; docs/performance.md, "Export").
 pub const ZSTD_LEVEL: i32 = 2;
 
 /// A fetched article page ready to be kept: the body is already compressed.

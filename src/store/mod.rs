@@ -216,8 +216,8 @@ impl Selection {
 }
 
 /// An article as stored; serialized, the record of `export` and
-/// `show --json` (every field is documented in the README's "Exported
-/// fields"; exporters of other formats reuse this one struct).
+/// `show --json` (every field is documented in docs/export.md;
+/// exporters of other formats reuse this one struct).
 #[derive(Debug, Clone)]
 pub struct StoredArticle {
     pub id: i64,
@@ -236,7 +236,7 @@ pub struct StoredArticle {
 
 impl Serialize for StoredArticle {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        /// The exported record: the fields of the README's table, in order.
+        /// The exported record: the fields of docs/export.md, in order.
         #[derive(Serialize)]
         struct Record<'a> {
             id: i64,

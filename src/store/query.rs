@@ -2,7 +2,7 @@
 //!
 //! In: the query text. Out: AND-ed clauses of OR-ed terms plus excluded
 //! terms, or a [`QueryError`] a user can act on. The syntax, documented in
-//! `newshound help search` and the README:
+//! `newshound help search` and docs/search.md:
 //!
 //! - words: every word must occur, in any order (`climate summit`);
 //! - `"…"`: a phrase, its words next to each other in this order;

@@ -13,6 +13,7 @@ mod methods;
 mod pg_read;
 mod pg_write;
 mod pipes;
+mod readme;
 mod sites;
 mod sites_add;
 mod store_cmds;

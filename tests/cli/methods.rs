@@ -120,3 +120,25 @@ fn eval_all_prints_one_row_per_algorithm() {
         "{table}"
     );
 }
+
+/// Without --html/--gold or --corpus, eval scores the repository's corpus
+/// (tests/corpus, unpacked into a temporary directory); --set picks a set.
+#[test]
+fn eval_reads_the_repository_corpus_by_default() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let out = newshound(&["eval", "--set", "cleanportaleval", "--worst", "2"], root);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.contains("70"), "70 pages scored:\n{text}");
+    let out = newshound(&["eval", "--set", "nope"], root);
+    assert_clean_failure(
+        &out,
+        "no set \"nope\" (the sets: cleaneval-dev, cleanportaleval",
+    );
+    // Elsewhere the default corpus is missing, and the error says why.
+    let dir = tempfile::tempdir().unwrap();
+    let out = newshound(&["eval"], dir.path());
+    assert_clean_failure(&out, "tests/corpus: no such directory");
+    let out = newshound(&["eval", "--sequence"], root);
+    assert_clean_failure(&out, "add --set NAME");
+}

@@ -3,7 +3,7 @@
 //! - Against hostile sites: the real binary crawls 8 link-heavy 10 MB pages
 //!   (each ~370,000 links) served on 127.0.0.1; the child's peak RSS (VmHWM,
 //!   sampled from /proc until it exits) must stay under [`HOSTILE_CEILING_MB`]
-//!   (the README's documented ceiling).
+//!   (the documented ceiling, docs/performance.md).
 //! - Against a hostile robots.txt: 9.5 MB of distinct wildcard rules (each
 //!   once compiled into a ~30 KB regex: 8.4 GB); the crawl's peak RSS must
 //!   stay under [`ROBOTS_CEILING_MB`].
@@ -23,7 +23,7 @@ use newshound::crawl::{self, CrawlOptions};
 use newshound::store::Store;
 
 const LINKS_PER_PAGE: u64 = 100;
-/// Peak RSS allowed for the hostile crawl (README, "Memory bounds").
+/// Peak RSS allowed for the hostile crawl (docs/performance.md, "Memory bounds").
 const HOSTILE_CEILING_MB: u64 = 300;
 /// Peak RSS allowed for the crawl behind a hostile robots.txt (README,
 /// "Memory bounds"; docs/security.md).

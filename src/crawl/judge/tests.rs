@@ -362,12 +362,12 @@ fn a_story_with_json_ld_is_declared_even_with_a_rail_of_more_stories() {
 }
 
 /// Run by hand: `cargo test --lib judge_corpus -- --ignored --nocapture`.
-/// The verdicts on the real news pages of ../shared/corpus (article pages,
+/// The verdicts on the real news pages of the repository's corpus (article pages,
 /// nearly all): how many a bare site would keep, and why the others not.
 #[test]
 #[ignore]
 fn judge_corpus_pages() {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+    let root = crate::corpus_archive::repo_corpus();
     for set in [
         "page-signal-dev",
         "readability-dev",
