@@ -376,18 +376,21 @@ pub enum Command {
     /// newshound eval --corpus ../shared/corpus --algorithm all
     Eval {
         /// Directory of <name>.html pages.
-        #[arg(
-            long,
-            value_name = "DIR",
-            required_unless_present = "corpus",
-            requires = "gold"
-        )]
+        #[arg(long, value_name = "DIR", required_unless_present = "corpus")]
         html: Option<PathBuf>,
-        /// Directory of <name>.txt gold texts.
+        /// Directory of <name>.txt gold texts [default: none; then the
+        /// snippets of --snippets, or snippets.json in or beside --html].
         #[arg(long, value_name = "DIR", requires = "html")]
         gold: Option<PathBuf>,
-        /// Every set of a corpus directory (<DIR>/<set>/html and gold): one table.
-        #[arg(long, value_name = "DIR", conflicts_with_all = ["html", "gold", "sequence", "worst"])]
+        /// Score by snippets, as trafilatura's benchmark does: a JSON file
+        /// {"<name>.html": {"with": [...], "without": [...]}} (passages that
+        /// must and must not be in the text) [default: snippets.json in or
+        /// beside --html when there is no --gold].
+        #[arg(long, value_name = "FILE", requires = "html", conflicts_with = "gold")]
+        snippets: Option<PathBuf>,
+        /// Every set of a corpus directory (<DIR>/<set>/html and gold/ or
+        /// snippets.json): one table.
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["html", "gold", "snippets", "sequence", "worst"])]
         corpus: Option<PathBuf>,
         /// Algorithm: auto, td, ctd, htd, ceds, punct, nb, tree, or all
         /// (default: from the config, else auto).

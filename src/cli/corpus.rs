@@ -29,7 +29,7 @@ pub fn eval(
     json: bool,
     jobs: usize,
 ) -> Result<ExitCode> {
-    let report = eval::evaluate_dir(set.html, set.gold, opts, &set.convention, jobs)?;
+    let report = eval::evaluate_set(set.html, set.gold, opts, &set.convention, jobs)?;
     if json {
         write_json(out, &report)?;
     } else {
@@ -45,6 +45,12 @@ pub fn eval_sequence(
     opts: &ExtractOptions,
     json: bool,
 ) -> Result<ExitCode> {
+    if set.gold.is_file() {
+        bail!(
+            "{}: --sequence needs gold texts (a directory), not snippets",
+            set.gold.display()
+        );
+    }
     let config = globals.config()?;
     let loaded = eval::sequence_pages(set.html, set.gold, opts, &set.convention)?;
     for path in &loaded.missing {

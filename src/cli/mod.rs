@@ -334,6 +334,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
         Command::Eval {
             html,
             gold,
+            snippets,
             corpus: corpus_dir,
             algorithm,
             model,
@@ -356,10 +357,18 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             // The gold decides about comments, not the config.
             let mut opts = extract_options(globals, one, model.as_deref(), Zone::Utc, Some(false))?;
             opts.ablate = ablate.unwrap_or_default();
+            let gold = gold.or(snippets);
             let sets = match (&corpus_dir, &html, &gold) {
                 (Some(dir), _, _) => newshound::eval::methods::corpus_sets(dir)?,
                 (None, Some(h), Some(g)) => vec![(set_name(h), h.clone(), g.clone())],
-                _ => bail!("eval needs --html and --gold, or --corpus"),
+                (None, Some(h), None) => match newshound::eval::snippets::beside(h) {
+                    Some(s) => vec![(set_name(h), h.clone(), s)],
+                    None => bail!(
+                        "{}: no gold: give --gold DIR or --snippets FILE (no snippets.json in or beside it)",
+                        h.display()
+                    ),
+                },
+                _ => bail!("eval needs --html and --gold (or --snippets), or --corpus"),
             };
             if all || corpus_dir.is_some() {
                 let algorithms: Vec<Algorithm> = if all {
@@ -384,7 +393,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
                     corpus::eval(out, &set, &opts, worst, json, jobs)
                 }
             } else {
-                bail!("eval needs --html and --gold, or --corpus")
+                bail!("eval needs --html and --gold (or --snippets), or --corpus")
             }
         }
         Command::Train {
