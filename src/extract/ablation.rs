@@ -85,10 +85,16 @@ pub enum Step {
     TitleLine,
     /// Tag / category lines and lone share-bar words left out.
     TagLines,
+    /// Invisible format characters (soft hyphens, zero-width spaces)
+    /// dropped from words.
+    FormatChars,
+    /// A boilerplate word qualified by another part of a class name
+    /// (`field--label-hidden`, `has-ads`) is a state, not a role.
+    StateWords,
 }
 
 impl Step {
-    pub const ALL: [Step; 17] = [
+    pub const ALL: [Step; 19] = [
         Step::Comments,
         Step::LeadingHeadline,
         Step::AncestorSiblings,
@@ -106,6 +112,8 @@ impl Step {
         Step::LinkLists,
         Step::TitleLine,
         Step::TagLines,
+        Step::FormatChars,
+        Step::StateWords,
     ];
 
     pub fn name(self) -> &'static str {
@@ -127,6 +135,8 @@ impl Step {
             Step::LinkLists => "link-lists",
             Step::TitleLine => "title-line",
             Step::TagLines => "tag-lines",
+            Step::FormatChars => "format-chars",
+            Step::StateWords => "state-words",
         }
     }
 

@@ -285,3 +285,46 @@ fn sphinx_sections_named_sharing_are_kept() {
         "the bug: {ablated:?}"
     );
 }
+
+#[test]
+fn soft_hyphens_inside_words_do_not_split_them() {
+    let html = format!(
+        "<html><body><article>{}<p>Die Regierung Ita&shy;li&shy;ens hat am Montag \
+         den Haus&shy;halt beschlossen.</p></article></body></html>",
+        story(4)
+    );
+    let t = extract_html(&html, None, &ExtractOptions::default()).text;
+    assert!(
+        t.contains("Regierung Italiens hat am Montag den Haushalt"),
+        "{t}"
+    );
+    let opts = ExtractOptions {
+        ablate: ablation::Ablations::default().with(ablation::Step::FormatChars),
+        ..ExtractOptions::default()
+    };
+    let kept = extract_html(&html, None, &opts).text;
+    assert!(kept.contains("Ita\u{ad}li\u{ad}ens"), "{kept}");
+}
+
+/// A Drupal page: the body field's class says its label is hidden, and a
+/// long footer makes the story less than half of the page's text.
+#[test]
+fn drupal_body_field_with_hidden_label_is_the_story() {
+    let footer: String = (0..6)
+        .map(|i| format!("<p>Footer note {i}: the association was founded in 1994 and is registered in Vienna, with members in many countries.</p>"))
+        .collect();
+    let html = format!(
+        "<html><body><div class=region-content><div class=\"field field--name-body \
+         field--label-hidden\">{}</div><div class=contact-box><p>Questions? Call the office \
+         on weekdays, we are glad to help.</p></div></div><footer>{footer}</footer></body></html>",
+        story(4)
+    );
+    let t = extract_html(&html, None, &ExtractOptions::default()).text;
+    assert!(t.contains("Paragraph 3 of the story"), "{t}");
+    let opts = ExtractOptions {
+        ablate: ablation::Ablations::default().with(ablation::Step::StateWords),
+        ..ExtractOptions::default()
+    };
+    let ablated = extract_html(&html, None, &opts).text;
+    assert!(!ablated.contains("Paragraph 3 of the story"), "{ablated}");
+}
