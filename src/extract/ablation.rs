@@ -91,10 +91,13 @@ pub enum Step {
     /// A boilerplate word qualified by another part of a class name
     /// (`field--label-hidden`, `has-ads`) is a state, not a role.
     StateWords,
+    /// Boxes about the author left out (`author-bio` markup, an "About the
+    /// author" heading ends the text).
+    AuthorBios,
 }
 
 impl Step {
-    pub const ALL: [Step; 19] = [
+    pub const ALL: [Step; 20] = [
         Step::Comments,
         Step::LeadingHeadline,
         Step::AncestorSiblings,
@@ -114,6 +117,7 @@ impl Step {
         Step::TagLines,
         Step::FormatChars,
         Step::StateWords,
+        Step::AuthorBios,
     ];
 
     pub fn name(self) -> &'static str {
@@ -137,6 +141,7 @@ impl Step {
             Step::TagLines => "tag-lines",
             Step::FormatChars => "format-chars",
             Step::StateWords => "state-words",
+            Step::AuthorBios => "author-bios",
         }
     }
 

@@ -187,7 +187,10 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
         body = 0..paras.len() - first_content;
     }
     // 6.
-    if let Some(cut) = tail::tail_section_start(&sink, &paras, first_content, body.clone()) {
+    let author_bios = !off(Step::AuthorBios);
+    if let Some(cut) =
+        tail::tail_section_start(&sink, &paras, first_content, body.clone(), author_bios)
+    {
         let trimmed = trim_edges(&paras[first_content + body.start..first_content + cut]);
         body = if trimmed.is_empty() {
             body.start..cut

@@ -398,7 +398,7 @@ pub fn is_credit(line: &str) -> bool {
 /// Newsletter, subscription, app and cookie prompts.
 static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:sign\s+up\b|subscribe\b|get\s+(?:our|the)\s+[\w\s]{0,40}newsletter|join\s+our\s+(?:mailing\s+list|newsletter)|enter\s+your\s+email|download\s+(?:our|the)\s+[\w\s]{0,20}app\b|follow\s+us\s+on\b|like\s+us\s+on\s+facebook|we\s+use\s+cookies|this\s+(?:web)?site\s+uses\s+cookies|by\s+(?:using|continuing)\b.{0,60}\bcookies|support\s+(?:our|independent)\s+journalism|already\s+a\s+subscriber|want\s+more\b.{0,60}\b(?:inbox|newsletter))",
+        r"(?i)^(?:sign\s+up\b|subscribe\b|get\s+(?:our|the)\s+[\w\s]{0,40}newsletter|join\s+our\s+(?:mailing\s+list|newsletter)|enter\s+your\s+email|download\s+(?:our|the)\s+[\w\s]{0,20}app\b|follow\s+us\s+on\b|like\s+us\s+on\s+facebook|we\s+use\s+cookies|this\s+(?:web)?site\s+uses\s+cookies|by\s+(?:using|continuing)\b.{0,60}\bcookies|support\s+(?:our|independent)\s+journalism|already\s+a\s+subscriber|want\s+more\b.{0,60}\b(?:inbox|newsletter)|to\s+view\s+the\s+full\s+(?:story|article)\b.{0,20}\b(?:subscribe|log\s+in)|if\s+you.re\s+seeing\s+this\s+message|we\s+respect\s+your\s+privacy|.{0,80}\bdownload\s+(?:our|the)\s+[\w\s]{0,30}\bapps?\b|wir\s+(?:verwenden|nutzen)\s+cookies|diese\s+(?:web)?seite\s+(?:verwendet|nutzt)\s+cookies|wir\s+respektieren\s+(?:deine|ihre)\s+privatsph(?:ä|ae)re|(?:jetzt\s+)?(?:den\s+)?newsletter\s+abonnieren|jetzt\s+abonnieren|folgen\s+sie\s+uns\s+auf|nous\s+utilisons\s+des\s+cookies|ce\s+site\s+utilise\s+des\s+cookies|abonnez-vous|utilizamos\s+cookies|este\s+sitio\s+(?:web\s+)?utiliza\s+cookies|suscr[ií]bete|(?:korzystamy|używamy)\s+z?\s*(?:plików\s+)?cookies)",
     )
     .expect("static regex")
 });
@@ -415,7 +415,7 @@ pub fn is_prompt(line: &str) -> bool {
 /// more:", "Recommended").
 static LINK_LIST_HEADING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:read\s+(?:next|more|also)|more\s+from\b.{0,40}|related(?:\s+(?:coverage|stories|articles|content|links|posts|news|reading))?|recommended(?:\s+(?:for\s+you|stories|reading))?|also\s+read|see\s+more|more\s+on\s+this\s+story|further\s+reading|trending(?:\s+now)?|popular\s+now|top\s+stories|editor'?s\s+picks|lire\s+aussi|à\s+lire\s+aussi|leer\s+más|lea\s+también|mehr\s+zum\s+thema|leia\s+também)\s*[:»›>]?$",
+        r"(?i)^(?:read\s+(?:next|more|also)|more\s+from\b.{0,40}|related(?:\s+(?:coverage|stories|articles|content|links|posts|news|reading))?|recommended(?:\s+(?:for\s+you|stories|reading))?|also\s+read|see\s+more|more\s+on\s+this\s+story|further\s+reading|trending(?:\s+now)?|popular\s+now|top\s+stories|editor'?s\s+picks|lire\s+aussi|à\s+lire\s+aussi|sur\s+le\s+même\s+sujet|leer\s+más|lea\s+también|lee\s+también|noticias\s+relacionadas|te\s+puede\s+interesar|mehr\s+zum\s+thema|mehr\s+zu(?:m|r)?\s+\S.{0,30}|zum\s+weiterlesen|weiterlesen|lesen\s+sie\s+auch\b.{0,30}|schon\s+gelesen\??|auch\s+interessant|weitere\s+(?:artikel|beiträge|themen|nachrichten)|ähnliche\s+(?:artikel|beiträge)|das\s+könnte\s+(?:sie|dich)\s+auch\s+interessieren|czytaj\s+(?:także|też)|zobacz\s+(?:także|też|również)|polecamy|leia\s+também)\s*[:»›>]?$",
     )
     .expect("static regex")
 });
@@ -439,7 +439,7 @@ pub fn is_read_more_line(line: &str) -> bool {
 /// …", "Posted in …").
 static TAG_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:tags?|tagged(?:\s+with)?|categories|category|filed\s+under|posted\s+in|topics|mots-clés|schlagwörter|etiquetas)\s*:",
+        r"(?i)^(?:tags?|tagged(?:\s+with)?|categories|category|filed\s+under|posted\s+in|topics|mots-clés|schlagwörter|schlagworte|stichwörter|stichworte|themen|kategorien|kategorie|étiquettes|catégories|etiquetas|categorías|tematy|tagi)\s*:",
     )
     .expect("static regex")
 });
@@ -448,7 +448,7 @@ static TAG_LINE: LazyLock<Regex> = LazyLock::new(|| {
 /// "Email", "12 Comments").
 static TOOL_WORD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:share(?:\s+this(?:\s+(?:article|story))?)?|save|print|email|e-mail|tweet|pin\s+it|(?:\d+\s+)?comments?|view\s+comments|reply|found\s+this\s+helpful)$",
+        r"(?i)^(?:share(?:\s+this(?:\s+(?:article|story))?)?|save|print|email|e-mail|tweet|pin\s+it|(?:\d+\s+)?comments?|view\s+comments|reply|found\s+this\s+helpful|permalink|permalien|teilen|drucken|merken|(?:\d+\s+)?kommentare?|partager|imprimer|compartir|imprimir|udostępnij|drukuj|(?:download\s+(?:as\s+)?|save\s+as\s+)pdf|(?:\S+\s+){0,2}als\s+pdf\s+(?:herunterladen|downloaden|speichern)|pdf\s+herunterladen|(?:artikel|seite|beitrag)\s+drucken|télécharger\s+(?:le\s+|en\s+)?pdf|descargar\s+(?:en\s+)?pdf)$",
     )
     .expect("static regex")
 });
