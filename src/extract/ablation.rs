@@ -94,10 +94,13 @@ pub enum Step {
     /// Boxes about the author left out (`author-bio` markup, an "About the
     /// author" heading ends the text).
     AuthorBios,
+    /// The best node widened to the recipe around it (ingredients, times
+    /// and nutrition beside the method).
+    Recipes,
 }
 
 impl Step {
-    pub const ALL: [Step; 20] = [
+    pub const ALL: [Step; 21] = [
         Step::Comments,
         Step::LeadingHeadline,
         Step::AncestorSiblings,
@@ -118,6 +121,7 @@ impl Step {
         Step::FormatChars,
         Step::StateWords,
         Step::AuthorBios,
+        Step::Recipes,
     ];
 
     pub fn name(self) -> &'static str {
@@ -142,6 +146,7 @@ impl Step {
             Step::FormatChars => "format-chars",
             Step::StateWords => "state-words",
             Step::AuthorBios => "author-bios",
+            Step::Recipes => "recipes",
         }
     }
 

@@ -136,6 +136,9 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
     if !off(Step::DeclaredMain) {
         best = candidate::declared_main_around(dom, &stats, best).unwrap_or(best);
     }
+    if !off(Step::Recipes) {
+        best = candidate::recipe_around(dom, &stats, best).unwrap_or(best);
+    }
     // 3.
     let t = threshold(dom, &dens, best);
     let keep_cetd = mark_content(dom, &dens, &ds, t, &removed);

@@ -328,3 +328,33 @@ fn drupal_body_field_with_hidden_label_is_the_story() {
     let ablated = extract_html(&html, None, &opts).text;
     assert!(!ablated.contains("Paragraph 3 of the story"), "{ablated}");
 }
+
+/// A recipe: the method is prose, the ingredients and the times are short
+/// lines in boxes beside it.
+#[test]
+fn recipe_keeps_ingredients_and_times_beside_the_method() {
+    let steps: String = (1..=4)
+        .map(|i| format!("<dt>{i}.</dt><dd>Step {i}: stir the milk and the sugar in a pan, bring it to the boil and let it cool for ten minutes before you go on.</dd>"))
+        .collect();
+    let html = format!(
+        "<html><body><nav><a href=/>Home</a> <a href=/r>Recipes</a></nav>\
+         <article class='article recipe'><section class=ingredients><ul>\
+         <li><span>1 Pck.</span> <span>Vanillepuddingpulver</span></li><li>350 g Zucker</li>\
+         <li>500 ml Milch</li><li>2 Eier</li></ul></section>\
+         <div class=preparation><div class=preparation__time><span>120 Minuten</span> \
+         <span>( + 300 Minuten Wartezeit )</span></div><dl class=list>{steps}</dl></div>\
+         </article><footer><a href=/c>Contact</a></footer></body></html>"
+    );
+    let t = extract_html(&html, None, &ExtractOptions::default()).text;
+    assert!(
+        t.contains("Vanillepuddingpulver") && t.contains("Step 4"),
+        "{t}"
+    );
+    assert!(t.contains("300 Minuten Wartezeit"), "{t}");
+    let opts = ExtractOptions {
+        ablate: ablation::Ablations::default().with(ablation::Step::Recipes),
+        ..ExtractOptions::default()
+    };
+    let ablated = extract_html(&html, None, &opts).text;
+    assert!(!ablated.contains("Vanillepuddingpulver"), "{ablated}");
+}

@@ -160,7 +160,9 @@ fn named_kind<'a>(dom: &Dom<'a>, i: usize, classes: &mut ClassCache<'a>) -> Opti
     }
     for value in [nd.class, id] {
         let mut state = false;
+        let mut prev = String::new();
         for p in parts(value) {
+            let prev = std::mem::replace(&mut prev, p.clone());
             // `no_caption`, `has-caption`, `with-credit`: a state of a
             // container (buzzfeed's list items), not the caption itself.
             // `quote-credit`: a pull quote's attribution (bbc), not a photo's.
@@ -172,6 +174,16 @@ fn named_kind<'a>(dom: &Dom<'a>, i: usize, classes: &mut ClassCache<'a>) -> Opti
                 ),
             );
             if after_state {
+                continue;
+            }
+            // `preparation__time`, `cook-time`: how long a recipe takes,
+            // not when the story was published.
+            if p == "time"
+                && matches!(
+                    prev.as_str(),
+                    "preparation" | "prep" | "cook" | "cooking" | "baking" | "total" | "waiting"
+                )
+            {
                 continue;
             }
             // A credit inside a caption box is still a credit.
