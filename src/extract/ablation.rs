@@ -97,10 +97,13 @@ pub enum Step {
     /// The best node widened to the recipe around it (ingredients, times
     /// and nutrition beside the method).
     Recipes,
+    /// `<article>` teasers inside navigation (a mega-menu) do not protect
+    /// it from removal.
+    NavArticles,
 }
 
 impl Step {
-    pub const ALL: [Step; 21] = [
+    pub const ALL: [Step; 22] = [
         Step::Comments,
         Step::LeadingHeadline,
         Step::AncestorSiblings,
@@ -122,6 +125,7 @@ impl Step {
         Step::StateWords,
         Step::AuthorBios,
         Step::Recipes,
+        Step::NavArticles,
     ];
 
     pub fn name(self) -> &'static str {
@@ -147,6 +151,7 @@ impl Step {
             Step::StateWords => "state-words",
             Step::AuthorBios => "author-bios",
             Step::Recipes => "recipes",
+            Step::NavArticles => "nav-articles",
         }
     }
 

@@ -264,6 +264,11 @@ pub struct Flags {
     /// Inside a reader-comment element (closed under descendants; all false
     /// when comments are kept).
     pub in_comments: Vec<bool>,
+    /// A declared article container that counts as the page's: not inside
+    /// a comment thread, and not an `<article>` teaser inside navigation or
+    /// another landmark that is not the article (a mega-menu of story
+    /// teasers), unless `nav-articles` is off.
+    pub declared: Vec<bool>,
 }
 
 impl Flags {
@@ -316,9 +321,19 @@ impl Flags {
                     || (hint[i].comment && !holds_main[i]);
             }
         }
-        for i in 0..n {
-            holds_article[i] = !in_comments[i] && is_declared_article(dom, i);
+        let nav_articles = !ablate.off(Step::NavArticles);
+        let mut in_landmark = vec![false; n];
+        let mut declared = vec![false; n];
+        for i in 1..n {
+            let nd = &dom.nodes[i];
+            let parent = nd.parent as usize;
+            in_landmark[i] = in_landmark[parent]
+                || matches!(nd.tag, Tag::Nav | Tag::Aside)
+                || nd.flags & attr_flags::ROLE_NOISE != 0;
+            let teaser = nav_articles && nd.tag == Tag::Article && in_landmark[parent];
+            declared[i] = !in_comments[i] && !teaser && is_declared_article(dom, i);
         }
+        holds_article.copy_from_slice(&declared);
         for i in (1..n).rev() {
             if holds_article[i] {
                 holds_article[dom.nodes[i].parent as usize] = true;
@@ -328,6 +343,7 @@ impl Flags {
             hint,
             holds_article,
             in_comments,
+            declared,
         }
     }
 }
@@ -364,8 +380,7 @@ pub fn removal_mask_with(
     let declared: Vec<(usize, usize)> = if declared_wins {
         (1..n)
             .filter(|&i| {
-                !flags.in_comments[i]
-                    && is_declared_article(dom, i)
+                flags.declared[i]
                     && stats[i].chars.saturating_sub(stats[i].link_chars) >= DECLARED_MIN_TEXT
             })
             .map(|i| (i, dom.nodes[i].end as usize))

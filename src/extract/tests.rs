@@ -358,3 +358,28 @@ fn recipe_keeps_ingredients_and_times_beside_the_method() {
     let ablated = extract_html(&html, None, &opts).text;
     assert!(!ablated.contains("Vanillepuddingpulver"), "{ablated}");
 }
+
+/// A mega-menu of story teasers, each an `<article>`, in the header's
+/// `<nav>`: the teasers do not make the menu the page's article.
+#[test]
+fn article_teasers_in_a_mega_menu_do_not_protect_it() {
+    let teasers: String = (0..12)
+        .map(|i| format!("<article class=teaser><p>Teaser {i}: the institute welcomes guests from many countries every year, and the courses cover nature, rivers and the sea. Since 1990 the academy has trained rangers, teachers and officials, who come back for more.</p></article>"))
+        .collect();
+    let html = format!(
+        "<html><body><header><nav><ul><li><a href=/a>Themen</a><div>{teasers}</div></li></ul>\
+         </nav></header><main><div class=col>{}</div></main></body></html>",
+        story(8)
+    );
+    let t = extract_html(&html, None, &ExtractOptions::default()).text;
+    assert!(
+        t.contains("Paragraph 7 of the story") && !t.contains("Teaser 5"),
+        "{t}"
+    );
+    let opts = ExtractOptions {
+        ablate: ablation::Ablations::default().with(ablation::Step::NavArticles),
+        ..ExtractOptions::default()
+    };
+    let ablated = extract_html(&html, None, &opts).text;
+    assert!(ablated.contains("Teaser 5"), "{ablated}");
+}
