@@ -395,6 +395,30 @@ pub fn is_credit(line: &str) -> bool {
         })
 }
 
+/// A photo caption that the gallery's "enlarge" button opens
+/// ("Vergrößern Eine kleine runde Aussparung …", "Enlarge This image …").
+static CAPTION_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?i:vergrößern|bild\s+vergrößern|enlarge(?:\s+this\s+image)?|agrandir(?:\s+l.image)?|ampliar(?:\s+imagen)?|powiększ(?:\s+zdjęcie)?)\s+\p{Lu}")
+        .expect("static regex")
+});
+
+/// A caption line behind an "enlarge" button word: the caption starts with
+/// a capital (not "Enlarge leaders' photos …", an instruction, nor
+/// "Vergrößern Sie …"), and is short (a caption, not a paragraph).
+pub fn is_caption_line(line: &str) -> bool {
+    let line = line.trim();
+    line.chars().count() <= tune::PROMPT_MAX_CHARS
+        && CAPTION_LINE.is_match(line)
+        && line.split_whitespace().nth(1) != Some("Sie")
+}
+
+/// A short line that says the site uses cookies, wherever in the line
+/// ("Zachęcamy do … Informujemy, że korzystamy z cookies.").
+static COOKIE_NOTICE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:we\s+use\s+cookies|(?:site|website)\s+uses\s+cookies|wir\s+(?:verwenden|nutzen)\s+cookies|(?:webseite|website|seite)\s+(?:verwendet|nutzt)\s+cookies|(?:korzystamy|używamy)\s+z?\s*(?:plików\s+)?cookies|nous\s+utilisons\s+des\s+cookies|utilizamos\s+cookies)\b")
+        .expect("static regex")
+});
+
 /// Newsletter, subscription, app and cookie prompts.
 static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -407,7 +431,8 @@ static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
 /// cookies (short; a paragraph about newsletters is not a prompt).
 pub fn is_prompt(line: &str) -> bool {
     let line = line.trim();
-    line.chars().count() <= tune::PROMPT_MAX_CHARS && PROMPT.is_match(line)
+    line.chars().count() <= tune::PROMPT_MAX_CHARS
+        && (PROMPT.is_match(line) || COOKIE_NOTICE.is_match(line))
 }
 
 /// Headings that open a list of links to other stories inside or after the

@@ -186,6 +186,7 @@ pub fn drop_lines(
         }
     }
     let credits = !opts.keep.captions && !opts.ablate.off(Step::Credits);
+    let captions = !opts.keep.captions && !opts.ablate.off(Step::Captions);
     let prompts = !opts.ablate.off(Step::Prompts);
     let tag_lines = !opts.ablate.off(Step::TagLines);
     let link_lists = !opts.ablate.off(Step::LinkLists);
@@ -202,6 +203,7 @@ pub fn drop_lines(
         }
         let t = text(k);
         if (credits && lines::is_credit(t))
+            || (captions && lines::is_caption_line(t))
             || (prompts && lines::is_prompt(t))
             || (tag_lines && lines::is_tag_line(t))
             || (link_lists && lines::is_read_more_line(t) && linky(k))

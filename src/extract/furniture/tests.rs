@@ -409,3 +409,29 @@ fn about_box_with_a_copyright_notice_is_not_a_bio() {
     let t = default_text(&inner);
     assert!(t.contains("All rights reserved"), "{t}");
 }
+
+#[test]
+fn enlarge_caption_lines_and_cookie_notices_are_left_out() {
+    assert!(super::lines::is_caption_line(
+        "Vergrößern Eine kleine runde Aussparung für die Facetime-Kamera im Display."
+    ));
+    assert!(!super::lines::is_caption_line(
+        "Enlarge leaders' photos & mount next to bio sketches."
+    ));
+    assert!(!super::lines::is_caption_line(
+        "Vergrößern Sie das Bild mit einem Klick."
+    ));
+    assert!(is_prompt(
+        "Zachęcamy do regularnych odwiedzin naszej strony. Informujemy, że korzystamy z cookies."
+    ));
+    let inner = format!(
+        "{}<div class=visual><img src=a.jpg><div class=description>Vergrößern Das neue \
+         Rathaus am Markt, von Süden gesehen.</div></div>{}",
+        story(2),
+        story(2)
+    );
+    let t = default_text(&inner);
+    assert!(!t.contains("Das neue Rathaus"), "{t}");
+    let kept = text_of(&inner, &ablated(Step::Captions));
+    assert!(kept.contains("Das neue Rathaus"), "{kept}");
+}
