@@ -352,7 +352,37 @@ pub fn is_byline(line: &str) -> bool {
             || is_number_token(w)
             || is_calendar_word(w)
             || is_time_word(w)
+            || is_role_word(w)
     })
+}
+
+/// What a contributor did, in brackets after the name ("by Eleanor Ainge
+/// Roy (reporting) and Adrian Malloch (photography)").
+fn is_role_word(w: &str) -> bool {
+    let Some(inner) = w
+        .trim_end_matches([',', ';'])
+        .strip_prefix('(')
+        .and_then(|r| r.strip_suffix(')'))
+    else {
+        return false;
+    };
+    matches!(
+        inner.to_lowercase().as_str(),
+        "reporting"
+            | "photography"
+            | "photos"
+            | "pictures"
+            | "video"
+            | "words"
+            | "text"
+            | "illustration"
+            | "illustrations"
+            | "graphics"
+            | "editing"
+            | "editor"
+            | "text/fotos"
+            | "fotos"
+    )
 }
 
 /// Agencies and picture libraries that photo credits name.
@@ -478,9 +508,14 @@ static TOOL_WORD: LazyLock<Regex> = LazyLock::new(|| {
     .expect("static regex")
 });
 
-/// A tag or category line, or a lone tool-bar word.
+/// The section label some sites put over the story ("From the section US
+/// & Canada").
+static SECTION_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?i:from\s+the\s+section)\s+\p{Lu}").expect("static regex"));
+
+/// A tag or category line, a section label, or a lone tool-bar word.
 pub fn is_tag_line(line: &str) -> bool {
     let line = line.trim();
     line.chars().count() <= tune::PROMPT_MAX_CHARS
-        && (TAG_LINE.is_match(line) || TOOL_WORD.is_match(line))
+        && (TAG_LINE.is_match(line) || TOOL_WORD.is_match(line) || SECTION_LINE.is_match(line))
 }

@@ -435,3 +435,28 @@ fn enlarge_caption_lines_and_cookie_notices_are_left_out() {
     let kept = text_of(&inner, &ablated(Step::Captions));
     assert!(kept.contains("Das neue Rathaus"), "{kept}");
 }
+
+#[test]
+fn byline_with_contributor_roles_and_section_label_are_left_out() {
+    // guardian-1 and bbc-1 (readability-dev).
+    assert!(is_byline(
+        "by Eleanor Ainge Roy (reporting) and Adrian Malloch (photography)"
+    ));
+    assert!(!is_byline("by the sea (reporting) there was a storm"));
+    assert!(is_tag_line("From the section US & Canada"));
+    assert!(!is_tag_line(
+        "from the section of the report that the council kept"
+    ));
+    let inner = format!(
+        "<p>From the section US &amp; Canada</p>{}<p>by Jane Roe (reporting) and John Doe \
+         (photography)</p>",
+        story(4)
+    );
+    let t = default_text(&inner);
+    assert!(
+        !t.contains("From the section") && !t.contains("Jane Roe"),
+        "{t}"
+    );
+    let kept = text_of(&inner, &ablated(Step::TagLines));
+    assert!(kept.contains("From the section"), "{kept}");
+}
