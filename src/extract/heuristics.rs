@@ -156,7 +156,14 @@ fn words_of(value: &str, state_words: bool) -> (bool, bool, bool) {
 /// Drupal's `field--label-hidden` is a field whose label is hidden (the
 /// article body carries it), `o-section--has-ads` a section that holds an
 /// ad slot beside the story, `no-sidebar` a layout without one.
+///
+/// Also with `state_words`, a page builder's own names say nothing:
+/// Elementor calls every block of a page `elementor-widget` (the text
+/// editor block that holds the story too).
 fn is_negative_name(name: &str, state_words: bool) -> bool {
+    if state_words && name.starts_with("elementor-") {
+        return false;
+    }
     let part_negative = |p: &str| neg_exact(p) || is_match(&NEG_SUB, p);
     let whole = is_match(&NEG_SUB, name)
         || name

@@ -383,3 +383,27 @@ fn article_teasers_in_a_mega_menu_do_not_protect_it() {
     let ablated = extract_html(&html, None, &opts).text;
     assert!(ablated.contains("Teaser 5"), "{ablated}");
 }
+
+/// An Elementor page: every block is an `elementor-widget`, the story's
+/// text editor blocks too.
+#[test]
+fn elementor_text_widgets_are_the_story() {
+    let footer: String = (0..6)
+        .map(|i| format!("<p>Footer note {i}: the shop ships to many countries and answers mail within two working days.</p>"))
+        .collect();
+    let html = format!(
+        "<html><body><div class='elementor-element elementor-widget \
+         elementor-widget-text-editor'><div class=elementor-widget-container>{}</div></div>\
+         <div class=box><p>Questions? Write to the office, we are glad to help you.</p></div>\
+         <footer>{footer}</footer></body></html>",
+        story(4)
+    );
+    let t = extract_html(&html, None, &ExtractOptions::default()).text;
+    assert!(t.contains("Paragraph 3 of the story"), "{t}");
+    let opts = ExtractOptions {
+        ablate: ablation::Ablations::default().with(ablation::Step::StateWords),
+        ..ExtractOptions::default()
+    };
+    let ablated = extract_html(&html, None, &opts).text;
+    assert!(!ablated.contains("Paragraph 3 of the story"), "{ablated}");
+}

@@ -138,6 +138,8 @@ fn drupal_label_hidden_field_and_has_ads_section_are_not_boilerplate() {
     assert!(h("is-hidden").negative, "the element itself is hidden");
     assert!(h("sidebar has-ads").negative, "one negative name is enough");
     assert!(h("c-card--sidebar").negative);
+    assert!(!h("elementor-element elementor-widget elementor-widget-text-editor").negative);
+    assert!(h("elementor-element sidebar-box").negative);
     let ablated = combine(
         words_of("field field--label-hidden", false),
         words_of("", false),
