@@ -392,14 +392,22 @@ pub enum Command {
     /// newshound eval --html pages/ --gold gold/
     Eval {
         /// Directory of <name>.html pages.
-        #[arg(long, value_name = "DIR", requires = "gold")]
+        #[arg(long, value_name = "DIR")]
         html: Option<PathBuf>,
-        /// Directory of <name>.txt gold texts.
+        /// Directory of <name>.txt gold texts [default: none; then the
+        /// snippets of --snippets, or snippets.json in or beside --html].
         #[arg(long, value_name = "DIR", requires = "html")]
         gold: Option<PathBuf>,
+        /// Score by snippets, as trafilatura's benchmark does: a JSON file
+        /// mapping each page's file name to passages that must ("with") and
+        /// must not ("without") be in the text [default: snippets.json in or
+        /// beside the html directory when no gold is given].
+        #[arg(long, value_name = "FILE", requires = "html", conflicts_with = "gold")]
+        snippets: Option<PathBuf>,
         /// A corpus directory, default tests/corpus: one archive per set
-        /// (SET.tar.zst), or one directory per set holding html and gold.
-        #[arg(long, value_name = "DIR", conflicts_with_all = ["html", "gold"])]
+        /// (SET.tar.zst), or one directory per set holding html and gold
+        /// (or snippets.json).
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["html", "gold", "snippets"])]
         corpus: Option<PathBuf>,
         /// Score only this set of the corpus, as one set given with --html
         /// and --gold is scored (so with --worst, --sequence, --ablate).

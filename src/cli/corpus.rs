@@ -30,7 +30,7 @@ pub fn eval(
     json: bool,
     jobs: usize,
 ) -> Result<ExitCode> {
-    let report = eval::evaluate_dir(set.html, set.gold, opts, &set.convention, jobs)?;
+    let report = eval::evaluate_set(set.html, set.gold, opts, &set.convention, jobs)?;
     if json {
         write_json(out, &report)?;
     } else {
@@ -46,6 +46,12 @@ pub fn eval_sequence(
     opts: &ExtractOptions,
     json: bool,
 ) -> Result<ExitCode> {
+    if set.gold.is_file() {
+        bail!(
+            "{}: --sequence needs gold texts (a directory), not snippets",
+            set.gold.display()
+        );
+    }
     let config = globals.config()?;
     let loaded = eval::sequence_pages(set.html, set.gold, opts, &set.convention)?;
     for path in &loaded.missing {
@@ -116,18 +122,30 @@ pub struct EvalSets {
     _unpacked: Option<tempfile::TempDir>,
 }
 
-/// `--html DIR --gold DIR`, else the sets of `--corpus DIR` (default
+/// `--html DIR` with `--gold DIR` or snippets (`--snippets FILE`, else
+/// `snippets.json` in or beside it), else the sets of `--corpus DIR` (default
 /// [`DEFAULT_CORPUS`]; `<set>.tar.zst` archives are unpacked into a
 /// temporary directory), all of them or the one named by `--set`.
 pub fn eval_sets(
     html: Option<&Path>,
     gold: Option<&Path>,
+    snippets: Option<&Path>,
     corpus: Option<&Path>,
     set: Option<&str>,
 ) -> Result<EvalSets> {
-    if let (Some(h), Some(g)) = (html, gold) {
+    if let Some(h) = html {
+        let scored_by = match gold.or(snippets) {
+            Some(g) => g.to_path_buf(),
+            None => match eval::snippets::beside(h) {
+                Some(s) => s,
+                None => bail!(
+                    "{}: no gold: give --gold DIR or --snippets FILE (no snippets.json in or beside it)",
+                    h.display()
+                ),
+            },
+        };
         return Ok(EvalSets {
-            sets: vec![(super::set_name(h), h.to_path_buf(), g.to_path_buf())],
+            sets: vec![(super::set_name(h), h.to_path_buf(), scored_by)],
             whole_corpus: false,
             _unpacked: None,
         });

@@ -350,6 +350,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
         Command::Eval {
             html,
             gold,
+            snippets,
             corpus: corpus_dir,
             set,
             algorithm,
@@ -376,6 +377,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             let chosen = corpus::eval_sets(
                 html.as_deref(),
                 gold.as_deref(),
+                snippets.as_deref(),
                 corpus_dir.as_deref(),
                 set.as_deref(),
             )?;
@@ -406,7 +408,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
                     corpus::eval(out, &set, &opts, worst, json, jobs)
                 }
             } else {
-                bail!("eval needs --html and --gold, or --corpus")
+                bail!("eval needs --html and --gold (or --snippets), or --corpus")
             }
         }
         Command::Train {

@@ -65,19 +65,25 @@ pub enum ConventionSource {
 /// page-signal-dev (its gold keeps "By X" and dateline lines), while
 /// counting them would lose 0.0006 on readability-dev, 0.0071 on
 /// cleanportaleval and nothing on cleaneval-dev.
-const KNOWN: [(&str, bool, bool); 4] = [
+///
+/// trafilatura-dev is scored by snippets ([`super::snippets`]): the title
+/// is not part of the scored text and its `without` snippets list comments,
+/// bylines and dates, so it is scored as `extract` outputs, body only.
+const KNOWN: [(&str, bool, bool); 5] = [
     ("page-signal-dev", true, false),
     ("cleaneval-dev", true, true),
     ("cleanportaleval", true, false),
     ("readability-dev", false, false),
+    ("trafilatura-dev", false, false),
 ];
 
 /// (set, captions in gold, bylines in gold), as [`KNOWN`].
-const KNOWN_FURNITURE: [(&str, bool, bool); 4] = [
+const KNOWN_FURNITURE: [(&str, bool, bool); 5] = [
     ("page-signal-dev", true, true),
     ("cleaneval-dev", false, false),
     ("cleanportaleval", true, false),
     ("readability-dev", true, false),
+    ("trafilatura-dev", false, false),
 ];
 
 impl GoldConvention {

@@ -16,7 +16,7 @@ use crate::extract::{extract_bytes_selection, ExtractOptions};
 use crate::words::tokenize;
 
 /// The pages of a directory (as `extract DIR` lists them).
-fn page_list(dir: &Path) -> Result<Vec<PathBuf>, EvalError> {
+pub(super) fn page_list(dir: &Path) -> Result<Vec<PathBuf>, EvalError> {
     batch::html_files(dir).map_err(|source| EvalError::Io {
         path: dir.to_path_buf(),
         source,
@@ -74,6 +74,7 @@ pub fn evaluate_dir(
         pages: scored,
         mean,
         max_millis,
+        snippets: None,
     })
 }
 
@@ -97,6 +98,7 @@ fn eval_page(
         extracted_tokens: a.len(),
         gold_tokens: b.len(),
         millis,
+        snippets: None,
     })
 }
 

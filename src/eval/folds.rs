@@ -277,6 +277,7 @@ pub fn cross_validate(
             extracted_tokens: tokenize(&text).len(),
             gold_tokens: tokenize(&page.gold).len(),
             millis,
+            snippets: None,
         }
     });
     let sites: BTreeSet<&str> = pages.iter().map(|p| p.site.as_str()).collect();

@@ -14,11 +14,11 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::extract::Algorithm;
+use crate::extract::{Algorithm, ExtractOptions};
 
 mod convention;
 mod corpus;
@@ -26,6 +26,7 @@ pub mod folds;
 mod lcs;
 pub mod methods;
 pub mod sequence;
+pub mod snippets;
 pub use convention::{ConventionSource, GoldConvention};
 pub use corpus::{evaluate_dir, sequence_pages, SequencePages};
 pub use lcs::lcs_len;
@@ -50,6 +51,22 @@ fn ids<'t>(a: &[&'t str], b: &[&'t str]) -> (Vec<u32>, Vec<u32>) {
     let ia = a.iter().map(|t| intern(t)).collect();
     let ib = b.iter().map(|t| intern(t)).collect();
     (ia, ib)
+}
+
+/// Score every page of `html_dir` against `gold`: a directory of gold
+/// texts ([`evaluate_dir`]) or a snippet file ([`snippets::evaluate_snippets`]).
+pub fn evaluate_set(
+    html_dir: &Path,
+    gold: &Path,
+    opts: &ExtractOptions,
+    convention: &GoldConvention,
+    jobs: usize,
+) -> Result<EvalReport, EvalError> {
+    if gold.is_file() {
+        snippets::evaluate_snippets(html_dir, gold, opts, convention, jobs)
+    } else {
+        evaluate_dir(html_dir, gold, opts, convention, jobs)
+    }
 }
 
 /// Score `extracted` against `gold`. Both empty: a perfect score; one empty:
@@ -113,6 +130,10 @@ pub enum EvalError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("{path}: not a snippet file ({{\"page.html\": {{\"with\": [...], \"without\": [...]}}}}): {why}")]
+    BadSnippets { path: PathBuf, why: String },
+    #[error("{page}: no snippets in {snippets}")]
+    MissingSnippets { page: PathBuf, snippets: PathBuf },
     #[error("{html_dir}: none of the {pages} pages has a gold text in {gold_dir}")]
     NoGold {
         html_dir: PathBuf,
@@ -132,6 +153,10 @@ pub struct PageScore {
     pub gold_tokens: usize,
     /// Wall time of extraction (decode to text), milliseconds.
     pub millis: f64,
+    /// A set scored by snippets: this page's counts (`gold_tokens` are the
+    /// words of its `with` snippets).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snippets: Option<snippets::SnippetCounts>,
 }
 
 /// Per-page scores and their means.
@@ -145,6 +170,10 @@ pub struct EvalReport {
     pub mean: Score,
     /// Slowest page, milliseconds.
     pub max_millis: f64,
+    /// A set scored by snippets: the summed counts; `mean` then holds P, R
+    /// and F of these sums, and accuracy in place of the CleanEval score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snippets: Option<snippets::SnippetCounts>,
 }
 
 impl EvalReport {
@@ -167,6 +196,7 @@ impl EvalReport {
             pages,
             mean,
             max_millis,
+            snippets: None,
         }
     }
 
@@ -191,6 +221,10 @@ impl EvalReport {
             rows.truncate(k);
         }
         let w = rows.iter().map(|p| p.name.len()).max().unwrap_or(4).max(4);
+        if let Some(total) = &self.snippets {
+            self.render_snippets(&mut out, &rows, total, w);
+            return out;
+        }
         let _ = writeln!(
             out,
             "{:<w$}  {:>6} {:>6} {:>6} {:>6} {:>7} {:>7} {:>7}",
@@ -225,14 +259,61 @@ impl EvalReport {
         );
         out
     }
+
+    /// The table of a set scored by snippets: per page the `with` snippets
+    /// found and the `without` snippets found, then the set's figures.
+    fn render_snippets(
+        &self,
+        out: &mut String,
+        rows: &[&PageScore],
+        total: &snippets::SnippetCounts,
+        w: usize,
+    ) {
+        let _ = writeln!(
+            out,
+            "{:<w$}  {:>6} {:>9} {:>9} {:>7} {:>7}",
+            "page", "F", "with", "without", "tokens", "ms"
+        );
+        for p in rows {
+            let c = p.snippets.unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{:<w$}  {:>6.3} {:>9} {:>9} {:>7} {:>7.1}",
+                p.name,
+                p.score.f1,
+                format!("{}/{}", c.tp, c.tp + c.fn_),
+                format!("{}/{}", c.fp, c.fp + c.tn),
+                p.extracted_tokens,
+                p.millis
+            );
+        }
+        let empty = self
+            .pages
+            .iter()
+            .filter(|p| p.extracted_tokens == 0)
+            .count();
+        let _ = writeln!(
+            out,
+            "snippets over {} pages ({:?}): tp {} fn {} fp {} tn {}  P {:.3}  R {:.3}  F {:.3}  accuracy {:.3}  ({} empty; slowest {:.1} ms)",
+            self.pages.len(),
+            self.algorithm,
+            total.tp,
+            total.fn_,
+            total.fp,
+            total.tn,
+            total.precision(),
+            total.recall(),
+            total.f(),
+            total.accuracy(),
+            empty,
+            self.max_millis
+        );
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::path::Path;
-
     use super::*;
-    use crate::extract::ExtractOptions;
 
     fn write(dir: &Path, name: &str, text: &str) {
         std::fs::write(dir.join(name), text).unwrap_or_else(|e| panic!("{name}: {e}"));

@@ -78,6 +78,30 @@ pub fn declared_main_around(dom: &Dom<'_>, stats: &[Stats], best: usize) -> Opti
     None
 }
 
+/// The recipe around the best node (an element whose class or id has the
+/// part `recipe`: `<article class="article recipe">`, `node-recipe`), when
+/// it holds more non-link text than the best node and reads like text. A
+/// recipe writes its method as prose and its ingredients, times and
+/// nutrition as short lines in boxes beside it: density picks the method
+/// alone.
+pub fn recipe_around(dom: &Dom<'_>, stats: &[Stats], best: usize) -> Option<usize> {
+    let is_recipe = |v: &str| {
+        v.split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|p| p.eq_ignore_ascii_case("recipe"))
+    };
+    let mut a = best;
+    while a != 0 {
+        let nd = &dom.nodes[a];
+        if nd.tag != Tag::Body && (is_recipe(nd.class) || is_recipe(nd.id)) {
+            let wider = non_link(&stats[a]) > non_link(&stats[best]);
+            let textual = link_density(&stats[a]) < tune::SECTION_MAX_LINK_DENSITY;
+            return (a != best && wider && textual).then_some(a);
+        }
+        a = nd.parent as usize;
+    }
+    None
+}
+
 /// Class/id words of photo galleries and slideshows.
 static GALLERY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new("(?i)gallery|slideshow|carousel").expect("static regex"));

@@ -147,6 +147,14 @@ pub mod attr_flags {
     pub const ROLE_MAIN: u8 = 8;
 }
 
+/// `haystack` holds `needle` (lowercase ASCII), ignoring ASCII case.
+fn contains_ignore_ascii_case(haystack: &str, needle: &str) -> bool {
+    haystack
+        .as_bytes()
+        .windows(needle.len())
+        .any(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
 /// Read class, id and the flag attributes of an element in one pass. The
 /// strip prepass drops every attribute it does not know to be read: a new one
 /// read here must be added to its keep list.
@@ -161,7 +169,10 @@ fn read_attrs(el: &Element) -> (&str, &str, u8) {
                 flags |= attr_flags::HIDDEN
             }
             "style" if style_hides(value) => flags |= attr_flags::HIDDEN,
-            "itemprop" if value.contains("articleBody") => flags |= attr_flags::ARTICLE_BODY,
+            // Pages write `articlebody` too; the name means the same.
+            "itemprop" if contains_ignore_ascii_case(value, "articlebody") => {
+                flags |= attr_flags::ARTICLE_BODY
+            }
             "role" => {
                 let role = value.trim();
                 if role.eq_ignore_ascii_case("main") {
@@ -505,5 +516,23 @@ mod tests {
         let st = dom.stats(&removed);
         assert_eq!(st[0].chars, 3);
         assert_eq!(st[0].tags, 2);
+    }
+
+    #[test]
+    fn itemprop_articlebody_in_lower_case_is_the_article_body() {
+        let doc = Html::parse_document(
+            "<body><span itemprop=articlebody class=rs_skip>Text.</span>             <div itemprop='articleBody'>More.</div><p itemprop=headline>H</p></body>",
+        );
+        let dom = Dom::build(&doc);
+        let body: Vec<bool> = dom
+            .nodes
+            .iter()
+            .map(|n| n.flags & attr_flags::ARTICLE_BODY != 0)
+            .collect();
+        let flagged: Vec<&str> = (0..dom.len())
+            .filter(|&i| body[i])
+            .filter_map(|i| dom.nodes[i].el.map(|e| e.name()))
+            .collect();
+        assert_eq!(flagged, ["span", "div"]);
     }
 }

@@ -10,6 +10,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::ablation::{Ablations, Step};
 use super::dom::{attr_flags, Dom, Stats, Tag};
 
 /// What the class and id attributes of an element say.
@@ -132,7 +133,7 @@ fn is_comment_name(name: &str) -> bool {
 /// word: `article-comments` is rescued, `story-feature related` is not
 /// (per-name rescue gained 0.07 and 0.04 F1 on two page-signal pages, lost
 /// nothing).
-fn words_of(value: &str) -> (bool, bool, bool) {
+fn words_of(value: &str, state_words: bool) -> (bool, bool, bool) {
     if value.is_empty() {
         return (false, false, false);
     }
@@ -143,15 +144,51 @@ fn words_of(value: &str) -> (bool, bool, bool) {
     } else {
         value
     };
-    let neg = v.split_ascii_whitespace().any(|name| {
-        (is_match(&NEG_SUB, name)
-            || name
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .any(neg_exact))
-            && !is_match(&MAYBE_SUB, name)
-    });
+    let neg = v
+        .split_ascii_whitespace()
+        .any(|name| is_negative_name(name, state_words) && !is_match(&MAYBE_SUB, name));
     let comment = v.split_ascii_whitespace().any(is_comment_name);
     (neg, is_match(&POS_SUB, v), comment)
+}
+
+/// A class/id name with a boilerplate word. With `state_words`, a word
+/// that another part qualifies is a state of the element, not its role:
+/// Drupal's `field--label-hidden` is a field whose label is hidden (the
+/// article body carries it), `o-section--has-ads` a section that holds an
+/// ad slot beside the story, `no-sidebar` a layout without one.
+///
+/// Also with `state_words`, a page builder's own names say nothing:
+/// Elementor calls every block of a page `elementor-widget` (the text
+/// editor block that holds the story too).
+fn is_negative_name(name: &str, state_words: bool) -> bool {
+    if state_words && name.starts_with("elementor-") {
+        return false;
+    }
+    let part_negative = |p: &str| neg_exact(p) || is_match(&NEG_SUB, p);
+    let whole = is_match(&NEG_SUB, name)
+        || name
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(neg_exact);
+    if !whole || !state_words {
+        return whole;
+    }
+    let mut before = "";
+    for part in name
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|p| !p.is_empty())
+    {
+        if part_negative(part) && !is_state_qualifier(before) {
+            return true;
+        }
+        before = part;
+    }
+    false
+}
+
+/// A part that makes the next one a state of the element ("has ads",
+/// "label hidden") rather than what the element is.
+fn is_state_qualifier(part: &str) -> bool {
+    matches!(part, "has" | "with" | "no" | "without" | "label" | "title")
 }
 
 /// Lowercased ASCII-alphanumeric words of a string.
@@ -234,17 +271,26 @@ pub struct Flags {
     /// Inside a reader-comment element (closed under descendants; all false
     /// when comments are kept).
     pub in_comments: Vec<bool>,
+    /// A declared article container that counts as the page's: not inside
+    /// a comment thread, and not an `<article>` teaser inside navigation or
+    /// another landmark that is not the article (a mega-menu of story
+    /// teasers), unless `nav-articles` is off.
+    pub declared: Vec<bool>,
 }
 
 impl Flags {
     /// Hints of every element; with `drop_comments`, the comment mask.
     pub fn compute(dom: &Dom<'_>, drop_comments: bool) -> Flags {
-        Flags::compute_with(dom, drop_comments, true)
+        Flags::compute_with(dom, drop_comments, Ablations::default())
     }
 
-    /// [`Flags::compute`]; with `slug_ids`, an id that is a prose slug
-    /// ([`is_heading_anchor`]) says nothing negative (`eval --ablate slug-ids`).
-    pub fn compute_with(dom: &Dom<'_>, drop_comments: bool, slug_ids: bool) -> Flags {
+    /// [`Flags::compute`] with steps switched off (`eval --ablate`): an id
+    /// that is a prose slug ([`is_heading_anchor`]) says nothing negative
+    /// unless `slug-ids` is off; a qualified word ([`is_negative_name`]) is
+    /// a state unless `state-words` is off.
+    pub fn compute_with(dom: &Dom<'_>, drop_comments: bool, ablate: Ablations) -> Flags {
+        let slug_ids = !ablate.off(Step::SlugIds);
+        let state_words = !ablate.off(Step::StateWords);
         let n = dom.len();
         let mut hint = vec![Hint::default(); n];
         let mut holds_article = vec![false; n];
@@ -259,8 +305,8 @@ impl Flags {
             if !node.class.is_empty() || !node.id.is_empty() {
                 let c = *cache
                     .entry(node.class)
-                    .or_insert_with(|| words_of(node.class));
-                let mut d = words_of(node.id);
+                    .or_insert_with(|| words_of(node.class, state_words));
+                let mut d = words_of(node.id, state_words);
                 if (d.0 || d.2) && slug_ids && is_heading_anchor(dom, i) {
                     d = (false, d.1, false);
                 }
@@ -282,9 +328,19 @@ impl Flags {
                     || (hint[i].comment && !holds_main[i]);
             }
         }
-        for i in 0..n {
-            holds_article[i] = !in_comments[i] && is_declared_article(dom, i);
+        let nav_articles = !ablate.off(Step::NavArticles);
+        let mut in_landmark = vec![false; n];
+        let mut declared = vec![false; n];
+        for i in 1..n {
+            let nd = &dom.nodes[i];
+            let parent = nd.parent as usize;
+            in_landmark[i] = in_landmark[parent]
+                || matches!(nd.tag, Tag::Nav | Tag::Aside)
+                || nd.flags & attr_flags::ROLE_NOISE != 0;
+            let teaser = nav_articles && nd.tag == Tag::Article && in_landmark[parent];
+            declared[i] = !in_comments[i] && !teaser && is_declared_article(dom, i);
         }
+        holds_article.copy_from_slice(&declared);
         for i in (1..n).rev() {
             if holds_article[i] {
                 holds_article[dom.nodes[i].parent as usize] = true;
@@ -294,6 +350,7 @@ impl Flags {
             hint,
             holds_article,
             in_comments,
+            declared,
         }
     }
 }
@@ -330,8 +387,7 @@ pub fn removal_mask_with(
     let declared: Vec<(usize, usize)> = if declared_wins {
         (1..n)
             .filter(|&i| {
-                !flags.in_comments[i]
-                    && is_declared_article(dom, i)
+                flags.declared[i]
                     && stats[i].chars.saturating_sub(stats[i].link_chars) >= DECLARED_MIN_TEXT
             })
             .map(|i| (i, dom.nodes[i].end as usize))

@@ -115,7 +115,7 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
     // 1.
     let stats0 = dom.stats(&vec![false; n]);
     let drop_comments = !opts.comments && !off(Step::Comments);
-    let flags = Flags::compute_with(dom, drop_comments, !off(Step::SlugIds));
+    let flags = Flags::compute_with(dom, drop_comments, opts.ablate);
     let mut removed = removal_mask_with(dom, &stats0, &flags, !off(Step::DeclaredBeside));
     // 2.
     let (mut stats, mut dens, mut ds, mut best) = densest(dom, &flags, &removed);
@@ -135,6 +135,9 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
     }
     if !off(Step::DeclaredMain) {
         best = candidate::declared_main_around(dom, &stats, best).unwrap_or(best);
+    }
+    if !off(Step::Recipes) {
+        best = candidate::recipe_around(dom, &stats, best).unwrap_or(best);
     }
     // 3.
     let t = threshold(dom, &dens, best);
@@ -172,7 +175,7 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
             *k = true;
         }
     }
-    let mut sink = TextSink::default();
+    let mut sink = TextSink::keeping_format_chars(off(Step::FormatChars));
     assemble_kept(dom, 0, &skip, Some(&keep), &mut sink);
     let paras = sink.paras().to_vec();
     let head_range = headline.map_or(0..0, |h| h..dom.nodes[h].end as usize);
@@ -187,7 +190,10 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
         body = 0..paras.len() - first_content;
     }
     // 6.
-    if let Some(cut) = tail::tail_section_start(&sink, &paras, first_content, body.clone()) {
+    let author_bios = !off(Step::AuthorBios);
+    if let Some(cut) =
+        tail::tail_section_start(&sink, &paras, first_content, body.clone(), author_bios)
+    {
         let trimmed = trim_edges(&paras[first_content + body.start..first_content + cut]);
         body = if trimmed.is_empty() {
             body.start..cut

@@ -29,20 +29,32 @@ mod tune {
 /// cleaneval-dev, whose gold texts of blog pages include the comments.
 static TAIL_HEADING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^related(\s+(stories|articles|links|content|posts|news|coverage))?\s*:?$|^(you\s+may|you\s+might)\s+also\s+like|^more\s+(stories|news|headlines)\b|^(most\s+(read|popular|viewed|emailed))\s*:?$|^([\w.]+\s+){0,2}headlines\s*:?$|^top\s+stories\s*:?$|^external\s+links\s*:?$|^comments\s+are\s+(now\s+)?closed",
+        r"(?i)^related(\s+(stories|articles|links|content|posts|news|coverage))?\s*:?$|^(you\s+may|you\s+might)\s+also\s+like|^more\s+(stories|news|headlines)\b|^(most\s+(read|popular|viewed|emailed))\s*:?$|^([\w.]+\s+){0,2}headlines\s*:?$|^top\s+stories\s*:?$|^external\s+links\s*:?$|^comments\s+are\s+(now\s+)?closed|^(ähnliche\s+(artikel|beiträge)|das\s+könnte\s+(sie|dich)\s+auch\s+interessieren|weitere\s+(artikel|beiträge)|mehr\s+zum\s+thema|auch\s+interessant|lesen\s+sie\s+auch|zum\s+weiterlesen|sur\s+le\s+même\s+sujet|à\s+lire\s+(aussi|également)|noticias\s+relacionadas|te\s+puede\s+interesar|czytaj\s+(także|też)|zobacz\s+(także|też|również))\s*:?$",
+    )
+    .expect("static regex")
+});
+
+/// Headings of a box about the author after the story ("About the
+/// author", "Über den Autor", "Zur Autorin").
+static AUTHOR_HEADING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)^(about\s+the\s+authors?|über\s+(den\s+autor|die\s+autorin|die\s+autoren)|zum\s+autor|zur\s+autorin|à\s+propos\s+de\s+l.auteur|sobre\s+(el|la)\s+autora?|o\s+autorze)\s*:?$",
     )
     .expect("static regex")
 });
 
 /// Index (relative to `body`'s base `first`) of a short paragraph that opens
-/// a related-stories section, once enough of the text is behind.
+/// a related-stories section, or with `author_bios` a box about the author,
+/// once enough of the text is behind.
 pub fn tail_section_start(
     sink: &TextSink,
     paras: &[Para],
     first: usize,
     body: std::ops::Range<usize>,
+    author_bios: bool,
 ) -> Option<usize> {
     let re = &*TAIL_HEADING;
+    let opens = |t: &str| re.is_match(t) || (author_bios && AUTHOR_HEADING.is_match(t));
     let total: u64 = paras[first + body.start..first + body.end]
         .iter()
         .map(|p| u64::from(p.chars))
@@ -53,7 +65,7 @@ pub fn tail_section_start(
         if p.chars <= tune::HEADING_MAX_CHARS
             && (before as f64 >= tune::MIN_SHARE_BEFORE * total as f64
                 || before >= tune::MIN_CHARS_BEFORE)
-            && re.is_match(sink.para_text(first + i).trim())
+            && opens(sink.para_text(first + i).trim())
         {
             return Some(i);
         }

@@ -285,3 +285,125 @@ fn sphinx_sections_named_sharing_are_kept() {
         "the bug: {ablated:?}"
     );
 }
+
+#[test]
+fn soft_hyphens_inside_words_do_not_split_them() {
+    let html = format!(
+        "<html><body><article>{}<p>Die Regierung Ita&shy;li&shy;ens hat am Montag \
+         den Haus&shy;halt beschlossen.</p></article></body></html>",
+        story(4)
+    );
+    let t = extract_html(&html, None, &ExtractOptions::default()).text;
+    assert!(
+        t.contains("Regierung Italiens hat am Montag den Haushalt"),
+        "{t}"
+    );
+    let opts = ExtractOptions {
+        ablate: ablation::Ablations::default().with(ablation::Step::FormatChars),
+        ..ExtractOptions::default()
+    };
+    let kept = extract_html(&html, None, &opts).text;
+    assert!(kept.contains("Ita\u{ad}li\u{ad}ens"), "{kept}");
+}
+
+/// A Drupal page: the body field's class says its label is hidden, and a
+/// long footer makes the story less than half of the page's text.
+#[test]
+fn drupal_body_field_with_hidden_label_is_the_story() {
+    let footer: String = (0..6)
+        .map(|i| format!("<p>Footer note {i}: the association was founded in 1994 and is registered in Vienna, with members in many countries.</p>"))
+        .collect();
+    let html = format!(
+        "<html><body><div class=region-content><div class=\"field field--name-body \
+         field--label-hidden\">{}</div><div class=contact-box><p>Questions? Call the office \
+         on weekdays, we are glad to help.</p></div></div><footer>{footer}</footer></body></html>",
+        story(4)
+    );
+    let t = extract_html(&html, None, &ExtractOptions::default()).text;
+    assert!(t.contains("Paragraph 3 of the story"), "{t}");
+    let opts = ExtractOptions {
+        ablate: ablation::Ablations::default().with(ablation::Step::StateWords),
+        ..ExtractOptions::default()
+    };
+    let ablated = extract_html(&html, None, &opts).text;
+    assert!(!ablated.contains("Paragraph 3 of the story"), "{ablated}");
+}
+
+/// A recipe: the method is prose, the ingredients and the times are short
+/// lines in boxes beside it.
+#[test]
+fn recipe_keeps_ingredients_and_times_beside_the_method() {
+    let steps: String = (1..=4)
+        .map(|i| format!("<dt>{i}.</dt><dd>Step {i}: stir the milk and the sugar in a pan, bring it to the boil and let it cool for ten minutes before you go on.</dd>"))
+        .collect();
+    let html = format!(
+        "<html><body><nav><a href=/>Home</a> <a href=/r>Recipes</a></nav>\
+         <article class='article recipe'><section class=ingredients><ul>\
+         <li><span>1 Pck.</span> <span>Vanillepuddingpulver</span></li><li>350 g Zucker</li>\
+         <li>500 ml Milch</li><li>2 Eier</li></ul></section>\
+         <div class=preparation><div class=preparation__time><span>120 Minuten</span> \
+         <span>( + 300 Minuten Wartezeit )</span></div><dl class=list>{steps}</dl></div>\
+         </article><footer><a href=/c>Contact</a></footer></body></html>"
+    );
+    let t = extract_html(&html, None, &ExtractOptions::default()).text;
+    assert!(
+        t.contains("Vanillepuddingpulver") && t.contains("Step 4"),
+        "{t}"
+    );
+    assert!(t.contains("300 Minuten Wartezeit"), "{t}");
+    let opts = ExtractOptions {
+        ablate: ablation::Ablations::default().with(ablation::Step::Recipes),
+        ..ExtractOptions::default()
+    };
+    let ablated = extract_html(&html, None, &opts).text;
+    assert!(!ablated.contains("Vanillepuddingpulver"), "{ablated}");
+}
+
+/// A mega-menu of story teasers, each an `<article>`, in the header's
+/// `<nav>`: the teasers do not make the menu the page's article.
+#[test]
+fn article_teasers_in_a_mega_menu_do_not_protect_it() {
+    let teasers: String = (0..12)
+        .map(|i| format!("<article class=teaser><p>Teaser {i}: the institute welcomes guests from many countries every year, and the courses cover nature, rivers and the sea. Since 1990 the academy has trained rangers, teachers and officials, who come back for more.</p></article>"))
+        .collect();
+    let html = format!(
+        "<html><body><header><nav><ul><li><a href=/a>Themen</a><div>{teasers}</div></li></ul>\
+         </nav></header><main><div class=col>{}</div></main></body></html>",
+        story(8)
+    );
+    let t = extract_html(&html, None, &ExtractOptions::default()).text;
+    assert!(
+        t.contains("Paragraph 7 of the story") && !t.contains("Teaser 5"),
+        "{t}"
+    );
+    let opts = ExtractOptions {
+        ablate: ablation::Ablations::default().with(ablation::Step::NavArticles),
+        ..ExtractOptions::default()
+    };
+    let ablated = extract_html(&html, None, &opts).text;
+    assert!(ablated.contains("Teaser 5"), "{ablated}");
+}
+
+/// An Elementor page: every block is an `elementor-widget`, the story's
+/// text editor blocks too.
+#[test]
+fn elementor_text_widgets_are_the_story() {
+    let footer: String = (0..6)
+        .map(|i| format!("<p>Footer note {i}: the shop ships to many countries and answers mail within two working days.</p>"))
+        .collect();
+    let html = format!(
+        "<html><body><div class='elementor-element elementor-widget \
+         elementor-widget-text-editor'><div class=elementor-widget-container>{}</div></div>\
+         <div class=box><p>Questions? Write to the office, we are glad to help you.</p></div>\
+         <footer>{footer}</footer></body></html>",
+        story(4)
+    );
+    let t = extract_html(&html, None, &ExtractOptions::default()).text;
+    assert!(t.contains("Paragraph 3 of the story"), "{t}");
+    let opts = ExtractOptions {
+        ablate: ablation::Ablations::default().with(ablation::Step::StateWords),
+        ..ExtractOptions::default()
+    };
+    let ablated = extract_html(&html, None, &opts).text;
+    assert!(!ablated.contains("Paragraph 3 of the story"), "{ablated}");
+}

@@ -36,6 +36,9 @@ pub struct TextSink {
     out: String,
     pending: Break,
     paras: Vec<Para>,
+    /// Keep invisible format characters ([`is_invisible_format`]) in words
+    /// (`eval --ablate format-chars`); dropped by default.
+    keep_format: bool,
 }
 
 impl Default for TextSink {
@@ -44,11 +47,39 @@ impl Default for TextSink {
             out: String::new(),
             pending: Break::None,
             paras: Vec::new(),
+            keep_format: false,
         }
     }
 }
 
+/// Characters a reader never sees that split a word for search and
+/// matching: the soft hyphen (U+00AD, which German sites put between the
+/// syllables of long words, "Ita\u{ad}li\u{ad}ens"), zero-width spaces
+/// and word joiners, direction marks and embeddings, and a stray byte-order
+/// mark. The zero-width (non-)joiners stay: they shape Persian, Indic and
+/// emoji text.
+pub fn is_invisible_format(c: char) -> bool {
+    matches!(c,
+        '\u{ad}'
+        | '\u{200b}'
+        | '\u{200e}'
+        | '\u{200f}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2060}'..='\u{2064}'
+        | '\u{2066}'..='\u{2069}'
+        | '\u{feff}')
+}
+
 impl TextSink {
+    /// A sink that keeps invisible format characters in words (the
+    /// `format-chars` ablation).
+    pub fn keeping_format_chars(keep: bool) -> TextSink {
+        TextSink {
+            keep_format: keep,
+            ..TextSink::default()
+        }
+    }
+
     fn want(&mut self, b: Break) {
         if b > self.pending {
             self.pending = b;
@@ -93,8 +124,15 @@ impl TextSink {
     }
 
     fn push_word(&mut self, word: &str, in_link: bool, node: u32) {
-        // Control characters (other than whitespace) are never text.
-        let cleaned: std::borrow::Cow<'_, str> = if word.chars().any(char::is_control) {
+        // Control characters (other than whitespace) are never text, nor
+        // are invisible format characters inside a word.
+        let drop = |c: char| c.is_control() || (!self.keep_format && is_invisible_format(c));
+        let cleaned: std::borrow::Cow<'_, str> = if !word.is_ascii() && word.chars().any(drop) {
+            word.chars()
+                .filter(|&c| !drop(c))
+                .collect::<String>()
+                .into()
+        } else if word.bytes().any(|b| b.is_ascii_control()) {
             word.chars()
                 .filter(|c| !c.is_control())
                 .collect::<String>()
@@ -264,6 +302,17 @@ mod tests {
     fn entities_decoded() {
         let t = text_of("<p>Fish &amp; chips &mdash; &#8220;good&#8221;&nbsp;food</p>");
         assert_eq!(t, "Fish & chips — “good” food");
+    }
+
+    #[test]
+    fn soft_hyphens_and_zero_width_spaces_do_not_split_words() {
+        let t = text_of("<p>Ita&shy;li&shy;ens Regierung\u{200b}s&shy;chef, x\u{200d}y</p>");
+        assert_eq!(t, "Italiens Regierungschef, x\u{200d}y");
+        let doc = Html::parse_document("<p>Ita&shy;li&shy;ens</p>");
+        let dom = Dom::build(&doc);
+        let mut sink = TextSink::keeping_format_chars(true);
+        assemble(&dom, 0, &[], &mut sink);
+        assert_eq!(sink.finish(), "Ita\u{ad}li\u{ad}ens");
     }
 
     #[test]

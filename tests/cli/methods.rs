@@ -142,3 +142,65 @@ fn eval_reads_the_repository_corpus_by_default() {
     let out = newshound(&["eval", "--sequence"], root);
     assert_clean_failure(&out, "add --set NAME");
 }
+
+/// A set scored by snippets: `html/` and `snippets.json` beside it, no gold
+/// texts (trafilatura's benchmark).
+fn snippet_set(dir: &std::path::Path) {
+    std::fs::create_dir_all(dir.join("snip/html")).unwrap();
+    let story = "The council met on Monday, and agreed the budget after a long debate.";
+    let page = format!(
+        "<html><body><div class=menu><a href=/a>Home</a> <a href=/b>World</a> \
+         <a href=/c>Sport</a></div><div class=story><p>{story}</p><p>{story}</p>\
+         <p>Members said the plan would be reviewed next spring.</p></div></body></html>"
+    );
+    std::fs::write(dir.join("snip/html/a.html"), page).unwrap();
+    let json = format!(
+        r#"{{"a.html": {{"with": ["{story}", "reviewed next spring.", "not on the page"],
+            "without": ["Home World Sport", "Imprint"]}}}}"#
+    );
+    std::fs::write(dir.join("snip/snippets.json"), json).unwrap();
+}
+
+#[test]
+fn eval_scores_a_snippet_set_found_beside_html_or_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    snippet_set(tmp.path());
+    let summary = "tp 2 fn 1 fp 0 tn 2  P 1.000  R 0.667  F 0.800  accuracy 0.800";
+    for args in [
+        &["eval", "--html", "snip/html"][..],
+        &[
+            "eval",
+            "--html",
+            "snip/html",
+            "--snippets",
+            "snip/snippets.json",
+        ],
+    ] {
+        let out = newshound(args, tmp.path());
+        assert!(out.status.success(), "{}", stderr(&out));
+        let report = stdout(&out);
+        assert!(report.contains(summary), "{report}");
+        assert!(
+            report.contains("a   ") && report.contains("2/3"),
+            "{report}"
+        );
+    }
+    let out = newshound(&["eval", "--corpus", ".", "--algorithm", "all"], tmp.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let table = stdout(&out);
+    assert_eq!(table.matches("snippets (summed").count(), 8, "{table}");
+    std::fs::create_dir_all(tmp.path().join("bare")).unwrap();
+    let out = newshound(&["eval", "--html", "bare"], tmp.path());
+    assert_clean_failure(&out, "bare: no gold: give --gold DIR or --snippets FILE");
+    let out = newshound(
+        &[
+            "eval",
+            "--html",
+            "snip/html",
+            "--snippets",
+            "snip/html/a.html",
+        ],
+        tmp.path(),
+    );
+    assert_clean_failure(&out, "a.html: not a snippet file");
+}

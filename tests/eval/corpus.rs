@@ -44,7 +44,11 @@ fn corpus_mean_f1_stays_above_floors() {
             .as_table()
             .unwrap_or_else(|| panic!("eval_floors.toml: [{set}] must be a table"));
         let html = corpus.join(set).join("html");
-        let gold = corpus.join(set).join("gold");
+        // Gold texts, or the snippets of a set scored by snippets.
+        let gold = match corpus.join(set).join("gold") {
+            g if g.is_dir() => g,
+            _ => corpus.join(set).join("snippets.json"),
+        };
         for (alg, floor) in algs {
             let floor = floor
                 .as_float()

@@ -352,7 +352,37 @@ pub fn is_byline(line: &str) -> bool {
             || is_number_token(w)
             || is_calendar_word(w)
             || is_time_word(w)
+            || is_role_word(w)
     })
+}
+
+/// What a contributor did, in brackets after the name ("by Eleanor Ainge
+/// Roy (reporting) and Adrian Malloch (photography)").
+fn is_role_word(w: &str) -> bool {
+    let Some(inner) = w
+        .trim_end_matches([',', ';'])
+        .strip_prefix('(')
+        .and_then(|r| r.strip_suffix(')'))
+    else {
+        return false;
+    };
+    matches!(
+        inner.to_lowercase().as_str(),
+        "reporting"
+            | "photography"
+            | "photos"
+            | "pictures"
+            | "video"
+            | "words"
+            | "text"
+            | "illustration"
+            | "illustrations"
+            | "graphics"
+            | "editing"
+            | "editor"
+            | "text/fotos"
+            | "fotos"
+    )
 }
 
 /// Agencies and picture libraries that photo credits name.
@@ -395,10 +425,34 @@ pub fn is_credit(line: &str) -> bool {
         })
 }
 
+/// A photo caption that the gallery's "enlarge" button opens
+/// ("Vergrößern Eine kleine runde Aussparung …", "Enlarge This image …").
+static CAPTION_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?i:vergrößern|bild\s+vergrößern|enlarge(?:\s+this\s+image)?|agrandir(?:\s+l.image)?|ampliar(?:\s+imagen)?|powiększ(?:\s+zdjęcie)?)\s+\p{Lu}")
+        .expect("static regex")
+});
+
+/// A caption line behind an "enlarge" button word: the caption starts with
+/// a capital (not "Enlarge leaders' photos …", an instruction, nor
+/// "Vergrößern Sie …"), and is short (a caption, not a paragraph).
+pub fn is_caption_line(line: &str) -> bool {
+    let line = line.trim();
+    line.chars().count() <= tune::PROMPT_MAX_CHARS
+        && CAPTION_LINE.is_match(line)
+        && line.split_whitespace().nth(1) != Some("Sie")
+}
+
+/// A short line that says the site uses cookies, wherever in the line
+/// ("Zachęcamy do … Informujemy, że korzystamy z cookies.").
+static COOKIE_NOTICE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\b(?:we\s+use\s+cookies|(?:site|website)\s+uses\s+cookies|wir\s+(?:verwenden|nutzen)\s+cookies|(?:webseite|website|seite)\s+(?:verwendet|nutzt)\s+cookies|(?:korzystamy|używamy)\s+z?\s*(?:plików\s+)?cookies|nous\s+utilisons\s+des\s+cookies|utilizamos\s+cookies)\b")
+        .expect("static regex")
+});
+
 /// Newsletter, subscription, app and cookie prompts.
 static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:sign\s+up\b|subscribe\b|get\s+(?:our|the)\s+[\w\s]{0,40}newsletter|join\s+our\s+(?:mailing\s+list|newsletter)|enter\s+your\s+email|download\s+(?:our|the)\s+[\w\s]{0,20}app\b|follow\s+us\s+on\b|like\s+us\s+on\s+facebook|we\s+use\s+cookies|this\s+(?:web)?site\s+uses\s+cookies|by\s+(?:using|continuing)\b.{0,60}\bcookies|support\s+(?:our|independent)\s+journalism|already\s+a\s+subscriber|want\s+more\b.{0,60}\b(?:inbox|newsletter))",
+        r"(?i)^(?:sign\s+up\b|subscribe\b|get\s+(?:our|the)\s+[\w\s]{0,40}newsletter|join\s+our\s+(?:mailing\s+list|newsletter)|enter\s+your\s+email|download\s+(?:our|the)\s+[\w\s]{0,20}app\b|follow\s+us\s+on\b|like\s+us\s+on\s+facebook|we\s+use\s+cookies|this\s+(?:web)?site\s+uses\s+cookies|by\s+(?:using|continuing)\b.{0,60}\bcookies|support\s+(?:our|independent)\s+journalism|already\s+a\s+subscriber|want\s+more\b.{0,60}\b(?:inbox|newsletter)|to\s+view\s+the\s+full\s+(?:story|article)\b.{0,20}\b(?:subscribe|log\s+in)|if\s+you.re\s+seeing\s+this\s+message|we\s+respect\s+your\s+privacy|.{0,80}\bdownload\s+(?:our|the)\s+[\w\s]{0,30}\bapps?\b|wir\s+(?:verwenden|nutzen)\s+cookies|diese\s+(?:web)?seite\s+(?:verwendet|nutzt)\s+cookies|wir\s+respektieren\s+(?:deine|ihre)\s+privatsph(?:ä|ae)re|(?:jetzt\s+)?(?:den\s+)?newsletter\s+abonnieren|jetzt\s+abonnieren|folgen\s+sie\s+uns\s+auf|nous\s+utilisons\s+des\s+cookies|ce\s+site\s+utilise\s+des\s+cookies|abonnez-vous|utilizamos\s+cookies|este\s+sitio\s+(?:web\s+)?utiliza\s+cookies|suscr[ií]bete|(?:korzystamy|używamy)\s+z?\s*(?:plików\s+)?cookies)",
     )
     .expect("static regex")
 });
@@ -407,7 +461,8 @@ static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
 /// cookies (short; a paragraph about newsletters is not a prompt).
 pub fn is_prompt(line: &str) -> bool {
     let line = line.trim();
-    line.chars().count() <= tune::PROMPT_MAX_CHARS && PROMPT.is_match(line)
+    line.chars().count() <= tune::PROMPT_MAX_CHARS
+        && (PROMPT.is_match(line) || COOKIE_NOTICE.is_match(line))
 }
 
 /// Headings that open a list of links to other stories inside or after the
@@ -415,7 +470,7 @@ pub fn is_prompt(line: &str) -> bool {
 /// more:", "Recommended").
 static LINK_LIST_HEADING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:read\s+(?:next|more|also)|more\s+from\b.{0,40}|related(?:\s+(?:coverage|stories|articles|content|links|posts|news|reading))?|recommended(?:\s+(?:for\s+you|stories|reading))?|also\s+read|see\s+more|more\s+on\s+this\s+story|further\s+reading|trending(?:\s+now)?|popular\s+now|top\s+stories|editor'?s\s+picks|lire\s+aussi|à\s+lire\s+aussi|leer\s+más|lea\s+también|mehr\s+zum\s+thema|leia\s+também)\s*[:»›>]?$",
+        r"(?i)^(?:read\s+(?:next|more|also)|more\s+from\b.{0,40}|related(?:\s+(?:coverage|stories|articles|content|links|posts|news|reading))?|recommended(?:\s+(?:for\s+you|stories|reading))?|also\s+read|see\s+more|more\s+on\s+this\s+story|further\s+reading|trending(?:\s+now)?|popular\s+now|top\s+stories|editor'?s\s+picks|lire\s+aussi|à\s+lire\s+aussi|sur\s+le\s+même\s+sujet|leer\s+más|lea\s+también|lee\s+también|noticias\s+relacionadas|te\s+puede\s+interesar|mehr\s+zum\s+thema|mehr\s+zu(?:m|r)?\s+\S.{0,30}|zum\s+weiterlesen|weiterlesen|lesen\s+sie\s+auch\b.{0,30}|schon\s+gelesen\??|auch\s+interessant|weitere\s+(?:artikel|beiträge|themen|nachrichten)|ähnliche\s+(?:artikel|beiträge)|das\s+könnte\s+(?:sie|dich)\s+auch\s+interessieren|czytaj\s+(?:także|też)|zobacz\s+(?:także|też|również)|polecamy|leia\s+também)\s*[:»›>]?$",
     )
     .expect("static regex")
 });
@@ -439,7 +494,7 @@ pub fn is_read_more_line(line: &str) -> bool {
 /// …", "Posted in …").
 static TAG_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:tags?|tagged(?:\s+with)?|categories|category|filed\s+under|posted\s+in|topics|mots-clés|schlagwörter|etiquetas)\s*:",
+        r"(?i)^(?:tags?|tagged(?:\s+with)?|categories|category|filed\s+under|posted\s+in|topics|mots-clés|schlagwörter|schlagworte|stichwörter|stichworte|themen|kategorien|kategorie|étiquettes|catégories|etiquetas|categorías|tematy|tagi)\s*:",
     )
     .expect("static regex")
 });
@@ -448,14 +503,19 @@ static TAG_LINE: LazyLock<Regex> = LazyLock::new(|| {
 /// "Email", "12 Comments").
 static TOOL_WORD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:share(?:\s+this(?:\s+(?:article|story))?)?|save|print|email|e-mail|tweet|pin\s+it|(?:\d+\s+)?comments?|view\s+comments|reply|found\s+this\s+helpful)$",
+        r"(?i)^(?:share(?:\s+this(?:\s+(?:article|story))?)?|save|print|email|e-mail|tweet|pin\s+it|(?:\d+\s+)?comments?|view\s+comments|reply|found\s+this\s+helpful|permalink|permalien|teilen|drucken|merken|(?:\d+\s+)?kommentare?|partager|imprimer|compartir|imprimir|udostępnij|drukuj|(?:download\s+(?:as\s+)?|save\s+as\s+)pdf|(?:\S+\s+){0,2}als\s+pdf\s+(?:herunterladen|downloaden|speichern)|pdf\s+herunterladen|(?:artikel|seite|beitrag)\s+drucken|télécharger\s+(?:le\s+|en\s+)?pdf|descargar\s+(?:en\s+)?pdf)$",
     )
     .expect("static regex")
 });
 
-/// A tag or category line, or a lone tool-bar word.
+/// The section label some sites put over the story ("From the section US
+/// & Canada").
+static SECTION_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^(?i:from\s+the\s+section)\s+\p{Lu}").expect("static regex"));
+
+/// A tag or category line, a section label, or a lone tool-bar word.
 pub fn is_tag_line(line: &str) -> bool {
     let line = line.trim();
     line.chars().count() <= tune::PROMPT_MAX_CHARS
-        && (TAG_LINE.is_match(line) || TOOL_WORD.is_match(line))
+        && (TAG_LINE.is_match(line) || TOOL_WORD.is_match(line) || SECTION_LINE.is_match(line))
 }

@@ -24,6 +24,9 @@ pub enum Kind {
     /// A byline or dateline box (`class="byline"`, `class="date"`, a block
     /// that is mostly a `<time>`, `<address>`).
     Byline,
+    /// A box about the author (`class="author-bio"`, `author_section`,
+    /// `about-author`): who wrote the story, not the story.
+    AuthorBio,
 }
 
 /// The lowercased alphanumeric parts of a class or id value
@@ -73,11 +76,54 @@ fn is_byline_part(p: &str) -> bool {
         )
 }
 
+/// A class or id value that names a box about the author: an author word
+/// and a box word among its parts (`author-bio`, `author_section`,
+/// `mntl-author-tooltip`), or one part that joins them (`authorbox`).
+fn is_author_bio_value(value: &str) -> bool {
+    let (mut author, mut bio) = (false, false);
+    for p in parts(value) {
+        if matches!(
+            p.as_str(),
+            "authorbio"
+                | "authorbox"
+                | "authorinfo"
+                | "authorprofile"
+                | "aboutauthor"
+                | "abouttheauthor"
+                | "autorbox"
+                | "autorinfo"
+        ) {
+            return true;
+        }
+        author |= matches!(
+            p.as_str(),
+            "author" | "authors" | "autor" | "autorin" | "autoren" | "writer"
+        );
+        bio |= matches!(
+            p.as_str(),
+            "bio"
+                | "bios"
+                | "biography"
+                | "box"
+                | "info"
+                | "section"
+                | "about"
+                | "description"
+                | "profile"
+                | "tooltip"
+                | "card"
+                | "vita"
+                | "details"
+        );
+    }
+    author && bio
+}
+
 /// Any furniture word at all in a class or id value: most values hold
 /// none, and are passed without splitting them.
 static ANY_WORD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        "(?i)caption|credit|photographer|byline|dateline|stamp|pubdate|author|writer|date|time|posted|published|meta|submitted",
+        "(?i)caption|credit|photographer|byline|dateline|stamp|pubdate|author|autor|writer|date|time|posted|published|meta|submitted",
     )
     .expect("static regex")
 });
@@ -109,9 +155,14 @@ fn named_kind<'a>(dom: &Dom<'a>, i: usize, classes: &mut ClassCache<'a>) -> Opti
     } else {
         nd.id
     };
+    if is_author_bio_value(nd.class) || is_author_bio_value(id) {
+        return Some(Kind::AuthorBio);
+    }
     for value in [nd.class, id] {
         let mut state = false;
+        let mut prev = String::new();
         for p in parts(value) {
+            let prev = std::mem::replace(&mut prev, p.clone());
             // `no_caption`, `has-caption`, `with-credit`: a state of a
             // container (buzzfeed's list items), not the caption itself.
             // `quote-credit`: a pull quote's attribution (bbc), not a photo's.
@@ -123,6 +174,16 @@ fn named_kind<'a>(dom: &Dom<'a>, i: usize, classes: &mut ClassCache<'a>) -> Opti
                 ),
             );
             if after_state {
+                continue;
+            }
+            // `preparation__time`, `cook-time`: how long a recipe takes,
+            // not when the story was published.
+            if p == "time"
+                && matches!(
+                    prev.as_str(),
+                    "preparation" | "prep" | "cook" | "cooking" | "baking" | "total" | "waiting"
+                )
+            {
                 continue;
             }
             // A credit inside a caption box is still a credit.
@@ -158,6 +219,13 @@ fn can_be_furniture(tag: Tag) -> bool {
     )
 }
 
+/// A text node under `i` holds a copyright notice.
+fn holds_copyright(dom: &Dom<'_>, i: usize) -> bool {
+    dom.nodes[i + 1..dom.nodes[i].end as usize]
+        .iter()
+        .any(|d| d.tag == Tag::Text && (d.text.contains('©') || d.text.contains("Copyright")))
+}
+
 /// Non-whitespace characters under `i` that sit inside a `<time>` element.
 fn time_chars(dom: &Dom<'_>, i: usize) -> u32 {
     let end = dom.nodes[i].end as usize;
@@ -186,11 +254,17 @@ pub fn kind_of<'a>(
 ) -> Option<Kind> {
     let nd = &dom.nodes[i];
     let chars = stats[i].chars;
-    // Longer than the longest furniture (a caption): prose.
-    if !can_be_furniture(nd.tag) || chars == 0 || chars > tune::CAPTION_MAX_CHARS {
+    // Longer than the longest furniture (an author's bio box): prose.
+    if !can_be_furniture(nd.tag) || chars == 0 || chars > tune::BIO_MAX_CHARS {
         return None;
     }
     if let Some(kind) = named_kind(dom, i, classes) {
+        // A box that holds a copyright notice ("About PR Newswire",
+        // "Copyright © 2007 …") is the notice under the story, which the
+        // older gold sets keep, not a bio.
+        if kind == Kind::AuthorBio && holds_copyright(dom, i) {
+            return None;
+        }
         // A caption holds no heading: a box that does is a story's item.
         let end = nd.end as usize;
         if kind == Kind::Caption
@@ -201,6 +275,7 @@ pub fn kind_of<'a>(
             return None;
         }
         let max = match kind {
+            Kind::AuthorBio => tune::BIO_MAX_CHARS,
             Kind::Caption => tune::CAPTION_MAX_CHARS,
             Kind::Credit => tune::CREDIT_MAX_CHARS,
             Kind::Byline => tune::BYLINE_MAX_CHARS,

@@ -27,7 +27,7 @@ use super::ExtractOptions;
 
 /// Every step of this module (`eval --ablate`; the bench switches them
 /// all off to measure what they cost).
-pub const STEPS: [Step; 7] = [
+pub const STEPS: [Step; 8] = [
     Step::Captions,
     Step::Credits,
     Step::Bylines,
@@ -35,6 +35,7 @@ pub const STEPS: [Step; 7] = [
     Step::LinkLists,
     Step::TitleLine,
     Step::TagLines,
+    Step::AuthorBios,
 ];
 
 /// The steps of [`drop_lines`]: every step but `Captions` (the first),
@@ -60,8 +61,10 @@ mod tune {
     pub const CAPTION_MAX_CHARS: u32 = 400;
     /// … a credit element this many …
     pub const CREDIT_MAX_CHARS: u32 = 120;
-    /// … and a byline or dateline box this many.
+    /// … a byline or dateline box this many …
     pub const BYLINE_MAX_CHARS: u32 = 120;
+    /// … and a box about the author this many.
+    pub const BIO_MAX_CHARS: u32 = 1500;
     /// An inline element is furniture only when its block holds at most
     /// this many characters besides it ("By" before the author's span).
     pub const INLINE_SLACK_CHARS: u32 = 12;
@@ -96,6 +99,7 @@ fn wanted(opts: &ExtractOptions, kind: markup::Kind) -> bool {
         markup::Kind::Caption => !opts.keep.captions && !opts.ablate.off(Step::Captions),
         markup::Kind::Credit => !opts.keep.captions && !opts.ablate.off(Step::Credits),
         markup::Kind::Byline => !opts.keep.bylines && !opts.ablate.off(Step::Bylines),
+        markup::Kind::AuthorBio => !opts.ablate.off(Step::AuthorBios),
     }
 }
 
@@ -106,6 +110,7 @@ pub fn skip_named<'a>(dom: &Dom<'a>, stats: &[Stats], skip: &mut [bool], opts: &
         markup::Kind::Caption,
         markup::Kind::Credit,
         markup::Kind::Byline,
+        markup::Kind::AuthorBio,
     ];
     if !kinds.iter().any(|&k| wanted(opts, k)) {
         return;
@@ -181,6 +186,7 @@ pub fn drop_lines(
         }
     }
     let credits = !opts.keep.captions && !opts.ablate.off(Step::Credits);
+    let captions = !opts.keep.captions && !opts.ablate.off(Step::Captions);
     let prompts = !opts.ablate.off(Step::Prompts);
     let tag_lines = !opts.ablate.off(Step::TagLines);
     let link_lists = !opts.ablate.off(Step::LinkLists);
@@ -197,6 +203,7 @@ pub fn drop_lines(
         }
         let t = text(k);
         if (credits && lines::is_credit(t))
+            || (captions && lines::is_caption_line(t))
             || (prompts && lines::is_prompt(t))
             || (tag_lines && lines::is_tag_line(t))
             || (link_lists && lines::is_read_more_line(t) && linky(k))

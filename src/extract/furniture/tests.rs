@@ -329,3 +329,134 @@ fn the_line_steps_are_every_step_but_captions() {
     assert_eq!(super::FURNITURE_LINE_STEPS.len(), super::STEPS.len() - 1);
     assert!(!super::FURNITURE_LINE_STEPS.contains(&Step::Captions));
 }
+
+#[test]
+fn german_and_other_language_furniture_lines() {
+    for line in [
+        "Themen: Kritik aus dem Internet",
+        "Schlagworte: Wald, Jagd",
+        "Dieses Skript als PDF herunterladen",
+        "Teilen",
+        "Permalink",
+    ] {
+        assert!(is_tag_line(line), "{line}");
+    }
+    for line in [
+        "Themen wie die Energiewende bestimmen den Wahlkampf.",
+        "Teilen Sie die Sorge der Anwohner?",
+    ] {
+        assert!(!is_tag_line(line), "{line}");
+    }
+    for line in [
+        "Wir verwenden Cookies, um Ihnen das beste Erlebnis zu bieten.",
+        "Korzystamy z cookies.",
+        "Jetzt den Newsletter abonnieren",
+        "For the latest stories and breaking news updates download the Nationnews apps for iOS and Android.",
+    ] {
+        assert!(is_prompt(line), "{line}");
+    }
+    assert!(!is_prompt(
+        "Cookies und Kuchen gab es beim Fest der Feuerwehr."
+    ));
+    for line in [
+        "Zum Weiterlesen:",
+        "Lesen Sie auch",
+        "Mehr zu Klima und Konsum",
+        "Czytaj także",
+    ] {
+        assert!(is_link_list_heading(line), "{line}");
+    }
+    assert!(!is_link_list_heading(
+        "Mehr zu sagen hatte der Bürgermeister am Montag nicht."
+    ));
+}
+
+#[test]
+fn author_bio_box_and_about_the_author_section_are_left_out() {
+    let inner = format!(
+        "{}<section class='author-bio clr'><div class=author-bio-description><p>Jane Roe \
+         covers local politics for the paper and has written two books about the town.</p>\
+         </div></section>",
+        story(4)
+    );
+    let t = default_text(&inner);
+    assert!(t.contains("Paragraph 3 of the report"), "{t}");
+    assert!(!t.contains("Jane Roe covers"), "{t}");
+    let kept = text_of(&inner, &ablated(Step::AuthorBios));
+    assert!(kept.contains("Jane Roe covers"), "{kept}");
+
+    let inner = format!(
+        "{}<p><b>Über den Autor</b></p><p>Max Muster schreibt seit 2010 über Wein, \
+         lebt in Bozen und leitet eine kleine Weinschule.</p>",
+        story(4)
+    );
+    let t = default_text(&inner);
+    assert!(
+        !t.contains("Über den Autor") && !t.contains("Max Muster"),
+        "{t}"
+    );
+    let kept = text_of(&inner, &ablated(Step::AuthorBios));
+    assert!(kept.contains("Max Muster"), "{kept}");
+}
+
+#[test]
+fn about_box_with_a_copyright_notice_is_not_a_bio() {
+    let inner = format!(
+        "{}<div class=authorbio><b>About the Wire</b> Copyright © 2007 The Wire. All rights \
+         reserved.</div>",
+        story(4)
+    );
+    let t = default_text(&inner);
+    assert!(t.contains("All rights reserved"), "{t}");
+}
+
+#[test]
+fn enlarge_caption_lines_and_cookie_notices_are_left_out() {
+    assert!(super::lines::is_caption_line(
+        "Vergrößern Eine kleine runde Aussparung für die Facetime-Kamera im Display."
+    ));
+    assert!(!super::lines::is_caption_line(
+        "Enlarge leaders' photos & mount next to bio sketches."
+    ));
+    assert!(!super::lines::is_caption_line(
+        "Vergrößern Sie das Bild mit einem Klick."
+    ));
+    assert!(is_prompt(
+        "Zachęcamy do regularnych odwiedzin naszej strony. Informujemy, że korzystamy z cookies."
+    ));
+    let inner = format!(
+        "{}<div class=visual><img src=a.jpg><div class=description>Vergrößern Das neue \
+         Rathaus am Markt, von Süden gesehen.</div></div>{}",
+        story(2),
+        story(2)
+    );
+    let t = default_text(&inner);
+    assert!(!t.contains("Das neue Rathaus"), "{t}");
+    let kept = text_of(&inner, &ablated(Step::Captions));
+    assert!(kept.contains("Das neue Rathaus"), "{kept}");
+}
+
+#[test]
+fn byline_with_contributor_roles_and_section_label_are_left_out() {
+    // guardian-1 and bbc-1 (readability-dev).
+    assert!(is_byline(
+        "by Eleanor Ainge Roy (reporting) and Adrian Malloch (photography)"
+    ));
+    assert!(!is_byline("by the sea (reporting) there was a storm"));
+    assert!(is_tag_line("From the section US & Canada"));
+    assert!(!is_tag_line(
+        "from the section of the report that the council kept"
+    ));
+    let inner = format!(
+        "<p>From the section US &amp; Canada</p>{}<p>by Jane Roe (reporting) and John Doe \
+         (photography)</p>",
+        story(4)
+    );
+    let t = default_text(&inner);
+    assert!(
+        !t.contains("From the section") && !t.contains("Jane Roe"),
+        "{t}"
+    );
+    let kept = text_of(&inner, &ablated(Step::TagLines));
+    assert!(kept.contains("From the section"), "{kept}");
+}

@@ -4,7 +4,7 @@ use super::*;
 
 #[test]
 fn class_words() {
-    let h = |c: &str, id: &str| combine(words_of(c), words_of(id));
+    let h = |c: &str, id: &str| combine(words_of(c, true), words_of(id, true));
     assert!(h("sidebar-left", "").negative);
     assert!(h("share-tools", "").negative);
     assert!(h("", "ad").negative);
@@ -83,9 +83,9 @@ fn heading_anchor_ids_are_not_share_widgets() {
     let divs: Vec<usize> = dom.children(0).collect();
     assert!(is_heading_anchor(&dom, divs[0]));
     assert!(!is_heading_anchor(&dom, divs[1]));
-    let on = Flags::compute_with(&dom, true, true);
+    let on = Flags::compute_with(&dom, true, Ablations::default());
     assert!(!on.hint[divs[0]].negative && on.hint[divs[1]].negative);
-    let off = Flags::compute_with(&dom, true, false);
+    let off = Flags::compute_with(&dom, true, Ablations::default().with(Step::SlugIds));
     assert!(off.hint[divs[0]].negative, "ablated: the id's word counts");
 }
 
@@ -126,4 +126,23 @@ fn hidden_and_roles_from_attrs() {
     assert!(is_semantic_noise(&dom, divs[2]));
     assert!(is_declared_article(&dom, divs[3]));
     assert_ne!(f(4) & attr_flags::HIDDEN, 0);
+}
+
+#[test]
+fn drupal_label_hidden_field_and_has_ads_section_are_not_boilerplate() {
+    let h = |c: &str| combine(words_of(c, true), words_of("", true));
+    assert!(!h("field field--name-body field--label-hidden").negative);
+    assert!(!h("field field-name-body field-label-hidden").negative);
+    assert!(!h("o-section o-section--has-ads js-section--has-ads").negative);
+    assert!(!h("layout no-sidebar").negative);
+    assert!(h("is-hidden").negative, "the element itself is hidden");
+    assert!(h("sidebar has-ads").negative, "one negative name is enough");
+    assert!(h("c-card--sidebar").negative);
+    assert!(!h("elementor-element elementor-widget elementor-widget-text-editor").negative);
+    assert!(h("elementor-element sidebar-box").negative);
+    let ablated = combine(
+        words_of("field field--label-hidden", false),
+        words_of("", false),
+    );
+    assert!(ablated.negative);
 }
