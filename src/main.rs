@@ -269,7 +269,8 @@ pub enum Command {
     /// jsonl: one JSON object per line: id, url, site, fetched_at,
     /// word_count, title, author, published_at, modified_at (times in RFC
     /// 3339), language (ISO 639-3, e.g. eng, cmn), canonical_url, site_name,
-    /// text, method. csv: the same fields, RFC 4180 with a header row. warc:
+    /// text, method. csv: the same fields, RFC 4180 with a header row (a
+    /// cell a spreadsheet would run as a formula gets a leading '). warc:
     /// WARC/1.1 response records of the kept HTML, gzip per record (articles
     /// without kept HTML are skipped and counted). markdown: `# title`, the
     /// URL, the body rendered as Markdown from the kept HTML (headings,
@@ -290,6 +291,11 @@ pub enum Command {
         /// With --out: replace the file if it exists.
         #[arg(long, requires = "out")]
         force: bool,
+        /// CSV: write cells that start with =, +, -, @, tab or CR as
+        /// stored. By default they get a leading ' so that a spreadsheet
+        /// shows them as text instead of running them as formulas.
+        #[arg(long)]
+        csv_formulas: bool,
         #[command(flatten)]
         filter: Filter,
     },

@@ -301,9 +301,14 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             out: file,
             format,
             force,
+            csv_formulas,
             filter,
         } => {
-            let format = format.into();
+            let format = match (format.into(), csv_formulas) {
+                (Format::Csv, true) => Format::CsvRaw,
+                (_, true) => bail!("--csv-formulas is for --format csv"),
+                (format, false) => format,
+            };
             // Markdown extracts kept pages again, as the crawl extracted them.
             let (config, extract) = if format == Format::Markdown {
                 let opts = extract_options(globals, None, None, Zone::Utc, None)?;

@@ -9,7 +9,9 @@
 //!   [`crate::store::StoredArticle`] with the fields of [`FIELDS`] (times in
 //!   RFC 3339, language in ISO 639-3); the README's "Exported fields"
 //!   documents each.
-//! - `csv` ([`csv`]): RFC 4180, a header row, the same fields as JSONL.
+//! - `csv` ([`csv`]): RFC 4180, a header row, the same fields as JSONL;
+//!   cells a spreadsheet would run as formulas get a leading `'` (`csv-raw`:
+//!   written as stored).
 //! - `warc` ([`warc`]): WARC/1.1 `response` records from kept HTML, one
 //!   gzip member per record; articles without kept HTML are counted.
 //! - `markdown` ([`markdown`]): `# title`, the URL, the body rendered as
@@ -55,12 +57,15 @@ pub enum ExportError {
     Write(#[from] std::io::Error),
 }
 
-/// An export format (`export --format`).
+/// An export format (`export --format`, and `--csv-formulas`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Format {
     #[default]
     Jsonl,
+    /// Formula-like cells defused ([`csv::Formulas::Defused`]).
     Csv,
+    /// CSV with every cell as stored ([`csv::Formulas::Kept`]).
+    CsvRaw,
     Warc,
     Markdown,
 }
@@ -85,6 +90,17 @@ pub struct Rendering<'a> {
     /// The sites' `[boilerplate]` settings; `None`: the defaults for every
     /// site.
     pub config: Option<&'a Config>,
+}
+
+impl Format {
+    /// How CSV cells that look like formulas are written, for the CSV formats.
+    pub fn csv_formulas(self) -> Option<csv::Formulas> {
+        match self {
+            Format::Csv => Some(csv::Formulas::Defused),
+            Format::CsvRaw => Some(csv::Formulas::Kept),
+            _ => None,
+        }
+    }
 }
 
 impl Rendering<'_> {
@@ -120,7 +136,8 @@ pub fn write_with(
     };
     let summary = match format {
         Format::Jsonl => written(write_jsonl(store, sel, out)?),
-        Format::Csv => written(csv::write_csv(store, sel, out)?),
+        Format::Csv => written(csv::write_csv(store, sel, csv::Formulas::Defused, out)?),
+        Format::CsvRaw => written(csv::write_csv(store, sel, csv::Formulas::Kept, out)?),
         Format::Markdown => markdown::write_markdown(&mut &*store, sel, rendering, out)?,
         Format::Warc => warc::write_warc(store, sel, out)?,
     };

@@ -277,7 +277,7 @@ async fn export_stream(State(app): Shared, RawQuery(raw): RawQuery) -> Result<Re
     });
     let stream = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx));
     let content_type = match format {
-        Format::Csv => "text/csv; charset=utf-8; header=present",
+        Format::Csv | Format::CsvRaw => "text/csv; charset=utf-8; header=present",
         _ => "application/x-ndjson; charset=utf-8",
     };
     let mut r = Response::new(Body::from_stream(stream));
