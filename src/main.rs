@@ -368,6 +368,11 @@ pub enum Command {
         /// Address to listen on.
         #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
         addr: std::net::SocketAddr,
+        /// Answer requests for this host name too (repeatable). By default
+        /// only the bound address and localhost are answered (others get
+        /// 421), so that no web page can read the corpus by DNS rebinding.
+        #[arg(long, value_name = "NAME")]
+        allow_host: Vec<String>,
     },
     /// Score extraction against gold text: per-page and mean P/R/F1 (LCS).
     ///

@@ -324,7 +324,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
         }
         Command::Stats { top, json } => store_cmds::stats(globals, out, top, json),
         Command::Reclean { site } => crawl_cmd::reclean(globals, out, site),
-        Command::Serve { addr } => serve_cmd::serve(globals, addr),
+        Command::Serve { addr, allow_host } => serve_cmd::serve(globals, addr, allow_host),
         Command::Copy { from, to } => copy_cmd::copy(out, &from, &to),
         Command::Reextract { filter, algorithm } => {
             let opts = extract_options(

@@ -6,11 +6,12 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 
+use newshound::serve::ServeOptions;
 use newshound::store::StoreTarget;
 
 use super::{status, Globals};
 
-pub fn serve(globals: &Globals, addr: SocketAddr) -> Result<ExitCode> {
+pub fn serve(globals: &Globals, addr: SocketAddr, allow_hosts: Vec<String>) -> Result<ExitCode> {
     let config = globals.config()?;
     let db = globals.store_target(&config);
     if let StoreTarget::Sqlite(path) = &db {
@@ -33,10 +34,20 @@ pub fn serve(globals: &Globals, addr: SocketAddr) -> Result<ExitCode> {
         status(format_args!(
             "serving {db} read-only on http://{local}/ (Ctrl-C stops)"
         ));
+        if !local.ip().is_loopback() {
+            status(format_args!(
+                "warning: {local} is reachable from other machines, and the API has no \
+                 authentication: anyone who can reach it can read the corpus"
+            ));
+        }
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        newshound::serve::serve_target(listener, &db, config.boilerplate.line_window, shutdown)
+        let options = ServeOptions {
+            allow_hosts,
+            ..ServeOptions::new(config.boilerplate.line_window)
+        };
+        newshound::serve::serve_with(listener, &db, &options, shutdown)
             .await
             .with_context(|| db.to_string())
     })?;
