@@ -222,12 +222,23 @@ pub async fn serve_with(
     options: &ServeOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    let bound = listener.local_addr()?.ip();
     // Opening may connect to a server and migrate: not on an async worker.
     let target = db.clone();
     let pool = tokio::task::spawn_blocking(move || Pool::open_target(&target))
         .await
         .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
+    serve_pool(listener, pool, options, shutdown).await
+}
+
+/// [`serve_with`] on a pool opened already (the CLI opens it before it
+/// says it is serving).
+pub async fn serve_pool(
+    listener: tokio::net::TcpListener,
+    pool: Pool,
+    options: &ServeOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let bound = listener.local_addr()?.ip();
     let pool = Arc::new(pool);
     let state = Arc::new(AppState {
         pool: pool.clone(),
