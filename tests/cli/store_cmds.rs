@@ -275,6 +275,39 @@ fn export_and_search_filter_by_site_and_publication_day() {
 }
 
 #[test]
+fn regression_reextract_without_kept_pages_said_text_changed_in_0_articles() {
+    use newshound::boilerplate::LineSettings;
+    use newshound::extract::Article;
+    use newshound::store::{NewArticle, Store, WriteOp};
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("bare.db")).unwrap();
+    let ops = (0..3)
+        .map(|i| {
+            WriteOp::Article(NewArticle {
+                url: format!("http://127.0.0.1:9/a/{i}"),
+                url_id: None,
+                site: "bare".into(),
+                fetched_at: 1,
+                article: Article {
+                    title: Some(format!("Story {i}")),
+                    text: format!("Story number {i} is told here without its page."),
+                    ..Article::default()
+                },
+                lines: LineSettings {
+                    enabled: false,
+                    ..LineSettings::default()
+                },
+                html: None,
+            })
+        })
+        .collect();
+    store.write_batch(ops).unwrap();
+    drop(store);
+    let out = newshound(&["--db", "bare.db", "reextract"], dir.path());
+    assert_clean_failure(&out, "none of the 3 selected articles has a kept page");
+}
+
+#[test]
 fn reextract_prints_how_many_texts_changed_and_export_writes_each_format() {
     let dir = tempfile::tempdir().unwrap();
     demo_db(dir.path(), 3);
@@ -284,6 +317,11 @@ fn reextract_prints_how_many_texts_changed_and_export_writes_each_format() {
     assert!(same.status.success(), "{}", stderr(&same));
     assert!(
         stdout(&same).starts_with("text changed in 0 articles"),
+        "{}",
+        stdout(&same)
+    );
+    assert!(
+        stdout(&same).contains(", 0 without a kept page)"),
         "{}",
         stdout(&same)
     );
