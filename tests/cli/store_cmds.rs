@@ -383,6 +383,32 @@ fn since_with_a_two_digit_year_is_refused() {
     }
 }
 
+#[cfg(unix)]
+#[test]
+fn regression_export_out_force_wrote_through_a_symbolic_link() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let target = dir.path().join("precious.txt");
+    std::fs::write(&target, "not to be overwritten\n").unwrap();
+    std::os::unix::fs::symlink(&target, dir.path().join("link.jsonl")).unwrap();
+    let out = newshound(
+        &[
+            "--db",
+            "demo.db",
+            "export",
+            "--out",
+            "link.jsonl",
+            "--force",
+        ],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "link.jsonl: is a symbolic link; not followed");
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "not to be overwritten\n"
+    );
+}
+
 #[test]
 fn export_out_refuses_an_existing_file_without_force() {
     // `export --out FILE` replaced an existing file silently.
