@@ -22,7 +22,8 @@
 //!    p50/p99, 503s, and the server's peak RSS (a child process of this
 //!    binary per level, `--serve DB`).
 //!
-//! Run: `cargo bench --bench corpus_out`.
+//! Run: `cargo bench --bench corpus_out`; part 5 alone on a database of
+//! your own: `cargo bench --bench corpus_out -- --serve-load DB`.
 
 #[path = "corpus_out/serve_load.rs"]
 mod serve_load;
@@ -426,6 +427,18 @@ fn main() -> Result<(), String> {
     if let Some(i) = args.iter().position(|a| a == "--serve") {
         let db = args.get(i + 1).ok_or("--serve DB")?;
         return serve_load::serve_child(Path::new(db));
+    }
+    // Part 5 alone, on a database of your own (the figures are on
+    // `newshound demo --articles 1000 --db demo.db`'s 3,000 articles).
+    if let Some(i) = args.iter().position(|a| a == "--serve-load") {
+        let db = Path::new(args.get(i + 1).ok_or("--serve-load DB")?);
+        let rt = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+        let words = serve_load::query_words(db)?;
+        println!(
+            "serve: concurrent searches on {} (a server process per level):",
+            db.display()
+        );
+        return serve_load::concurrency_bench(&rt, db, &words);
     }
     if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
         println!("load average at start: {}", load.trim());

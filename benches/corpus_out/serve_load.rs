@@ -44,6 +44,31 @@ pub fn serve_child(db: &Path) -> Result<(), String> {
     })
 }
 
+/// Query words of a database: the 4th word of every 25th article.
+pub fn query_words(db: &Path) -> Result<Vec<String>, String> {
+    let store = newshound::store::Store::open_read_only(db).map_err(|e| e.to_string())?;
+    let mut words = Vec::new();
+    let mut i = 0;
+    store
+        .export(&newshound::store::Selection::default(), |a| {
+            i += 1;
+            if i % 25 == 0 {
+                if let Some(w) = a.article.text.split_whitespace().nth(3) {
+                    let w: String = w.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+                    if w.len() >= 3 {
+                        words.push(w);
+                    }
+                }
+            }
+            Ok(())
+        })
+        .map_err(|e| e.to_string())?;
+    if words.is_empty() {
+        words.push("the".into());
+    }
+    Ok(words)
+}
+
 fn peak_rss_kb(pid: u32) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
