@@ -17,9 +17,16 @@
 //!    costs;
 //! 4. `serve` search latency on the 100,000 articles: p50/p90/p99 over
 //!    `SEARCHES` searches of words from the articles, sequential, over HTTP
-//!    on 127.0.0.1 (plus the no-word browse and a CJK query).
+//!    on 127.0.0.1 (plus the no-word browse and a CJK query);
+//! 5. `serve` under 1, 50 and 500 concurrent searches ([`serve_load`]):
+//!    p50/p99, 503s, and the server's peak RSS (a child process of this
+//!    binary per level, `--serve DB`).
 //!
-//! Run: `cargo bench --bench corpus_out`.
+//! Run: `cargo bench --bench corpus_out`; part 5 alone on a database of
+//! your own: `cargo bench --bench corpus_out -- --serve-load DB`.
+
+#[path = "corpus_out/serve_load.rs"]
+mod serve_load;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -277,7 +284,8 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
     sorted[i.min(sorted.len() - 1)].as_secs_f64() * 1e3
 }
 
-fn search_bench(rt: &tokio::runtime::Runtime, big: &Path) -> Result<(), String> {
+/// Returns the query words, for the concurrency bench.
+fn search_bench(rt: &tokio::runtime::Runtime, big: &Path) -> Result<Vec<String>, String> {
     let store = Store::open_read_only(big).map_err(|e| e.to_string())?;
     // Query words: the 4th word of every 250th article (a spread of common
     // and rare words), and a CJK title prefix.
@@ -307,6 +315,7 @@ fn search_bench(rt: &tokio::runtime::Runtime, big: &Path) -> Result<(), String> 
         .map_err(|e| e.to_string())?;
     drop(store);
     let big = big.to_path_buf();
+    let returned = words.clone();
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
             .await
@@ -398,7 +407,8 @@ fn search_bench(rt: &tokio::runtime::Runtime, big: &Path) -> Result<(), String> 
         let _ = stop.send(());
         let _ = server.await;
         Ok::<(), String>(())
-    })
+    })?;
+    Ok(returned)
 }
 
 fn url_encode(s: &str) -> String {
@@ -414,6 +424,22 @@ fn main() -> Result<(), String> {
             return Err("--export FORMAT DB OUT".into());
         };
         return export_child(format, Path::new(db), Path::new(out));
+    }
+    if let Some(i) = args.iter().position(|a| a == "--serve") {
+        let db = args.get(i + 1).ok_or("--serve DB")?;
+        return serve_load::serve_child(Path::new(db));
+    }
+    // Part 5 alone, on a database of your own (the figures are on
+    // `newshound demo --articles 1000 --db demo.db`'s 3,000 articles).
+    if let Some(i) = args.iter().position(|a| a == "--serve-load") {
+        let db = Path::new(args.get(i + 1).ok_or("--serve-load DB")?);
+        let rt = tokio::runtime::Runtime::new().map_err(|e| e.to_string())?;
+        let words = serve_load::query_words(db)?;
+        println!(
+            "serve: concurrent searches on {} (a server process per level):",
+            db.display()
+        );
+        return serve_load::concurrency_bench(&rt, db, &words);
     }
     if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
         println!("load average at start: {}", load.trim());
@@ -472,7 +498,9 @@ fn main() -> Result<(), String> {
     println!("export of the 100,000 articles (one process each):");
     export_bench(&big, dir.path())?;
     println!("serve: search latency on the 100,000 articles, sequential HTTP requests:");
-    search_bench(&rt, &big)?;
+    let words = search_bench(&rt, &big)?;
+    println!("serve: concurrent searches on the 100,000 articles (a server process per level):");
+    serve_load::concurrency_bench(&rt, &big, &words)?;
     if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
         println!("load average at end: {}", load.trim());
     }

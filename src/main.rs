@@ -280,7 +280,8 @@ pub enum Command {
     /// jsonl: one JSON object per line: id, url, site, fetched_at,
     /// word_count, title, author, published_at, modified_at (times in RFC
     /// 3339), language (ISO 639-3, e.g. eng, cmn), canonical_url, site_name,
-    /// text, method. csv: the same fields, RFC 4180 with a header row.
+    /// text, method. csv: the same fields, RFC 4180 with a header row (a
+    /// cell a spreadsheet would run as a formula gets a leading ').
     /// parquet: the same fields as typed columns (UTC timestamps, integers),
     /// zstd-compressed; write it with --out. warc:
     /// WARC/1.1 response records of the kept HTML, gzip per record (articles
@@ -302,6 +303,11 @@ pub enum Command {
         /// With --out: replace the file if it exists.
         #[arg(long, requires = "out")]
         force: bool,
+        /// CSV: write cells that start with =, +, -, @, tab or CR as
+        /// stored. By default they get a leading ' so that a spreadsheet
+        /// shows them as text instead of running them as formulas.
+        #[arg(long)]
+        csv_formulas: bool,
         #[command(flatten)]
         filter: Filter,
     },
@@ -376,6 +382,11 @@ pub enum Command {
         /// Address to listen on.
         #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:8080")]
         addr: std::net::SocketAddr,
+        /// Answer requests for this host name too (repeatable). By default
+        /// only the bound address and localhost are answered (others get
+        /// 421), so that no web page can read the corpus by DNS rebinding.
+        #[arg(long, value_name = "NAME")]
+        allow_host: Vec<String>,
     },
     /// Score extraction against gold text: per-page and mean P/R/F1 (LCS).
     ///

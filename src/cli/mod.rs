@@ -317,9 +317,14 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             out: file,
             format,
             force,
+            csv_formulas,
             filter,
         } => {
-            let format = format.into();
+            let format = match (format.into(), csv_formulas) {
+                (Format::Csv, true) => Format::CsvRaw,
+                (_, true) => bail!("--csv-formulas is for --format csv"),
+                (format, false) => format,
+            };
             // Markdown extracts kept pages again, as the crawl extracted them.
             let (config, extract) = if format == Format::Markdown {
                 let opts = extract_options(globals, None, None, Zone::Utc, None)?;
@@ -335,7 +340,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
         }
         Command::Stats { top, json } => store_cmds::stats(globals, out, top, json),
         Command::Reclean { site } => crawl_cmd::reclean(globals, out, site),
-        Command::Serve { addr } => serve_cmd::serve(globals, addr),
+        Command::Serve { addr, allow_host } => serve_cmd::serve(globals, addr, allow_host),
         Command::Copy { from, to } => copy_cmd::copy(out, &from, &to),
         Command::Reextract { filter, algorithm } => {
             let opts = extract_options(

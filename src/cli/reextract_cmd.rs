@@ -1,11 +1,12 @@
 //! `reextract`: the stored articles' kept pages extracted again, on SQLite
 //! or PostgreSQL. In: the filters and the extraction options. Out: one line saying how many
-//! articles' text changed, with the other outcomes counted.
+//! articles' text changed, with the other outcomes counted (articles without a kept
+//! page among them; an error when no selected article has one).
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 
 use newshound::extract::ExtractOptions;
 use newshound::reextract::{self, ReextractLimits};
@@ -49,6 +50,18 @@ pub fn reextract(
         ReextractLimits::default(),
     )?;
     let c = summary.counts;
+    // The selected articles that had no page to extract again: counted here
+    // (one pass over the selection), so that nothing done says why.
+    let selected = globals
+        .open_reader()?
+        .export_articles(&sel, &mut |_| Ok(()))?;
+    let without_page = selected.saturating_sub(c.seen + summary.resumed_seen);
+    if selected > 0 && without_page == selected {
+        bail!(
+            "none of the {selected} selected articles has a kept page (they were crawled with \
+             [store] keep_html = false): nothing to extract again"
+        );
+    }
     let resumed = if summary.resumed_seen > 0 {
         format!(", resuming a run that had done {}", summary.resumed_seen)
     } else {
@@ -57,7 +70,8 @@ pub fn reextract(
     writeln!(
         out,
         "text changed in {} articles ({} re-extracted{resumed}; {} metadata only; \
-         left as stored: {} without text, {} duplicating another article)",
+         left as stored: {} without text, {} duplicating another article, \
+         {without_page} without a kept page)",
         summary.changed_total(),
         c.seen,
         c.metadata_only,

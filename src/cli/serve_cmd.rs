@@ -4,23 +4,23 @@
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
+use newshound::serve::{Pool, ServeOptions};
 use newshound::store::StoreTarget;
 
+use super::corpus_store::require_existing;
 use super::{status, Globals};
 
-pub fn serve(globals: &Globals, addr: SocketAddr) -> Result<ExitCode> {
+pub fn serve(globals: &Globals, addr: SocketAddr, allow_hosts: Vec<String>) -> Result<ExitCode> {
     let config = globals.config()?;
     let db = globals.store_target(&config);
     if let StoreTarget::Sqlite(path) = &db {
-        if !path.is_file() {
-            bail!(
-                "{}: no such database (run `newshound crawl` first, or pass --db PATH)",
-                path.display()
-            );
-        }
+        require_existing(path)?;
     }
+    // Opened before anything is announced: a database that cannot be read
+    // is the one error, said once.
+    let pool = Pool::open_target(&db)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -33,12 +33,21 @@ pub fn serve(globals: &Globals, addr: SocketAddr) -> Result<ExitCode> {
         status(format_args!(
             "serving {db} read-only on http://{local}/ (Ctrl-C stops)"
         ));
+        if !local.ip().is_loopback() {
+            status(format_args!(
+                "warning: {local} is reachable from other machines, and the API has no \
+                 authentication: anyone who can reach it can read the corpus"
+            ));
+        }
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };
-        newshound::serve::serve_target(listener, &db, config.boilerplate.line_window, shutdown)
-            .await
-            .with_context(|| db.to_string())
+        let options = ServeOptions {
+            allow_hosts,
+            ..ServeOptions::new(config.boilerplate.line_window)
+        };
+        newshound::serve::serve_pool(listener, pool, &options, shutdown).await?;
+        anyhow::Ok(())
     })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -205,6 +205,15 @@ pub fn export(
     }
     let summary = match &file {
         Some(path) => {
+            // Never write through a link (as `extract --out`): `--force`
+            // would truncate whatever it points to. Without `--force`,
+            // `create_new` refuses any existing name, a link included.
+            if std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) {
+                bail!(
+                    "{}: is a symbolic link; not followed (remove it or choose another --out)",
+                    path.display()
+                );
+            }
             // Replacing a file silently lost an earlier export.
             let f = std::fs::OpenOptions::new()
                 .write(true)

@@ -36,15 +36,35 @@ pub fn is_postgres_url(s: &str) -> bool {
     lower.starts_with("postgres://") || lower.starts_with("postgresql://")
 }
 
-/// A PostgreSQL URL without its password, for messages and logs.
+/// Query parameters of a PostgreSQL URL that hold secrets (libpq's names).
+const SECRET_PARAMS: [&str; 2] = ["password", "sslpassword"];
+
+/// A PostgreSQL URL without its secrets, for messages and logs: the
+/// password of the user part and the values of `?password=` and
+/// `?sslpassword=` are shown as `***`.
 pub fn redacted(url: &str) -> String {
-    match url::Url::parse(url) {
-        Ok(mut u) if u.password().is_some() => {
-            let _ = u.set_password(Some("***"));
-            u.to_string()
-        }
-        _ => url.to_string(),
+    let Ok(mut u) = url::Url::parse(url) else {
+        return url.to_string();
+    };
+    if u.password().is_some() {
+        let _ = u.set_password(Some("***"));
     }
+    let secret = |k: &str| SECRET_PARAMS.iter().any(|s| k.eq_ignore_ascii_case(s));
+    if u.query_pairs().any(|(k, _)| secret(&k)) {
+        let pairs: Vec<(String, String)> = u
+            .query_pairs()
+            .map(|(k, v)| {
+                let v = if secret(&k) {
+                    "***".into()
+                } else {
+                    v.into_owned()
+                };
+                (k.into_owned(), v)
+            })
+            .collect();
+        u.query_pairs_mut().clear().extend_pairs(pairs);
+    }
+    u.to_string()
 }
 
 impl fmt::Display for StoreTarget {
@@ -79,6 +99,25 @@ mod tests {
             StoreTarget::parse("postgres.db"),
             StoreTarget::Sqlite(_)
         ));
+    }
+
+    #[test]
+    fn regression_a_password_given_as_a_url_parameter_was_printed() {
+        let url = "postgres://nh@db.example/corpus?sslmode=disable&password=s3cret&SSLPASSWORD=k3y";
+        let shown = StoreTarget::parse(url).to_string();
+        assert!(
+            !shown.contains("s3cret") && !shown.contains("k3y"),
+            "{shown}"
+        );
+        assert!(shown.contains("sslmode=disable"), "{shown}");
+        assert!(
+            shown.contains("password=***") || shown.contains("password=%2A%2A%2A"),
+            "{shown}"
+        );
+        assert_eq!(
+            redacted("postgres://h/db?application_name=x"),
+            "postgres://h/db?application_name=x"
+        );
     }
 
     #[test]

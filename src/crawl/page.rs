@@ -109,6 +109,9 @@ pub struct PageOutput {
     pub promote: Vec<NewUrl>,
 }
 
+/// Sitemaps one sitemap index may list (the protocol's limit).
+pub const MAX_INDEX_ENTRIES: usize = 50_000;
+
 pub fn process(input: &PageInput<'_>) -> PageOutput {
     match input.kind {
         UrlKind::Feed => feed_or_sitemap(input, true),
@@ -133,9 +136,15 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
         Err(_) => false,
     };
     let as_sitemap = |found: &mut Found<'_>| match discover::sitemap(input.body, input.final_url) {
+        // An index lists sitemaps, never other indexes, and at most
+        // MAX_INDEX_ENTRIES of them (sitemaps.org). Only a sitemap queued
+        // at depth 0 (configured, or named by robots.txt) may be an index:
+        // one listed by an index is nested, and its children are not
+        // followed (a chain of nested indexes queued a million URLs).
+        Ok(discover::Sitemap::Index(_)) if input.depth > 0 => false,
         Ok(discover::Sitemap::Index(maps)) => {
-            for url in maps {
-                found.sitemap(&url);
+            for url in maps.iter().take(MAX_INDEX_ENTRIES) {
+                found.sitemap(url);
             }
             true
         }

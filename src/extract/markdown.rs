@@ -5,7 +5,10 @@
 //! In: the arena and an `emit` mask of the text nodes the selection kept
 //! (what `auto` puts in `text`). Out: Markdown. Pure; links and inline
 //! emphasis are written as their text (what language-model pipelines ask
-//! for), images are left out.
+//! for), images are left out. The page's text is escaped ([`escape`]): only
+//! the structure above is markup, nothing the page's text says.
+
+pub mod escape;
 
 use super::dom::{Dom, Tag};
 
@@ -100,7 +103,8 @@ impl Writer {
                 {
                     self.buf.push(' ');
                 }
-                self.buf.extend(word.chars().filter(|c| !c.is_control()));
+                let word: String = word.chars().filter(|c| !c.is_control()).collect();
+                self.buf.push_str(&escape::inline(&word));
             }
         }
     }
@@ -149,7 +153,8 @@ impl Writer {
     fn close(&mut self, tag: Tag, open: &[(usize, Tag)]) {
         match tag {
             Tag::Cell => {
-                let cell = std::mem::take(&mut self.buf).trim().replace('|', "\\|");
+                // `|` is escaped with the rest of the text.
+                let cell = std::mem::take(&mut self.buf).trim().to_string();
                 self.lead.clear();
                 if let Some(row) = self.row.as_mut() {
                     row.push(cell);
@@ -184,11 +189,13 @@ impl Writer {
                     let body = p.trim_matches('\n');
                     if !body.trim().is_empty() {
                         let quote = quote_prefix(open);
-                        self.out.push_str(&format!("{quote}```\n"));
+                        // No line of the page's text can close this fence.
+                        let fence = escape::fence_for(body);
+                        self.out.push_str(&format!("{quote}{fence}\n"));
                         for line in body.lines() {
                             self.out.push_str(&format!("{quote}{line}\n"));
                         }
-                        self.out.push_str(&format!("{quote}```\n\n"));
+                        self.out.push_str(&format!("{quote}{fence}\n\n"));
                     }
                 }
             }
@@ -211,8 +218,8 @@ impl Writer {
         let in_list = !self.lists.is_empty();
         for (k, line) in text.split('\n').enumerate() {
             let first = if k == 0 { lead.as_str() } else { "" };
-            self.out
-                .push_str(&format!("{quote}{first}{}\n", line.trim_start()));
+            let line = escape::block_start(line.trim_start());
+            self.out.push_str(&format!("{quote}{first}{line}\n"));
         }
         if !in_list {
             self.end_block_quoted(&quote);
@@ -263,6 +270,18 @@ mod tests {
             "## The plan\n\nIt has two parts.\n\n- First part\n- Second\n\n1. One\n2. Two\n\n\
                     > We will win.\n>\n| City | Votes |\n| --- | --- |\n| Lyon | 12 |\n\n\
                     ```\nlet x = 1;\n  x + 1\n```";
+        assert_eq!(out, want);
+    }
+
+    #[test]
+    fn regression_markdown_page_text_became_live_markup() {
+        let out = md("<body><h2>&lt;script&gt;x&lt;/script&gt;</h2>\
+             <p>&lt;img src=x onerror=alert(1)&gt;</p><p>[x](javascript:alert(1))</p>\
+             <p># not a heading</p><p>1. not a list</p><ul><li># item</li></ul>\
+             <table><tr><td>a|b</td></tr></table><pre>```\n&lt;b&gt;x&lt;/b&gt;\n```</pre></body>");
+        let want = "## \\<script\\>x\\</script\\>\n\n\\<img src=x onerror=alert(1)\\>\n\n\
+                    \\[x\\](javascript:alert(1))\n\n\\# not a heading\n\n1\\. not a list\n\n\
+                    - \\# item\n\n| a\\|b |\n| --- |\n\n````\n```\n<b>x</b>\n```\n````";
         assert_eq!(out, want);
     }
 

@@ -92,20 +92,7 @@ async fn article_html(State(app): Shared, Path(id): Path<String>) -> Result<Resp
         )));
     };
     // The page's own charset, so the text reads right; never text/html.
-    let charset = page
-        .headers
-        .content_type
-        .as_deref()
-        .and_then(|ct| {
-            ct.split(';')
-                .find_map(|p| p.trim().strip_prefix("charset="))
-        })
-        .map(|c| c.trim_matches('"').to_string())
-        .filter(|c| {
-            c.chars()
-                .all(|ch| ch.is_ascii_alphanumeric() || "-_:.".contains(ch))
-        })
-        .unwrap_or_else(|| "utf-8".to_string());
+    let charset = served_charset(page.headers.content_type.as_deref());
     let mut r = (StatusCode::OK, page.body).into_response();
     let h = r.headers_mut();
     if let Ok(v) = HeaderValue::from_str(&format!("text/plain; charset={charset}")) {
@@ -120,6 +107,25 @@ async fn article_html(State(app): Shared, Path(id): Path<String>) -> Result<Resp
         HeaderValue::from_static("default-src 'none'; sandbox"),
     );
     Ok(r)
+}
+
+/// The charset a kept page is served with: the one its site sent, by its
+/// WHATWG name (`latin1` → `windows-1252`), or UTF-8 when the site named
+/// none, or one no browser decodes (a made-up label, `replacement`). The
+/// site's own label is never repeated: it could be anything.
+fn served_charset(content_type: Option<&str>) -> &'static str {
+    content_type
+        .and_then(|ct| {
+            ct.split(';').find_map(|p| {
+                let (name, value) = p.split_once('=')?;
+                name.trim()
+                    .eq_ignore_ascii_case("charset")
+                    .then(|| value.trim().trim_matches('"'))
+            })
+        })
+        .and_then(|label| encoding_rs::Encoding::for_label(label.as_bytes()))
+        .filter(|e| *e != encoding_rs::REPLACEMENT)
+        .map_or("utf-8", |e| e.name())
 }
 
 #[derive(Serialize)]
@@ -282,4 +288,26 @@ async fn export_stream(State(app): Shared, RawQuery(raw): RawQuery) -> Result<Re
         HeaderValue::from_static(format.content_type()),
     );
     Ok(r)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regression_kept_html_route_repeated_the_sites_charset_label() {
+        assert_eq!(
+            served_charset(Some("text/html; charset=latin1")),
+            "windows-1252"
+        );
+        assert_eq!(served_charset(Some("text/html; Charset=\"GBK\"")), "GBK");
+        assert_eq!(served_charset(Some("text/html; charset=UTF-8")), "UTF-8");
+        assert_eq!(served_charset(Some("text/html; charset=x-evil-7")), "utf-8");
+        assert_eq!(
+            served_charset(Some("text/html; charset=iso-2022-kr")),
+            "utf-8"
+        );
+        assert_eq!(served_charset(Some("text/html")), "utf-8");
+        assert_eq!(served_charset(None), "utf-8");
+    }
 }

@@ -14,12 +14,17 @@
 //! `/api/stats`, `/api/export`. Every error is JSON
 //! (`{"error": "...", "status": 400}`) with the matching status code.
 //!
-//! Limits ([`limits`]) are constants, documented in docs/http-api.md.
+//! Limits ([`limits`]) are constants, documented in docs/http-api.md and
+//! docs/security.md. Every response goes through [`guard`]: a `Host`
+//! allow-list against DNS rebinding, and `X-Content-Type-Options: nosniff`.
 
 mod api;
+mod guard;
+mod listen;
 mod params;
 mod pool;
 
+pub use guard::Hosts;
 pub use pool::Pool;
 
 use std::future::Future;
@@ -50,6 +55,12 @@ pub mod limits {
     /// Queries (searches, articles, stats) run at once, each on its own
     /// database connection: what bounds `serve`'s memory and threads.
     pub const MAX_QUERIES: usize = 4;
+    /// How long a connection may take to send a request's headers (and
+    /// stay idle between requests) before it is closed.
+    pub const HEADER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+    /// Connections open at once (well under the usual 1,024 descriptors);
+    /// more wait in the listen backlog.
+    pub const MAX_CONNECTIONS: usize = 256;
     /// How long a query waits for one of those; then 503.
     pub const QUERY_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
     /// Days shown in the articles-per-day chart.
@@ -144,8 +155,9 @@ pub struct AppState {
     pub line_window: u64,
 }
 
-/// The router: page, assets, API, JSON fallback.
-pub fn router(state: Arc<AppState>) -> Router {
+/// The router: page, assets, API, JSON fallback; every response through
+/// the [`guard`] (`Host` allow-list, `nosniff`).
+pub fn router(state: Arc<AppState>, hosts: Hosts) -> Router {
     Router::new()
         .route("/", get(page))
         .route("/app.js", get(app_js))
@@ -153,6 +165,33 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(api::routes())
         .fallback(not_found)
         .with_state(state)
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(hosts),
+            guard::guard,
+        ))
+}
+
+/// How `serve` answers, beyond the database.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// `[boilerplate] line_window`, for the boilerplate lines in stats.
+    pub line_window: u64,
+    /// Host names answered besides the bound address and `localhost`
+    /// (`--allow-host`).
+    pub allow_hosts: Vec<String>,
+    /// How long a connection may take to send a request's headers, and
+    /// stay idle between requests.
+    pub header_timeout: std::time::Duration,
+}
+
+impl ServeOptions {
+    pub fn new(line_window: u64) -> ServeOptions {
+        ServeOptions {
+            line_window,
+            allow_hosts: Vec::new(),
+            header_timeout: limits::HEADER_TIMEOUT,
+        }
+    }
 }
 
 /// Serve the SQLite database `db` on `listener` until `shutdown` resolves.
@@ -173,20 +212,41 @@ pub async fn serve_target(
     line_window: u64,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    serve_with(listener, db, &ServeOptions::new(line_window), shutdown).await
+}
+
+/// [`serve_target`] with every option.
+pub async fn serve_with(
+    listener: tokio::net::TcpListener,
+    db: &StoreTarget,
+    options: &ServeOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
     // Opening may connect to a server and migrate: not on an async worker.
     let target = db.clone();
     let pool = tokio::task::spawn_blocking(move || Pool::open_target(&target))
         .await
         .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
+    serve_pool(listener, pool, options, shutdown).await
+}
+
+/// [`serve_with`] on a pool opened already (the CLI opens it before it
+/// says it is serving).
+pub async fn serve_pool(
+    listener: tokio::net::TcpListener,
+    pool: Pool,
+    options: &ServeOptions,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let bound = listener.local_addr()?.ip();
     let pool = Arc::new(pool);
     let state = Arc::new(AppState {
         pool: pool.clone(),
         exports: Arc::new(tokio::sync::Semaphore::new(limits::MAX_EXPORTS)),
-        line_window,
+        line_window: options.line_window,
     });
-    let served = axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await;
+    let app = router(state, Hosts::new(bound, &options.allow_hosts));
+    let served = listen::run(listener, app, options.header_timeout, shutdown).await;
     // PostgreSQL's blocking client may not be dropped on an async worker
     // (closing it runs a runtime of its own): the idle connections go on
     // the blocking pool, as every use of them did.

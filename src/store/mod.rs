@@ -77,6 +77,15 @@ use crate::extract::{Article, Method};
 pub enum StoreError {
     #[error("{path}: not a newshound database (file is not SQLite or is corrupt)")]
     NotADatabase { path: PathBuf },
+    /// An empty file (or an SQLite file without tables) given to a command
+    /// that only reads: left as it was.
+    #[error(
+        "{path}: empty, not a newshound database yet (a crawl creates one: `newshound crawl --db {path}`)"
+    )]
+    Empty { path: PathBuf },
+    /// A sound SQLite file holding another application's tables.
+    #[error("{path}: an SQLite database, but not a newshound corpus (it holds other tables)")]
+    NotACorpus { path: PathBuf },
     #[error("{path}: cannot open database: {reason}")]
     Open {
         path: PathBuf,

@@ -4,7 +4,9 @@
 //! reclean), which creates and migrates; [`Store::open_read_only`] for the
 //! commands that only read (search, show, export, stats), which never
 //! writes, so they work on a file this user may only read (a shared corpus,
-//! a backup, a read-only mount).
+//! a backup, a read-only mount), and leave an empty file empty
+//! ([`StoreError::Empty`]). An SQLite file of another application is
+//! [`StoreError::NotACorpus`] to both.
 //!
 //! Connection settings (WAL, `synchronous=NORMAL`, foreign keys, busy timeout)
 //! are applied first; the first statement is also where SQLite notices that the
@@ -61,6 +63,16 @@ impl Store {
                 path: path.to_path_buf(),
                 found,
                 supported: SCHEMA_VERSION,
+            });
+        }
+        if found == 0 {
+            // None of our schema: a command that reads must not write one
+            // into an empty file (nor report a missing migration).
+            let path = path.to_path_buf();
+            return Err(if has_foreign_tables(&store.conn)? {
+                StoreError::NotACorpus { path }
+            } else {
+                StoreError::Empty { path }
             });
         }
         if migrate::pending(&store.conn)?.is_empty() {
@@ -174,7 +186,7 @@ impl Store {
         if found == 0 && has_foreign_tables(&self.conn)? {
             // Version 0 with tables in it is some other application's SQLite
             // file: running our schema over it would fail half-way or mix data.
-            return Err(StoreError::NotADatabase {
+            return Err(StoreError::NotACorpus {
                 path: self.path.clone(),
             });
         }

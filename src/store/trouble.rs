@@ -25,7 +25,7 @@ pub enum FileTrouble {
     NotSqlite,
     /// SQLITE_READONLY: a write on a file or directory we may not write.
     #[error(
-        "the database is read-only for this user; crawl, demo and reclean \
+        "the database is read-only for this user; crawl, demo, reclean and reextract \
          need write access to the file and its directory (search, show, \
          export and stats do not)"
     )]
@@ -111,6 +111,15 @@ mod tests {
             assert_eq!(got, Some(trouble), "code {code}");
             assert!(trouble.to_string().contains(remedy), "{trouble}");
         }
+    }
+
+    #[test]
+    fn regression_the_read_only_refusal_left_out_reextract() {
+        let said = FileTrouble::ReadOnly.to_string();
+        assert!(
+            said.contains("reclean and reextract need write access"),
+            "{said}"
+        );
     }
 
     #[test]

@@ -144,6 +144,20 @@ fn an_interrupted_copy_run_again_ends_complete_and_equal() {
 }
 
 #[test]
+fn regression_copy_onto_a_hard_link_of_the_source_gave_disk_io_error() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 2);
+    std::fs::hard_link(dir.path().join("demo.db"), dir.path().join("link.db")).unwrap();
+    let out = newshound(
+        &["copy", "--from", "demo.db", "--to", "link.db"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "the source and the destination are the same");
+    // Nothing was opened under the other name.
+    assert!(!dir.path().join("link.db-wal").exists());
+}
+
+#[test]
 fn copy_refuses_a_missing_source_the_same_database_and_another_corpus() {
     let dir = tempfile::tempdir().unwrap();
     let out = newshound(&["copy", "--from", "nope.db", "--to", "x.db"], dir.path());

@@ -105,3 +105,59 @@ fn empty_input_extracts_without_panic() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v.get("text").is_some());
 }
+
+#[test]
+fn regression_read_commands_wrote_a_schema_into_an_empty_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("empty.db"), b"").unwrap();
+    for args in [
+        &["--db", "empty.db", "stats"][..],
+        &["--db", "empty.db", "search", "x"],
+        &["--db", "empty.db", "show", "1"],
+        &["--db", "empty.db", "export"],
+        &["--db", "empty.db", "serve", "--addr", "127.0.0.1:0"],
+    ] {
+        let out = newshound(args, dir.path());
+        assert_clean_failure(&out, "empty.db: empty, not a newshound database yet");
+        let len = std::fs::metadata(dir.path().join("empty.db"))
+            .unwrap()
+            .len();
+        assert_eq!(len, 0, "{args:?} wrote into the empty file");
+    }
+}
+
+#[test]
+fn regression_serve_on_a_directory_said_no_such_database() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("corpus")).unwrap();
+    let out = newshound(
+        &["--db", "corpus", "serve", "--addr", "127.0.0.1:0"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "corpus: is a directory, not a database");
+}
+
+#[test]
+fn regression_serve_on_unreachable_postgres_announced_serving_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = "postgres://nh@127.0.0.1:1/corpus";
+    let out = newshound(&["--db", url, "serve", "--addr", "127.0.0.1:0"], dir.path());
+    // One line (no "serving …" before it), naming the URL once.
+    assert_clean_failure(&out, "cannot connect to PostgreSQL");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("127.0.0.1:1/corpus").count(), 1, "{stderr}");
+}
+
+#[test]
+fn regression_another_apps_sqlite_file_was_called_corrupt() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("contacts.db");
+    let c = rusqlite::Connection::open(&path).unwrap();
+    c.execute_batch("CREATE TABLE contacts(name TEXT)").unwrap();
+    drop(c);
+    let out = newshound(&["--db", "contacts.db", "stats"], dir.path());
+    assert_clean_failure(
+        &out,
+        "contacts.db: an SQLite database, but not a newshound corpus",
+    );
+}

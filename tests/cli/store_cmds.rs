@@ -106,7 +106,9 @@ fn reclean_unknown_site_is_an_error() {
 #[test]
 fn stats_of_empty_database_prints_no_table() {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("empty.db"), "").unwrap();
+    // A database with the schema and nothing in it (an empty file is not
+    // a database: `errors::regression_read_commands_wrote_a_schema…`).
+    drop(newshound::store::Store::open(&dir.path().join("empty.db")).unwrap());
     let out = newshound(&["--db", "empty.db", "stats"], dir.path());
     assert!(out.status.success(), "{}", stderr(&out));
     assert_eq!(stdout(&out), "");
@@ -296,6 +298,39 @@ fn export_and_search_filter_by_site_and_publication_day() {
 }
 
 #[test]
+fn regression_reextract_without_kept_pages_said_text_changed_in_0_articles() {
+    use newshound::boilerplate::LineSettings;
+    use newshound::extract::Article;
+    use newshound::store::{NewArticle, Store, WriteOp};
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = Store::open(&dir.path().join("bare.db")).unwrap();
+    let ops = (0..3)
+        .map(|i| {
+            WriteOp::Article(NewArticle {
+                url: format!("http://127.0.0.1:9/a/{i}"),
+                url_id: None,
+                site: "bare".into(),
+                fetched_at: 1,
+                article: Article {
+                    title: Some(format!("Story {i}")),
+                    text: format!("Story number {i} is told here without its page."),
+                    ..Article::default()
+                },
+                lines: LineSettings {
+                    enabled: false,
+                    ..LineSettings::default()
+                },
+                html: None,
+            })
+        })
+        .collect();
+    store.write_batch(ops).unwrap();
+    drop(store);
+    let out = newshound(&["--db", "bare.db", "reextract"], dir.path());
+    assert_clean_failure(&out, "none of the 3 selected articles has a kept page");
+}
+
+#[test]
 fn reextract_prints_how_many_texts_changed_and_export_writes_each_format() {
     let dir = tempfile::tempdir().unwrap();
     demo_db(dir.path(), 3);
@@ -305,6 +340,11 @@ fn reextract_prints_how_many_texts_changed_and_export_writes_each_format() {
     assert!(same.status.success(), "{}", stderr(&same));
     assert!(
         stdout(&same).starts_with("text changed in 0 articles"),
+        "{}",
+        stdout(&same)
+    );
+    assert!(
+        stdout(&same).contains(", 0 without a kept page)"),
         "{}",
         stdout(&same)
     );
@@ -364,6 +404,32 @@ fn since_with_a_two_digit_year_is_refused() {
         let out = newshound(&args, dir.path());
         assert_usage_error(&out, "the year must have four digits");
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn regression_export_out_force_wrote_through_a_symbolic_link() {
+    let dir = tempfile::tempdir().unwrap();
+    demo_db(dir.path(), 3);
+    let target = dir.path().join("precious.txt");
+    std::fs::write(&target, "not to be overwritten\n").unwrap();
+    std::os::unix::fs::symlink(&target, dir.path().join("link.jsonl")).unwrap();
+    let out = newshound(
+        &[
+            "--db",
+            "demo.db",
+            "export",
+            "--out",
+            "link.jsonl",
+            "--force",
+        ],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "link.jsonl: is a symbolic link; not followed");
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "not to be overwritten\n"
+    );
 }
 
 #[test]

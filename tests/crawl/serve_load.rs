@@ -1,7 +1,9 @@
-//! `newshound serve` under load, as a child process: hundreds of parallel
-//! searches take a bounded number of threads and bounded memory (peak
-//! VmHWM and thread count sampled from /proc while it runs); the requests
-//! beyond the query cap wait, then get 503, never another error.
+//! `newshound serve` under load and abuse. As a child process: hundreds of
+//! parallel searches take a bounded number of threads and bounded memory
+//! (peak VmHWM and thread count sampled from /proc while it runs); the
+//! requests beyond the query cap wait, then get 503, never another error.
+//! In this process: rebound `Host` names get 421, every response carries
+//! `nosniff`, and half-sent or idle connections are closed.
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -148,4 +150,100 @@ async fn regression_serve_took_a_thread_and_a_connection_per_parallel_search() {
     assert!(ok > 0);
     assert!(threads <= MAX_THREADS, "{threads} threads");
     assert!(kb < CEILING_MB * 1024, "peak RSS {kb} kB");
+}
+
+/// `serve` in this process with a short header timeout.
+async fn serve_quick(db: &Path) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let target = newshound::store::StoreTarget::Sqlite(db.to_path_buf());
+    let options = newshound::serve::ServeOptions {
+        allow_hosts: vec!["news.lan".into()],
+        header_timeout: std::time::Duration::from_secs(1),
+        ..newshound::serve::ServeOptions::new(50)
+    };
+    tokio::spawn(async move {
+        let shutdown = async {
+            let _ = stopped.await;
+        };
+        newshound::serve::serve_with(listener, &target, &options, shutdown)
+            .await
+            .expect("serve runs");
+    });
+    (addr, stop)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_dns_rebinding_requests_were_answered_without_nosniff() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("hosts.db");
+    corpus(&db, 3);
+    let (addr, stop) = serve_quick(&db).await;
+    let http = crate::serve::client();
+    let get = |host: &'static str| {
+        http.get(format!("http://{addr}/api/stats"))
+            .header("host", host)
+            .send()
+    };
+    let evil = get("evil.example:8080").await.unwrap();
+    assert_eq!(evil.status().as_u16(), 421);
+    assert_eq!(evil.headers()["x-content-type-options"], "nosniff");
+    let body = evil.text().await.unwrap();
+    assert!(
+        body.contains("evil.example") && !body.contains("articles"),
+        "{body}"
+    );
+    for host in ["localhost:8080", "news.lan", "127.0.0.1"] {
+        let ok = get(host).await.unwrap();
+        assert_eq!(ok.status().as_u16(), 200, "{host}");
+        assert_eq!(ok.headers()["x-content-type-options"], "nosniff", "{host}");
+    }
+    let missing = http
+        .get(format!("http://{addr}/nowhere"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status().as_u16(), 404);
+    assert_eq!(missing.headers()["x-content-type-options"], "nosniff");
+    let _ = stop.send(());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_half_sent_requests_were_kept_open_for_good() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("slow.db");
+    corpus(&db, 3);
+    let (addr, stop) = serve_quick(&db).await;
+    let mut half = tokio::net::TcpStream::connect(addr).await.unwrap();
+    half.write_all(b"GET /api/stats HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        .await
+        .unwrap();
+    // The server closes it (1 s header timeout here); a generous bound.
+    let mut buf = Vec::new();
+    let read = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        half.read_to_end(&mut buf),
+    )
+    .await;
+    assert!(read.is_ok(), "a half-sent request still open after 30 s");
+    // An idle keep-alive connection is closed the same way.
+    let mut idle = tokio::net::TcpStream::connect(addr).await.unwrap();
+    idle.write_all(b"GET /app.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        .await
+        .unwrap();
+    let mut buf = Vec::new();
+    let read = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        idle.read_to_end(&mut buf),
+    )
+    .await;
+    assert!(read.is_ok(), "an idle connection still open after 30 s");
+    assert!(
+        buf.starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&buf)
+    );
+    let _ = stop.send(());
 }

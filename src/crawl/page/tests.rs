@@ -503,5 +503,61 @@ fn a_link_beyond_the_depth_limit_is_queued_when_a_shallower_page_has_it() {
 }
 
 mod frontier_skip;
+fn sitemap_index(children: impl Iterator<Item = String>) -> String {
+    let mut xml =
+        String::from(r#"<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">"#);
+    for loc in children {
+        xml.push_str(&format!("<sitemap><loc>{loc}</loc></sitemap>"));
+    }
+    xml.push_str("</sitemapindex>");
+    xml
+}
+
+#[test]
+fn regression_sitemap_indexes_nested_in_indexes_were_followed() {
+    let site = site();
+    let index = sitemap_index((1..=3).map(|n| format!("http://news.test/maps/{n}.xml")));
+    // A configured (or robots.txt) sitemap at depth 0: its children are queued.
+    let top = run(
+        &site,
+        UrlKind::Sitemap,
+        0,
+        "http://news.test/index.xml",
+        false,
+        &index,
+    );
+    let kinds: Vec<(UrlKind, u32)> = top.urls.iter().map(|u| (u.kind, u.depth)).collect();
+    assert_eq!(kinds, vec![(UrlKind::Sitemap, 1); 3]);
+    assert_eq!(top.problem, None);
+    // One of those children is an index again: nested, not followed.
+    let nested = run(
+        &site,
+        UrlKind::Sitemap,
+        1,
+        "http://news.test/maps/1.xml",
+        false,
+        &index,
+    );
+    assert!(nested.urls.is_empty(), "{:?}", nested.urls);
+    assert_eq!(nested.problem, Some(ErrorKind::BadSitemap));
+}
+
+#[test]
+fn a_sitemap_index_is_read_up_to_the_protocols_50000_entries() {
+    let site = site();
+    let index = sitemap_index(
+        (0..MAX_INDEX_ENTRIES + 100).map(|n| format!("http://news.test/maps/{n}.xml")),
+    );
+    let out = run(
+        &site,
+        UrlKind::Sitemap,
+        0,
+        "http://news.test/index.xml",
+        false,
+        &index,
+    );
+    assert_eq!(out.urls.len(), MAX_INDEX_ENTRIES);
+}
+
 mod judged;
 mod shaped;

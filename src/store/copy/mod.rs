@@ -220,12 +220,11 @@ fn open_destination(target: &StoreTarget) -> Result<Box<dyn End>, CopyError> {
     }
 }
 
-/// The same file (through any path) or the same database on the same server.
+/// The same file (through any path, a hard link included) or the same
+/// database on the same server.
 fn refuse_same(from: &StoreTarget, to: &StoreTarget) -> Result<(), CopyError> {
     let same = match (from, to) {
-        (StoreTarget::Sqlite(a), StoreTarget::Sqlite(b)) => {
-            a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
-        }
+        (StoreTarget::Sqlite(a), StoreTarget::Sqlite(b)) => same_file(a, b),
         (StoreTarget::Postgres(a), StoreTarget::Postgres(b)) => pg_end::same_database(a, b),
         _ => false,
     };
@@ -233,6 +232,28 @@ fn refuse_same(from: &StoreTarget, to: &StoreTarget) -> Result<(), CopyError> {
         return Err(CopyError::Same(from.to_string()));
     }
     Ok(())
+}
+
+/// Whether two paths name one file: the same path, or (both existing) the
+/// same device and inode, which a hard link shares and a path comparison
+/// misses.
+fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
+    if a == b {
+        return true;
+    }
+    let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        x.dev() == y.dev() && x.ino() == y.ino()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (x, y);
+        matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+    }
 }
 
 /// The destination is empty, or holds a part of this very corpus (an

@@ -25,8 +25,41 @@ fn open_on_another_apps_sqlite_file_is_refused() {
     drop(c);
     assert!(matches!(
         Store::open(&path),
-        Err(StoreError::NotADatabase { .. })
+        Err(StoreError::NotACorpus { .. })
     ));
+}
+
+#[test]
+fn regression_another_apps_sqlite_file_was_called_not_sqlite_or_corrupt() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("other.db");
+    let c = rusqlite::Connection::open(&path).unwrap();
+    c.execute_batch("CREATE TABLE contacts(name TEXT)").unwrap();
+    drop(c);
+    for err in [Store::open(&path).err(), Store::open_read_only(&path).err()] {
+        let message = err.expect("refused").to_string();
+        assert!(message.contains("not a newshound corpus"), "{message}");
+        assert!(!message.contains("corrupt"), "{message}");
+    }
+}
+
+#[test]
+fn regression_reading_an_empty_file_wrote_a_schema_into_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty.db");
+    std::fs::write(&path, b"").unwrap();
+    match Store::open_read_only(&path) {
+        Err(e @ StoreError::Empty { .. }) => {
+            assert!(e.to_string().contains("empty"), "{e}");
+        }
+        other => panic!("expected Empty, got {:?}", other.map(|_| ())),
+    }
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), 0);
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["empty.db"]);
 }
 
 #[test]
