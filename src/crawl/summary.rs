@@ -195,7 +195,8 @@ impl CrawlSummary {
              failing or refusing; try again later, or more slowly"
         } else if only(&[ErrorKind::RobotsFetch]) {
             "robots.txt could not be fetched, so no page was; the warnings above say why \
-             (a 429 or 5xx answer, a timeout or a refused connection)"
+             (a 429 or 5xx answer, a timeout or a refused connection); offline, \
+             `newshound demo` crawls a simulated news web on 127.0.0.1"
         } else if self.pages_fetched == 0 {
             "is the network reachable? Without one, `newshound demo` crawls a simulated \
              news web on 127.0.0.1"
