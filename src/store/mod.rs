@@ -44,6 +44,8 @@ pub mod copy;
 pub mod lines;
 mod maintenance;
 mod near_dup;
+mod page_judgement;
+pub use page_judgement::PageJudgement;
 pub mod pg;
 pub mod target;
 pub use maintenance::Replayed;
@@ -486,26 +488,6 @@ pub struct FetchRecord {
     pub refused_under: Option<String>,
     /// What the crawl judged the fetched page to be (HTML pages only).
     pub judgement: Option<PageJudgement>,
-}
-
-/// A fetched page's judgement as stored with its fetch (`fetches.judged`,
-/// `fetches.judge_reason`): the crawl's `judge` decides, the store keeps.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PageJudgement {
-    pub article: bool,
-    /// Machine-readable (`declared_news_article`, `teaser_list`, `pattern`…).
-    pub reason: &'static str,
-}
-
-impl PageJudgement {
-    /// The `judged` column's value.
-    pub fn verdict(&self) -> &'static str {
-        if self.article {
-            "article"
-        } else {
-            "not_article"
-        }
-    }
 }
 
 /// A claimed URL put back without a request (disallowed by robots.txt,
