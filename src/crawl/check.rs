@@ -333,9 +333,7 @@ impl Check<'_> {
                 drop(sent);
                 match got {
                     Ok(f) => RobotsFetch::Body(f.body),
-                    Err(e) if e.is_host_failure() || e.kind() == ErrorKind::Http429 => {
-                        RobotsFetch::Unavailable
-                    }
+                    Err(e) if e.leaves_robots_unknown() => RobotsFetch::Unavailable,
                     Err(_) => RobotsFetch::NoRules,
                 }
             }

@@ -100,6 +100,15 @@ impl FetchError {
         ) || matches!(self, FetchError::Http { status, .. } if *status >= 500)
     }
 
+    /// Whether this failure of a `/robots.txt` fetch leaves the host's
+    /// rules unknown for now (the host is down or says "too many
+    /// requests", so its URLs wait), rather than meaning a robots.txt
+    /// without usable rules (4xx, a binary or oversized file: everything
+    /// is allowed).
+    pub fn leaves_robots_unknown(&self) -> bool {
+        self.is_host_failure() || self.kind() == ErrorKind::Http429
+    }
+
     /// The failure in a few words, for a log line: the cause at the end of
     /// the HTTP client's chain of errors ("error sending request for url
     /// (…): client error (Connect): dns error: …: Name or service not known"

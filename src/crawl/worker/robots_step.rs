@@ -91,7 +91,7 @@ async fn fetch_robots(ctx: &Ctx, url: &Url, host: &str) -> RobotsFetch {
     drop(sent);
     match fetched {
         Ok(f) => RobotsFetch::Body(f.body),
-        Err(e) if e.is_host_failure() || e.kind() == ErrorKind::Http429 => {
+        Err(e) if e.leaves_robots_unknown() => {
             // The one place a dead host shows up: say why, once per attempt.
             tracing::warn!("{host}: {}; its URLs wait", e.brief());
             ctx.counters.error(ErrorKind::RobotsFetch);
