@@ -39,24 +39,9 @@ pub fn evaluate_dir(
             dir: gold_dir.to_path_buf(),
         });
     }
-    let pages = page_list(html_dir)?;
-    if pages.is_empty() {
-        return Err(EvalError::NoPages {
-            dir: html_dir.to_path_buf(),
-        });
-    }
-    let results: Mutex<Vec<Result<PageScore, EvalError>>> = Mutex::new(Vec::new());
-    batch::for_each_page(&pages, jobs, |_: &mut (), page| {
-        let r = eval_page(page, gold_dir, opts, convention);
-        if let Ok(mut v) = results.lock() {
-            v.push(r);
-        }
-    });
-    let results = results.into_inner().unwrap_or_default();
-    let mut scored = Vec::with_capacity(results.len());
-    for r in results {
-        scored.push(r?);
-    }
+    let mut scored = score_pages(html_dir, jobs, |page| {
+        eval_page(page, gold_dir, opts, convention)
+    })?;
     scored.sort_by(|a, b| a.name.cmp(&b.name));
     let n = scored.len() as f64;
     let mut mean = Score::default();
@@ -76,6 +61,37 @@ pub fn evaluate_dir(
         max_millis,
         snippets: None,
     })
+}
+
+/// Score every `html_dir/<name>.html` with `score` on `jobs` threads: the
+/// scores in no particular order, or the first error. A directory without
+/// pages is an error.
+pub(super) fn score_pages<F>(
+    html_dir: &Path,
+    jobs: usize,
+    score: F,
+) -> Result<Vec<PageScore>, EvalError>
+where
+    F: Fn(&Path) -> Result<PageScore, EvalError> + Sync,
+{
+    let pages = page_list(html_dir)?;
+    if pages.is_empty() {
+        return Err(EvalError::NoPages {
+            dir: html_dir.to_path_buf(),
+        });
+    }
+    let results: Mutex<Vec<Result<PageScore, EvalError>>> = Mutex::new(Vec::new());
+    batch::for_each_page(&pages, jobs, |_: &mut (), page| {
+        let r = score(page);
+        if let Ok(mut v) = results.lock() {
+            v.push(r);
+        }
+    });
+    results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .collect()
 }
 
 fn eval_page(

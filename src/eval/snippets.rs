@@ -17,14 +17,12 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::corpus::page_list;
+use super::corpus::score_pages;
 use super::{EvalError, EvalReport, GoldConvention, PageScore, Score};
-use crate::extract::batch;
 use crate::extract::{extract_bytes_selection, ExtractOptions};
 use crate::words::{tokenize, word_count};
 
@@ -179,26 +177,12 @@ pub fn evaluate_snippets(
 ) -> Result<EvalReport, EvalError> {
     let by_page = load(snippets)?;
     let opts = &convention.extract_options(opts);
-    let pages = page_list(html_dir)?;
-    if pages.is_empty() {
-        return Err(EvalError::NoPages {
-            dir: html_dir.to_path_buf(),
-        });
-    }
-    let results: Mutex<Vec<Result<PageScore, EvalError>>> = Mutex::new(Vec::new());
-    batch::for_each_page(&pages, jobs, |_: &mut (), page| {
-        let r = score_page(page, &by_page, snippets, opts, convention);
-        if let Ok(mut v) = results.lock() {
-            v.push(r);
-        }
-    });
-    let results = results.into_inner().unwrap_or_default();
-    let mut scored = Vec::with_capacity(results.len());
+    let scored = score_pages(html_dir, jobs, |page| {
+        score_page(page, &by_page, snippets, opts, convention)
+    })?;
     let mut total = SnippetCounts::default();
-    for r in results {
-        let page = r?;
+    for page in &scored {
         total.add(page.snippets.unwrap_or_default());
-        scored.push(page);
     }
     let mut report = EvalReport::from_pages(opts.algorithm, scored);
     report.convention = *convention;
