@@ -10,6 +10,7 @@
 mod bench;
 mod errors;
 mod kill;
+mod snapshot;
 mod three;
 
 use std::collections::{BTreeMap, HashMap};
