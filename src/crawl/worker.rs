@@ -33,10 +33,10 @@ use super::writer::Writer;
 use crate::config::{Config, SiteSettings};
 use crate::extract::tree::rule::SiteRule;
 use crate::extract::ExtractOptions;
-use crate::store::pg::{HostTurns, Turn};
 use crate::store::{
     FetchRecord, NewArticle, NextState, PageJudgement, QueuedUrl, SkipRecord, UrlKind, WriteOp,
 };
+use crate::store::{HostTurns, Turn};
 use process_step::{process_blocking, rule_update};
 use robots_step::robots_verdict;
 

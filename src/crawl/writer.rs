@@ -81,7 +81,7 @@ pub trait CrawlStore: Send + 'static {
     }
     /// Where a shared store keeps the hosts' turns for every process
     /// (global politeness); `None` for a store of one process.
-    fn host_turns(&self) -> Option<crate::store::pg::TurnsAt> {
+    fn host_turns(&self) -> Option<crate::store::TurnsAt> {
         None
     }
     fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError>;
@@ -159,7 +159,7 @@ impl CrawlStore for Store {
         Store::pages_by_site(self)
     }
     fn reclean(&mut self, config: &Config, sites: &[String]) -> Result<usize, StoreError> {
-        // Only the articles with a line whose status changed (issue 14).
+        // Only the articles with a line whose status changed.
         let settings = |name: &str| config.line_settings(Some(name));
         if sites.is_empty() {
             return Ok(Store::reclean_changed(self, None, settings)?.changed);

@@ -43,10 +43,13 @@ pub use rendering::{LineJudge, MarkdownSource, WithHtml};
 pub mod copy;
 pub mod lines;
 mod maintenance;
-mod near_dup;
 mod page_judgement;
+pub(crate) mod rules;
 pub use page_judgement::PageJudgement;
 pub mod pg;
+/// The hosts' turns a store shared by several crawler processes keeps (global
+/// politeness); the crawl sees them through these names, not a backend's.
+pub use pg::{HostTurns, Turn, TurnsAt};
 pub mod target;
 pub use maintenance::Replayed;
 pub use target::StoreTarget;

@@ -17,17 +17,16 @@
 
 use std::collections::HashMap;
 
-use rusqlite::{params, OptionalExtension, ToSql, Transaction};
+use rusqlite::{params, OptionalExtension, ToSql};
 
-use super::articles::content_hash;
+use super::articles::Sqlite;
 use super::kept::StoredHtml;
-use super::lines;
+use super::rules::reextract::{self, Current, NewRow, ReextractSql};
 use super::search::{SelectionArgs, SELECTION_SQL};
 use super::{Selection, Store, StoreError};
 use crate::boilerplate::LineSettings;
 use crate::extract::tree::rule::SiteRule;
 use crate::extract::Article;
-use crate::words::word_count;
 
 /// An article extracted again from its kept page.
 #[derive(Debug, Clone)]
@@ -206,7 +205,7 @@ impl Store {
         let mut counts = ReextractCounts::default();
         for r in batch {
             counts.seen += 1;
-            apply_one(&tx, r, &settings_for, &mut counts)?;
+            reextract::apply_one(&mut Sqlite(&tx), r, &settings_for, &mut counts)?;
         }
         tx.prepare_cached(
             "INSERT INTO reextract_progress(selection, last_id, seen, changed)
@@ -225,165 +224,77 @@ impl Store {
     }
 }
 
-/// The stored row an update is compared with (both stores read the same
-/// columns: `meta` is title, author, published_at, modified_at, language,
-/// site_name).
-pub(crate) struct Current {
-    pub(crate) site_id: i64,
-    pub(crate) site: String,
-    pub(crate) text: String,
-    pub(crate) content_hash: String,
-    pub(crate) meta: [Option<String>; 6],
-    pub(crate) method: Option<String>,
-}
-
-/// What a re-extracted article changes in its stored row.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Rewrite {
-    /// Nothing differs.
-    Nothing,
-    /// Only the method (NULL for articles stored before 0009): written
-    /// without touching the indexed columns.
-    MethodOnly,
-    /// Text, raw text, hash or metadata differ: the whole row is written.
-    Row,
-}
-
-/// The stored text of a re-extraction: as for a refetch, an all-template
-/// page keeps its extracted text rather than becoming empty.
-pub(crate) fn kept_text(cleaned: String, raw: &str) -> String {
-    if cleaned.trim().is_empty() {
-        raw.to_string()
-    } else {
-        cleaned
-    }
-}
-
-/// The metadata of `m` in [`Current::meta`]'s order.
-pub(crate) fn meta_of(m: &Article) -> [Option<String>; 6] {
-    [
-        m.title.clone(),
-        m.author.clone(),
-        m.published_at.clone(),
-        m.modified_at.clone(),
-        m.language.clone(),
-        m.site_name.clone(),
-    ]
-}
-
-/// Which rows to write for the new `text`, `hash`, `meta` and `method`
-/// against the stored `cur`, counted in `counts`. Only rows that differ are
-/// written: every write of an article's title or text re-indexes it.
-pub(crate) fn rewrite_of(
-    cur: &Current,
-    text: &str,
-    hash: &str,
-    meta: &[Option<String>; 6],
-    method: &str,
-    counts: &mut ReextractCounts,
-) -> Rewrite {
-    let text_changed = text != cur.text;
-    if !text_changed && *meta == cur.meta && hash == cur.content_hash {
-        if cur.method.as_deref() == Some(method) {
-            return Rewrite::Nothing;
-        }
-        counts.metadata_only += 1;
-        return Rewrite::MethodOnly;
-    }
-    if text_changed {
-        counts.changed += 1;
-    } else {
-        counts.metadata_only += 1;
-    }
-    Rewrite::Row
-}
-
-fn apply_one(
-    tx: &Transaction<'_>,
-    r: &Reextracted,
-    settings_for: &impl Fn(&str) -> LineSettings,
-    counts: &mut ReextractCounts,
-) -> rusqlite::Result<()> {
-    let current: Option<Current> = tx
-        .prepare_cached(
-            "SELECT a.site_id, s.name, a.text, a.content_hash, a.title, a.author,
-                    a.published_at, a.modified_at, a.language, a.site_name, a.method
-             FROM articles a JOIN sites s ON s.id = a.site_id WHERE a.id = ?1",
-        )?
-        .query_row([r.article_id], |row| {
-            Ok(Current {
-                site_id: row.get(0)?,
-                site: row.get(1)?,
-                text: row.get(2)?,
-                content_hash: row.get(3)?,
-                meta: [
-                    row.get(4)?,
-                    row.get(5)?,
-                    row.get(6)?,
-                    row.get(7)?,
-                    row.get(8)?,
-                    row.get(9)?,
-                ],
-                method: row.get(10)?,
+impl ReextractSql for Sqlite<'_> {
+    fn current(&mut self, article_id: i64) -> rusqlite::Result<Option<Current>> {
+        self.0
+            .prepare_cached(
+                "SELECT a.site_id, s.name, a.text, a.content_hash, a.title, a.author,
+                        a.published_at, a.modified_at, a.language, a.site_name, a.method
+                 FROM articles a JOIN sites s ON s.id = a.site_id WHERE a.id = ?1",
+            )?
+            .query_row([article_id], |row| {
+                Ok(Current {
+                    site_id: row.get(0)?,
+                    site: row.get(1)?,
+                    text: row.get(2)?,
+                    content_hash: row.get(3)?,
+                    meta: [
+                        row.get(4)?,
+                        row.get(5)?,
+                        row.get(6)?,
+                        row.get(7)?,
+                        row.get(8)?,
+                        row.get(9)?,
+                    ],
+                    method: row.get(10)?,
+                })
             })
-        })
-        .optional()?;
-    // Deleted since the batch was read: nothing to update.
-    let Some(cur) = current else { return Ok(()) };
-    let m = &r.article;
-    let raw = m.text.as_str();
-    if raw.trim().is_empty() {
-        counts.empty += 1;
-        return Ok(());
+            .optional()
     }
-    let hash = content_hash(raw);
-    if hash != cur.content_hash {
-        let taken: Option<i64> = tx
+
+    fn hash_taken(&mut self, site_id: i64, hash: &str, article_id: i64) -> rusqlite::Result<bool> {
+        Ok(self
+            .0
             .prepare_cached(
                 "SELECT id FROM articles WHERE site_id = ?1 AND content_hash = ?2 AND id <> ?3",
             )?
-            .query_row(params![cur.site_id, hash, r.article_id], |row| row.get(0))
-            .optional()?;
-        if taken.is_some() {
-            counts.duplicates += 1;
-            return Ok(());
-        }
+            .query_row(params![site_id, hash, article_id], |row| {
+                row.get::<_, i64>(0)
+            })
+            .optional()?
+            .is_some())
     }
-    let settings = settings_for(&cur.site);
-    // Also indexes the new text's lines for the end-of-crawl re-clean.
-    let cleaned =
-        lines::clean_stored_with_current_counts(tx, cur.site_id, r.article_id, raw, &settings)?;
-    let text = kept_text(cleaned.text, raw);
-    let meta = meta_of(m);
-    let method = super::method_name(m.method);
-    match rewrite_of(&cur, &text, &hash, &meta, method, counts) {
-        Rewrite::Nothing => return Ok(()),
-        Rewrite::MethodOnly => {
-            tx.prepare_cached("UPDATE articles SET method = ?2 WHERE id = ?1")?
-                .execute(params![r.article_id, method])?;
-            return Ok(());
-        }
-        Rewrite::Row => {}
+
+    fn set_method(&mut self, article_id: i64, method: &str) -> rusqlite::Result<()> {
+        self.0
+            .prepare_cached("UPDATE articles SET method = ?2 WHERE id = ?1")?
+            .execute(params![article_id, method])?;
+        Ok(())
     }
-    tx.prepare_cached(
-        "UPDATE articles SET title = ?2, author = ?3, published_at = ?4, modified_at = ?5,
-            language = ?6, site_name = ?7, text = ?8, raw_text = ?9, content_hash = ?10,
-            word_count = ?11, method = ?12
-         WHERE id = ?1",
-    )?
-    .execute(params![
-        r.article_id,
-        meta[0],
-        meta[1],
-        meta[2],
-        meta[3],
-        meta[4],
-        meta[5],
-        text,
-        raw,
-        hash,
-        i64::try_from(word_count(&text)).unwrap_or(i64::MAX),
-        method,
-    ])?;
-    Ok(())
+
+    fn rewrite(&mut self, article_id: i64, row: &NewRow<'_>) -> rusqlite::Result<()> {
+        let m = row.meta;
+        self.0
+            .prepare_cached(
+                "UPDATE articles SET title = ?2, author = ?3, published_at = ?4,
+                    modified_at = ?5, language = ?6, site_name = ?7, text = ?8, raw_text = ?9,
+                    content_hash = ?10, word_count = ?11, method = ?12
+                 WHERE id = ?1",
+            )?
+            .execute(params![
+                article_id,
+                m[0],
+                m[1],
+                m[2],
+                m[3],
+                m[4],
+                m[5],
+                row.text,
+                row.raw,
+                row.content_hash,
+                row.word_count,
+                row.method,
+            ])?;
+        Ok(())
+    }
 }

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::boilerplate::Variant;
+use rusqlite::OptionalExtension;
 
 fn db() -> Connection {
     let conn = Connection::open_in_memory().unwrap();

@@ -6,7 +6,7 @@
 //! so crawler processes starting together against a new database migrate
 //! it once: the others wait, then find every migration recorded. DDL is
 //! transactional in PostgreSQL, so a failure leaves the previous schema.
-//! Applied migrations are recorded in `schema_migrations`, as on SQLite.
+//! Applied migrations are recorded in `schema_migrations`.
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;

@@ -1,6 +1,5 @@
 //! PostgreSQL storage: the same corpus as the SQLite [`Store`](super::Store),
-//! in a database that many crawler processes on many machines share
-//! (issue 15).
+//! in a database that many crawler processes on many machines share.
 //!
 //! In: a `postgres://` URL. Out: a connection with the schema of
 //! `migrations/postgres/` applied (`migrate`), and the store operations

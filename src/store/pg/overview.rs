@@ -4,7 +4,7 @@
 //! kept page.
 //!
 //! In: a selection, a page, an article id. Out: the same types and orders
-//! as on SQLite (names and days compared byte-wise, `COLLATE "C"`, as
+//! either store gives (names and days compared byte-wise, `COLLATE "C"`, as
 //! SQLite compares them; NULL languages first, as SQLite sorts NULL).
 
 use super::super::{

@@ -3,7 +3,7 @@
 //! errors of the SQLite store's (`store::search`, `store::stats`).
 //!
 //! In: an article reference, a [`Selection`], a site. Out: the same
-//! [`StoredArticle`] and [`SiteStats`] values as on SQLite.
+//! [`StoredArticle`] and [`SiteStats`] values either store gives.
 
 use postgres::types::ToSql;
 use postgres::Row;
@@ -45,7 +45,7 @@ pub(super) struct SelectionSql {
 
 impl SelectionSql {
     /// Conditions for `sel`, numbering placeholders from `$first`. An
-    /// unknown site is [`StoreError::UnknownSite`], as on SQLite.
+    /// unknown site is [`StoreError::UnknownSite`].
     pub(super) fn new(
         client: &mut postgres::Client,
         sel: &Selection,

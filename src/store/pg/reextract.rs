@@ -1,6 +1,6 @@
-//! The store's half of `reextract` on PostgreSQL: the pg twin of
-//! `store::reextract` (the reasoning is there), behind the same
-//! [`ReextractStore`] trait the command's core calls.
+//! The store's half of `reextract` on PostgreSQL, behind the
+//! [`ReextractStore`] trait the command's core calls: the kept pages, the
+//! cursor, and the SQL of `rules::reextract` ([`ReextractSql`]).
 //!
 //! In: a [`Selection`], a cursor key naming it, and per batch the articles
 //! extracted again from their kept pages ([`Reextracted`]). Out: kept pages
@@ -13,21 +13,18 @@
 
 use std::collections::HashMap;
 
-use postgres::types::ToSql;
-use postgres::{Statement, Transaction};
+use postgres::types::{ToSql, Type};
 
-use super::articles::{clean_with_current_counts, lock_sites};
+use super::articles::{lock_sites, Tx};
 use super::read::{stored_html, SelectionSql, KEPT_COLUMNS};
 use super::PgStore;
 use crate::boilerplate::LineSettings;
 use crate::extract::tree::rule::SiteRule;
-use crate::store::articles::content_hash;
-use crate::store::reextract::{kept_text, meta_of, rewrite_of, Current, Rewrite};
+use crate::store::rules::reextract::{self, Current, NewRow, ReextractSql};
 use crate::store::{
-    method_name, ReextractCounts, ReextractCursor, ReextractStore, Reextracted, Selection,
-    StoreError, StoredHtml,
+    ReextractCounts, ReextractCursor, ReextractStore, Reextracted, Selection, StoreError,
+    StoredHtml,
 };
-use crate::words::word_count;
 
 fn count(v: i64) -> u64 {
     u64::try_from(v).unwrap_or(0)
@@ -103,11 +100,11 @@ impl ReextractStore for PgStore {
             .collect();
         let names: Vec<&str> = sites.iter().map(String::as_str).collect();
         lock_sites(&mut tx, &names)?;
-        let statements = Statements::prepare(&mut tx)?;
         let mut counts = ReextractCounts::default();
+        let mut sql = Tx::prepared(&mut tx, &mut self.article_sql);
         for r in batch {
             counts.seen += 1;
-            apply_one(&mut tx, &statements, r, settings_for, &mut counts)?;
+            reextract::apply_one(&mut sql, r, settings_for, &mut counts)?;
         }
         tx.execute(
             "INSERT INTO reextract_progress(selection, last_id, seen, changed)
@@ -135,111 +132,81 @@ impl ReextractStore for PgStore {
     }
 }
 
-/// A batch's statements, planned once for its articles.
-struct Statements {
-    current: Statement,
-    taken: Statement,
-    method: Statement,
-    update: Statement,
-}
-
-impl Statements {
-    fn prepare(tx: &mut Transaction<'_>) -> Result<Statements, postgres::Error> {
-        Ok(Statements {
-            current: tx.prepare(
+impl ReextractSql for Tx<'_, '_> {
+    fn current(&mut self, article_id: i64) -> Result<Option<Current>, postgres::Error> {
+        Ok(self
+            .query_typed_opt(
                 "SELECT a.site_id, s.name, a.text, a.content_hash, a.title, a.author,
                         a.published_at, a.modified_at, a.language, a.site_name, a.method
                  FROM articles a JOIN sites s ON s.id = a.site_id WHERE a.id = $1",
-            )?,
-            taken: tx.prepare(
+                &[(&article_id, Type::INT8)],
+            )?
+            .map(|row| Current {
+                site_id: row.get(0),
+                site: row.get(1),
+                text: row.get(2),
+                content_hash: row.get(3),
+                meta: [
+                    row.get(4),
+                    row.get(5),
+                    row.get(6),
+                    row.get(7),
+                    row.get(8),
+                    row.get(9),
+                ],
+                method: row.get(10),
+            }))
+    }
+
+    fn hash_taken(
+        &mut self,
+        site_id: i64,
+        hash: &str,
+        article_id: i64,
+    ) -> Result<bool, postgres::Error> {
+        Ok(self
+            .query_typed_opt(
                 "SELECT id FROM articles WHERE site_id = $1 AND content_hash = $2 AND id <> $3
                  LIMIT 1",
-            )?,
-            method: tx.prepare("UPDATE articles SET method = $2 WHERE id = $1")?,
-            update: tx.prepare(
-                "UPDATE articles SET title = $2, author = $3, published_at = $4,
-                    modified_at = $5, language = $6, site_name = $7, text = $8,
-                    raw_text = $9, content_hash = $10, word_count = $11, method = $12
-                 WHERE id = $1",
-            )?,
-        })
+                &[
+                    (&site_id, Type::INT8),
+                    (&hash, Type::TEXT),
+                    (&article_id, Type::INT8),
+                ],
+            )?
+            .is_some())
     }
-}
 
-/// One re-extracted article written as `store::reextract::apply_one` writes
-/// it on SQLite: left as stored when empty or another article's text, only
-/// the differing rows written.
-fn apply_one(
-    tx: &mut Transaction<'_>,
-    sql: &Statements,
-    r: &Reextracted,
-    settings_for: &dyn Fn(&str) -> LineSettings,
-    counts: &mut ReextractCounts,
-) -> Result<(), postgres::Error> {
-    let current = tx
-        .query_opt(&sql.current, &[&r.article_id])?
-        .map(|row| Current {
-            site_id: row.get(0),
-            site: row.get(1),
-            text: row.get(2),
-            content_hash: row.get(3),
-            meta: [
-                row.get(4),
-                row.get(5),
-                row.get(6),
-                row.get(7),
-                row.get(8),
-                row.get(9),
+    fn set_method(&mut self, article_id: i64, method: &str) -> Result<(), postgres::Error> {
+        self.execute_typed(
+            "UPDATE articles SET method = $2 WHERE id = $1",
+            &[(&article_id, Type::INT8), (&method, Type::TEXT)],
+        )?;
+        Ok(())
+    }
+
+    fn rewrite(&mut self, article_id: i64, row: &NewRow<'_>) -> Result<(), postgres::Error> {
+        let m = row.meta;
+        self.execute_typed(
+            "UPDATE articles SET title = $2, author = $3, published_at = $4,
+                modified_at = $5, language = $6, site_name = $7, text = $8,
+                raw_text = $9, content_hash = $10, word_count = $11, method = $12
+             WHERE id = $1",
+            &[
+                (&article_id, Type::INT8),
+                (&m[0], Type::TEXT),
+                (&m[1], Type::TEXT),
+                (&m[2], Type::TEXT),
+                (&m[3], Type::TEXT),
+                (&m[4], Type::TEXT),
+                (&m[5], Type::TEXT),
+                (&row.text, Type::TEXT),
+                (&row.raw, Type::TEXT),
+                (&row.content_hash, Type::TEXT),
+                (&row.word_count, Type::INT8),
+                (&row.method, Type::TEXT),
             ],
-            method: row.get(10),
-        });
-    // Deleted since the batch was read: nothing to update.
-    let Some(cur) = current else { return Ok(()) };
-    let m = &r.article;
-    let raw = m.text.as_str();
-    if raw.trim().is_empty() {
-        counts.empty += 1;
-        return Ok(());
+        )?;
+        Ok(())
     }
-    let hash = content_hash(raw);
-    if hash != cur.content_hash {
-        let taken = tx.query_opt(&sql.taken, &[&cur.site_id, &hash, &r.article_id])?;
-        if taken.is_some() {
-            counts.duplicates += 1;
-            return Ok(());
-        }
-    }
-    let settings = settings_for(&cur.site);
-    // Also indexes the new text's lines for the end-of-crawl re-clean.
-    let cleaned = clean_with_current_counts(tx, cur.site_id, r.article_id, raw, &settings)?;
-    let text = kept_text(cleaned.text, raw);
-    let meta = meta_of(m);
-    let method = method_name(m.method);
-    match rewrite_of(&cur, &text, &hash, &meta, method, counts) {
-        Rewrite::Nothing => return Ok(()),
-        Rewrite::MethodOnly => {
-            tx.execute(&sql.method, &[&r.article_id, &method])?;
-            return Ok(());
-        }
-        Rewrite::Row => {}
-    }
-    let words = i64::try_from(word_count(&text)).unwrap_or(i64::MAX);
-    tx.execute(
-        &sql.update,
-        &[
-            &r.article_id,
-            &meta[0],
-            &meta[1],
-            &meta[2],
-            &meta[3],
-            &meta[4],
-            &meta[5],
-            &text,
-            &raw,
-            &hash,
-            &words,
-            &method,
-        ],
-    )?;
-    Ok(())
 }

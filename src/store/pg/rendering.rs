@@ -1,5 +1,5 @@
-//! What the Markdown export reads, on PostgreSQL: the pg twin of
-//! `store::rendering`.
+//! What the Markdown export reads, on PostgreSQL (what it reads on
+//! SQLite is in `store::rendering`).
 //!
 //! In: a [`Selection`]. Out: each selected article in id order with its
 //! kept page and a [`LineJudge`] over the site's line table as it is now

@@ -1,6 +1,6 @@
 //! The end-of-crawl re-clean reads only the articles with a line whose
 //! status changed after they were cleaned, and leaves the texts the full
-//! re-clean would (issue 14).
+//! re-clean would.
 
 use super::writes::{learning, learning_article};
 use super::*;

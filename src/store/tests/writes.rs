@@ -109,7 +109,7 @@ fn empty_text_is_not_stored() {
 #[test]
 fn content_hash_is_md5_hex() {
     assert_eq!(
-        articles::content_hash("hello"),
+        crate::store::rules::article::content_hash("hello"),
         "5d41402abc4b2a76b9719d911017c592"
     );
 }

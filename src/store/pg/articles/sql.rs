@@ -21,7 +21,7 @@ pub struct Prepared {
 }
 
 /// A transaction with the way its statements are sent.
-pub(super) struct Tx<'t, 'c> {
+pub(in crate::store::pg) struct Tx<'t, 'c> {
     tx: &'t mut Transaction<'c>,
     prepared: Option<&'t mut Prepared>,
 }
@@ -30,12 +30,15 @@ type Params<'p> = [(&'p (dyn ToSql + Sync), Type)];
 
 impl<'t, 'c> Tx<'t, 'c> {
     /// Each statement sent whole (one round trip, planned every time).
-    pub(super) fn plain(tx: &'t mut Transaction<'c>) -> Self {
+    pub(in crate::store::pg) fn plain(tx: &'t mut Transaction<'c>) -> Self {
         Tx { tx, prepared: None }
     }
 
     /// Statements prepared on first use and reused from `prepared`.
-    pub(super) fn prepared(tx: &'t mut Transaction<'c>, prepared: &'t mut Prepared) -> Self {
+    pub(in crate::store::pg) fn prepared(
+        tx: &'t mut Transaction<'c>,
+        prepared: &'t mut Prepared,
+    ) -> Self {
         Tx {
             tx,
             prepared: Some(prepared),
@@ -59,7 +62,7 @@ impl<'t, 'c> Tx<'t, 'c> {
         Ok(Some(s))
     }
 
-    pub(super) fn query_typed(
+    pub(in crate::store::pg) fn query_typed(
         &mut self,
         sql: &'static str,
         params: &Params<'_>,
@@ -70,7 +73,7 @@ impl<'t, 'c> Tx<'t, 'c> {
         }
     }
 
-    pub(super) fn query_typed_one(
+    pub(in crate::store::pg) fn query_typed_one(
         &mut self,
         sql: &'static str,
         params: &Params<'_>,
@@ -81,7 +84,7 @@ impl<'t, 'c> Tx<'t, 'c> {
         }
     }
 
-    pub(super) fn query_typed_opt(
+    pub(in crate::store::pg) fn query_typed_opt(
         &mut self,
         sql: &'static str,
         params: &Params<'_>,
@@ -92,7 +95,7 @@ impl<'t, 'c> Tx<'t, 'c> {
         }
     }
 
-    pub(super) fn execute_typed(
+    pub(in crate::store::pg) fn execute_typed(
         &mut self,
         sql: &'static str,
         params: &Params<'_>,

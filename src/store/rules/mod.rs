@@ -1,0 +1,186 @@
+//! The store's decisions, written once for both backends: storing an
+//! article ([`article`]: de-duplication by URL, canonical URL and content,
+//! near-duplicates, learning, the refetch of a stored article's URL), the
+//! share arithmetic of near-duplicates ([`near_dup`]), and boilerplate
+//! learning, pruning and judging with a site's counts ([`learning`]).
+//!
+//! In: a backend's [`ArticleSql`], the SQL primitives these rules need,
+//! each taking a whole batch (an article's lines, their owners, its
+//! inserts), so PostgreSQL sends one statement over arrays (`unnest`) where
+//! SQLite runs a prepared statement in a loop. Out: [`WriteOutcome`]s,
+//! cleaned texts and the rows the primitives write.
+//!
+//! A backend implements the primitives and decides nothing: which article
+//! a page duplicates, when a line is boilerplate, when to prune and which
+//! lines changed status are answered here.
+
+pub(crate) mod article;
+pub(crate) mod learning;
+pub(crate) mod near_dup;
+pub(crate) mod reclean;
+pub(crate) mod reextract;
+
+use std::collections::HashMap;
+
+use crate::boilerplate::LineHash;
+use crate::extract::Article;
+use crate::store::KeptHtml;
+
+pub(crate) use near_dup::Version;
+
+/// An article row as written by an insert or an update.
+pub(crate) struct ArticleRow<'a> {
+    pub url_id: Option<i64>,
+    pub url: &'a str,
+    pub site_id: i64,
+    /// The extraction's metadata (its text is the raw text, `raw`).
+    pub article: &'a Article,
+    /// The text after boilerplate removal.
+    pub text: &'a str,
+    pub raw: &'a str,
+    pub content_hash: &'a str,
+    pub word_count: i64,
+    pub fetched_at: i64,
+}
+
+/// The article stored under a URL (`articles.url`).
+pub(crate) struct AtUrl {
+    pub id: i64,
+    pub content_hash: String,
+    pub site_id: i64,
+}
+
+/// A new article's lines for the near-duplicate and re-clean indexes.
+#[derive(Default)]
+pub(crate) struct NewLines {
+    /// Lines no other article of the site had, with their length in
+    /// characters (`article_lines`).
+    pub distinctive: Vec<(LineHash, usize)>,
+    /// The others (`article_shared_lines`).
+    pub shared: Vec<LineHash>,
+}
+
+/// LC of a page's lines (lines the site never saw, or pruned, left out) and
+/// the stored articles having its distinctive lines, as (line, article).
+pub(crate) type PageCounts = (HashMap<LineHash, i64>, Vec<(LineHash, i64)>);
+
+/// The SQL primitives of article writes and learning, in one transaction.
+/// Line lists come sorted by hash (the order PostgreSQL touches rows in,
+/// so two transactions cannot deadlock over them).
+pub(crate) trait ArticleSql {
+    type Error;
+
+    /// The id of the named site (created if new), before anything of an
+    /// article is read. A backend that many processes share holds the
+    /// site's learning lock from here to the end of the transaction, so
+    /// that what follows sees every article of the site stored before.
+    fn article_site(&mut self, name: &str) -> Result<i64, Self::Error>;
+    /// The article stored under `url` as [`ArticleSql::article_site`] does for
+    /// a site's name: read again holding its site's learning lock (`None`:
+    /// it went away meanwhile).
+    fn locked_at_url(&mut self, found: AtUrl, url: &str) -> Result<Option<AtUrl>, Self::Error>;
+    /// The article a URL leads to (its own or an alias), and the site's
+    /// article with this content hash.
+    fn known_article(
+        &mut self,
+        url: &str,
+        site_id: i64,
+        hash: &str,
+    ) -> Result<(Option<i64>, Option<i64>), Self::Error>;
+    /// The article a URL leads to (its own or an alias).
+    fn article_by_url(&mut self, url: &str) -> Result<Option<i64>, Self::Error>;
+    /// The site's article with this content hash.
+    fn article_by_hash(&mut self, site_id: i64, hash: &str) -> Result<Option<i64>, Self::Error>;
+    /// The article whose own URL is `url`.
+    fn article_at_url(&mut self, url: &str) -> Result<Option<AtUrl>, Self::Error>;
+    /// True when the frontier holds `url` for this site.
+    fn is_site_url(&mut self, url: &str, site_id: i64) -> Result<bool, Self::Error>;
+    /// Record `url` as leading to article `id` (a repeat is ignored).
+    fn add_alias(&mut self, url: &str, id: i64) -> Result<(), Self::Error>;
+    /// Insert an article with its lines' index rows and its URLs; its id.
+    fn insert_article(
+        &mut self,
+        row: &ArticleRow<'_>,
+        lines: &NewLines,
+        urls: &[&str],
+    ) -> Result<i64, Self::Error>;
+    /// Replace a stored article's text and metadata (a canonical URL the
+    /// new extraction lacks is kept).
+    fn update_article(&mut self, id: i64, row: &ArticleRow<'_>) -> Result<(), Self::Error>;
+    /// Store an article's kept page (`replace`: it may have one already).
+    fn put_html(&mut self, id: i64, html: &KeptHtml, replace: bool) -> Result<(), Self::Error>;
+
+    /// LC of the given lines of a site (lines absent left out) and, for
+    /// those with LC ≤ `max_owners`, the stored articles having them
+    /// (`article_lines` and `article_shared_lines`, each pair once).
+    fn page_lines(
+        &mut self,
+        site_id: i64,
+        md5s: &[LineHash],
+        max_owners: i64,
+    ) -> Result<PageCounts, Self::Error>;
+    /// Characters of an article's distinctive lines.
+    fn distinctive_chars(&mut self, article_id: i64) -> Result<i64, Self::Error>;
+    /// Record the page at `url` as a version of a stored article.
+    fn record_version(
+        &mut self,
+        url: &str,
+        v: Version,
+        raw_text: &str,
+        content_hash: &str,
+        fetched_at: i64,
+    ) -> Result<(), Self::Error>;
+
+    /// RC += 1 for the site (its row created, with `cleaned_with` set to
+    /// `judgement_key` when the site has no article yet); the new RC and
+    /// the RC of the last pruning.
+    fn count_article(
+        &mut self,
+        site_id: i64,
+        judgement_key: &str,
+    ) -> Result<(i64, i64), Self::Error>;
+    /// LC += 1 of each line (rows created at LC 1, first and last seen at
+    /// `rc`; a line's sample written when it recurs); each line's new LC.
+    fn count_lines(
+        &mut self,
+        site_id: i64,
+        lines: &[(LineHash, &str)],
+        rc: i64,
+    ) -> Result<Vec<(LineHash, u64)>, Self::Error>;
+    /// The site's lines with `lo < LC ≤ hi` for either of two ranges.
+    fn lines_counted_within(
+        &mut self,
+        site_id: i64,
+        ranges: [(i64, i64); 2],
+    ) -> Result<Vec<LineHash>, Self::Error>;
+    /// Delete the site's lines with LC ≤ `limit`; remember `rc` as the
+    /// last pruning.
+    fn prune_lines(&mut self, site_id: i64, limit: i64, rc: i64) -> Result<(), Self::Error>;
+    /// Record that these lines (distinct, sorted) changed status now.
+    fn record_changes(&mut self, site_id: i64, md5s: &[LineHash]) -> Result<(), Self::Error>;
+    /// Index lines of a stored article in `article_shared_lines`.
+    fn index_shared(
+        &mut self,
+        site_id: i64,
+        article_id: i64,
+        md5s: &[LineHash],
+    ) -> Result<(), Self::Error>;
+    /// Mark the site for a full re-clean (`cleaned_with` cleared).
+    fn forget_cleaned_with(&mut self, site_id: i64) -> Result<(), Self::Error>;
+    /// RC of a site (0 if none yet).
+    fn site_rc(&mut self, site_id: i64) -> Result<u64, Self::Error>;
+    /// LC of the given lines (lines absent left out).
+    fn line_counts(
+        &mut self,
+        site_id: i64,
+        md5s: &[LineHash],
+    ) -> Result<HashMap<LineHash, u64>, Self::Error>;
+}
+
+pub(crate) fn to_u64(v: i64) -> u64 {
+    u64::try_from(v).unwrap_or(0)
+}
+
+pub(crate) fn to_i64(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}

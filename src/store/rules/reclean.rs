@@ -1,0 +1,160 @@
+//! Re-cleaning stored articles with the counts learned since they were
+//! cleaned (warm-up repair: a site's first pages are cleaned before its
+//! template is known).
+//!
+//! In: a backend's [`RecleanSql`] inside one transaction per site, a site
+//! id and its [`LineSettings`]. Out: articles' `text` (and `word_count`)
+//! rewritten where the cleaned text changes, and how many were read and
+//! rewritten ([`Recleaned`]).
+//!
+//! Two ways: [`reclean_all`] reads every article of the site (the
+//! `reclean` command, and the repair when the site's articles are not all
+//! indexed or were cleaned under other settings); [`reclean_changed`], the
+//! end of a crawl, reads only the articles having a line whose status
+//! changed after they were cleaned (`line_changes` × the line index, see
+//! [`super::learning`]), which leave the same text as the full walk would.
+
+use super::learning::{clean_pieces_at, sorted_lines};
+use super::{to_i64, ArticleSql};
+use crate::boilerplate::{split_lines, LineHash, LineSettings};
+use crate::words::word_count;
+
+/// What a re-clean did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Recleaned {
+    /// Articles read and judged again.
+    pub examined: usize,
+    /// Articles whose text changed (rewritten).
+    pub changed: usize,
+}
+
+/// Articles re-cleaned per query, so a big site never sits in memory at once.
+pub(crate) const RECLEAN_CHUNK: usize = 256;
+
+/// A stored article's texts: (id, text, raw text).
+pub(crate) type StoredText = (i64, String, String);
+
+/// The SQL primitives of the re-clean.
+pub(crate) trait RecleanSql: ArticleSql {
+    /// The settings the site's articles were last all cleaned with.
+    fn cleaned_with(&mut self, site_id: i64) -> Result<Option<String>, Self::Error>;
+    /// The site's articles with an id above `after_id`, at most `limit`,
+    /// in id order.
+    fn articles_after(
+        &mut self,
+        site_id: i64,
+        after_id: i64,
+        limit: usize,
+    ) -> Result<Vec<StoredText>, Self::Error>;
+    /// Ids of the site's articles having a line that changed status after
+    /// they were stored (`line_changes` × `article_lines` and
+    /// `article_shared_lines`), in id order.
+    fn articles_with_changed_lines(&mut self, site_id: i64) -> Result<Vec<i64>, Self::Error>;
+    /// The site's articles of these ids, in id order.
+    fn articles_by_id(&mut self, site_id: i64, ids: &[i64])
+        -> Result<Vec<StoredText>, Self::Error>;
+    /// Rewrite an article's cleaned text.
+    fn set_text(&mut self, id: i64, text: &str, word_count: i64) -> Result<(), Self::Error>;
+    /// Every article of the site is clean under `key`: forget the pending
+    /// changes and record the key.
+    fn finish_reclean(&mut self, site_id: i64, key: &str) -> Result<(), Self::Error>;
+}
+
+/// Re-clean every stored article of the site from its raw text with the
+/// current counts. A text that would become empty is left as it is. With
+/// `settings.enabled` false the stored text goes back to the raw text.
+/// When the site's line index is incomplete or was built under other
+/// settings (`site_stats.cleaned_with`), every article's lines are indexed
+/// on the way, so the next re-clean can be incremental.
+pub(crate) fn reclean_all<S: RecleanSql>(
+    sql: &mut S,
+    site_id: i64,
+    settings: &LineSettings,
+) -> Result<Recleaned, S::Error> {
+    let key = settings.judgement_key();
+    let index = settings.enabled && sql.cleaned_with(site_id)?.as_deref() != Some(key.as_str());
+    let rc = sql.site_rc(site_id)?;
+    let mut done = Recleaned::default();
+    let mut after_id = i64::MIN;
+    loop {
+        let chunk = sql.articles_after(site_id, after_id, RECLEAN_CHUNK)?;
+        let Some(last) = chunk.last() else { break };
+        after_id = last.0;
+        for (id, text, raw_text) in &chunk {
+            if index {
+                let pieces = split_lines(raw_text, &settings.variant);
+                let hashes: Vec<LineHash> = sorted_lines(&pieces).iter().map(|l| l.hash).collect();
+                sql.index_shared(site_id, *id, &hashes)?;
+            }
+            done.changed += usize::from(reclean_one(
+                sql, site_id, rc, *id, text, raw_text, settings,
+            )?);
+            done.examined += 1;
+        }
+    }
+    if settings.enabled {
+        sql.finish_reclean(site_id, &key)?;
+    } else {
+        sql.forget_cleaned_with(site_id)?;
+    }
+    Ok(done)
+}
+
+/// Re-clean the site's articles that have a line whose status changed
+/// after they were cleaned; the same result as [`reclean_all`] for
+/// articles stored with learning on under the current settings. A site
+/// whose line index is incomplete (stored before migration 0010, or with
+/// learning off for a while) or whose settings changed gets the full walk.
+pub(crate) fn reclean_changed<S: RecleanSql>(
+    sql: &mut S,
+    site_id: i64,
+    settings: &LineSettings,
+) -> Result<Recleaned, S::Error> {
+    if !settings.enabled {
+        return Ok(Recleaned::default());
+    }
+    let key = settings.judgement_key();
+    if sql.cleaned_with(site_id)?.as_deref() != Some(key.as_str()) {
+        return reclean_all(sql, site_id, settings);
+    }
+    let ids = sql.articles_with_changed_lines(site_id)?;
+    let rc = sql.site_rc(site_id)?;
+    let mut done = Recleaned::default();
+    for chunk in ids.chunks(RECLEAN_CHUNK) {
+        for (id, text, raw_text) in sql.articles_by_id(site_id, chunk)? {
+            done.changed += usize::from(reclean_one(
+                sql, site_id, rc, id, &text, &raw_text, settings,
+            )?);
+            done.examined += 1;
+        }
+    }
+    sql.finish_reclean(site_id, &key)?;
+    Ok(done)
+}
+
+/// Clean one article again; true when its text changed and was rewritten.
+fn reclean_one<S: RecleanSql>(
+    sql: &mut S,
+    site_id: i64,
+    rc: u64,
+    id: i64,
+    text: &str,
+    raw_text: &str,
+    settings: &LineSettings,
+) -> Result<bool, S::Error> {
+    let cleaned = if settings.enabled {
+        let pieces = split_lines(raw_text, &settings.variant);
+        clean_pieces_at(sql, site_id, rc, &pieces, settings)?.text
+    } else {
+        raw_text.to_string()
+    };
+    // An article is never emptied: the store refuses empty articles when
+    // writing, and an all-template page is better kept as it was than
+    // turned into a blank search hit.
+    if cleaned == text || cleaned.trim().is_empty() {
+        return Ok(false);
+    }
+    let words = to_i64(word_count(&cleaned) as u64);
+    sql.set_text(id, &cleaned, words)?;
+    Ok(true)
+}

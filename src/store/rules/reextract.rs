@@ -1,0 +1,156 @@
+//! Re-extraction's write: one article extracted again from its kept page,
+//! compared with its stored row and written where it differs.
+//!
+//! In: a backend's [`ReextractSql`] inside the batch's transaction, a
+//! [`Reextracted`] article and its site's [`LineSettings`]. Out: the
+//! article's row updated (only what differs: every write of a title or
+//! text re-indexes it) and the batch's [`ReextractCounts`]. An empty
+//! extraction, or a text another article of the site already has, leaves
+//! the row as stored.
+
+use super::article::content_hash;
+use super::learning::clean_stored_with_current_counts;
+use super::ArticleSql;
+use crate::boilerplate::LineSettings;
+use crate::extract::Article;
+use crate::store::{method_name, ReextractCounts, Reextracted};
+use crate::words::word_count;
+
+/// The stored row an update is compared with (`meta` is title, author,
+/// published_at, modified_at, language, site_name).
+pub(crate) struct Current {
+    pub(crate) site_id: i64,
+    pub(crate) site: String,
+    pub(crate) text: String,
+    pub(crate) content_hash: String,
+    pub(crate) meta: [Option<String>; 6],
+    pub(crate) method: Option<String>,
+}
+
+/// A re-extracted article's new row.
+pub(crate) struct NewRow<'a> {
+    pub(crate) meta: &'a [Option<String>; 6],
+    pub(crate) text: &'a str,
+    pub(crate) raw: &'a str,
+    pub(crate) content_hash: &'a str,
+    pub(crate) word_count: i64,
+    pub(crate) method: &'a str,
+}
+
+/// The SQL primitives of re-extraction's writes.
+pub(crate) trait ReextractSql: ArticleSql {
+    /// The stored row of an article (`None`: deleted meanwhile).
+    fn current(&mut self, article_id: i64) -> Result<Option<Current>, Self::Error>;
+    /// True when another article of the site has this content hash.
+    fn hash_taken(
+        &mut self,
+        site_id: i64,
+        hash: &str,
+        article_id: i64,
+    ) -> Result<bool, Self::Error>;
+    /// Write only the extraction method.
+    fn set_method(&mut self, article_id: i64, method: &str) -> Result<(), Self::Error>;
+    /// Write the whole row.
+    fn rewrite(&mut self, article_id: i64, row: &NewRow<'_>) -> Result<(), Self::Error>;
+}
+
+/// What a re-extracted article changes in its stored row.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Rewrite {
+    /// Nothing differs.
+    Nothing,
+    /// Only the method (NULL for articles stored before 0009): written
+    /// without touching the indexed columns.
+    MethodOnly,
+    /// Text, raw text, hash or metadata differ: the whole row is written.
+    Row,
+}
+
+/// The metadata of `m` in [`Current::meta`]'s order.
+fn meta_of(m: &Article) -> [Option<String>; 6] {
+    [
+        m.title.clone(),
+        m.author.clone(),
+        m.published_at.clone(),
+        m.modified_at.clone(),
+        m.language.clone(),
+        m.site_name.clone(),
+    ]
+}
+
+/// Which rows to write for the new `text`, `hash`, `meta` and `method`
+/// against the stored `cur`, counted in `counts`.
+pub(crate) fn rewrite_of(
+    cur: &Current,
+    text: &str,
+    hash: &str,
+    meta: &[Option<String>; 6],
+    method: &str,
+    counts: &mut ReextractCounts,
+) -> Rewrite {
+    let text_changed = text != cur.text;
+    if !text_changed && *meta == cur.meta && hash == cur.content_hash {
+        if cur.method.as_deref() == Some(method) {
+            return Rewrite::Nothing;
+        }
+        counts.metadata_only += 1;
+        return Rewrite::MethodOnly;
+    }
+    if text_changed {
+        counts.changed += 1;
+    } else {
+        counts.metadata_only += 1;
+    }
+    Rewrite::Row
+}
+
+/// Write one re-extracted article (see the module doc); counted in `counts`.
+pub(crate) fn apply_one<S: ReextractSql>(
+    sql: &mut S,
+    r: &Reextracted,
+    settings_for: &dyn Fn(&str) -> LineSettings,
+    counts: &mut ReextractCounts,
+) -> Result<(), S::Error> {
+    // Deleted since the batch was read: nothing to update.
+    let Some(cur) = sql.current(r.article_id)? else {
+        return Ok(());
+    };
+    let m = &r.article;
+    let raw = m.text.as_str();
+    if raw.trim().is_empty() {
+        counts.empty += 1;
+        return Ok(());
+    }
+    let hash = content_hash(raw);
+    if hash != cur.content_hash && sql.hash_taken(cur.site_id, &hash, r.article_id)? {
+        counts.duplicates += 1;
+        return Ok(());
+    }
+    let settings = settings_for(&cur.site);
+    // Also indexes the new text's lines for the end-of-crawl re-clean.
+    let cleaned = clean_stored_with_current_counts(sql, cur.site_id, r.article_id, raw, &settings)?;
+    // As for a refetch, an all-template page keeps its extracted text
+    // rather than becoming empty.
+    let text = if cleaned.text.trim().is_empty() {
+        raw
+    } else {
+        cleaned.text.as_str()
+    };
+    let meta = meta_of(m);
+    let method = method_name(m.method);
+    match rewrite_of(&cur, text, &hash, &meta, method, counts) {
+        Rewrite::Nothing => Ok(()),
+        Rewrite::MethodOnly => sql.set_method(r.article_id, method),
+        Rewrite::Row => sql.rewrite(
+            r.article_id,
+            &NewRow {
+                meta: &meta,
+                text,
+                raw,
+                content_hash: &hash,
+                word_count: i64::try_from(word_count(text)).unwrap_or(i64::MAX),
+                method,
+            },
+        ),
+    }
+}
