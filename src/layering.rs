@@ -282,6 +282,49 @@ fn no_import_from_a_higher_layer_and_no_cycle_between_sibling_files() {
     );
 }
 
+/// What in `store::rules` names a backend: its SQL crates or its modules.
+fn backend_names(code: &str) -> Vec<&'static str> {
+    [
+        "rusqlite",
+        "postgres",
+        "store::pg",
+        "store::articles",
+        "super::super::pg",
+    ]
+    .into_iter()
+    .filter(|name| code.contains(name))
+    .collect()
+}
+
+/// The store's rules sit below both backends: they decide over the
+/// primitives trait and name neither SQLite's nor PostgreSQL's code, so a
+/// decision cannot slip back into one backend only.
+#[test]
+fn the_store_rules_name_no_backend() {
+    let rules = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/store/rules");
+    let mut files = Vec::new();
+    rust_files(&rules, &mut files);
+    assert!(files.len() >= 5, "read {} files", files.len());
+    let mut problems = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("read source");
+        let code = code_lines(&text);
+        for name in backend_names(&code) {
+            problems.push(format!("{}: names `{name}`", file.display()));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn the_backend_check_finds_a_backend_in_code() {
+    assert_eq!(
+        backend_names("use rusqlite::params;\nuse crate::store::pg::PgStore;"),
+        ["rusqlite", "store::pg"]
+    );
+    assert!(backend_names("use super::ArticleSql;").is_empty());
+}
+
 /// The checker itself finds the two kinds of fault issue 9 removed.
 #[test]
 fn the_checker_finds_an_upward_import_and_a_sibling_cycle() {

@@ -14,8 +14,8 @@
 //!   │                                                │
 //!   │                                                ▼
 //!   │                 store: one write transaction per batch = article + boilerplate learning
-//!   │                 (store::lines reads and updates the site's line counts with
-//!   │                 boilerplate's pure rule, in the transaction that stores the article)
+//!   │                 (store::rules decides: de-duplication, near-duplicates, the site's
+//!   │                 line counts with boilerplate's pure rule, over either backend's SQL)
 //!   │                                                │
 //!   └──── crawl::discover (links, RSS/Atom, sitemaps) ◄┘  new URLs go to the frontier (store)
 //! ```
@@ -30,9 +30,11 @@
 //!   and its [`boilerplate::LineSettings`].
 //! - [`config`]: `crawler.toml` → validated [`config::Config`] and each site's
 //!   resolved [`config::SiteSettings`]; errors name the field.
-//! - [`store`]: SQLite (WAL, numbered migrations): frontier, fetch log,
-//!   articles and their near-duplicate versions, FTS5 search, line hashes
-//!   (learning runs inside its write transaction).
+//! - [`store`]: the corpus in SQLite (WAL, numbered migrations, FTS5) or in
+//!   PostgreSQL (shared by many crawler processes): frontier, fetch log,
+//!   articles and their near-duplicate versions, search, line hashes
+//!   (learning runs inside its write transaction); `store::rules` makes
+//!   every decision once for both, `store::copy` moves a corpus between them.
 //! - [`crawl`]: orchestration (scheduler, workers, the single writer,
 //!   shutdown, run summary) and the I/O-facing stages: frontier rules,
 //!   politeness, fetch, discover.

@@ -10,15 +10,20 @@
 //! One narrow interface (this type and its methods), one file per concern:
 //! `open` (connection settings, integrity check), `migrate` (which
 //! migrations to apply, and applying them), `frontier`
-//! (add, claim, requeue, counts, budgets), `articles` (batched writes,
-//! de-duplication, line filter in the same transaction), `search_index`
+//! (add, claim, requeue, counts, budgets), `articles` (batched writes; an
+//! article's SQL primitives in `articles/primitives.rs`), `search_index`
 //! (the batch's new articles into the FTS5 indexes), `checkpoint` (WAL
 //! checkpoints on a thread of their own while crawling), `search` (FTS5 and
 //! CJK search, lookup, export), `stats` (per-site figures), `maintenance`
-//! (re-cleaning, top lines), `lines` (the line table's SQL, line status
-//! changes, the re-clean), `kept` and `reextract` (kept pages,
-//! re-extraction), `rendering` (what the Markdown export reads) and `trouble`
+//! (re-cleaning, top lines), `lines` (learning's entry points on SQLite,
+//! the line table's figures, the re-clean's SQL), `kept` and `reextract`
+//! (kept pages, re-extraction), `rendering` (what the Markdown export reads) and `trouble`
 //! (SQLite's file-level failures as sentences a user can act on).
+//!
+//! The decisions of both stores are written once in `rules` (storing an
+//! article, near-duplicates, learning and pruning, re-cleaning,
+//! re-extraction), over a trait of batch SQL primitives that each backend
+//! implements in its own dialect; a backend file holds SQL and row mapping.
 //!
 //! Beside it: `pg` (the same corpus in PostgreSQL, shared by many crawler
 //! processes), `target` (which of the two a command works on), `read`
