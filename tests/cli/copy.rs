@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
+use crate::pg_testing::TestDb;
 use newshound::store::copy::{self, CopyError, CopyOptions, TABLES};
-use newshound::store::pg::testing::TestDb;
 use newshound::store::StoreTarget;
 use rusqlite::types::Value;
 

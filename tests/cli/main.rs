@@ -11,6 +11,10 @@ mod extract;
 mod help;
 mod methods;
 mod pg_read;
+/// A database of its own per test: the library's test support, included
+/// by path (it is not part of the library's API).
+#[path = "../../src/store/pg/testing.rs"]
+mod pg_testing;
 mod pg_write;
 mod pipes;
 mod readme;

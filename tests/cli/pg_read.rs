@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use newshound::store::pg::testing::TestDb;
+use crate::pg_testing::TestDb;
 
 use crate::support::{assert_clean_failure, demo_db, newshound, stderr, stdout};
 

@@ -228,7 +228,8 @@ async fn regression_a_too_wide_pattern_stored_the_about_page_but_a_bare_site_doe
 /// articles and keeps the same judgements as on SQLite.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bare_crawl_judges_the_same_on_postgresql_as_on_sqlite() {
-    use newshound::store::pg::{testing::TestDb, PgStore};
+    use crate::pg_testing::TestDb;
+    use newshound::store::pg::PgStore;
     let web = BareWeb::start(BareSpec {
         sites: 4,
         articles_per_site: 8,

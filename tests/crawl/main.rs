@@ -16,6 +16,10 @@ mod kill;
 mod markdown_export;
 mod memory;
 mod modern;
+/// A database of its own per test: the library's test support, included
+/// by path (it is not part of the library's API).
+#[path = "../../src/store/pg/testing.rs"]
+mod pg_testing;
 mod politeness;
 mod reclean;
 mod refetch;

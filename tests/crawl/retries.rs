@@ -278,7 +278,7 @@ async fn crawl_shared(cfg: &Config, url: &str) -> CrawlSummary {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn regression_a_refused_start_url_is_tried_again_on_postgresql_too() {
     let base = start(Knobs::default()).await;
-    let db = tokio::task::spawn_blocking(newshound::store::pg::testing::TestDb::new)
+    let db = tokio::task::spawn_blocking(crate::pg_testing::TestDb::new)
         .await
         .unwrap();
     let refused = config(&base, "allow_private_addresses = false", NEWS);

@@ -5,8 +5,8 @@
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
 
+use crate::pg_testing::TestDb;
 use newshound::store::copy::{self, CopyOptions};
-use newshound::store::pg::testing::TestDb;
 use newshound::store::StoreTarget;
 use serde_json::Value;
 use tokio::sync::oneshot;

@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use newshound::store::pg::testing::TestDb;
+use crate::pg_testing::TestDb;
 
 const SITE: &str = "[[sites]]\nname = \"s\"\nstart = [\"http://127.0.0.1:9/\"]\n";
 

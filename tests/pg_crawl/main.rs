@@ -1,6 +1,6 @@
-//! Several `newshound crawl` processes on one PostgreSQL database (issue
-//! 15): the real binary, against the simulated web on 127.0.0.1 and the
-//! test server (`NEWSHOUND_TEST_PG`, see `newshound::store::pg::testing`).
+//! Several `newshound crawl` processes on one PostgreSQL database: the
+//! real binary, against the simulated web on 127.0.0.1 and the
+//! test server (`NEWSHOUND_TEST_PG`, see `src/store/pg/testing.rs`).
 //!
 //! In: a simulated web and a fresh database per test. Out: failures
 //! naming what the request log or the database shows: a URL requested
@@ -10,6 +10,10 @@
 mod bench;
 mod errors;
 mod kill;
+/// A database of its own per test: the library's test support, included
+/// by path (it is not part of the library's API).
+#[path = "../../src/store/pg/testing.rs"]
+mod pg_testing;
 mod snapshot;
 mod three;
 
@@ -18,8 +22,8 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::pg_testing::TestDb;
 use newshound::simweb::{Behaviour, SimWeb, SimWebSpec};
-use newshound::store::pg::testing::TestDb;
 
 /// The simulated web on a runtime of its own (so the test's waits never
 /// delay its clock readings), a fresh database and a config for both.

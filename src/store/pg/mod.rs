@@ -18,7 +18,8 @@ mod reextract;
 mod rendering;
 mod requeue;
 mod search;
-pub mod testing;
+#[cfg(test)]
+pub(crate) mod testing;
 mod turns;
 mod url_shapes;
 mod writes;

@@ -1,6 +1,9 @@
 //! The PostgreSQL store against a real server (see [`super::testing`]).
 
-use super::testing::TestDb;
+use std::path::Path;
+
+use super::testing::cluster::{find_server_bin, path_dirs, DEBIAN_ROOT, INSTALL_HINT};
+use super::testing::{missing, own_cluster, TestDb};
 use super::PgStore;
 
 #[test]
@@ -48,4 +51,52 @@ fn a_missing_database_is_named_with_the_servers_reason() {
         .to_string();
     assert!(err.contains("nh_no_such_database"), "{err}");
     assert!(err.contains("does not exist"), "{err}");
+}
+
+#[test]
+fn without_server_binaries_the_failure_names_the_install_command() {
+    let empty = tempfile::tempdir().expect("tempdir");
+    let err = own_cluster(&[empty.path().to_path_buf()], &empty.path().join("none"))
+        .err()
+        .expect("no binaries, no cluster");
+    assert!(err.contains(INSTALL_HINT), "{err}");
+    assert!(err.contains("initdb"), "{err}");
+    assert!(missing().contains(INSTALL_HINT));
+}
+
+#[test]
+fn the_newest_debian_version_is_found_after_path() {
+    let root = tempfile::tempdir().expect("tempdir");
+    for v in ["9", "16", "15"] {
+        let bin = root.path().join(v).join("bin");
+        std::fs::create_dir_all(&bin).expect("mkdir");
+        for b in ["initdb", "pg_ctl", "postgres"] {
+            std::fs::write(bin.join(b), "").expect("write");
+        }
+    }
+    let found = find_server_bin(&[], root.path()).expect("found");
+    assert!(found.ends_with("16/bin"), "{}", found.display());
+}
+
+/// Needs the server binaries (Debian's postgresql package), whatever
+/// `NEWSHOUND_TEST_PG` says: this is the path a fresh machine takes.
+#[test]
+fn a_database_on_an_auto_started_cluster_works() {
+    let cluster =
+        own_cluster(&path_dirs(), Path::new(DEBIAN_ROOT)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(cluster.admin_url.contains("%2F"), "{}", cluster.admin_url);
+    let mut admin = postgres::Client::connect(&cluster.admin_url, postgres::NoTls)
+        .unwrap_or_else(|e| panic!("{}: {e}", cluster.admin_url));
+    admin
+        .batch_execute("CREATE DATABASE nh_test_own")
+        .expect("create");
+    let (server, _) = cluster.admin_url.rsplit_once('/').expect("a path");
+    let url = format!("{server}/nh_test_own");
+    let mut store = PgStore::open(&url).expect("open and migrate");
+    let encoding: String = store
+        .client()
+        .query_one("SHOW server_encoding", &[])
+        .expect("query")
+        .get(0);
+    assert_eq!(encoding, "UTF8");
 }
