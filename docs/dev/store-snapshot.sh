@@ -23,7 +23,7 @@ compare)
     before=${2:?usage: $0 compare BEFORE AFTER}
     after=${3:?usage: $0 compare BEFORE AFTER}
     status=0
-    mask='s/^ETag: .*/ETag: TAG/; s#/tmp/\.tmp[A-Za-z0-9]*/#/tmp/DIR/#g; s#postgres://[^ :]*#postgres://DB#g'
+    mask='s/^ETag: .*/ETag: TAG/; s#/tmp/\.tmp[A-Za-z0-9]*/#/tmp/DIR/#g; s#postgres://[^ :]*#postgres://DB#g; s/^ *ID  *\[/ID [/'
     for f in "$before"/*/*.txt; do
         rel=${f#"$before"/}
         if [ "$(sed "$mask" "$f" | sort)" = "$(sed "$mask" "$after/$rel" | sort)" ]; then

@@ -142,7 +142,8 @@ fn mask(text: &str) -> String {
         (r"(WARC-[A-Za-z]+-Digest): .*", "$1: DIGEST"),
         (r#""id":\s*\d+"#, r#""id":ID"#),
         (r"(?m)^\d+,", "ID,"),
-        (r"(?m)^(\s*)\d+(\s+\[)", "${1}ID${2}"),
+        // Right-aligned ids: their width varies with the crawl's order.
+        (r"(?m)^\s*\d+\s+\[", "ID ["),
         (r"(?m)^(id|article): \d+", "$1: ID"),
         (r"newshound/\d+\.\d+\.\d+", "newshound/VERSION"),
         (r"in \d+(\.\d+)? ?(ms|s)\b", "in SECS"),
