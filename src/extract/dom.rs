@@ -145,6 +145,9 @@ pub mod attr_flags {
     pub const ROLE_NOISE: u8 = 4;
     /// `role="main"`.
     pub const ROLE_MAIN: u8 = 8;
+    /// An `<a>` whose target is a `javascript:` URL and that wraps blocks:
+    /// a script's container, not a link (its text is not link text).
+    pub const SCRIPT_LINK: u8 = 16;
 }
 
 /// `haystack` holds `needle` (lowercase ASCII), ignoring ASCII case.
@@ -169,6 +172,8 @@ fn read_attrs(el: &Element) -> (&str, &str, u8) {
                 flags |= attr_flags::HIDDEN
             }
             "style" if style_hides(value) => flags |= attr_flags::HIDDEN,
+            // The strip prepass keeps a link's target only when it is one.
+            "href" if el.name() == "a" && is_script_url(value) => flags |= attr_flags::SCRIPT_LINK,
             // Pages write `articlebody` too; the name means the same.
             "itemprop" if contains_ignore_ascii_case(value, "articlebody") => {
                 flags |= attr_flags::ARTICLE_BODY
@@ -199,6 +204,43 @@ fn read_attrs(el: &Element) -> (&str, &str, u8) {
         }
     }
     (class, id, flags)
+}
+
+/// A `javascript:` URL (leading spaces and case ignored, as browsers do).
+fn is_script_url(value: &str) -> bool {
+    value
+        .trim_start()
+        .get(..11)
+        .is_some_and(|s| s.eq_ignore_ascii_case("javascript:"))
+}
+
+/// An element that is a link: an `<a>` that does not wrap content for a
+/// script ([`attr_flags::SCRIPT_LINK`]).
+fn is_link(tag: Tag, flags: u8) -> bool {
+    tag == Tag::A && flags & attr_flags::SCRIPT_LINK == 0
+}
+
+/// A `javascript:` link just closed (`nodes[0]`, its subtree after it). One
+/// that wraps blocks (paragraphs, a whole story) is a script's container:
+/// its text is no link text. One around a label ("Print", "Next", "A A A")
+/// is a button, and weighs as a link, as menus of such buttons should.
+fn script_link_closed(nodes: &mut [Node<'_>]) {
+    let wraps_blocks = nodes[1..].iter().any(|nd| nd.tag.is_block());
+    if !wraps_blocks {
+        nodes[0].flags &= !attr_flags::SCRIPT_LINK;
+        return;
+    }
+    // Positions are relative to the script link; a link inside it stays one.
+    let base = nodes[0].end as usize - nodes.len();
+    let mut k = 1;
+    while k < nodes.len() {
+        if nodes[k].tag == Tag::A {
+            k = (nodes[k].end as usize).saturating_sub(base).max(k + 1);
+            continue;
+        }
+        nodes[k].in_link = false;
+        k += 1;
+    }
 }
 
 /// `display:none` or `visibility:hidden` in an inline style.
@@ -303,6 +345,12 @@ pub fn is_punct(c: char) -> bool {
 impl<'a> Dom<'a> {
     /// Flatten the body of `doc` (iteratively; any depth).
     pub fn build(doc: &'a Html) -> Dom<'a> {
+        Self::build_with(doc, true)
+    }
+
+    /// [`Dom::build`]; with `script_links` false, a `javascript:` link
+    /// counts as a link like any other (`eval --ablate script-links`).
+    pub fn build_with(doc: &'a Html, script_links: bool) -> Dom<'a> {
         let html = doc.root_element();
         let body = html
             .children()
@@ -319,11 +367,14 @@ impl<'a> Dom<'a> {
                 Edge::Open(n) => match n.value() {
                     SNode::Element(el) => {
                         let tag = Tag::from_name(el.name());
+                        let idx = nodes.len() as u32;
+                        let (class, id, mut flags) = read_attrs(el);
+                        if !script_links {
+                            flags &= !attr_flags::SCRIPT_LINK;
+                        }
                         if tag == Tag::A {
                             link_depth += 1;
                         }
-                        let idx = nodes.len() as u32;
-                        let (class, id, flags) = read_attrs(el);
                         nodes.push(Node {
                             tag,
                             parent: stack.last().copied().unwrap_or(0),
@@ -364,7 +415,11 @@ impl<'a> Dom<'a> {
                 Edge::Close(n) => {
                     if let SNode::Element(el) = n.value() {
                         if let Some(idx) = stack.pop() {
-                            nodes[idx as usize].end = nodes.len() as u32;
+                            let end = nodes.len();
+                            nodes[idx as usize].end = end as u32;
+                            if nodes[idx as usize].flags & attr_flags::SCRIPT_LINK != 0 {
+                                script_link_closed(&mut nodes[idx as usize..end]);
+                            }
                         }
                         if el.name() == "a" {
                             link_depth = link_depth.saturating_sub(1);
@@ -401,7 +456,7 @@ impl<'a> Dom<'a> {
                 Tag::NoText => Stats::default(),
                 tag => Stats {
                     tags: 1,
-                    link_tags: u32::from(tag == Tag::A),
+                    link_tags: u32::from(is_link(tag, n.flags)),
                     ..Stats::default()
                 },
             })

@@ -9,7 +9,9 @@
 //! `<article>`) → [`Method::Schema`]; 2. JSON-LD `articleBody` →
 //! [`Method::Schema`]; 3. the largest cluster of sibling `<p>` elements →
 //! [`Method::Fallback`]. Each step runs only when the one before found
-//! nothing, so pages with text pay nothing.
+//! nothing, so pages with text pay nothing. When none finds text, the page
+//! is judged not to be an article ([`NotArticle`], `"method":
+//! "not-article: …"`) rather than given a widget's words as its text.
 
 use super::dom::{attr_flags, Dom, Tag};
 use super::metadata::json_ld_article_body;
@@ -18,6 +20,28 @@ use super::{Method, Selection};
 
 /// A page "holds an article" with at least this many words of `<p>` text.
 pub const MIN_ARTICLE_WORDS: usize = 50;
+
+/// Why a page is judged not to be an article: density selection, the
+/// furniture rules and the never-empty chain left no text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NotArticle {
+    /// The page shows no text at all.
+    NoText,
+    /// What text it shows is menus, link lists and furniture (a share bar,
+    /// a cookie or newsletter prompt, a byline), with fewer than
+    /// [`MIN_ARTICLE_WORDS`] words of paragraphs.
+    NoArticleText,
+}
+
+impl NotArticle {
+    /// `"method"` of such a page in `extract --json`.
+    pub fn method_name(self) -> &'static str {
+        match self {
+            NotArticle::NoText => "not-article: no text",
+            NotArticle::NoArticleText => "not-article: only menus, links and furniture",
+        }
+    }
+}
 
 /// Words as eval counts them (each CJK character one word).
 fn words(s: &str) -> usize {
@@ -31,12 +55,27 @@ pub fn never_empty(dom: &Dom<'_>, doc: &scraper::Html, selection: Selection) -> 
         return selection;
     }
     let skip = vec![false; dom.len()];
+    let not_article = |selection: Selection| {
+        let reason = if dom
+            .nodes
+            .iter()
+            .any(|nd| nd.tag == Tag::Text && nd.chars > 0)
+        {
+            NotArticle::NoArticleText
+        } else {
+            NotArticle::NoText
+        };
+        Selection {
+            method: Method::NotArticle(reason),
+            ..selection
+        }
+    };
     let Some((cluster_parent, cluster_words)) = largest_paragraph_cluster(dom, &skip) else {
-        return selection;
+        return not_article(selection);
     };
     let page_words: usize = paragraph_words(dom, &skip);
     if page_words < MIN_ARTICLE_WORDS {
-        return selection;
+        return not_article(selection);
     }
     // Markdown of a fallback is its plain text (paragraphs).
     let with = |text: String, method: Method| Selection {
@@ -127,6 +166,29 @@ mod tests {
     }
 
     #[test]
+    fn a_page_of_widgets_only_is_judged_not_an_article() {
+        let opts = super::super::ExtractOptions::default();
+        let widgets = "<html><body><nav><a href=/a>Home</a> <a href=/b>News</a></nav>\
+             <div class=box><p>We use cookies to improve your experience.</p>\
+             <p>Share</p></div></body></html>";
+        let a = super::super::extract_html(widgets, None, &opts);
+        assert_eq!(a.text, "");
+        assert_eq!(a.method, Method::NotArticle(NotArticle::NoArticleText));
+        let json = serde_json::to_string(&a.method).unwrap_or_default();
+        assert_eq!(json, "\"not-article: only menus, links and furniture\"");
+        let back: Method = serde_json::from_str(&json).unwrap_or_default();
+        assert_eq!(back, a.method);
+        assert!(serde_json::from_str::<Method>("\"not-article: nope\"").is_err());
+        let blank = super::super::extract_html("<html><body> </body></html>", None, &opts);
+        assert_eq!(blank.method, Method::NotArticle(NotArticle::NoText));
+        // A short story is an article, however short.
+        let short = "<html><body><p>The council met on Monday and agreed the budget.</p>\
+             </body></html>";
+        let a = super::super::extract_html(short, None, &opts);
+        assert_eq!(a.method, Method::Density, "{a:?}");
+    }
+
+    #[test]
     fn text_found_by_density_is_kept() {
         let doc = scraper::Html::parse_document("<p>x</p>");
         let dom = Dom::build(&doc);
@@ -185,8 +247,12 @@ mod tests {
     }
 
     #[test]
-    fn no_article_stays_empty() {
+    fn no_article_stays_empty_and_says_so() {
         let s = run("<body><p>Menu</p><p>Contact us.</p></body>");
-        assert_eq!(s, Selection::default());
+        let not_article = Selection {
+            method: Method::NotArticle(NotArticle::NoArticleText),
+            ..Selection::default()
+        };
+        assert_eq!(s, not_article);
     }
 }

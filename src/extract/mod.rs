@@ -2,11 +2,11 @@
 //!
 //! In: page bytes (or already-decoded HTML) and the page URL. Out: the article
 //! text (one paragraph per line, blocks separated by a blank line) plus
-//! metadata. Never fails: a page with no article yields empty text; a page
-//! with one (≥ 50 words of paragraph text) never does with `auto`
-//! ([`fallback`]). The text never holds the headline (it is the title) nor,
-//! unless asked, reader comments ([`comments`]); [`markdown`] renders the
-//! same selection.
+//! metadata. Never fails: a page with no article yields empty text, and
+//! [`Method::NotArticle`] says why; a page with one (≥ 50 words of
+//! paragraph text) never does with `auto` ([`fallback`]). The text never
+//! holds the headline (it is the title) nor, unless asked, reader comments
+//! ([`comments`]); [`markdown`] renders the same selection.
 //!
 //! Steps: 1. charset → UTF-8 ([`charset`]); 2. strip non-content with a byte
 //! prepass and lol_html ([`strip`]); 3. parse into a DOM (scraper/html5ever) and flatten the body
@@ -127,9 +127,10 @@ pub struct ExtractOptions {
 }
 
 /// Which path of the never-empty chain produced the text (`"method"` in
-/// `extract --json`).
+/// `extract --json`), or why the page is no article (`"not-article:
+/// <reason>"`, with empty text).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(into = "&'static str", try_from = "String")]
 pub enum Method {
     /// Density scoring (CETD and the `auto` heuristics), or the algorithm
     /// asked for.
@@ -139,6 +140,48 @@ pub enum Method {
     Schema,
     /// The largest cluster of paragraphs, when the other paths found nothing.
     Fallback,
+    /// No path found article text: the page is judged not to be an article
+    /// (an index, a widget, an empty page), and its text is empty.
+    NotArticle(fallback::NotArticle),
+}
+
+impl Method {
+    /// Every method, as [`Method::name`] names them.
+    pub const ALL: [Method; 5] = [
+        Method::Density,
+        Method::Schema,
+        Method::Fallback,
+        Method::NotArticle(fallback::NotArticle::NoText),
+        Method::NotArticle(fallback::NotArticle::NoArticleText),
+    ];
+
+    /// The name in `extract --json` and the store (`density`, …,
+    /// `not-article: no text`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Density => "density",
+            Method::Schema => "schema",
+            Method::Fallback => "fallback",
+            Method::NotArticle(reason) => reason.method_name(),
+        }
+    }
+}
+
+impl From<Method> for &'static str {
+    fn from(m: Method) -> &'static str {
+        m.name()
+    }
+}
+
+impl TryFrom<String> for Method {
+    type Error = String;
+
+    fn try_from(name: String) -> Result<Method, String> {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| format!("unknown method {name:?}"))
+    }
 }
 
 /// The selected content of one page: the body text, and the headline that
@@ -372,9 +415,12 @@ pub fn select_document(doc: &scraper::Html, opts: &ExtractOptions) -> Selection 
             opts.model.as_deref(),
         ));
     }
-    let dom = dom::Dom::build(doc);
+    let dom = dom::Dom::build_with(doc, !opts.ablate.off(ablation::Step::ScriptLinks));
     if dom.is_empty() {
-        return Selection::default();
+        return Selection {
+            method: Method::NotArticle(fallback::NotArticle::NoText),
+            ..Selection::default()
+        };
     }
     let density = select::auto_select(&dom, dom::doc_title(doc).as_deref(), opts);
     fallback::never_empty(&dom, doc, density)

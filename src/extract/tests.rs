@@ -73,7 +73,17 @@ fn empty_input_gives_empty_text() {
             algorithm: alg,
             ..ExtractOptions::default()
         };
-        assert_eq!(extract_bytes(b"", None, None, &opts), Article::default());
+        // `auto` says why the text is empty; the others give no reasons.
+        let method = if alg == Algorithm::Auto {
+            Method::NotArticle(fallback::NotArticle::NoText)
+        } else {
+            Method::Density
+        };
+        let expected = Article {
+            method,
+            ..Article::default()
+        };
+        assert_eq!(extract_bytes(b"", None, None, &opts), expected);
         assert_eq!(extract_text("<html></html>", alg), "");
     }
 }
@@ -406,4 +416,33 @@ fn elementor_text_widgets_are_the_story() {
     };
     let ablated = extract_html(&html, None, &opts).text;
     assert!(!ablated.contains("Paragraph 3 of the story"), "{ablated}");
+}
+
+#[test]
+fn story_inside_a_javascript_link_is_not_pruned_as_a_link_list() {
+    // A script's button wrapping the story (`<a href="javascript:…">`) is
+    // no link: its text is not link text, so link pruning keeps it.
+    let html = format!(
+        "<html><head><title>T</title></head><body><nav><a href=/a>Home</a></nav>\
+         <a href=\" JavaScript:void(0)\">{}</a><p>Short.</p></body></html>",
+        story(3)
+    );
+    let t = extract_html(&html, None, &ExtractOptions::default()).text;
+    assert!(t.contains("Paragraph 2 of the story"), "{t}");
+    let ablated = ExtractOptions {
+        ablate: ablation::Ablations::default().with(ablation::Step::ScriptLinks),
+        ..ExtractOptions::default()
+    };
+    let t = extract_html(&html, None, &ablated).text;
+    assert!(!t.contains("Paragraph 2 of the story"), "{t}");
+    // A real link around the same text is link text.
+    let linked = html.replace(" JavaScript:void(0)", "/story");
+    let doc = scraper::Html::parse_document(&strip::strip(&linked));
+    let dom = dom::Dom::build(&doc);
+    let st = dom.stats(&vec![false; dom.len()]);
+    assert!(st[0].link_chars * 2 > st[0].chars, "{:?}", st[0]);
+    let doc = scraper::Html::parse_document(&strip::strip(&html));
+    let dom = dom::Dom::build(&doc);
+    let st = dom.stats(&vec![false; dom.len()]);
+    assert!(st[0].link_chars * 10 < st[0].chars, "{:?}", st[0]);
 }

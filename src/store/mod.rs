@@ -297,17 +297,13 @@ impl Serialize for StoredArticle {
 
 /// [`Method`] as `articles.method` stores it (its `extract --json` name).
 pub fn method_name(m: Method) -> &'static str {
-    match m {
-        Method::Density => "density",
-        Method::Schema => "schema",
-        Method::Fallback => "fallback",
-    }
+    m.name()
 }
 
 /// `articles.method` read back; `None` for NULL (stored before 0009) or a
 /// name this build does not know.
 pub fn method_of_name(name: Option<&str>) -> Option<Method> {
-    [Method::Density, Method::Schema, Method::Fallback]
+    Method::ALL
         .into_iter()
         .find(|&m| Some(method_name(m)) == name)
 }

@@ -292,3 +292,41 @@ pub fn kind_of<'a>(
     }
     None
 }
+
+/// A one-item list right after a `<figure>` that has no caption of its
+/// own: the caption, written as a list under the photo (the figure's
+/// markup lost its `<figcaption>`). Short and without links: a list of
+/// one link, or a long one, is the story's.
+pub fn is_figure_list(dom: &Dom<'_>, stats: &[Stats], i: usize) -> bool {
+    let nd = &dom.nodes[i];
+    let st = &stats[i];
+    if nd.tag != Tag::List || st.chars == 0 || st.chars > tune::CAPTION_MAX_CHARS {
+        return false;
+    }
+    if st.link_chars > 0 {
+        return false;
+    }
+    let mut items = dom.children(i).filter(|&c| !is_blank(dom, c));
+    let one_item =
+        items.next().is_some_and(|c| dom.nodes[c].tag == Tag::Li) && items.next().is_none();
+    if !one_item || i == 0 {
+        return false;
+    }
+    let parent = nd.parent as usize;
+    let before = dom
+        .children(parent)
+        .take_while(|&c| c != i)
+        .filter(|&c| !is_blank(dom, c))
+        .last();
+    before.is_some_and(|f| {
+        let end = dom.nodes[f].end as usize;
+        dom.nodes[f].tag == Tag::Figure
+            && !dom.nodes[f..end].iter().any(|d| d.tag == Tag::Figcaption)
+    })
+}
+
+/// A text node of whitespace only.
+fn is_blank(dom: &Dom<'_>, i: usize) -> bool {
+    let nd = &dom.nodes[i];
+    nd.tag == Tag::Text && nd.chars == 0
+}

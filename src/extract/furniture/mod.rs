@@ -27,8 +27,9 @@ use super::ExtractOptions;
 
 /// Every step of this module (`eval --ablate`; the bench switches them
 /// all off to measure what they cost).
-pub const STEPS: [Step; 8] = [
+pub const STEPS: [Step; 9] = [
     Step::Captions,
+    Step::FigureLists,
     Step::Credits,
     Step::Bylines,
     Step::Prompts,
@@ -38,9 +39,9 @@ pub const STEPS: [Step; 8] = [
     Step::AuthorBios,
 ];
 
-/// The steps of [`drop_lines`]: every step but `Captions` (the first),
-/// which works on the markup.
-const FURNITURE_LINE_STEPS: &[Step] = STEPS.split_at(1).1;
+/// The steps of [`drop_lines`]: every step but `Captions` and
+/// `FigureLists` (the first two), which work on the markup.
+const FURNITURE_LINE_STEPS: &[Step] = STEPS.split_at(2).1;
 
 /// Furniture a caller wants kept in the text (a gold set that counts it);
 /// all false for `extract` and the crawler.
@@ -115,6 +116,7 @@ pub fn skip_named<'a>(dom: &Dom<'a>, stats: &[Stats], skip: &mut [bool], opts: &
     if !kinds.iter().any(|&k| wanted(opts, k)) {
         return;
     }
+    let figure_lists = wanted(opts, markup::Kind::Caption) && !opts.ablate.off(Step::FigureLists);
     let n = dom.len();
     let mut classes = markup::ClassCache::new();
     let mut i = 1;
@@ -130,7 +132,8 @@ pub fn skip_named<'a>(dom: &Dom<'a>, stats: &[Stats], skip: &mut [bool], opts: &
                 // Caption and credit spans sit inside a caption block; a
                 // byline word on an inline element may be a date in prose.
                 k != markup::Kind::Byline || nd.tag.is_block() || alone_in_block(dom, stats, i)
-            });
+            })
+            || (figure_lists && markup::is_figure_list(dom, stats, i));
         if furniture {
             let end = nd.end as usize;
             for s in &mut skip[i..end] {

@@ -324,9 +324,10 @@ fn pull_quote_credit_is_not_a_photo_credit() {
 }
 
 #[test]
-fn the_line_steps_are_every_step_but_captions() {
+fn the_line_steps_are_every_step_but_the_markup_ones() {
     assert_eq!(super::STEPS[0], Step::Captions);
-    assert_eq!(super::FURNITURE_LINE_STEPS.len(), super::STEPS.len() - 1);
+    assert_eq!(super::FURNITURE_LINE_STEPS.len(), super::STEPS.len() - 2);
+    assert!(!super::FURNITURE_LINE_STEPS.contains(&Step::FigureLists));
     assert!(!super::FURNITURE_LINE_STEPS.contains(&Step::Captions));
 }
 
@@ -459,4 +460,28 @@ fn byline_with_contributor_roles_and_section_label_are_left_out() {
     );
     let kept = text_of(&inner, &ablated(Step::TagLines));
     assert!(kept.contains("From the section"), "{kept}");
+}
+
+#[test]
+fn a_one_item_list_under_a_figure_is_its_caption() {
+    let inner = format!(
+        "{}<figure><img src=a.jpg></figure><ul><li><p>The mayor at her farm, where she \
+         was born and grew up</p></li></ul>{}<ul><li>A list of one point that follows \
+         a paragraph stays in the story.</li></ul>{}",
+        story(2),
+        story(2),
+        story(2)
+    );
+    let t = default_text(&inner);
+    assert!(!t.contains("The mayor at her farm"), "{t}");
+    assert!(t.contains("A list of one point"), "{t}");
+    let kept = text_of(&inner, &ablated(Step::FigureLists));
+    assert!(kept.contains("The mayor at her farm"), "{kept}");
+    // A figure with a caption of its own is followed by the story's list.
+    let captioned = inner.replace(
+        "<img src=a.jpg></figure>",
+        "<img src=a.jpg><figcaption>The hall.</figcaption></figure>",
+    );
+    let t = default_text(&captioned);
+    assert!(t.contains("The mayor at her farm"), "{t}");
 }

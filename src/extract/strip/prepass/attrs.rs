@@ -105,9 +105,18 @@ pub(super) fn tag_end(bytes: &[u8], from: usize) -> usize {
     scan.i
 }
 
+/// A `javascript:` URL (leading spaces and case ignored, as browsers do).
+fn is_script_url(value: &[u8]) -> bool {
+    const SCHEME: &[u8] = b"javascript:";
+    let start = value.iter().take_while(|&&b| is_space(b)).count();
+    value[start..]
+        .get(..SCHEME.len())
+        .is_some_and(|v| v.eq_ignore_ascii_case(SCHEME))
+}
+
 /// Attributes some later stage reads (`dom::read_attrs`, the metadata page
 /// scan): a stage that starts reading another one must add it here. Link targets
-/// go (`rel` stays for bylines), and inline styles unless they may hide the
+/// go (`rel` stays for bylines; a `javascript:` one stays), and inline styles unless they may hide the
 /// element.
 pub(super) fn keeps_attribute(bytes: &[u8], attr: &RawAttr, is_link: bool) -> bool {
     const KEEP: [&[u8]; 15] = [
@@ -132,7 +141,9 @@ pub(super) fn keeps_attribute(bytes: &[u8], attr: &RawAttr, is_link: bool) -> bo
         return true;
     }
     if name.eq_ignore_ascii_case(b"href") {
-        return !is_link;
+        // A link's target is not read, except to tell a script button
+        // (`javascript:`) from a link (the DOM's `SCRIPT_LINK`).
+        return !is_link || attr.value.clone().is_some_and(|v| is_script_url(&bytes[v]));
     }
     if name.eq_ignore_ascii_case(b"style") {
         let value = attr.value.clone().map_or(&[][..], |v| &bytes[v]);
