@@ -282,7 +282,7 @@ fn no_import_from_a_higher_layer_and_no_cycle_between_sibling_files() {
     );
 }
 
-/// The checker itself finds the two kinds of fault issue 9 removed.
+/// The checker itself finds the two kinds of fault it exists to keep out.
 #[test]
 fn the_checker_finds_an_upward_import_and_a_sibling_cycle() {
     let layer = layers(
