@@ -429,7 +429,7 @@ fn main() -> Result<(), String> {
         let db = args.get(i + 1).ok_or("--serve DB")?;
         return serve_load::serve_child(Path::new(db));
     }
-    // Part 5 alone, on a database of your own (the figures are on
+    // Part 5 alone, on a database of your own (the reference figures are on
     // `newshound demo --articles 1000 --db demo.db`'s 3,000 articles).
     if let Some(i) = args.iter().position(|a| a == "--serve-load") {
         let db = Path::new(args.get(i + 1).ok_or("--serve-load DB")?);

@@ -229,8 +229,8 @@ fn set_key(toml: &str, section: &str, key: &str, value: &str) -> Result<String, 
 fn bench_config(web: &SimWeb, case: &Case) -> Result<String, String> {
     let mut t = web.config_toml();
     let boilerplate = case.boilerplate;
-    // The large-page web is crawled as the real web was: at
-    // concurrency 64 (fewer sites, so more connections per host).
+    // The large-page web is crawled as real news sites with large pages were
+    // measured: at concurrency 64 (fewer sites, so more connections per host).
     let (concurrency, per_host) = if case.large { (64, 16) } else { (16, 8) };
     // Depth (6) and the per-site budget (2 × articles + 200) stay as
     // generated: the sitemap and feed put every article within reach.

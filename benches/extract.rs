@@ -5,20 +5,31 @@
 //! and the time of the pathological pages (a 20 MB page, 100,000 nested
 //! `<div>`s). Run: `cargo bench --bench extract [-- SET_PREFIX]`, or
 //! `-- language` for the language-detection check alone, or `-- stages` for
-//! CPU time per stage on page-signal-dev, or `-- big` for the
+//! CPU time of the text path and of metadata on page-signal-dev, or `-- big` for the
 //! pathological pages alone, or `-- steps` for what the modern-page steps
 //! of `auto` cost (each switched off, as `eval --ablate` does), or
 //! `-- furniture` for what the furniture steps cost (the full path with and
-//! without them, in one run).
+//! without them, in one run). Everything goes through the library's one
+//! extraction entry, [`Extractor`], as any user of the crate would.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use newshound::extract::ablation::Ablations;
-use newshound::extract::furniture;
-use newshound::extract::metadata::detect_language;
-use newshound::extract::{extract_bytes, extract_bytes_text, Algorithm, ExtractOptions};
+use newshound::extract::{Ablations, Algorithm, ExtractOptions, Extractor, Page, Step};
+
+/// The article of a page's bytes.
+fn extract(extractor: &Extractor, bytes: &[u8]) -> newshound::extract::Article {
+    extractor.extract(Page::from_bytes(bytes, None)).article
+}
+
+/// The text path alone (no metadata, no language detection), `auto`.
+fn text_only() -> Extractor {
+    Extractor::new(ExtractOptions {
+        text_only: true,
+        ..ExtractOptions::default()
+    })
+}
 
 fn load(set: &Path) -> Vec<(String, Vec<u8>)> {
     let mut pages = Vec::new();
@@ -55,13 +66,14 @@ fn thread_cpu() -> Option<Duration> {
 /// counts as CPU time too).
 fn single(pages: &[(String, Vec<u8>)], opts: &ExtractOptions, rounds: usize) -> Rates {
     let n = pages.len() as f64;
+    let extractor = Extractor::new(opts.clone());
     let mut wall = Vec::new();
     let mut cpu = Vec::new();
     for _ in 0..rounds {
         let t0 = Instant::now();
         let c0 = thread_cpu();
         for (_, bytes) in pages {
-            std::hint::black_box(extract_bytes(bytes, None, None, opts));
+            std::hint::black_box(extract(&extractor, bytes));
         }
         wall.push(n / t0.elapsed().as_secs_f64());
         if let (Some(a), Some(b)) = (c0, thread_cpu()) {
@@ -101,6 +113,7 @@ fn throughput(
     threads: usize,
     rounds: usize,
 ) -> f64 {
+    let extractor = Extractor::new(opts.clone());
     let total = pages.len() * rounds;
     let next = AtomicUsize::new(0);
     let t0 = Instant::now();
@@ -111,7 +124,7 @@ fn throughput(
                 if i >= total {
                     break;
                 }
-                let a = extract_bytes(&pages[i % pages.len()].1, None, None, opts);
+                let a = extract(&extractor, &pages[i % pages.len()].1);
                 std::hint::black_box(a);
             });
         }
@@ -120,13 +133,14 @@ fn throughput(
 }
 
 fn slowest(pages: &[(String, Vec<u8>)], opts: &ExtractOptions) -> (Duration, String) {
+    let extractor = Extractor::new(opts.clone());
     let mut worst = (Duration::ZERO, String::new());
     for (name, bytes) in pages {
         // Best of 3, so one scheduler hiccup does not count as the page's time.
         let d = (0..3)
             .map(|_| {
                 let t = Instant::now();
-                std::hint::black_box(extract_bytes(bytes, None, None, opts));
+                std::hint::black_box(extract(&extractor, bytes));
                 t.elapsed()
             })
             .min()
@@ -206,13 +220,14 @@ fn main() {
             .is_none_or(|f| "page-signal-dev".starts_with(f))
     {
         let n = pages.len() as f64;
+        let text_only = text_only();
         let mut wall = Vec::new();
         let mut cpu = Vec::new();
         for _ in 0..7 {
             let c0 = thread_cpu();
             let t0 = Instant::now();
             for (_, bytes) in &pages {
-                std::hint::black_box(extract_bytes_text(bytes, None, None, Algorithm::Auto));
+                std::hint::black_box(extract(&text_only, bytes));
             }
             wall.push(n / t0.elapsed().as_secs_f64());
             if let (Some(a), Some(b)) = (c0, thread_cpu()) {
@@ -229,13 +244,26 @@ fn main() {
     big_pages();
 }
 
+/// The steps of the furniture rules (captions, credits, bylines, prompts,
+/// link lists, the title line, tag lines, author bios).
+const FURNITURE_STEPS: [Step; 8] = [
+    Step::Captions,
+    Step::Credits,
+    Step::Bylines,
+    Step::Prompts,
+    Step::LinkLists,
+    Step::TitleLine,
+    Step::TagLines,
+    Step::AuthorBios,
+];
+
 /// The full path (`auto`, metadata included) with and without the furniture
 /// steps, passes interleaved so both see the same machine load: pages per
 /// CPU-second of each and their ratio.
 fn furniture_cost(corpus: &Path) {
     let with = ExtractOptions::default();
     let without = ExtractOptions {
-        ablate: furniture::STEPS
+        ablate: FURNITURE_STEPS
             .iter()
             .fold(Ablations::default(), |a, &s| a.with(s)),
         ..ExtractOptions::default()
@@ -265,7 +293,7 @@ fn furniture_cost(corpus: &Path) {
 
 /// The pathological pages: 20 MB of blocks, 100,000 nested `<div>`s.
 fn big_pages() {
-    let opts = ExtractOptions::default();
+    let full = Extractor::default();
     // A 20 MB page: many paragraphs and link lists.
     let mut big = String::from("<html><head><title>Big</title></head><body>");
     let mut k = 0;
@@ -279,7 +307,7 @@ fn big_pages() {
         _ => f64::NAN,
     };
     let (t, c) = (Instant::now(), thread_cpu());
-    let a = extract_bytes(big.as_bytes(), None, None, &opts);
+    let a = extract(&full, big.as_bytes());
     println!(
         "20 MB page ({k} blocks): {:.0} ms wall, {:.0} ms CPU, {} chars out",
         t.elapsed().as_secs_f64() * 1e3,
@@ -287,7 +315,7 @@ fn big_pages() {
         a.text.len()
     );
     let (t, c) = (Instant::now(), thread_cpu());
-    let text = extract_bytes_text(big.as_bytes(), None, None, Algorithm::Auto);
+    let text = extract(&text_only(), big.as_bytes()).text;
     println!(
         "20 MB page, text only: {:.0} ms wall, {:.0} ms CPU, {} chars out",
         t.elapsed().as_secs_f64() * 1e3,
@@ -300,7 +328,7 @@ fn big_pages() {
     }
     deep.push_str("deep text");
     let t = Instant::now();
-    let a = extract_bytes(deep.as_bytes(), None, None, &opts);
+    let a = extract(&full, deep.as_bytes());
     println!(
         "100,000 nested divs: {:.0} ms, text {:?}",
         t.elapsed().as_secs_f64() * 1e3,
@@ -324,52 +352,75 @@ fn reference_language(text: &str) -> Option<String> {
 }
 
 /// Language detection: the reference (see [`reference_language`]) against
-/// `metadata::detect_language` on every corpus page's text: agreement and
-/// CPU time of each.
+/// the language the extraction reports, on every corpus page: agreement,
+/// and the CPU time of the reference against that of metadata and language
+/// together (the full path less the text path).
 fn language_check(corpus: &Path, filter: Option<&str>) {
-    let mut texts = Vec::new();
+    let mut pages = Vec::new();
     for set in ["page-signal-dev", "cleaneval-dev", "cleanportaleval"] {
         if filter.is_some_and(|f| !set.starts_with(f)) {
             continue;
         }
-        for (_, bytes) in load(&corpus.join(set)) {
-            texts.push(extract_bytes_text(&bytes, None, None, Algorithm::Auto));
-        }
+        pages.extend(load(&corpus.join(set)));
     }
-    if texts.is_empty() {
+    if pages.is_empty() {
         return;
     }
-    let time = |f: &dyn Fn(&str) -> Option<String>| {
-        let c0 = thread_cpu();
-        let mut out: Vec<Option<String>> = Vec::new();
-        for _ in 0..3 {
-            out = texts.iter().map(|t| f(t)).collect();
-        }
-        let us = match (c0, thread_cpu()) {
-            (Some(a), Some(b)) => (b - a).as_secs_f64() * 1e6 / (3 * texts.len()) as f64,
-            _ => f64::NAN,
-        };
-        (out, us)
+    let articles: Vec<_> = pages
+        .iter()
+        .map(|(_, b)| extract(&Extractor::default(), b))
+        .collect();
+    let c0 = thread_cpu();
+    let mut old: Vec<Option<String>> = Vec::new();
+    for _ in 0..3 {
+        old = articles
+            .iter()
+            .map(|a| reference_language(&a.text))
+            .collect();
+    }
+    let old_us = match (c0, thread_cpu()) {
+        (Some(a), Some(b)) => (b - a).as_secs_f64() * 1e6 / (3 * pages.len()) as f64,
+        _ => f64::NAN,
     };
-    let (old, old_us) = time(&reference_language);
-    let (new, new_us) = time(&detect_language);
+    let (text_us, full_us) = text_and_full_us(&pages, 1);
+    let new: Vec<Option<String>> = articles.into_iter().map(|a| a.language).collect();
     let same = old.iter().zip(&new).filter(|(a, b)| a == b).count();
     println!(
-        "language: {same}/{} pages agree with the reference ({:.1} %); {old_us:.0} µs → {new_us:.0} µs per page (x{:.2})",
-        texts.len(),
-        100.0 * same as f64 / texts.len() as f64,
-        old_us / new_us
+        "language: {same}/{} pages agree with the reference ({:.1} %); reference {old_us:.0} µs per page, metadata and language {:.0} µs per page",
+        pages.len(),
+        100.0 * same as f64 / pages.len() as f64,
+        full_us - text_us
     );
     for (a, b) in old.iter().zip(&new).filter(|(a, b)| a != b).take(10) {
         println!("  reference {a:?}, now {b:?}");
     }
 }
 
-/// `auto` with the six modern-page steps of issue 10 part B switched off, all
-/// together and one at a time, against the full `auto`, in one run: pages
+/// CPU µs per page of the text path and of the full path (metadata and
+/// language too), `rounds` passes over `pages`, interleaved page by page.
+fn text_and_full_us(pages: &[(String, Vec<u8>)], rounds: usize) -> (f64, f64) {
+    let (text_only, full) = (text_only(), Extractor::default());
+    let mut t = [Duration::ZERO; 2];
+    for _ in 0..rounds {
+        for (_, bytes) in pages {
+            for (i, extractor) in [&text_only, &full].into_iter().enumerate() {
+                let c0 = thread_cpu();
+                std::hint::black_box(extract(extractor, bytes));
+                if let (Some(a), Some(b)) = (c0, thread_cpu()) {
+                    t[i] += b - a;
+                }
+            }
+        }
+    }
+    let n = (rounds * pages.len()) as f64;
+    (t[0].as_secs_f64() * 1e6 / n, t[1].as_secs_f64() * 1e6 / n)
+}
+
+/// `auto` with the six modern-page steps (heading-anchor ids, the declared
+/// article's neighbours, galleries, nested sections, interior link lists,
+/// the declared main) switched off, all together and one at a time, against the full `auto`, in one run: pages
 /// per CPU-second (median of 5 passes) and the ratio to the full path.
 fn step_costs(corpus: &Path) {
-    use newshound::extract::ablation::{Ablations, Step};
     let new_steps = [
         Step::SlugIds,
         Step::DeclaredBeside,
@@ -412,61 +463,19 @@ fn step_costs(corpus: &Path) {
     }
 }
 
-/// CPU time per stage over all pages (3 rounds), in pages per CPU-second and
-/// µs per page.
+/// CPU time of the text path (decode, strip, parse, select, assemble) and
+/// of metadata with language detection (the full path less the text path),
+/// over all pages (3 rounds), in µs per page and pages per CPU-second.
 fn stages(pages: &[(String, Vec<u8>)]) {
-    use newshound::extract::{charset, metadata, strip, text_of_document};
-    let mut t = [Duration::ZERO; 6];
-    let mut lap = |i: usize, c0: &mut Option<Duration>| {
-        let c1 = thread_cpu();
-        if let (Some(a), Some(b)) = (*c0, c1) {
-            t[i] += b - a;
-        }
-        *c0 = c1;
-    };
-    for _ in 0..3 {
-        for (_, bytes) in pages {
-            let mut c = thread_cpu();
-            let html = charset::decode(bytes, None, None);
-            lap(0, &mut c);
-            let stripped = strip::strip(&html.text);
-            lap(1, &mut c);
-            let doc = scraper::Html::parse_document(&stripped);
-            lap(2, &mut c);
-            let text = text_of_document(&doc, Algorithm::Auto);
-            lap(3, &mut c);
-            std::hint::black_box(metadata::extract_metadata(&doc, None));
-            lap(4, &mut c);
-            std::hint::black_box(metadata::detect_language(&text));
-            lap(5, &mut c);
-        }
-    }
-    let n = (3 * pages.len()) as f64;
-    let names = [
-        "decode",
-        "strip",
-        "parse",
-        "dom+select+text",
-        "metadata",
-        "language",
-    ];
-    let mut text_only = Duration::ZERO;
-    for (i, (name, d)) in names.iter().zip(t).enumerate() {
-        if i < 4 {
-            text_only += d;
-        }
+    let (text_us, full_us) = text_and_full_us(pages, 3);
+    for (name, us) in [
+        ("text path", text_us),
+        ("metadata+language", full_us - text_us),
+        ("full", full_us),
+    ] {
         println!(
-            "stage {name:<16} {:>7.0} µs/page {:>7.0} pages per CPU-second",
-            d.as_secs_f64() * 1e6 / n,
-            n / d.as_secs_f64()
+            "stage {name:<18} {us:>7.0} µs/page {:>7.0} pages per CPU-second",
+            1e6 / us
         );
     }
-    let all: Duration = t.iter().sum();
-    println!(
-        "stages text-only total {:>7.0} µs/page {:>7.0} pages per CPU-second; full {:>7.0} µs/page {:>7.0} pages per CPU-second",
-        text_only.as_secs_f64() * 1e6 / n,
-        n / text_only.as_secs_f64(),
-        all.as_secs_f64() * 1e6 / n,
-        n / all.as_secs_f64()
-    );
 }

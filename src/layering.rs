@@ -325,7 +325,7 @@ fn the_backend_check_finds_a_backend_in_code() {
     assert!(backend_names("use super::ArticleSql;").is_empty());
 }
 
-/// The checker itself finds the two kinds of fault issue 9 removed.
+/// The checker itself finds the two kinds of fault it exists to keep out.
 #[test]
 fn the_checker_finds_an_upward_import_and_a_sibling_cycle() {
     let layer = layers(
@@ -362,4 +362,30 @@ fn the_checker_finds_an_upward_import_and_a_sibling_cycle() {
     assert!(found
         .iter()
         .any(|p| p.contains("cycle in `store`: articles -> lines -> articles")));
+}
+
+/// The directory batch (files, threads) is a layer above the pure
+/// extraction stage: the stage never reaches up into it.
+#[test]
+fn extraction_stays_below_the_directory_batch() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lib = std::fs::read_to_string(root.join("src/lib.rs")).expect("read src/lib.rs");
+    let layer = layers(&lib);
+    assert!(
+        layer.get("extract_dir") > layer.get("extract"),
+        "the layer list of src/lib.rs: {layer:?}"
+    );
+    let found = problems(
+        &layer,
+        &[(
+            PathBuf::from("extract/model"),
+            vec!["extract".to_string(), "model".to_string()],
+            "use crate::extract_dir::html_files;".to_string(),
+        )],
+    );
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].contains("extract/model: imports `extract_dir::html_files`"),
+        "{found:#?}"
+    );
 }

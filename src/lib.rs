@@ -25,7 +25,10 @@
 //! - [`words`]: CJK ranges, tokens and word counts (one definition for all).
 //! - [`urls`]: URL normalisation, the trailing-slash rule, host keys.
 //! - [`extract`]: HTML bytes → [`extract::Article`] (pure): charset, strip, DOM,
-//!   density scoring, metadata; the page pool of `extract DIR` and `eval`.
+//!   density scoring, metadata, behind one entry, [`extract::Extractor`].
+//! - [`extract_dir`]: a directory of pages → texts or JSONL on worker
+//!   threads (the files and threads around `extract`); its page list and
+//!   pool are `eval`'s too.
 //! - [`boilerplate`]: per-site MD5 line-hash rule of Li & Jiang (pure scoring)
 //!   and its [`boilerplate::LineSettings`].
 //! - [`config`]: `crawler.toml` → validated [`config::Config`] and each site's
@@ -51,12 +54,38 @@
 //!
 //! 0. words, urls, corpus_archive
 //! 1. extract, boilerplate
-//! 2. config
+//! 2. config, extract_dir
 //! 3. store
 //! 4. crawl, eval, export, reextract
 //! 5. simweb, serve
 //!
 //! Above the library: the binary (`main.rs`, `cli/`).
+//!
+//! Extraction as a library: build an [`extract::Extractor`] once with its
+//! [`extract::ExtractOptions`] (algorithm, model, time zone, Markdown, text
+//! only, …) and give it pages, as bytes with their `Content-Type` or as
+//! decoded HTML:
+//!
+//! ```
+//! use newshound::extract::{Algorithm, ExtractOptions, Extractor, Page};
+//!
+//! let html = "<html><head><title>Harbour reopens</title></head><body>\
+//!     <nav><a href=/>Home</a> <a href=/news>News</a></nav>\
+//!     <h1>Harbour reopens</h1>\
+//!     <p>The harbour reopened on Monday after a month of repairs, the port said.</p>\
+//!     <p>Ferries to the islands run again from Tuesday, with two extra crossings.</p>\
+//!     </body></html>";
+//! let extractor = Extractor::new(ExtractOptions {
+//!     algorithm: Algorithm::Auto,
+//!     ..ExtractOptions::default()
+//! });
+//! let url = url::Url::parse("https://example.com/news/harbour").unwrap();
+//! let page = Page::from_bytes(html.as_bytes(), Some("text/html; charset=utf-8")).url(&url);
+//! let article = extractor.extract(page).article;
+//! assert_eq!(article.title.as_deref(), Some("Harbour reopens"));
+//! assert!(article.text.starts_with("The harbour reopened on Monday"));
+//! assert!(!article.text.contains("Home"));
+//! ```
 //!
 //! Tests: a unit test module is `mod tests` at the bottom of its file, or
 //! `<module>/tests.rs` (`<module>/tests/` when it has parts) once it is long;
@@ -72,6 +101,7 @@ pub mod crawl;
 pub mod eval;
 pub mod export;
 pub mod extract;
+pub mod extract_dir;
 pub mod reextract;
 pub mod serve;
 pub mod simweb;

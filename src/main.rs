@@ -17,7 +17,7 @@ use clap::{Args, Parser, Subcommand};
 
 use newshound::config::parse_time_zone;
 use newshound::export::Format;
-use newshound::extract::ablation::Ablations;
+use newshound::extract::Ablations;
 use newshound::extract::Algorithm;
 
 /// A focused news crawler with built-in article extraction and per-site

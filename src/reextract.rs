@@ -21,8 +21,7 @@ use std::collections::HashMap;
 use url::Url;
 
 use crate::config::Config;
-use crate::extract::tree::rule::SiteRule;
-use crate::extract::{self, Algorithm, Article, ExtractOptions};
+use crate::extract::{Algorithm, Article, ExtractOptions, Extractor, Page, SiteRule};
 use crate::store::{
     ReextractCounts, ReextractStore, Reextracted, Selection, StoreError, StoredHtml,
 };
@@ -106,12 +105,10 @@ pub fn extract_kept_by_rule(
         timezone: site_zone.or(opts.timezone),
         ..opts.clone()
     };
-    let html = extract::charset::decode(
-        &page.body,
-        page.headers.content_type.as_deref(),
-        url.as_ref(),
-    );
-    extract::extract_html_by_rule(&html.text, url.as_ref(), &opts, rule).0
+    let page = Page::from_bytes(&page.body, page.headers.content_type.as_deref())
+        .url(url.as_ref())
+        .site_rule(rule);
+    Extractor::new(opts).extract(page).article
 }
 
 /// Re-extract the selected articles that have a kept page, on either store.

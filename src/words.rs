@@ -93,7 +93,7 @@ mod tests {
         assert_eq!(word_count(""), 0);
     }
 
-    /// Issue 9: `store::word_count` used its own CJK ranges and left out CJK
+    /// `store::word_count` used its own CJK ranges and left out CJK
     /// punctuation, so the stored count was not the length `eval` scores.
     #[test]
     fn store_word_count_disagreed_with_eval_tokens() {

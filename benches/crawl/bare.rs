@@ -19,7 +19,8 @@ use newshound::store::Store;
 use super::measure::cpu_seconds;
 use super::{median, runtime, set_key, SEED};
 
-/// The web: 36 sites, here with 30 articles each.
+/// The web the bare-site figures are measured on: 36 sites, here with 30
+/// articles each.
 const SITES: usize = 36;
 const ARTICLES: usize = 30;
 const PREFIX: &str = "#bare";

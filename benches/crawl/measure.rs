@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use newshound::config::Config;
-use newshound::extract::{self, ExtractOptions};
+use newshound::extract::{ExtractOptions, Extractor, Page};
 use newshound::simweb::SimWeb;
 
 /// A `/proc/self/status` field in kB (`VmHWM`, `VmRSS`).
@@ -78,12 +78,12 @@ pub fn extract_only(web: &SimWeb, cfg: &Config) -> (u64, f64) {
         .collect();
     let stride = urls.len().div_ceil(EXTRACT_SAMPLE).max(1);
     let sample: Vec<&url::Url> = urls.into_iter().step_by(stride).collect();
-    let opts = ExtractOptions {
+    let extractor = Extractor::new(ExtractOptions {
         algorithm: cfg.extract.algorithm,
         timezone: cfg.extract.timezone,
         comments: cfg.extract.comments,
         ..ExtractOptions::default()
-    };
+    });
     let (mut pages, mut cpu, mut words) = (0u64, 0.0, 0usize);
     for chunk in sample.chunks(EXTRACT_BATCH) {
         let batch: Vec<(&url::Url, String)> = chunk
@@ -92,12 +92,9 @@ pub fn extract_only(web: &SimWeb, cfg: &Config) -> (u64, f64) {
             .collect();
         let t0 = thread_cpu();
         for (url, html) in &batch {
-            let a = extract::extract_bytes(
-                html.as_bytes(),
-                Some("text/html; charset=utf-8"),
-                Some(url),
-                &opts,
-            );
+            let page =
+                Page::from_bytes(html.as_bytes(), Some("text/html; charset=utf-8")).url(*url);
+            let a = extractor.extract(page).article;
             words += a.text.len();
         }
         cpu += thread_cpu() - t0;

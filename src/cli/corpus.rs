@@ -9,7 +9,8 @@ use anyhow::{bail, Result};
 
 use newshound::corpus_archive as archive;
 use newshound::eval::{self, sequence, GoldConvention};
-use newshound::extract::{batch, ExtractOptions};
+use newshound::extract::ExtractOptions;
+use newshound::extract_dir;
 
 use super::out::Out;
 use super::store_cmds::write_json;
@@ -76,7 +77,7 @@ pub fn extract_dir(
     dir: &Path,
     out_dir: Option<&Path>,
     jsonl: bool,
-    limits: batch::BatchLimits,
+    limits: extract_dir::BatchLimits,
     opts: &ExtractOptions,
 ) -> Result<ExitCode> {
     if let Some(d) = out_dir {
@@ -86,9 +87,9 @@ pub fn extract_dir(
     }
     let summary = match out_dir {
         // Texts or <out>/articles.jsonl: the library owns those files.
-        Some(d) => batch::extract_dir(dir, d, jsonl, limits, opts)?,
+        Some(d) => extract_dir::extract_dir(dir, d, jsonl, limits, opts)?,
         // JSONL on stdout goes through `out`, so a closed pipe is noticed.
-        None => batch::extract_dir_to(dir, batch::Output::Jsonl(out), limits, opts)?,
+        None => extract_dir::extract_dir_to(dir, extract_dir::Output::Jsonl(out), limits, opts)?,
     };
     if out.broken_pipe() {
         return Ok(ExitCode::SUCCESS);

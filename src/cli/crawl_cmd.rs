@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 
 use newshound::config::{Config, FetchConfig};
 use newshound::crawl::{self, CrawlOptions};
-use newshound::extract::{self, Article, ExtractOptions};
+use newshound::extract::{Article, ExtractOptions, Extractor, Page};
 use newshound::simweb::{SimWeb, SimWebSpec};
 use newshound::store::pg::PgStore;
 use newshound::store::{Selection, Store, StoreTarget};
@@ -245,12 +245,8 @@ pub fn extract_url(
             }
             other => anyhow::Error::new(other).context(url.to_string()),
         })?;
-    Ok(extract::extract_bytes(
-        &page.body,
-        page.content_type.as_deref(),
-        Some(&page.final_url),
-        opts,
-    ))
+    let page = Page::from_bytes(&page.body, page.content_type.as_deref()).url(&page.final_url);
+    Ok(Extractor::new(opts.clone()).extract(page).article)
 }
 
 pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCode> {

@@ -12,7 +12,8 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 
-use newshound::extract::{self, Article, ExtractOptions};
+use newshound::extract::{Article, ExtractOptions, Extractor, Page};
+use newshound::extract_dir::{self, PageError};
 
 use super::out::Out;
 use super::store_cmds::write_json;
@@ -89,7 +90,7 @@ pub fn extract(
                     dir.display()
                 );
             }
-            let limits = extract::batch::BatchLimits {
+            let limits = extract_dir::BatchLimits {
                 jobs: req.jobs.unwrap_or(1),
                 max_page_bytes: globals.config()?.fetch.max_body_bytes,
             };
@@ -103,9 +104,8 @@ pub fn extract(
         Input::Stdin => {
             one_page_flags(req)?;
             let limit = globals.config()?.fetch.max_body_bytes;
-            let bytes = read_limited(std::io::stdin().lock(), limit, "<stdin>")?;
-            refuse_binary(&bytes, "<stdin>")?;
-            let article = extract::extract_bytes(&bytes, None, None, opts);
+            let bytes = read_page(std::io::stdin().lock(), limit, "<stdin>")?;
+            let article = extract_page(&bytes, opts);
             ("<stdin>".to_string(), article)
         }
         Input::File(path) => {
@@ -114,9 +114,8 @@ pub fn extract(
             let limit = globals.config()?.fetch.max_body_bytes;
             let file =
                 std::fs::File::open(path).with_context(|| format!("{label}: cannot read"))?;
-            let bytes = read_limited(file, limit, &label)?;
-            refuse_binary(&bytes, &label)?;
-            let article = extract::extract_bytes(&bytes, None, None, opts);
+            let bytes = read_page(file, limit, &label)?;
+            let article = extract_page(&bytes, opts);
             (label, article)
         }
     };
@@ -129,27 +128,22 @@ pub fn extract(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The whole input, refused beyond `limit` bytes: `/dev/zero` or an endless
-/// pipe must not eat the machine's memory. The crawler's body limit is the
-/// natural bound for one page.
-fn read_limited(r: impl Read, limit: u64, label: &str) -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    r.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("{label}: cannot read"))?;
-    if bytes.len() as u64 > limit {
-        bail!("{label}: larger than {limit} bytes (raise [fetch] max_body_bytes in the config)");
-    }
-    Ok(bytes)
+/// The whole input, refused beyond `limit` bytes (`/dev/zero` or an endless
+/// pipe must not eat the machine's memory; the crawler's body limit is the
+/// natural bound for one page) and when binary, with one line naming it.
+fn read_page(r: impl Read, limit: u64, label: &str) -> Result<Vec<u8>> {
+    extract_dir::read_page(r, limit).map_err(|e| match e {
+        PageError::Io(source) => {
+            anyhow::Error::new(source).context(format!("{label}: cannot read"))
+        }
+        e => anyhow::anyhow!("{label}: {e}"),
+    })
 }
 
-/// Binary input (an executable, an image, NUL bytes) is refused with one
-/// line: `extract /bin/ls` printed ELF bytes as French text.
-fn refuse_binary(bytes: &[u8], label: &str) -> Result<()> {
-    if let extract::sniff::Sniffed::Binary(kind) = extract::sniff::sniff(bytes) {
-        bail!("{label}: binary file ({kind}), not HTML");
-    }
-    Ok(())
+fn extract_page(bytes: &[u8], opts: &ExtractOptions) -> Article {
+    Extractor::new(opts.clone())
+        .extract(Page::from_bytes(bytes, None))
+        .article
 }
 
 /// Directory-only flags given for one page are a mistake worth naming.

@@ -12,8 +12,8 @@ use anyhow::{Context, Result};
 
 use newshound::eval::folds::{cross_validate, label_dir, train as train_model};
 use newshound::eval::methods::{evaluate_algorithm, render_table};
-use newshound::extract::model::BlockModel;
 use newshound::extract::Algorithm;
+use newshound::extract::BlockModel;
 
 use super::out::Out;
 use super::status;

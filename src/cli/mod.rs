@@ -31,7 +31,7 @@ use chrono_tz::Tz;
 use newshound::config::Config;
 use newshound::eval::GoldConvention;
 use newshound::export::{Format, Rendering};
-use newshound::extract::model::BlockModel;
+use newshound::extract::BlockModel;
 use newshound::extract::{Algorithm, ExtractOptions};
 use newshound::store::{FileTrouble, StoreError, StoreTarget};
 
@@ -512,5 +512,6 @@ fn extract_options(
         keep: Default::default(),
         ablate: Default::default(),
         markdown: false,
+        text_only: false,
     })
 }

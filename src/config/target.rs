@@ -1,5 +1,5 @@
 //! Which store a command works on: a SQLite file (the embedded default) or
-//! a PostgreSQL database shared by many crawler processes (issue 15).
+//! a PostgreSQL database shared by many crawler processes.
 //!
 //! In: `--db` or `[store] url` (a path, or a `postgres://` / `postgresql://`
 //! URL), else `[crawler] database`. Out: a [`StoreTarget`]. Here, with the

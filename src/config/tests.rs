@@ -115,9 +115,9 @@ fn unknown_time_zone_is_named_with_its_line() {
     assert!(err.contains("unknown time zone \"+08:00\""), "{err}");
 }
 
-/// Issue 9: a site's time zone, rate and boilerplate switch were looked up in
-/// two places (the site's entry, then the global section) by every caller;
-/// now they are resolved once at load.
+/// A site's time zone, rate and boilerplate switch were looked up in two
+/// places (the site's entry, then the global section) by every caller, which
+/// could disagree; they are resolved once at load.
 #[test]
 fn site_settings_resolve_the_sites_own_values_else_the_global_ones() {
     let text = format!(
@@ -146,7 +146,7 @@ fn rejected(text: &str) -> String {
     err
 }
 
-/// Issue 11: `timeout_secs = 1e300` (and every `*_secs`) reached
+/// `timeout_secs = 1e300` (and every `*_secs`) reached
 /// `Duration::from_secs_f64` unchecked and panicked; now each is turned into
 /// a Duration at load, within a documented range.
 #[test]
@@ -179,7 +179,7 @@ fn huge_seconds_are_one_line_naming_the_field_not_a_panic() {
     );
 }
 
-/// Issue 11: `rate_per_host = 1e-300` passed the `> 0` check and overflowed
+/// `rate_per_host = 1e-300` passed the `> 0` check and overflowed
 /// the rate limiter's period (and its jitter) into a panic.
 #[test]
 fn tiny_rates_are_one_line_naming_the_field_not_a_panic() {
@@ -200,7 +200,7 @@ fn tiny_rates_are_one_line_naming_the_field_not_a_panic() {
     );
 }
 
-/// Issue 11: `concurrency = 18446744073709551615` (u64::MAX) made tokio's
+/// `concurrency = 18446744073709551615` (u64::MAX) made tokio's
 /// semaphore panic; every integer now has a documented upper bound.
 #[test]
 fn huge_counts_are_one_line_naming_the_field_not_a_panic() {

@@ -56,7 +56,7 @@ pub fn page_links(html: &str, base: &Url, max_links: usize) -> PageLinks {
 }
 
 /// An empty collector of a page's link attributes for extraction's prepass
-/// to fill ([`crate::extract::extract_html_by_rule_with_links`]), bounded as
+/// to fill (`Page::collect_links` of [`crate::extract::Page`]), bounded as
 /// [`page_links`] bounds its own pass.
 pub fn link_attrs_for(max_links: usize) -> LinkAttrs {
     LinkAttrs::new(html::max_raw_links(max_links))

@@ -39,7 +39,7 @@ use super::shapes::{shape_of, ExploreBudget, ShapeTable};
 use super::{discover, frontier};
 use crate::config::SiteSettings;
 use crate::extract::tree::rule::{RuleOutcome, SiteRule};
-use crate::extract::{self, Article, ExtractOptions};
+use crate::extract::{self, Article, ExtractOptions, Extraction, Extractor, Page};
 use crate::store::{NewUrl, UrlKind};
 use crate::urls::TrailingSlash;
 
@@ -196,13 +196,16 @@ fn html(input: &PageInput<'_>) -> PageOutput {
             ..input.extract.clone()
         };
         let mut attrs = discover::link_attrs_for(input.max_links);
-        let (article, signals, outcome) = extract::extract_page(
-            &decoded.text,
-            Some(input.final_url),
-            &opts,
-            input.site_rule,
-            Some(&mut attrs),
-        );
+        let page = Page::from_html(&decoded.text)
+            .url(input.final_url)
+            .site_rule(input.site_rule)
+            .collect_links(&mut attrs);
+        let Extraction {
+            article,
+            signals,
+            rule_outcome: outcome,
+            ..
+        } = Extractor::new(opts).extract(page);
         if judged {
             // Listed: a bare site's feed and sitemap entries, and links of a
             // learned article shape, are queued as articles.

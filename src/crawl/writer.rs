@@ -159,7 +159,8 @@ impl CrawlStore for Store {
         Store::pages_by_site(self)
     }
     fn reclean(&mut self, config: &Config, sites: &[String]) -> Result<usize, StoreError> {
-        // Only the articles with a line whose status changed.
+        // Only the articles with a line whose status changed: the others
+        // would be rewritten with the text they already have.
         let settings = |name: &str| config.line_settings(Some(name));
         if sites.is_empty() {
             return Ok(Store::reclean_changed(self, None, settings)?.changed);

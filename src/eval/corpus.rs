@@ -11,20 +11,20 @@ use std::time::Instant;
 
 use super::sequence::{page_order, site_key};
 use super::{score_tokens, EvalError, EvalReport, GoldConvention, PageScore, Score};
-use crate::extract::batch;
-use crate::extract::{extract_bytes_selection, ExtractOptions};
+use crate::extract::{ExtractOptions, Extraction, Extractor, Page};
+use crate::extract_dir;
 use crate::words::tokenize;
 
 /// The pages of a directory (as `extract DIR` lists them).
 pub(super) fn page_list(dir: &Path) -> Result<Vec<PathBuf>, EvalError> {
-    batch::html_files(dir).map_err(|source| EvalError::Io {
+    extract_dir::html_files(dir).map_err(|source| EvalError::Io {
         path: dir.to_path_buf(),
         source,
     })
 }
 
-/// Extract every `html_dir/<name>.html` (as bytes, via
-/// [`extract_bytes_selection`]) and score it against `gold_dir/<name>.txt` by
+/// Extract every `html_dir/<name>.html` (as bytes, text only: [`selected`])
+/// and score it against `gold_dir/<name>.txt` by
 /// the set's `convention`, on `jobs` threads.
 pub fn evaluate_dir(
     html_dir: &Path,
@@ -81,7 +81,7 @@ where
         });
     }
     let results: Mutex<Vec<Result<PageScore, EvalError>>> = Mutex::new(Vec::new());
-    batch::for_each_page(&pages, jobs, |_: &mut (), page| {
+    extract_dir::for_each_page(&pages, jobs, |_: &mut (), page| {
         let r = score(page);
         if let Ok(mut v) = results.lock() {
             v.push(r);
@@ -94,6 +94,16 @@ where
         .collect()
 }
 
+/// The text and headline of a page's bytes: only the text is scored, so
+/// metadata and language detection are skipped.
+pub(super) fn selected(bytes: &[u8], opts: &ExtractOptions) -> Extraction {
+    let extractor = Extractor::new(ExtractOptions {
+        text_only: true,
+        ..opts.clone()
+    });
+    extractor.extract(Page::from_bytes(bytes, None))
+}
+
 fn eval_page(
     page: &Path,
     gold_dir: &Path,
@@ -102,10 +112,9 @@ fn eval_page(
 ) -> Result<PageScore, EvalError> {
     let (name, bytes, gold) = read_page_and_gold(page, gold_dir)?;
     let t0 = Instant::now();
-    // Only the text is scored: skip metadata and language detection.
-    let selection = extract_bytes_selection(&bytes, None, None, opts);
+    let selection = selected(&bytes, opts);
     let millis = t0.elapsed().as_secs_f64() * 1000.0;
-    let text = convention.scored_text(&selection.text, selection.headline.as_deref());
+    let text = convention.scored_text(&selection.article.text, selection.headline.as_deref());
     let a = tokenize(&text);
     let b = tokenize(&gold);
     Ok(PageScore {
@@ -176,8 +185,8 @@ pub fn sequence_pages(
             path: path.clone(),
             source,
         })?;
-        let selected = extract_bytes_selection(&bytes, None, None, opts);
-        let text = convention.scored_text(&selected.text, selected.headline.as_deref());
+        let selected = selected(&bytes, opts);
+        let text = convention.scored_text(&selected.article.text, selected.headline.as_deref());
         out.pages
             .push((site_key(&stem).to_string(), text, gold_text));
     }

@@ -31,8 +31,9 @@ use crate::extract::model::BlockModel;
 use crate::extract::nb::NbModel;
 use crate::extract::tree::c45::{self, Sample};
 use crate::extract::{
-    batch, charset, dom::Dom, extract_bytes_text_with, metadata, strip, Algorithm, ExtractOptions,
+    charset, dom::Dom, metadata, strip, Algorithm, ExtractOptions, Extractor, Page,
 };
+use crate::extract_dir;
 use crate::words::tokenize;
 
 /// Share of a block's tokens that must be in the gold for a content label.
@@ -146,7 +147,7 @@ pub fn label_dir(
     gold_dir: &Path,
     jobs: usize,
 ) -> Result<Vec<LabelledPage>, EvalError> {
-    let paths = batch::html_files(html_dir).map_err(|source| EvalError::Io {
+    let paths = extract_dir::html_files(html_dir).map_err(|source| EvalError::Io {
         path: html_dir.to_path_buf(),
         source,
     })?;
@@ -262,13 +263,17 @@ pub fn cross_validate(
     };
     let indexed: Vec<(usize, &LabelledPage)> = fold.iter().copied().zip(pages).collect();
     let scored = par_map(&indexed, jobs, |(f, page)| {
-        let opts = ExtractOptions {
+        let extractor = Extractor::new(ExtractOptions {
             algorithm,
             model: models[*f].clone(),
+            text_only: true,
             ..ExtractOptions::default()
-        };
+        });
         let t0 = Instant::now();
-        let text = extract_bytes_text_with(&page.bytes, None, None, &opts);
+        let text = extractor
+            .extract(Page::from_bytes(&page.bytes, None))
+            .article
+            .text;
         let millis = t0.elapsed().as_secs_f64() * 1000.0;
         let s = score(&text, &page.gold);
         PageScore {
@@ -356,12 +361,16 @@ mod tests {
             let back = BlockModel::load(&path).unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(back, model, "{alg:?}");
             let page = &pages[0];
-            let opts = ExtractOptions {
+            let extractor = Extractor::new(ExtractOptions {
                 algorithm: alg,
                 model: Some(Arc::new(back)),
+                text_only: true,
                 ..ExtractOptions::default()
-            };
-            let text = extract_bytes_text_with(&page.bytes, None, None, &opts);
+            });
+            let text = extractor
+                .extract(Page::from_bytes(&page.bytes, None))
+                .article
+                .text;
             assert!(
                 text.contains("agreed the budget") && !text.contains("Privacy"),
                 "{alg:?}: {text}"

@@ -22,8 +22,9 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 
 use super::corpus::score_pages;
+use super::corpus::selected;
 use super::{EvalError, EvalReport, GoldConvention, PageScore, Score};
-use crate::extract::{extract_bytes_selection, ExtractOptions};
+use crate::extract::ExtractOptions;
 use crate::words::{tokenize, word_count};
 
 /// The snippets of one page.
@@ -213,9 +214,9 @@ fn score_page(
         source,
     })?;
     let t0 = Instant::now();
-    let selection = extract_bytes_selection(&bytes, None, None, opts);
+    let selection = selected(&bytes, opts);
     let millis = t0.elapsed().as_secs_f64() * 1000.0;
-    let text = convention.scored_text(&selection.text, selection.headline.as_deref());
+    let text = convention.scored_text(&selection.article.text, selection.headline.as_deref());
     let counts = count(&text, snippets);
     Ok(PageScore {
         name,

@@ -29,7 +29,7 @@ use std::io::Write;
 use super::{ExportError, ExportSummary, Rendering};
 use crate::boilerplate::{line_hash, normalize_with, LineHash};
 use crate::extract::markdown::escape;
-use crate::extract::{self, ExtractOptions};
+use crate::extract::{ExtractOptions, Extractor, Page};
 use crate::store::{LineJudge, MarkdownSource};
 use crate::store::{Selection, StoreError, StoredArticle, StoredHtml};
 
@@ -81,12 +81,8 @@ fn rerender(
     rendering: &Rendering<'_>,
 ) -> Result<Option<String>, StoreError> {
     let url = url::Url::parse(&page.url).ok();
-    let article = extract::extract_bytes(
-        &page.body,
-        page.headers.content_type.as_deref(),
-        url.as_ref(),
-        opts,
-    );
+    let page = Page::from_bytes(&page.body, page.headers.content_type.as_deref()).url(url.as_ref());
+    let article = Extractor::new(opts.clone()).extract(page).article;
     let Some(md) = article.markdown.filter(|m| !m.trim().is_empty()) else {
         return Ok(None);
     };

@@ -357,7 +357,9 @@ impl Flags {
 
 /// The guarded removal mask: hidden elements, semantic boilerplate and
 /// negative class/id elements, except nodes that hold ≥ 50 % of the body's
-/// non-link text (ASP.NET's whole-body `<form>`) or a declared article node.
+/// non-link text (ASP.NET's whole-body `<form>`) or a declared article node
+/// (the tests' shorthand of [`removal_mask_with`], guard on).
+#[cfg(test)]
 pub fn removal_mask(dom: &Dom<'_>, stats: &[Stats], flags: &Flags) -> Vec<bool> {
     removal_mask_with(dom, stats, flags, true)
 }

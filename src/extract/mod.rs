@@ -1,5 +1,13 @@
 //! HTML → [`Article`]: the pure extraction stage.
 //!
+//! The API is one entry: [`Extractor::new`]`(`[`ExtractOptions`]`)`, then
+//! [`Extractor::extract`]`(`[`Page`]`)` per page, giving an [`Extraction`].
+//! The options pick the algorithm (and the `nb`/`tree` [`BlockModel`]),
+//! the time zone of dates, comments and furniture kept, ablated steps,
+//! Markdown, and text only (no metadata); the page is bytes with their
+//! `Content-Type` or decoded HTML, its URL, and optionally the site's
+//! `tree` rule ([`SiteRule`]). Everything else in this module is internal.
+//!
 //! In: page bytes (or already-decoded HTML) and the page URL. Out: the article
 //! text (one paragraph per line, blocks separated by a blank line) plus
 //! metadata. Never fails: a page with no article yields empty text, and
@@ -17,38 +25,42 @@
 //! 5. text assembly ([`text`]); 6. metadata ([`metadata`]) from the same
 //! parsed DOM.
 
-pub mod ablation;
-pub mod batch;
-pub mod blocks;
-pub mod candidate;
-pub mod ceds;
-pub mod charset;
-pub mod comments;
-pub mod density;
-pub mod dom;
-pub mod fallback;
-pub mod furniture;
-pub mod headline;
-pub mod heuristics;
-pub mod htd;
-pub mod markdown;
-pub mod metadata;
-pub mod model;
-pub mod nb;
-pub mod punct;
-pub mod select;
-pub mod sniff;
-pub mod strip;
-pub mod tail;
-pub mod text;
-pub mod tree;
+pub(crate) mod ablation;
+pub(crate) mod blocks;
+pub(crate) mod candidate;
+pub(crate) mod ceds;
+pub(crate) mod charset;
+pub(crate) mod comments;
+pub(crate) mod density;
+pub(crate) mod dom;
+mod extractor;
+pub(crate) mod fallback;
+pub(crate) mod furniture;
+pub(crate) mod headline;
+pub(crate) mod heuristics;
+pub(crate) mod htd;
+pub(crate) mod markdown;
+pub(crate) mod metadata;
+pub(crate) mod model;
+pub(crate) mod nb;
+pub(crate) mod punct;
+pub(crate) mod select;
+pub(crate) mod sniff;
+pub(crate) mod strip;
+pub(crate) mod tail;
+pub(crate) mod text;
+pub(crate) mod tree;
 
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use url::Url;
 
-use model::BlockModel;
+pub use ablation::{Ablations, Step};
+pub use extractor::{Extraction, Extractor, Page};
+pub use furniture::Keep;
+pub use model::{BlockModel, ModelError};
+pub use tree::rule::{RuleOutcome, SiteRule};
 
 /// Which content-selection algorithm to run (`--algorithm`, `[extract] algorithm`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -106,6 +118,7 @@ impl Algorithm {
     }
 }
 
+/// What [`Extractor`] computes for every page.
 #[derive(Debug, Clone, Default)]
 pub struct ExtractOptions {
     pub algorithm: Algorithm,
@@ -124,6 +137,10 @@ pub struct ExtractOptions {
     pub ablate: ablation::Ablations,
     /// Also render the selection as Markdown ([`Article::markdown`]).
     pub markdown: bool,
+    /// Only the text and how it was found: no metadata, no language
+    /// detection (~23 % of the full path's time, bench). For outputs that
+    /// hold nothing but the text (`extract DIR --out`, `eval`).
+    pub text_only: bool,
 }
 
 /// Which path of the never-empty chain produced the text (`"method"` in
@@ -187,7 +204,7 @@ impl TryFrom<String> for Method {
 /// The selected content of one page: the body text, and the headline that
 /// was found next to it (kept apart: the headline is `title`, never text).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Selection {
+pub(crate) struct Selection {
     /// One paragraph per line; blocks separated by one blank line.
     pub text: String,
     /// The on-page heading that opens the article, if one was found.
@@ -230,99 +247,8 @@ pub struct Article {
     pub markdown: Option<String>,
 }
 
-/// Extract from raw bytes: decode (HTTP charset → BOM → meta → detection), then
-/// [`extract_html`].
-pub fn extract_bytes(
-    bytes: &[u8],
-    content_type: Option<&str>,
-    url: Option<&Url>,
-    opts: &ExtractOptions,
-) -> Article {
-    let html = charset::decode(bytes, content_type, url);
-    extract_html(&html.text, url, opts)
-}
-
-/// Extract from decoded HTML.
-pub fn extract_html(html: &str, url: Option<&Url>, opts: &ExtractOptions) -> Article {
-    let stripped = strip::strip(html);
-    let doc = scraper::Html::parse_document(&stripped);
-    let selection = select_document(&doc, opts);
-    article_of(&doc, html, selection, url, opts)
-}
-
-/// [`extract_html`] for `tree` with a site's rule ([`tree::rule`]): the
-/// text of the rule's element when it matches, else the tree's (learning a
-/// rule). Other algorithms ignore the rule and report no rule outcome.
-pub fn extract_html_by_rule(
-    html: &str,
-    url: Option<&Url>,
-    opts: &ExtractOptions,
-    rule: Option<&tree::rule::SiteRule>,
-) -> (Article, Option<tree::rule::RuleOutcome>) {
-    extract_html_by_rule_with_links(html, url, opts, rule, None)
-}
-
-/// [`extract_html_by_rule`], also collecting the page's link attributes into
-/// `links` in the same pass ([`strip::strip_collecting`]): the crawler
-/// discovers an article page's links without parsing it twice.
-pub fn extract_html_by_rule_with_links(
-    html: &str,
-    url: Option<&Url>,
-    opts: &ExtractOptions,
-    rule: Option<&tree::rule::SiteRule>,
-    links: Option<&mut strip::links::LinkAttrs>,
-) -> (Article, Option<tree::rule::RuleOutcome>) {
-    let (article, _, outcome) = extract_page(html, url, opts, rule, links);
-    (article, outcome)
-}
-
-/// [`extract_html_by_rule_with_links`], also giving what the page shows
-/// about its own kind ([`metadata::PageSignals`], read in the metadata pass):
-/// the crawler judges from them whether a page is an article.
-pub fn extract_page(
-    html: &str,
-    url: Option<&Url>,
-    opts: &ExtractOptions,
-    rule: Option<&tree::rule::SiteRule>,
-    links: Option<&mut strip::links::LinkAttrs>,
-) -> (
-    Article,
-    metadata::PageSignals,
-    Option<tree::rule::RuleOutcome>,
-) {
-    let stripped = match links {
-        Some(links) => strip::strip_collecting(html, links),
-        None => strip::strip(html),
-    };
-    let doc = scraper::Html::parse_document(&stripped);
-    let model = opts
-        .model
-        .as_deref()
-        .or(BlockModel::default_for(Algorithm::Tree));
-    let (selection, outcome) = match model {
-        Some(m) if opts.algorithm == Algorithm::Tree => {
-            let dom = dom::Dom::build(&doc);
-            let (text, outcome) = m.extract_by_rule(&dom, rule);
-            (Selection::of_text(text), Some(outcome))
-        }
-        _ => (select_document(&doc, opts), None),
-    };
-    let (article, signals) = article_and_signals_of(&doc, html, selection, url, opts);
-    (article, signals, outcome)
-}
-
-/// The article: extracted text plus metadata of the same document.
-fn article_of(
-    doc: &scraper::Html,
-    html: &str,
-    selection: Selection,
-    url: Option<&Url>,
-    opts: &ExtractOptions,
-) -> Article {
-    article_and_signals_of(doc, html, selection, url, opts).0
-}
-
-/// [`article_of`] and the page's signals, read in the same metadata pass.
+/// The article (extracted text plus metadata of the same document) and the
+/// page's signals, read in the same metadata pass.
 fn article_and_signals_of(
     doc: &scraper::Html,
     html: &str,
@@ -369,45 +295,9 @@ fn language_sample(text: &str) -> &str {
     &text[..end]
 }
 
-/// Only the article text of raw bytes: decode, then [`extract_text`]. For
-/// outputs that hold nothing but the text (batch `.txt` files, eval): metadata
-/// and language detection are ~23 % of [`extract_bytes`]' time (bench).
-pub fn extract_bytes_text(
-    bytes: &[u8],
-    content_type: Option<&str>,
-    url: Option<&Url>,
-    algorithm: Algorithm,
-) -> String {
-    let html = charset::decode(bytes, content_type, url);
-    extract_text(&html.text, algorithm)
-}
-
-/// [`extract_bytes_text`] with all options (the `nb`/`tree` model).
-pub fn extract_bytes_text_with(
-    bytes: &[u8],
-    content_type: Option<&str>,
-    url: Option<&Url>,
-    opts: &ExtractOptions,
-) -> String {
-    extract_bytes_selection(bytes, content_type, url, opts).text
-}
-
-/// The [`Selection`] of raw bytes (text, headline, method), without metadata.
-pub fn extract_bytes_selection(
-    bytes: &[u8],
-    content_type: Option<&str>,
-    url: Option<&Url>,
-    opts: &ExtractOptions,
-) -> Selection {
-    let html = charset::decode(bytes, content_type, url);
-    let stripped = strip::strip(&html.text);
-    let doc = scraper::Html::parse_document(&stripped);
-    select_document(&doc, opts)
-}
-
 /// Steps 3–5 on a parsed (stripped) document: the body text, the headline
 /// apart, and the path that found them. `auto` runs the never-empty chain.
-pub fn select_document(doc: &scraper::Html, opts: &ExtractOptions) -> Selection {
+fn select_document(doc: &scraper::Html, opts: &ExtractOptions) -> Selection {
     if opts.algorithm != Algorithm::Auto {
         return Selection::of_text(text_of_document_with(
             doc,
@@ -426,21 +316,8 @@ pub fn select_document(doc: &scraper::Html, opts: &ExtractOptions) -> Selection 
     fallback::never_empty(&dom, doc, density)
 }
 
-/// Only the article text of decoded HTML (no metadata): steps 2–5.
-pub fn extract_text(html: &str, algorithm: Algorithm) -> String {
-    let stripped = strip::strip(html);
-    let doc = scraper::Html::parse_document(&stripped);
-    text_of_document(&doc, algorithm)
-}
-
-/// Steps 3–5 on a parsed (stripped) document (`nb`/`tree` with their
-/// shipped models).
-pub fn text_of_document(doc: &scraper::Html, algorithm: Algorithm) -> String {
-    text_of_document_with(doc, algorithm, None)
-}
-
 /// Steps 3–5 with an explicit model for `nb`/`tree` (ignored by the others).
-pub fn text_of_document_with(
+fn text_of_document_with(
     doc: &scraper::Html,
     algorithm: Algorithm,
     model: Option<&BlockModel>,
@@ -465,6 +342,27 @@ pub fn text_of_document_with(
             None => String::new(),
         },
     }
+}
+
+/// Shorthand of the unit tests: the article of decoded HTML.
+#[cfg(test)]
+pub(crate) fn extract_html(html: &str, url: Option<&Url>, opts: &ExtractOptions) -> Article {
+    let page = Page::from_html(html).url(url);
+    Extractor::new(opts.clone()).extract(page).article
+}
+
+/// Shorthand of the unit tests: only the text of decoded HTML.
+#[cfg(test)]
+pub(crate) fn extract_text(html: &str, algorithm: Algorithm) -> String {
+    let opts = ExtractOptions {
+        algorithm,
+        text_only: true,
+        ..ExtractOptions::default()
+    };
+    Extractor::new(opts)
+        .extract(Page::from_html(html))
+        .article
+        .text
 }
 
 #[cfg(test)]

@@ -79,11 +79,15 @@ fn empty_input_gives_empty_text() {
         } else {
             Method::Density
         };
-        let expected = Article {
-            method,
-            ..Article::default()
-        };
-        assert_eq!(extract_bytes(b"", None, None, &opts), expected);
+        let got = Extractor::new(opts).extract(Page::from_bytes(b"", None));
+        assert_eq!(
+            got.article,
+            Article {
+                method,
+                ..Article::default()
+            }
+        );
+        assert_eq!((got.headline, got.rule_outcome), (None, None));
         assert_eq!(extract_text("<html></html>", alg), "");
     }
 }
@@ -104,7 +108,9 @@ fn binary_input_no_panic() {
             algorithm: alg,
             ..ExtractOptions::default()
         };
-        let a = extract_bytes(&bytes, None, None, &opts);
+        let a = Extractor::new(opts)
+            .extract(Page::from_bytes(&bytes, None))
+            .article;
         // Whatever comes out is normalised text: no control characters, no
         // blank runs longer than one empty line.
         assert!(
@@ -131,9 +137,10 @@ fn full_pipeline_fills_text_and_title() {
         "{:?}",
         a.text
     );
-    let sel = extract_bytes_selection(html.as_bytes(), None, None, &ExtractOptions::default());
-    assert_eq!(sel.headline.as_deref(), Some("Storm hits the coast"));
-    assert_eq!(sel.method, Method::Density);
+    let got = Extractor::default().extract(Page::from_bytes(html.as_bytes(), None));
+    assert_eq!(got.headline.as_deref(), Some("Storm hits the coast"));
+    assert_eq!(got.article.method, Method::Density);
+    assert_eq!(got.article, a);
     assert!(!a.text.contains("Contact"), "{:?}", a.text);
     assert!(a.title.is_some_and(|t| t.contains("Storm hits the coast")));
     assert_eq!(a.language.as_deref(), Some("eng"));
@@ -445,4 +452,86 @@ fn story_inside_a_javascript_link_is_not_pruned_as_a_link_list() {
     let dom = dom::Dom::build(&doc);
     let st = dom.stats(&vec![false; dom.len()]);
     assert!(st[0].link_chars * 10 < st[0].chars, "{:?}", st[0]);
+}
+
+/// A page with a headline, a story, a byline-free footer and links.
+fn linked_page() -> String {
+    format!(
+        "<html><head><title>Harbour reopens</title>\
+         <link rel=canonical href=/news/harbour></head><body>\
+         <nav><a href=/>Home</a> <a href=/news>News</a></nav>\
+         <h1>Harbour reopens</h1><div class=story>{}</div>\
+         <footer><a href=/about>About</a></footer></body></html>",
+        story(6)
+    )
+}
+
+#[test]
+fn text_only_gives_the_full_paths_text_and_no_metadata() {
+    let html = linked_page();
+    for algorithm in ALL {
+        let full = ExtractOptions {
+            algorithm,
+            ..ExtractOptions::default()
+        };
+        let text_only = ExtractOptions {
+            text_only: true,
+            ..full.clone()
+        };
+        let a = Extractor::new(full).extract(Page::from_html(&html));
+        let t = Extractor::new(text_only).extract(Page::from_html(&html));
+        assert_eq!(t.article.text, a.article.text, "{algorithm:?}");
+        assert!(a.article.text.contains("Paragraph 5"), "{algorithm:?}");
+        assert_eq!(a.article.title.as_deref(), Some("Harbour reopens"));
+        assert_eq!((t.article.title, t.article.language), (None, None));
+    }
+}
+
+#[test]
+fn bytes_and_decoded_html_of_one_page_give_one_extraction() {
+    let html = linked_page();
+    let url = Url::parse("https://example.com/news/harbour").unwrap_or_else(|e| panic!("{e}"));
+    let extractor = Extractor::default();
+    let from_bytes = extractor
+        .extract(Page::from_bytes(html.as_bytes(), Some("text/html; charset=utf-8")).url(&url));
+    let from_html = extractor.extract(Page::from_html(&html).url(&url));
+    assert_eq!(from_bytes.encoding, Some("UTF-8"));
+    assert_eq!(from_html.encoding, None);
+    assert_eq!(from_bytes.article, from_html.article);
+    assert_eq!(
+        from_html.article.canonical_url.as_deref(),
+        Some("https://example.com/news/harbour")
+    );
+}
+
+#[test]
+fn a_site_rule_is_used_and_learned_only_by_tree_when_the_page_asks() {
+    let html = linked_page();
+    let tree = Extractor::new(ExtractOptions {
+        algorithm: Algorithm::Tree,
+        ..ExtractOptions::default()
+    });
+    let plain = tree.extract(Page::from_html(&html));
+    assert_eq!(plain.rule_outcome, None);
+    let learning = tree.extract(Page::from_html(&html).site_rule(None));
+    assert!(
+        matches!(learning.rule_outcome, Some(RuleOutcome::Learned(_))),
+        "{:?}",
+        learning.rule_outcome
+    );
+    assert_eq!(learning.article, plain.article);
+    let auto = Extractor::default().extract(Page::from_html(&html).site_rule(None));
+    assert_eq!(auto.rule_outcome, None);
+}
+
+#[test]
+fn collecting_links_leaves_the_extraction_unchanged() {
+    let html = linked_page();
+    let extractor = Extractor::default();
+    let mut links = strip::links::LinkAttrs::new(100);
+    let with = extractor.extract(Page::from_html(&html).collect_links(&mut links));
+    let without = extractor.extract(Page::from_html(&html));
+    assert_eq!(with, without);
+    assert_eq!(links.links, ["/", "/news", "/about"]);
+    assert_eq!(links.canonical.as_deref(), Some("/news/harbour"));
 }

@@ -182,22 +182,6 @@ impl TextSink {
         &self.paras
     }
 
-    /// The paragraphs `range` joined by blank lines.
-    pub fn text_of(&self, range: std::ops::Range<usize>) -> String {
-        let (Some(first), Some(last)) = (
-            self.paras.get(range.start),
-            self.paras.get(range.end.wrapping_sub(1)),
-        ) else {
-            return String::new();
-        };
-        let end = if range.end == self.paras.len() {
-            self.out.len()
-        } else {
-            last.end
-        };
-        self.out[first.start..end].to_string()
-    }
-
     /// Text of paragraph `i` (after [`Self::paras`]).
     pub fn para_text(&self, i: usize) -> &str {
         self.paras.get(i).map_or("", |p| &self.out[p.start..p.end])

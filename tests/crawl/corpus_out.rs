@@ -393,7 +393,7 @@ async fn regression_reextract_tree_ignored_the_sites_learned_rules() {
     // A rule naming the comment area of `dailyplanet` pages: text the tree
     // never picks, so only a run that uses the rule stores it.
     let rule = r#"{"path":[{"tag":"div","id":"page"},{"tag":"div","class":"content"},{"tag":"div","class":"story"},{"tag":"div","class":"comments"}]}"#;
-    let rule_of = newshound::extract::tree::rule::SiteRule::from_json(rule).unwrap();
+    let rule_of = newshound::extract::SiteRule::from_json(rule).unwrap();
     let mut store = Store::open(&db).unwrap();
     store
         .write_batch(vec![newshound::store::WriteOp::SiteRule(

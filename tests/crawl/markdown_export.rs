@@ -5,7 +5,7 @@
 use crate::corpus_out::{crawl_into, stored};
 use crate::support::start_web;
 use newshound::export::{self, Format};
-use newshound::extract::ExtractOptions;
+use newshound::extract::{ExtractOptions, Extractor, Page};
 use newshound::simweb::SimWebSpec;
 use newshound::store::{Selection, Store, StoredArticle};
 
@@ -73,14 +73,14 @@ async fn markdown_export_keeps_lists_from_kept_html_and_drops_learned_boilerplat
             .map(|(sample, _)| sample)
             .collect();
         let page = store.kept_html(of_site[0].id).unwrap().unwrap();
-        let fresh = newshound::extract::extract_bytes(
-            &page.body,
-            page.headers.content_type.as_deref(),
-            None,
-            &md_opts,
-        )
-        .markdown
-        .unwrap();
+        let fresh = Extractor::new(md_opts.clone())
+            .extract(Page::from_bytes(
+                &page.body,
+                page.headers.content_type.as_deref(),
+            ))
+            .article
+            .markdown
+            .unwrap();
         let (_, exported) = md
             .split_once(&format!("<{}>\n", page.url))
             .expect("the article is exported");

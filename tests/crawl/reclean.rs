@@ -1,5 +1,5 @@
 //! The end-of-crawl re-clean on the simulated web: it reads only the
-//! articles with a line whose status changed (issue 14), and leaves exactly
+//! articles with a line whose status changed, and leaves exactly
 //! the texts a full re-clean of every article would.
 
 use std::path::Path;

@@ -11,7 +11,7 @@ use newshound::boilerplate::LineSettings;
 use newshound::boilerplate::{LineRule, Variant};
 use newshound::eval::sequence::{evaluate_sequence, page_order, site_key, SequenceReport};
 use newshound::eval::GoldConvention;
-use newshound::extract::{extract_bytes, ExtractOptions};
+use newshound::extract::{ExtractOptions, Extractor, Page};
 
 fn corpus_set() -> PathBuf {
     crate::corpus().join("cleanportaleval")
@@ -39,12 +39,13 @@ fn pages() -> Vec<(String, String, String)> {
     // (its gold counts captions, which hold the text of its video pages).
     let opts =
         GoldConvention::of_set_dir(&dir.join("html")).extract_options(&ExtractOptions::default());
+    let extractor = Extractor::new(opts);
     stems
         .iter()
         .map(|stem| {
             let html = std::fs::read(dir.join("html").join(format!("{stem}.html"))).expect("html");
             let gold = std::fs::read(dir.join("gold").join(format!("{stem}.txt"))).expect("gold");
-            let article = extract_bytes(&html, None, None, &opts);
+            let article = extractor.extract(Page::from_bytes(&html, None)).article;
             (
                 site_key(stem).to_string(),
                 article.text,

@@ -11,7 +11,7 @@
 
 use newshound::boilerplate::normalize_line;
 use newshound::boilerplate::LineSettings;
-use newshound::extract::{extract_bytes, ExtractOptions};
+use newshound::extract::{ExtractOptions, Extractor, Page};
 use newshound::simweb::{SimWeb, SimWebSpec};
 use newshound::store::lines::learn_and_clean;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -137,7 +137,7 @@ async fn run(whole_page: bool) {
     drop(newshound::store::Store::open(&db).unwrap());
     let mut conn = rusqlite::Connection::open(&db).unwrap();
     let settings = LineSettings::default();
-    let opts = ExtractOptions::default();
+    let extractor = Extractor::new(ExtractOptions::default());
 
     for (site_id, site) in (1i64..).zip(web.sites()) {
         conn.execute(
@@ -160,7 +160,8 @@ async fn run(whole_page: bool) {
             let text = if whole_page {
                 page_text(&bytes)
             } else {
-                extract_bytes(&bytes, content_type.as_deref(), Some(url), &opts).text
+                let page = Page::from_bytes(&bytes, content_type.as_deref()).url(url);
+                extractor.extract(page).article.text
             };
             let tx = conn.transaction().unwrap();
             let cleaned = learn_and_clean(&tx, site_id, &text, &settings).unwrap();

@@ -56,7 +56,7 @@ fn corpus_mean_f1_stays_above_floors() {
             let row = evaluate_algorithm(set, &html, &gold, algorithm(alg), None, 2)
                 .unwrap_or_else(|e| panic!("eval {set} {alg}: {e}"));
             // Never empty: a page whose gold holds an article (>= 50 words)
-            // gets text from `auto` (issue 10).
+            // gets text from `auto`.
             if alg == "auto" {
                 let empty: Vec<&str> = row
                     .report

@@ -5,7 +5,7 @@ use url::Url;
 
 use super::*;
 use crate::extract::strip::links::LinkAttrs;
-use crate::extract::{extract_page, ExtractOptions};
+use crate::extract::{Extractor, Page};
 
 /// A plain story: a long body with a headline and a date, declaring nothing.
 fn story() -> Evidence {
@@ -248,16 +248,11 @@ fn patterns_decide_both_ways_with_their_own_reason() {
 fn judge_page(html: &str, url: &str) -> Judgement {
     let url = Url::parse(url).unwrap();
     let mut links = LinkAttrs::new(100);
-    let (article, signals, _) = extract_page(
-        html,
-        Some(&url),
-        &ExtractOptions::default(),
-        None,
-        Some(&mut links),
-    );
+    let page = Page::from_html(html).url(&url).collect_links(&mut links);
+    let got = Extractor::default().extract(page);
     judge(&Evidence::of(
-        &article,
-        &signals,
+        &got.article,
+        &got.signals,
         links.form_fields,
         false,
         None,

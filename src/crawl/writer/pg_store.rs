@@ -1,6 +1,6 @@
 //! The crawl's store seam on PostgreSQL: [`CrawlStore`] for a
 //! [`PgStore`] ([`SharedStore`]), the shared frontier of many crawler
-//! processes (issue 15).
+//! processes.
 //!
 //! In: the writer's calls. Out: the same calls on the PostgreSQL store
 //! (claims with leases, this process's claims put back, other processes'

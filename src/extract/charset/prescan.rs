@@ -130,7 +130,6 @@ fn meta_element(input: &[u8], pos: &mut usize) -> Option<Option<&'static Encodin
 
 /// WHATWG "get an attribute". Outer `None`: input ran out. `Some(None)`: the
 /// tag ended (`pos` at `>`). Names and values come back lower-cased.
-#[allow(clippy::type_complexity)]
 fn get_attribute(input: &[u8], pos: &mut usize) -> Option<Option<(Vec<u8>, Vec<u8>)>> {
     while is_space(*input.get(*pos)?) || input[*pos] == b'/' {
         *pos += 1;

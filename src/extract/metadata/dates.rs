@@ -103,7 +103,8 @@ fn local_in(zone: Tz, local: NaiveDateTime) -> Option<DateTime<FixedOffset>> {
 }
 
 /// Parse a date written by a page into RFC 3339 (a time without an offset is
-/// read as UTC).
+/// read as UTC); the tests' view of [`parse_stamp`].
+#[cfg(test)]
 pub fn parse_date(s: &str) -> Option<String> {
     parse_stamp(s).map(|d| d.to_rfc3339(None))
 }
@@ -129,7 +130,9 @@ pub(super) fn parse_stamp(s: &str) -> Option<Stamp> {
     plausible(&stamp).then_some(stamp)
 }
 
-/// A date in the URL path (day precision), e.g. `/2019/09/05/slug`.
+/// A date in the URL path (day precision), e.g. `/2019/09/05/slug`; the
+/// tests' view of [`url_stamp`].
+#[cfg(test)]
 pub fn date_from_url(url: &Url) -> Option<String> {
     url_stamp(url).map(|d| d.to_rfc3339(None))
 }

@@ -31,7 +31,8 @@ mod signals;
 mod tests;
 mod title;
 
-pub use dates::{date_from_url, parse_date};
+#[cfg(test)]
+use dates::parse_date;
 pub use signals::PageSignals;
 
 use chrono_tz::Tz;
@@ -103,7 +104,9 @@ const SITE_METAS: &[&str] = &["application-name", "apple-mobile-web-app-title"];
 
 /// Read metadata from a parsed page (JSON-LD, OpenGraph, meta tags, `<time>`,
 /// `<h1>`, `<title>`, URL date patterns); dates without an offset are read
-/// as UTC.
+/// as UTC. The tests' shorthand: extraction reads metadata with the page's
+/// time zone and its signals ([`metadata_and_signals`]).
+#[cfg(test)]
 pub fn extract_metadata(doc: &scraper::Html, url: Option<&Url>) -> Metadata {
     extract_metadata_in(doc, url, None)
 }

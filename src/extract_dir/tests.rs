@@ -144,3 +144,20 @@ fn pages_over_the_size_cap_and_binary_files_fail_alone() {
     assert!(why[0].contains("larger than 1000 bytes"), "{why:?}");
     assert!(why[1].contains("binary file (ELF executable)"), "{why:?}");
 }
+
+#[test]
+fn read_page_names_the_size_cap_and_binary_input() {
+    let html = page("A story.");
+    let bytes = read_page(html.as_bytes(), 1000).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(bytes, html.as_bytes());
+    let big = read_page(&[b'a'; 1001][..], 1000).map(|_| ()).unwrap_err();
+    assert_eq!(
+        big.to_string(),
+        "larger than 1000 bytes (raise [fetch] max_body_bytes in the config)"
+    );
+    let elf = read_page(&b"\x7fELF\x02\x01\x01\0"[..], 1000)
+        .map(|_| ())
+        .unwrap_err();
+    assert!(matches!(elf, PageError::Binary { .. }), "{elf:?}");
+    assert_eq!(elf.to_string(), "binary file (ELF executable), not HTML");
+}

@@ -1,4 +1,5 @@
-//! Directory of pages → extracted texts, on `jobs` worker threads.
+//! Directory of pages → extracted texts, on `jobs` worker threads: the file
+//! system and threads around the pure extraction stage ([`crate::extract`]).
 //!
 //! In: `DIR/<name>.html` and `DIR/<name>.htm` files. Out: `DIR2/<name>.txt`
 //! per page, or one JSONL line per page (`{"file": …, "article": …}`) to a
@@ -16,7 +17,8 @@
 //! directory entry, it never writes through a link).
 //!
 //! The page list ([`html_files`]) and the worker pool ([`for_each_page`]) are
-//! shared with `eval`, which scores the same pages the same way.
+//! shared with `eval`, which scores the same pages the same way; reading one
+//! page ([`read_page`]: size cap, binary refused) with `extract FILE`.
 
 use std::collections::HashMap;
 use std::ffi::OsString;
@@ -27,8 +29,8 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-use super::sniff::{sniff, Sniffed};
-use super::{extract_bytes, extract_bytes_text_with, Article, ExtractOptions};
+use crate::extract::sniff::{sniff, Sniffed};
+use crate::extract::{Article, ExtractOptions, Extractor, Page};
 
 /// Errors that stop a batch run (per-page failures are in [`BatchSummary`]).
 #[derive(Debug, thiserror::Error)]
@@ -42,6 +44,17 @@ pub enum BatchError {
     NoPages { dir: PathBuf },
     #[error("{path}: is a symbolic link; not followed (remove it or choose another --out)")]
     Symlink { path: PathBuf },
+}
+
+/// Why one page was not read.
+#[derive(Debug, thiserror::Error)]
+pub enum PageError {
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("larger than {limit} bytes (raise [fetch] max_body_bytes in the config)")]
+    TooLarge { limit: u64 },
+    #[error("binary file ({kind}), not HTML")]
+    Binary { kind: &'static str },
 }
 
 /// How a batch runs: worker threads and the size cap of one page (the
@@ -182,6 +195,11 @@ pub fn extract_dir_to(
         }
         Output::Jsonl(w) => (None, Some(Mutex::new(w))),
     };
+    // Plain `.txt` output needs only the text: skip metadata and language.
+    let extractor = Extractor::new(ExtractOptions {
+        text_only: opts.text_only || writer.is_none(),
+        ..opts.clone()
+    });
     let summary = Mutex::new(BatchSummary {
         pages: pages.len(),
         ..BatchSummary::default()
@@ -199,7 +217,7 @@ pub fn extract_dir_to(
                 target.and_then(Result::ok).as_deref(),
                 writer.as_ref(),
                 limits.max_page_bytes,
-                opts,
+                &extractor,
                 line,
             ),
         };
@@ -291,23 +309,25 @@ fn new_temp_file(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
     builder.tempfile_in(dir)
 }
 
-/// The page's bytes, refused beyond `limit` (checked while reading: the
-/// size in the directory may change) and when binary.
-fn read_page(page: &Path, limit: u64) -> Result<Vec<u8>, String> {
-    let file = std::fs::File::open(page).map_err(|e| e.to_string())?;
+/// A page's bytes from `r`, refused beyond `limit` (checked while reading:
+/// a file's size may change, a pipe has none) and when binary (`extract
+/// /bin/ls` printed ELF bytes as French text).
+pub fn read_page(r: impl Read, limit: u64) -> Result<Vec<u8>, PageError> {
     let mut bytes = Vec::new();
-    file.take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
+    r.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
-        return Err(format!(
-            "larger than {limit} bytes (raise [fetch] max_body_bytes in the config)"
-        ));
+        return Err(PageError::TooLarge { limit });
     }
     if let Sniffed::Binary(kind) = sniff(&bytes) {
-        return Err(format!("binary file ({kind}), not HTML"));
+        return Err(PageError::Binary { kind });
     }
     Ok(bytes)
+}
+
+/// [`read_page`] of a file.
+fn read_page_file(page: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    let file = std::fs::File::open(page).map_err(|e| e.to_string())?;
+    read_page(file, limit).map_err(|e| e.to_string())
 }
 
 fn one_page(
@@ -315,19 +335,11 @@ fn one_page(
     target: Option<&Path>,
     writer: Option<&Mutex<&mut (dyn Write + Send)>>,
     max_page_bytes: u64,
-    opts: &ExtractOptions,
+    extractor: &Extractor,
     line: &mut Vec<u8>,
 ) -> Result<usize, String> {
-    let bytes = read_page(page, max_page_bytes)?;
-    // Plain `.txt` output needs only the text: skip metadata and language.
-    let article = if writer.is_some() {
-        extract_bytes(&bytes, None, None, opts)
-    } else {
-        Article {
-            text: extract_bytes_text_with(&bytes, None, None, opts),
-            ..Article::default()
-        }
-    };
+    let bytes = read_page_file(page, max_page_bytes)?;
+    let article = extractor.extract(Page::from_bytes(&bytes, None)).article;
     drop(bytes);
     if let Some(path) = target {
         let text = &article.text;
