@@ -17,7 +17,7 @@ use newshound::store::pg::PgStore;
 use newshound::store::{Selection, Store, StoreTarget};
 
 use super::out::Out;
-use super::store_cmds::{require_site, require_site_in};
+use super::store_cmds::require_site_in;
 use super::{check_db_path_for_writing, status, Globals};
 
 fn runtime() -> Result<tokio::runtime::Runtime> {
@@ -200,7 +200,7 @@ pub fn reclean(globals: &Globals, out: &mut Out, site: Option<String>) -> Result
         StoreTarget::Sqlite(path) => {
             let mut store = Store::open(&path)?;
             if let Some(site) = &site {
-                require_site(&store, site)?;
+                require_site_in(&mut store, site)?;
             }
             store.reclean(site.as_deref(), settings_for)?
         }

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use newshound::crawl::shapes::{LearnedShape, ShapeClass, ShapeTable};
 use newshound::export::{self, Format};
-use newshound::store::{ArticleRef, CorpusRead, Query, Selection, SiteStats, Store};
+use newshound::store::{ArticleRef, CorpusRead, Query, Selection, SiteStats};
 
 use super::out::Out;
 use super::{one_line_text, status, Globals};
@@ -24,25 +24,7 @@ pub fn write_json(out: &mut Out, value: &impl Serialize) -> Result<()> {
     Ok(())
 }
 
-/// The sites the database knows, for "unknown site" messages.
-fn known_sites(store: &Store) -> Result<Vec<String>> {
-    Ok(store
-        .site_stats(1)?
-        .into_iter()
-        .map(|s| s.site)
-        .collect::<Vec<_>>())
-}
-
 /// Fail with the list of known sites unless `site` is one of them.
-pub fn require_site(store: &Store, site: &str) -> Result<()> {
-    known_site(
-        site,
-        &known_sites(store)?,
-        &store.path().display().to_string(),
-    )
-}
-
-/// [`require_site`] on either store.
 pub fn require_site_in(reader: &mut dyn CorpusRead, site: &str) -> Result<()> {
     let known: Vec<String> = reader.site_stats(1)?.into_iter().map(|s| s.site).collect();
     known_site(site, &known, &reader.shown())
