@@ -5,11 +5,11 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
 use newshound::config::{Config, FetchConfig};
+use newshound::crawl::writer::SharedStore;
 use newshound::crawl::{self, CrawlOptions};
 use newshound::extract::{self, Article, ExtractOptions};
 use newshound::simweb::{SimWeb, SimWebSpec};
@@ -117,9 +117,8 @@ pub fn crawl(globals: &Globals, out: &mut Out, args: CrawlArgs) -> Result<ExitCo
         }
         // Any number of crawls share a PostgreSQL frontier: no lock.
         StoreTarget::Postgres(url) => {
-            let mut store = PgStore::open(&url)?;
-            store.set_lease(Duration::from_secs(config.store.lease_seconds));
-            runtime()?.block_on(crawl::run_shared(
+            let store = SharedStore::new(PgStore::open(&url)?);
+            runtime()?.block_on(crawl::run(
                 &config,
                 store,
                 opts,

@@ -1,6 +1,6 @@
 //! The crawl's store seam on PostgreSQL: [`CrawlStore`] for a
 //! [`PgStore`] ([`SharedStore`]), the shared frontier of many crawler
-//! processes (issue 15).
+//! processes.
 //!
 //! In: the writer's calls. Out: the same calls on the PostgreSQL store
 //! (claims with leases, this process's claims put back, other processes'
@@ -50,6 +50,11 @@ impl Drop for SharedStore {
 }
 
 impl CrawlStore for SharedStore {
+    fn configure(&mut self, config: &Config) {
+        let store = self.get();
+        store.set_max_urls_per_site(config.crawler.max_urls_per_site);
+        store.set_lease(Duration::from_secs(config.store.lease_seconds));
+    }
     fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
         PgStore::reset_in_flight(self.get())
     }
