@@ -175,10 +175,7 @@ pub fn export(
             (Ok(a), Ok(b)) => a == b,
             _ => false,
         };
-        if store
-            .as_sqlite()
-            .is_some_and(|sqlite| same(path, sqlite.path()))
-        {
+        if store.file().is_some_and(|db| same(path, db)) {
             bail!(
                 "{}: this is the database itself; choose another --out file",
                 path.display()
@@ -213,10 +210,10 @@ pub fn export(
                     }
                 })?;
             let mut w = std::io::BufWriter::new(f);
-            write_export(store.as_mut(), &sel, format, rendering, &mut w)
+            export::write_with(store.as_mut(), &sel, format, rendering, &mut w)
                 .with_context(|| format!("{}", path.display()))?
         }
-        None => write_export(store.as_mut(), &sel, format, rendering, out)?,
+        None => export::write_with(store.as_mut(), &sel, format, rendering, out)?,
     };
     let n = summary.written;
     if format == Format::Warc {
@@ -233,20 +230,6 @@ pub fn export(
         status(format_args!("exported {n} articles"));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// SQLite through its own export; PostgreSQL through the read interface.
-fn write_export(
-    store: &mut dyn CorpusRead,
-    sel: &Selection,
-    format: Format,
-    rendering: &export::Rendering<'_>,
-    out: &mut dyn Write,
-) -> Result<export::ExportSummary, export::ExportError> {
-    match store.as_sqlite() {
-        Some(sqlite) => export::write_with(sqlite, sel, format, rendering, out),
-        None => export::any_store::write_from_with(store, sel, format, rendering, out),
-    }
 }
 
 /// A site's figures with its most recurring lines (`stats --json --top N`).
