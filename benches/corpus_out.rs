@@ -214,14 +214,14 @@ fn export_child(format: &str, db: &Path, out: &Path) -> Result<(), String> {
         "markdown" => Format::Markdown,
         other => return Err(format!("unknown format {other}")),
     };
-    let store = Store::open_read_only(db).map_err(|e| e.to_string())?;
+    let mut store = Store::open_read_only(db).map_err(|e| e.to_string())?;
     let file = std::fs::File::create(out).map_err(|e| e.to_string())?;
     let mut w = std::io::BufWriter::new(file);
     let started = Instant::now();
     let cpu_before = cpu_secs();
     // Markdown extracts every kept page again with the default options.
     let summary = export::write_with(
-        &store,
+        &mut store,
         &Selection::default(),
         format,
         &export::Rendering::default(),

@@ -5,11 +5,11 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
 use newshound::config::{Config, FetchConfig};
+use newshound::crawl::writer::SharedStore;
 use newshound::crawl::{self, CrawlOptions};
 use newshound::extract::{Article, ExtractOptions, Extractor, Page};
 use newshound::simweb::{SimWeb, SimWebSpec};
@@ -17,7 +17,7 @@ use newshound::store::pg::PgStore;
 use newshound::store::{Selection, Store, StoreTarget};
 
 use super::out::Out;
-use super::store_cmds::{require_site, require_site_in};
+use super::store_cmds::require_site_in;
 use super::{check_db_path_for_writing, status, Globals};
 
 fn runtime() -> Result<tokio::runtime::Runtime> {
@@ -117,9 +117,8 @@ pub fn crawl(globals: &Globals, out: &mut Out, args: CrawlArgs) -> Result<ExitCo
         }
         // Any number of crawls share a PostgreSQL frontier: no lock.
         StoreTarget::Postgres(url) => {
-            let mut store = PgStore::open(&url)?;
-            store.set_lease(Duration::from_secs(config.store.lease_seconds));
-            runtime()?.block_on(crawl::run_shared(
+            let store = SharedStore::new(PgStore::open(&url)?);
+            runtime()?.block_on(crawl::run(
                 &config,
                 store,
                 opts,
@@ -200,7 +199,7 @@ pub fn reclean(globals: &Globals, out: &mut Out, site: Option<String>) -> Result
         StoreTarget::Sqlite(path) => {
             let mut store = Store::open(&path)?;
             if let Some(site) = &site {
-                require_site(&store, site)?;
+                require_site_in(&mut store, site)?;
             }
             store.reclean(site.as_deref(), settings_for)?
         }

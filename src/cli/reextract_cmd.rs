@@ -14,7 +14,7 @@ use newshound::store::pg::PgStore;
 use newshound::store::{ReextractStore, Store, StoreTarget};
 
 use super::out::Out;
-use super::store_cmds::{require_site, require_site_in, selection};
+use super::store_cmds::{require_site_in, selection};
 use super::Globals;
 use crate::Filter;
 
@@ -28,9 +28,9 @@ pub fn reextract(
     let config = globals.config()?;
     let mut store: Box<dyn ReextractStore> = match globals.existing_store_target()? {
         StoreTarget::Sqlite(path) => {
-            let store = Store::open(&path)?;
+            let mut store = Store::open(&path)?;
             if let Some(site) = &sel.site {
-                require_site(&store, site)?;
+                require_site_in(&mut store, site)?;
             }
             Box::new(store)
         }

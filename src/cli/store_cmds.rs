@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use newshound::crawl::shapes::{LearnedShape, ShapeClass, ShapeTable};
 use newshound::export::{self, Format};
-use newshound::store::{ArticleRef, CorpusRead, Query, Selection, SiteStats, Store};
+use newshound::store::{ArticleRef, CorpusRead, Query, Selection, SiteStats};
 
 use super::out::Out;
 use super::{one_line_text, status, Globals};
@@ -24,25 +24,7 @@ pub fn write_json(out: &mut Out, value: &impl Serialize) -> Result<()> {
     Ok(())
 }
 
-/// The sites the database knows, for "unknown site" messages.
-fn known_sites(store: &Store) -> Result<Vec<String>> {
-    Ok(store
-        .site_stats(1)?
-        .into_iter()
-        .map(|s| s.site)
-        .collect::<Vec<_>>())
-}
-
 /// Fail with the list of known sites unless `site` is one of them.
-pub fn require_site(store: &Store, site: &str) -> Result<()> {
-    known_site(
-        site,
-        &known_sites(store)?,
-        &store.path().display().to_string(),
-    )
-}
-
-/// [`require_site`] on either store.
 pub fn require_site_in(reader: &mut dyn CorpusRead, site: &str) -> Result<()> {
     let known: Vec<String> = reader.site_stats(1)?.into_iter().map(|s| s.site).collect();
     known_site(site, &known, &reader.shown())
@@ -193,10 +175,7 @@ pub fn export(
             (Ok(a), Ok(b)) => a == b,
             _ => false,
         };
-        if store
-            .as_sqlite()
-            .is_some_and(|sqlite| same(path, sqlite.path()))
-        {
+        if store.file().is_some_and(|db| same(path, db)) {
             bail!(
                 "{}: this is the database itself; choose another --out file",
                 path.display()
@@ -231,10 +210,10 @@ pub fn export(
                     }
                 })?;
             let mut w = std::io::BufWriter::new(f);
-            write_export(store.as_mut(), &sel, format, rendering, &mut w)
+            export::write_with(store.as_mut(), &sel, format, rendering, &mut w)
                 .with_context(|| format!("{}", path.display()))?
         }
-        None => write_export(store.as_mut(), &sel, format, rendering, out)?,
+        None => export::write_with(store.as_mut(), &sel, format, rendering, out)?,
     };
     let n = summary.written;
     if format == Format::Warc {
@@ -251,20 +230,6 @@ pub fn export(
         status(format_args!("exported {n} articles"));
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// SQLite through its own export; PostgreSQL through the read interface.
-fn write_export(
-    store: &mut dyn CorpusRead,
-    sel: &Selection,
-    format: Format,
-    rendering: &export::Rendering<'_>,
-    out: &mut dyn Write,
-) -> Result<export::ExportSummary, export::ExportError> {
-    match store.as_sqlite() {
-        Some(sqlite) => export::write_with(sqlite, sel, format, rendering, out),
-        None => export::any_store::write_from_with(store, sel, format, rendering, out),
-    }
 }
 
 /// A site's figures with its most recurring lines (`stats --json --top N`).

@@ -1,7 +1,7 @@
 //! Crawl orchestration: frontier → politeness → fetch → extract → boilerplate
 //! → store, with discovery feeding the frontier.
 //!
-//! In: a validated [`Config`], an open [`Store`], [`CrawlOptions`] and a
+//! In: a validated [`Config`], an open store ([`CrawlStore`]), [`CrawlOptions`] and a
 //! shutdown future. Out: a [`CrawlSummary`] (pages, articles, duplicates,
 //! errors by kind), or a [`CrawlError`] for the few things that stop a crawl
 //! (unknown site, HTTP client, store failure).
@@ -53,7 +53,7 @@ use std::time::Instant;
 use crate::config::{Config, SiteSettings};
 use crate::extract::tree::rule::SiteRule;
 use crate::extract::{Algorithm, ExtractOptions};
-use crate::store::{NewUrl, Store, StoreError, UrlKind, WriteOp};
+use crate::store::{NewUrl, StoreError, UrlKind, WriteOp};
 
 use summary::Counters;
 pub use summary::CrawlSummary;
@@ -105,44 +105,27 @@ impl From<WriterError> for CrawlError {
     }
 }
 
-/// Crawl the configured (or selected) sites into `store`.
+/// Crawl the configured (or selected) sites into `store`: a SQLite
+/// [`Store`](crate::store::Store), a PostgreSQL store that other crawler processes may share
+/// (`writer::SharedStore`: claims hold leases, hosts' turns are taken in the
+/// database), or any other [`CrawlStore`].
 ///
-/// Seeds (start pages, feeds, sitemaps) are added to the frontier, URLs left
+/// The store first takes the configuration's frontier settings (the cap on
+/// URLs per site, a shared store's lease). Seeds (start pages, feeds,
+/// sitemaps) are added to the frontier, URLs left
 /// in flight by an interrupted run are queued again, then due URLs are
 /// fetched until the pass is over (or, with `continuous`, until `shutdown`
 /// completes). On shutdown no new URL is started; pages in flight finish and
 /// are written. Last, the stored articles of the crawled sites are cleaned
 /// again with what their line tables learned (the first pages of a site were
 /// cleaned before its template was known), and the summary is returned.
-pub async fn run(
-    config: &Config,
-    mut store: Store,
-    opts: CrawlOptions,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> Result<CrawlSummary, CrawlError> {
-    store.set_max_urls_per_site(config.crawler.max_urls_per_site);
-    run_with(config, store, opts, shutdown).await
-}
-
-/// [`run`] on a PostgreSQL store that other crawler processes may share:
-/// claims hold leases, hosts' turns are taken in the database.
-pub async fn run_shared(
-    config: &Config,
-    mut store: crate::store::pg::PgStore,
-    opts: CrawlOptions,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> Result<CrawlSummary, CrawlError> {
-    store.set_max_urls_per_site(config.crawler.max_urls_per_site);
-    run_with(config, writer::SharedStore::new(store), opts, shutdown).await
-}
-
-/// [`run`] on any [`CrawlStore`].
-pub async fn run_with<S: CrawlStore>(
+pub async fn run<S: CrawlStore>(
     config: &Config,
     mut store: S,
     opts: CrawlOptions,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<CrawlSummary, CrawlError> {
+    store.configure(config);
     let started = Instant::now();
     let selected = select_sites(config, &opts.sites)?;
     // A model only serves nb and tree; it must be of the configured kind.
@@ -404,7 +387,7 @@ mod tests {
     async fn a_store_that_cannot_write_stops_the_crawl_with_its_error() {
         let text = "[fetch]\nallow_private_addresses = true\n[[sites]]\nname = \"s\"\nstart = [\"http://127.0.0.1:9/\"]\n";
         let cfg = Config::parse(text, Path::new("t.toml"), Path::new(".")).unwrap();
-        let err = run_with(&cfg, Full, CrawlOptions::default(), std::future::pending())
+        let err = run(&cfg, Full, CrawlOptions::default(), std::future::pending())
             .await
             .unwrap_err();
         assert!(matches!(err, CrawlError::Store(_)), "{err}");
@@ -457,7 +440,7 @@ mod tests {
             held: 2,
             asked: asked.clone(),
         };
-        run_with(&cfg, store, CrawlOptions::default(), std::future::pending())
+        run(&cfg, store, CrawlOptions::default(), std::future::pending())
             .await
             .unwrap();
         // Waited while the others held URLs (twice), ended once they held
@@ -473,7 +456,7 @@ mod tests {
             sites: vec!["x".into()],
             ..CrawlOptions::default()
         };
-        let err = run_with(&cfg, Full, opts, std::future::pending())
+        let err = run(&cfg, Full, opts, std::future::pending())
             .await
             .unwrap_err();
         assert_eq!(err.to_string(), "unknown site \"x\" (configured: s)");

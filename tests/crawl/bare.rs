@@ -224,11 +224,12 @@ async fn regression_a_too_wide_pattern_stored_the_about_page_but_a_bare_site_doe
     web.shutdown().await;
 }
 
-/// The same bare crawl on PostgreSQL (`crawl::run_shared`) stores the same
+/// The same bare crawl on PostgreSQL (`crawl::run` over a `SharedStore`) stores the same
 /// articles and keeps the same judgements as on SQLite.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bare_crawl_judges_the_same_on_postgresql_as_on_sqlite() {
     use crate::pg_testing::TestDb;
+    use newshound::crawl::writer::SharedStore;
     use newshound::store::pg::PgStore;
     let web = BareWeb::start(BareSpec {
         sites: 4,
@@ -252,9 +253,14 @@ async fn a_bare_crawl_judges_the_same_on_postgresql_as_on_sqlite() {
     })
     .await
     .expect("PostgreSQL starts");
-    crawl::run_shared(&cfg, store, CrawlOptions::default(), std::future::pending())
-        .await
-        .expect("crawl on PostgreSQL runs");
+    crawl::run(
+        &cfg,
+        SharedStore::new(store),
+        CrawlOptions::default(),
+        std::future::pending(),
+    )
+    .await
+    .expect("crawl on PostgreSQL runs");
     let (on_pg, judged_pg) = tokio::task::spawn_blocking(move || {
         let mut store = PgStore::open(&pg.url).expect("reopen");
         let c = store.client();

@@ -100,7 +100,8 @@ async fn keep_html_false_keeps_nothing_and_warc_counts_the_skipped() {
     let n = stored(&store).len() as u64;
     assert_eq!(store.kept_sizes().unwrap().pages, 0);
     let mut warc = Vec::new();
-    let summary = export::write(&store, &Selection::default(), Format::Warc, &mut warc).unwrap();
+    let summary =
+        export::write(&mut store, &Selection::default(), Format::Warc, &mut warc).unwrap();
     assert_eq!((summary.written, summary.skipped), (0, n));
     let records = warc_reader::read_all(&warc).expect("valid WARC");
     assert_eq!(records.len(), 1, "only the warcinfo record");
@@ -250,16 +251,16 @@ async fn every_export_format_carries_every_article() {
     let (web, dir, cfg) = start_web(spec(35)).await;
     let db = dir.path().join("export.db");
     crawl_into(&cfg, &db).await;
-    let store = Store::open(&db).unwrap();
+    let mut store = Store::open(&db).unwrap();
     let articles = stored(&store);
     assert!(
         articles.iter().all(|a| a.method == Some(a.article.method)),
         "the crawl records every article's extraction method"
     );
     let all = Selection::default();
-    let run = |format| {
+    let mut run = |format| {
         let mut out = Vec::new();
-        let summary = export::write(&store, &all, format, &mut out).unwrap();
+        let summary = export::write(&mut store, &all, format, &mut out).unwrap();
         assert_eq!(summary.written, articles.len() as u64, "{format:?}");
         out
     };

@@ -29,7 +29,7 @@ async fn markdown_export_keeps_lists_from_kept_html_and_drops_learned_boilerplat
     crate::support::set_rate_per_host(&mut cfg, 20.0);
     let db = dir.path().join("markdown.db");
     crawl_into(&cfg, &db).await;
-    let store = Store::open(&db).unwrap();
+    let mut store = Store::open(&db).unwrap();
     let articles = stored(&store);
     let rendering = export::Rendering {
         extract: ExtractOptions::default(),
@@ -37,7 +37,7 @@ async fn markdown_export_keeps_lists_from_kept_html_and_drops_learned_boilerplat
     };
     let mut out = Vec::new();
     let summary = export::write_with(
-        &store,
+        &mut store,
         &Selection::default(),
         Format::Markdown,
         &rendering,

@@ -266,7 +266,12 @@ async fn crawl_shared(cfg: &Config, url: &str) -> CrawlSummary {
     })
     .await
     .unwrap();
-    let run = crawl::run_shared(cfg, store, CrawlOptions::default(), std::future::pending());
+    let run = crawl::run(
+        cfg,
+        crawl::writer::SharedStore::new(store),
+        CrawlOptions::default(),
+        std::future::pending(),
+    );
     let summary = tokio::time::timeout(Duration::from_secs(60), run)
         .await
         .expect("crawl finishes")

@@ -106,7 +106,7 @@ async fn a_site_crawl_on_a_shared_database_claims_only_its_own_urls_fairly() {
         sites: vec![mine.clone()],
         ..CrawlOptions::default()
     };
-    let summary = crawl::run_with(&cfg, store, opts, std::future::pending())
+    let summary = crawl::run(&cfg, store, opts, std::future::pending())
         .await
         .expect("crawl runs");
     println!("{summary}");
@@ -223,7 +223,7 @@ async fn the_per_site_budget_holds_over_runs() {
     // The budget is over the life of the database: a second run claims and
     // fetches nothing, and skips nothing again.
     let (store, claims) = recording(&db);
-    let second = crawl::run_with(&cfg, store, CrawlOptions::default(), std::future::pending())
+    let second = crawl::run(&cfg, store, CrawlOptions::default(), std::future::pending())
         .await
         .expect("crawl runs");
     assert_eq!(second.pages_fetched, 0, "{second}");
@@ -245,13 +245,10 @@ async fn the_per_site_budget_holds_over_runs() {
         ..CrawlOptions::default()
     };
     let stop = tokio::time::sleep(Duration::from_millis(1500));
-    let third = tokio::time::timeout(
-        Duration::from_secs(30),
-        crawl::run_with(&cfg, store, opts, stop),
-    )
-    .await
-    .expect("the crawl stops when asked")
-    .expect("crawl runs");
+    let third = tokio::time::timeout(Duration::from_secs(30), crawl::run(&cfg, store, opts, stop))
+        .await
+        .expect("the crawl stops when asked")
+        .expect("crawl runs");
     assert_eq!(third.pages_fetched, 0, "{third}");
     assert!(third.skipped.is_empty(), "{third}");
     assert!(claims.lock().expect("lock").is_empty());
@@ -271,7 +268,7 @@ async fn the_per_site_budget_holds_over_runs() {
     drop(conn);
     cfg.crawler.max_pages_per_site = 8;
     let (store, claims) = recording(&db);
-    let fourth = crawl::run_with(&cfg, store, CrawlOptions::default(), std::future::pending())
+    let fourth = crawl::run(&cfg, store, CrawlOptions::default(), std::future::pending())
         .await
         .expect("crawl runs");
     println!("{fourth}");

@@ -50,6 +50,11 @@ impl Drop for SharedStore {
 }
 
 impl CrawlStore for SharedStore {
+    fn configure(&mut self, config: &Config) {
+        let store = self.get();
+        store.set_max_urls_per_site(config.crawler.max_urls_per_site);
+        store.set_lease(Duration::from_secs(config.store.lease_seconds));
+    }
     fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
         PgStore::reset_in_flight(self.get())
     }
