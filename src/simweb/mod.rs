@@ -113,8 +113,15 @@ pub struct SimSite {
 /// politeness tests (slow answers, a robots.txt `Crawl-delay`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Behaviour {
-    /// Every response is sent this long after its request arrived.
+    /// Every response is sent at least this long after its request arrived.
     pub latency: Duration,
+    /// Up to this much longer again, chosen per URL (a hash of the site
+    /// and the path, so the same URL always takes the same time; see
+    /// [`Behaviour::latency_of`]): a web whose answers take 0.2–0.5 s is
+    /// `latency` 0.2 s, `latency_spread` 0.3 s. A process with a bounded
+    /// number of requests in flight then crawls as fast as the network
+    /// lets it, whatever its CPU.
+    pub latency_spread: Duration,
     /// Announced in every site's robots.txt as `Crawl-delay` (seconds).
     pub crawl_delay: Option<f64>,
     /// Every article of the ordinary sites is also published this many more
@@ -127,6 +134,21 @@ pub struct Behaviour {
     /// cloud, teaser cards, footer, inline state script): 60–400 KB and 300+
     /// links a page (see [`large`]), for the crawl bench's large-page web.
     pub large_pages: bool,
+}
+
+impl Behaviour {
+    /// How long the answer to `path` (path and query) on `site` takes:
+    /// `latency` plus a share of `latency_spread` that depends only on the
+    /// URL.
+    pub fn latency_of(&self, site: &str, path: &str) -> Duration {
+        if self.latency_spread.is_zero() {
+            return self.latency;
+        }
+        let key = format!("{site}\n{path}");
+        // Thousandths of the spread, spread evenly over the URLs.
+        let share = (site::fnv1a(key.as_bytes()) % 1001) as u32;
+        self.latency + self.latency_spread * share / 1000
+    }
 }
 
 /// One request the web received.

@@ -105,8 +105,9 @@ async fn handle(State(s): State<Arc<SiteServer>>, req: Request) -> Response {
         .path_and_query()
         .map_or_else(|| "/".to_string(), |p| p.as_str().to_string());
     let response = route(&s, req.uri().path(), req.uri().query(), req.headers());
-    if !s.behaviour.latency.is_zero() {
-        tokio::time::sleep_until((at + s.behaviour.latency).into()).await;
+    let latency = s.behaviour.latency_of(&s.content.name, &path_and_query);
+    if !latency.is_zero() {
+        tokio::time::sleep_until((at + latency).into()).await;
     }
     let record = RequestRecord {
         site: s.content.name.clone(),

@@ -4,10 +4,17 @@
 //! of one run with each other):
 //!
 //! `cargo test --release --test pg_crawl -- --ignored --nocapture pages_per_second`
+//!
+//! The same on a slow web, where the network bounds each process (answers
+//! take 0.2–0.5 s, so a process's 8 requests in flight make at most 40
+//! pages/s whatever its CPU, and the hosts' rate is well above what one
+//! process asks): there the processes should add up.
+//!
+//! `cargo test --release --test pg_crawl -- --ignored --nocapture slow_web`
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use newshound::simweb::SimWebSpec;
+use newshound::simweb::{Behaviour, SimWebSpec};
 
 use crate::{finish, Setup};
 
@@ -76,4 +83,57 @@ fn pages_per_second_with_one_two_and_three_processes() {
         ));
     }
     println!("\n{}", lines.join("\n"));
+}
+
+/// 12 sites of 100 articles (about 1,500 pages).
+fn slow_spec() -> SimWebSpec {
+    SimWebSpec {
+        sites: 12,
+        articles_per_site: 100,
+        seed: 250,
+        faults: false,
+    }
+}
+
+/// Every answer after 0.2–0.5 s, fixed per URL.
+fn slow() -> Behaviour {
+    Behaviour {
+        latency: Duration::from_millis(200),
+        latency_spread: Duration::from_millis(300),
+        ..Behaviour::default()
+    }
+}
+
+/// Each host's rate: one process asks a host about 2 pages/s on average
+/// (about 23 pages/s over 12 hosts), three about 6; their bursts (4
+/// requests in flight per host and process) would go past 12, so the
+/// shared turns are what keeps it.
+const SLOW_RATE: f64 = 12.0;
+
+#[test]
+#[ignore = "a measurement: run by hand (see the module doc)"]
+fn slow_web_pages_per_second_with_one_two_and_three_processes() {
+    let mut rows = Vec::new();
+    let mut one = None;
+    for n in 1..=3 {
+        let setup = Setup::with_behaviour(slow_spec(), SLOW_RATE, "", slow());
+        let (pages, secs, cpu) = run(&setup, n, false);
+        // The figures count only for a whole, polite crawl: every article
+        // stored once, no page fetched twice but to retry, every host's
+        // rate kept by the processes together.
+        setup.assert_articles_stored_once();
+        setup.assert_requested_twice_only_for_retries(false);
+        setup.assert_rate_kept();
+        let rate = pages as f64 / secs;
+        let base = *one.get_or_insert(rate);
+        rows.push(format!(
+            "| {n} | {pages} | {secs:.1} | {rate:.1} | {:.2}× | {cpu:.1} |",
+            rate / base
+        ));
+    }
+    println!(
+        "\n| processes | pages | seconds | pages/s | × one | crawlers' CPU s |\n\
+         |---|---|---|---|---|---|\n{}",
+        rows.join("\n")
+    );
 }

@@ -1,5 +1,6 @@
 //! One of three crawler processes killed with -9 mid-crawl: the other two
-//! take over its URLs when its lease ends and finish the crawl.
+//! take over its URLs when its lease ends and finish the crawl, and the
+//! learning counts agree with the stored articles.
 
 use std::time::Duration;
 
@@ -75,4 +76,7 @@ fn a_process_killed_mid_crawl_leaves_its_share_to_the_others() {
     setup.assert_requested_twice_only_for_retries(true);
     setup.assert_rate_kept();
     setup.assert_articles_stored_once();
+    // Killed mid-batch or not, the victim left no count without its
+    // article (a site's counts commit with its articles).
+    setup.assert_counts_agree_with_articles();
 }

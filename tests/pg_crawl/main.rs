@@ -229,6 +229,27 @@ impl Setup {
         (articles, states)
     }
 
+    /// Every site's learning counted each of its stored articles once (RC
+    /// = articles; learning is on for all of them): no batch left counts
+    /// without their articles, or articles without their counts.
+    pub fn assert_counts_agree_with_articles(&self) {
+        let mut client = postgres::Client::connect(&self.db.url, postgres::NoTls).expect("connect");
+        let rows = client
+            .query(
+                "SELECT s.name, coalesce(t.articles_processed, 0),
+                        (SELECT count(*) FROM articles a WHERE a.site_id = s.id)
+                 FROM sites s LEFT JOIN site_stats t ON t.site_id = s.id",
+                &[],
+            )
+            .expect("counts");
+        assert!(!rows.is_empty(), "no sites");
+        for r in rows {
+            let (site, rc, stored): (String, i64, i64) = (r.get(0), r.get(1), r.get(2));
+            println!("{site}: RC {rc}, {stored} articles");
+            assert_eq!(rc, stored, "{site}: RC {rc} but {stored} articles stored");
+        }
+    }
+
     /// Every article of the web stored exactly once.
     pub fn assert_articles_stored_once(&self) {
         let (stored, _) = self.stored();

@@ -6,6 +6,7 @@
 
 pub(super) mod client;
 mod faults;
+mod latency;
 
 use std::path::Path;
 use std::time::Duration;

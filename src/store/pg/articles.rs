@@ -10,11 +10,14 @@
 //! site's learning lock ([`lock_site`], a transaction-level advisory lock),
 //! so the transactions storing one site's articles run one after another:
 //! each sees what the ones before it committed (dedup by URL and content,
-//! near-duplicates, line counts), as one process would. A batch holding
+//! near-duplicates, line counts), as one process would. Batches write
+//! their articles site by site, one short transaction per site
+//! ([`site_by_site`]), so a site's lock is held only while its lines are
+//! counted: batches of different processes overlap. A transaction holding
 //! articles of several sites should lock them all first, in id order
-//! ([`lock_sites`]); else two batches may wait on each other's sites, which
-//! the server breaks by failing one with a deadlock error that
-//! [`is_retryable`] recognises: the batch is then run again, whole.
+//! ([`lock_sites`]); else two may wait on each other's sites, which the
+//! server breaks by failing one with a deadlock error that
+//! [`is_retryable`] recognises: the transaction is then run again, whole.
 //!
 //! Statements go out prepared once per connection
 //! ([`write_article_prepared`] with the store's [`Prepared`]); each
@@ -32,7 +35,7 @@ use postgres::Transaction;
 use crate::store::rules;
 use crate::store::{NewArticle, SiteRuleUpdate, StoreError, WriteOutcome};
 pub(super) use current_counts::boilerplate_hashes;
-pub(super) use locks::{is_retryable, lock_sites};
+pub(super) use locks::{is_retryable, learning_sites, lock_sites, site_by_site, Commit};
 use locks::{lock_site, site_id_in};
 pub(super) use sql::{Prepared, Tx};
 
@@ -69,51 +72,27 @@ fn write_article_in(
     Ok(rules::article::write(tx, &article, refetch)?)
 }
 
-/// How many times `PgStore::store_articles` runs a transaction the server
-/// failed as a deadlock's victim before giving up.
-#[cfg(test)]
-const ATTEMPTS: usize = 5;
-
 /// Articles written without a frontier: what the tests of article writes
 /// (equivalence with SQLite, concurrency, speed) drive.
 #[cfg(test)]
 impl super::PgStore {
-    /// Store articles (`refetch`: a stored article's URL fetched again) in
-    /// one transaction, their sites locked in id order first; run again
+    /// Store articles (`refetch`: a stored article's URL fetched again),
+    /// each site's in a transaction of its own ([`site_by_site`]: its
+    /// learning lock held only while its articles are written), run again
     /// when the server fails it as a deadlock's victim. The article half of
     /// the crawl's write batch.
     pub fn store_articles(
         &mut self,
         articles: &[(NewArticle, bool)],
     ) -> Result<Vec<WriteOutcome>, StoreError> {
-        let mut attempt = 1;
-        loop {
-            match self.store_articles_once(articles) {
-                Err(e) if attempt < ATTEMPTS && is_retryable(&e) => attempt += 1,
-                done => return done,
-            }
-        }
-    }
-
-    fn store_articles_once(
-        &mut self,
-        articles: &[(NewArticle, bool)],
-    ) -> Result<Vec<WriteOutcome>, StoreError> {
-        let mut tx = self.client.transaction()?;
+        let sites: Vec<Option<&str>> = articles.iter().map(|(a, _)| Some(&*a.site)).collect();
         let prepared = &mut self.article_sql;
-        let sites: Vec<&str> = articles.iter().map(|(a, _)| a.site.as_str()).collect();
-        lock_sites(&mut tx, &sites)?;
-        let mut out = Vec::with_capacity(articles.len());
-        for (a, refetch) in articles {
-            out.push(write_article_prepared(
-                &mut tx,
-                prepared,
-                a.clone(),
-                *refetch,
-            )?);
-        }
-        tx.commit()?;
-        Ok(out)
+        let write = |tx: &mut Transaction<'_>, i: usize| {
+            let (a, refetch) = &articles[i];
+            write_article_prepared(tx, prepared, a.clone(), *refetch)
+        };
+        let out = site_by_site(&mut self.client, &sites, Commit::Durable, write, || {})?;
+        Ok(out.into_iter().flatten().collect())
     }
 }
 

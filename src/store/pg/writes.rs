@@ -1,6 +1,9 @@
 //! The crawl's write batches on PostgreSQL: a list of [`WriteOp`]s in, one
-//! [`WriteOutcome`] per op out, all in one transaction, as the SQLite
-//! store's `write_batch`.
+//! [`WriteOutcome`] per op out, as the SQLite store's `write_batch`. The
+//! articles and what they teach their sites go first, one short
+//! transaction per site (`articles::site_by_site`, which says why and how
+//! a crash between them stays consistent); the other ops follow in one
+//! transaction.
 //!
 //! New URLs are inserted with `ON CONFLICT (url) DO NOTHING` (several
 //! processes discover the same links), in URL order so two batches lock
@@ -10,6 +13,7 @@
 //! serialization or deadlock race with another process (SQLSTATE 40001,
 //! 40P01) is rolled back and run again, a few times.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -28,13 +32,20 @@ fn now_ms() -> i64 {
 }
 
 impl PgStore {
-    /// Apply a batch of writes in one transaction (run again when it loses
-    /// a race with another process). On error nothing of the batch is kept.
+    /// Apply a batch of writes: its learning site by site, then the rest in
+    /// one transaction (each run again when it loses a race with another
+    /// process). On error the sites already written stay (written again,
+    /// their articles are duplicates) and nothing else of the batch is kept.
     pub fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
         self.renew_leases_if_due()?;
+        // Articles (and what they teach their sites) first, one short
+        // transaction per site that holds only its learning lock
+        // (`articles::site_by_site`: why, and why a crash between the two
+        // commits leaves the store consistent); the rest of the batch after.
+        let learned = self.write_learning_site_by_site(&ops)?;
         let mut attempt = 1;
         loop {
-            let out = self.write_batch_once(ops.clone());
+            let out = self.write_batch_once(&ops, &learned);
             match out {
                 Err(e) if articles::is_retryable(&e) && attempt < BATCH_ATTEMPTS => {
                     tracing::debug!("batch lost a race (attempt {attempt}), again: {e}");
@@ -51,7 +62,37 @@ impl PgStore {
         }
     }
 
-    fn write_batch_once(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
+    fn write_learning_site_by_site(
+        &mut self,
+        ops: &[WriteOp],
+    ) -> Result<Vec<Option<WriteOutcome>>, StoreError> {
+        // Site ids cached in a transaction that was rolled back are
+        // forgotten (`forget`), by the closure that is not writing.
+        let cache = RefCell::new(&mut self.frontier);
+        let article_sql = &mut self.article_sql;
+        let write = |tx: &mut Transaction<'_>, i: usize| match ops[i].clone() {
+            WriteOp::Article(a) => articles::write_article_prepared(tx, article_sql, a, false),
+            WriteOp::Refetched(a) => articles::write_article_prepared(tx, article_sql, a, true),
+            WriteOp::SiteRule(u) => articles::record_site_rule(tx, u),
+            WriteOp::Known(urls) => {
+                let added = add_known(tx, &mut cache.borrow_mut(), urls)?;
+                Ok(WriteOutcome::UrlsAdded(added))
+            }
+            _ => unreachable!("learning_sites gives a site to no other op"),
+        };
+        let sites = articles::learning_sites(ops);
+        let commit = articles::Commit::FlushedByNext;
+        let forget = || cache.borrow_mut().forget();
+        articles::site_by_site(&mut self.client, &sites, commit, write, forget)
+    }
+
+    /// The batch's ops but those `learned` holds the outcome of, in one
+    /// transaction.
+    fn write_batch_once(
+        &mut self,
+        ops: &[WriteOp],
+        learned: &[Option<WriteOutcome>],
+    ) -> Result<Vec<WriteOutcome>, StoreError> {
         let owner = self.owner.clone();
         let cache = &mut self.frontier;
         let article_sql = &mut self.article_sql;
@@ -63,40 +104,20 @@ impl PgStore {
             cache.counts_read = Some(Instant::now());
         }
         let mut tx = self.client.transaction()?;
-        // The learning locks of the batch's sites, all first and in id
-        // order: batches of two processes never wait for each other in a
-        // circle (a deadlock costs the server's `deadlock_timeout`, 1 s).
-        let learning: Vec<&str> = ops
-            .iter()
-            .filter_map(|op| match op {
-                WriteOp::Article(a) | WriteOp::Refetched(a) => Some(a.site.as_str()),
-                WriteOp::SiteRule(u) => Some(u.site.as_str()),
-                _ => None,
-            })
-            .collect();
-        if !learning.is_empty() {
-            articles::lock_sites(&mut tx, &learning)?;
-        }
         let mut out = Vec::with_capacity(ops.len());
         // Summed and added last, in one order (see `url_shapes::summed`).
         let mut shapes = Vec::new();
-        for op in ops {
-            out.push(match op {
+        for (op, learned) in ops.iter().zip(learned) {
+            if let Some(outcome) = learned {
+                out.push(outcome.clone());
+                continue;
+            }
+            out.push(match op.clone() {
                 WriteOp::AddUrls(urls) => {
                     let cap = cache.max_urls_per_site;
                     WriteOutcome::UrlsAdded(add_urls(&mut tx, cache, urls, cap)?)
                 }
-                WriteOp::Known(urls) => {
-                    let list: Vec<String> = urls.iter().map(|u| u.url.clone()).collect();
-                    // Known URLs (canonical aliases) are never capped: they
-                    // are not fetched.
-                    let added = add_urls(&mut tx, cache, urls, 0)?;
-                    tx.execute(
-                        "UPDATE urls SET state = 'done' WHERE url = ANY($1) AND state = 'queued'",
-                        &[&list],
-                    )?;
-                    WriteOutcome::UrlsAdded(added)
-                }
+                WriteOp::Known(urls) => WriteOutcome::UrlsAdded(add_known(&mut tx, cache, urls)?),
                 WriteOp::Fetched(rec) => {
                     record_fetch(&mut tx, &mut cache.statements, &rec, &owner)?;
                     WriteOutcome::FetchRecorded
@@ -105,6 +126,8 @@ impl PgStore {
                     record_skip(&mut tx, &mut cache.statements, &rec, &owner)?;
                     WriteOutcome::FetchRecorded
                 }
+                // Written site by site before (`write_learning_site_by_site`);
+                // here, should an op come without its site's outcome.
                 WriteOp::Article(a) => {
                     articles::write_article_prepared(&mut tx, article_sql, a, false)?
                 }
@@ -146,6 +169,22 @@ fn site_id(
         .get(0);
     sites.insert(name.to_string(), id);
     Ok(id)
+}
+
+/// Record URLs as known without fetching them (canonical aliases: never
+/// capped, as they are not fetched); returns how many were new.
+fn add_known(
+    tx: &mut Transaction<'_>,
+    cache: &mut FrontierCache,
+    urls: Vec<NewUrl>,
+) -> Result<usize, StoreError> {
+    let list: Vec<String> = urls.iter().map(|u| u.url.clone()).collect();
+    let added = add_urls(tx, cache, urls, 0)?;
+    tx.execute(
+        "UPDATE urls SET state = 'done' WHERE url = ANY($1) AND state = 'queued'",
+        &[&list],
+    )?;
+    Ok(added)
 }
 
 /// Queued plain pages among `urls` given their kind and priority (as the
