@@ -295,7 +295,11 @@ fn new_temp_file(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
 /// size in the directory may change) and when binary.
 fn read_page(page: &Path, limit: u64) -> Result<Vec<u8>, String> {
     let file = std::fs::File::open(page).map_err(|e| e.to_string())?;
-    let mut bytes = Vec::new();
+    // Sized from the file's length (`take` hides it from `read_to_end`,
+    // which then grows the buffer a doubling at a time); the limit still
+    // holds whatever the file does meanwhile.
+    let size = file.metadata().map_or(0, |m| m.len()).min(limit);
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0).saturating_add(1));
     file.take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
         .map_err(|e| e.to_string())?;
