@@ -444,13 +444,13 @@ pub fn is_caption_line(line: &str) -> bool {
 
 /// A short line that says the site uses cookies, wherever in the line
 /// ("Zachęcamy do … Informujemy, że korzystamy z cookies.").
-static COOKIE_NOTICE: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static COOKIE_NOTICE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)\b(?:we\s+use\s+cookies|(?:site|website)\s+uses\s+cookies|wir\s+(?:verwenden|nutzen)\s+cookies|(?:webseite|website|seite)\s+(?:verwendet|nutzt)\s+cookies|(?:korzystamy|używamy)\s+z?\s*(?:plików\s+)?cookies|nous\s+utilisons\s+des\s+cookies|utilizamos\s+cookies)\b")
         .expect("static regex")
 });
 
 /// Newsletter, subscription, app and cookie prompts.
-static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
+pub(super) static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?i)^(?:sign\s+up\b|subscribe\b|get\s+(?:our|the)\s+[\w\s]{0,40}newsletter|join\s+our\s+(?:mailing\s+list|newsletter)|enter\s+your\s+email|download\s+(?:our|the)\s+[\w\s]{0,20}app\b|follow\s+us\s+on\b|like\s+us\s+on\s+facebook|we\s+use\s+cookies|this\s+(?:web)?site\s+uses\s+cookies|by\s+(?:using|continuing)\b.{0,60}\bcookies|support\s+(?:our|independent)\s+journalism|already\s+a\s+subscriber|want\s+more\b.{0,60}\b(?:inbox|newsletter)|to\s+view\s+the\s+full\s+(?:story|article)\b.{0,20}\b(?:subscribe|log\s+in)|if\s+you.re\s+seeing\s+this\s+message|we\s+respect\s+your\s+privacy|.{0,80}\bdownload\s+(?:our|the)\s+[\w\s]{0,30}\bapps?\b|wir\s+(?:verwenden|nutzen)\s+cookies|diese\s+(?:web)?seite\s+(?:verwendet|nutzt)\s+cookies|wir\s+respektieren\s+(?:deine|ihre)\s+privatsph(?:ä|ae)re|(?:jetzt\s+)?(?:den\s+)?newsletter\s+abonnieren|jetzt\s+abonnieren|folgen\s+sie\s+uns\s+auf|nous\s+utilisons\s+des\s+cookies|ce\s+site\s+utilise\s+des\s+cookies|abonnez-vous|utilizamos\s+cookies|este\s+sitio\s+(?:web\s+)?utiliza\s+cookies|suscr[ií]bete|(?:korzystamy|używamy)\s+z?\s*(?:plików\s+)?cookies)",
     )
@@ -462,6 +462,7 @@ static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
 pub fn is_prompt(line: &str) -> bool {
     let line = line.trim();
     line.chars().count() <= tune::PROMPT_MAX_CHARS
+        && super::prompt_words::may_be_prompt(line)
         && (PROMPT.is_match(line) || COOKIE_NOTICE.is_match(line))
 }
 

@@ -18,6 +18,7 @@
 
 pub mod lines;
 pub mod markup;
+mod prompt_words;
 
 use super::ablation::Step;
 use super::dom::{Dom, Stats};

@@ -379,12 +379,16 @@ pub(super) fn find_ci(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
         return None;
     }
     let first = needle[0];
+    if first.is_ascii_uppercase() {
+        // No byte lowers to an upper-case letter.
+        return None;
+    }
     let last_start = hay.len() - needle.len();
     let mut i = from;
     while i <= last_start {
-        let pos = hay[i..=last_start]
-            .iter()
-            .position(|&b| b.to_ascii_lowercase() == first)?;
+        // The bytes that lower to `first`, found with SIMD (this runs over
+        // whole pages: `<title`, `</script`, …).
+        let pos = memchr::memchr2(first, first.to_ascii_uppercase(), hay.get(i..=last_start)?)?;
         let start = i + pos;
         if hay[start..start + needle.len()].eq_ignore_ascii_case(needle) {
             return Some(start);

@@ -198,3 +198,16 @@ fn token_soup_never_panics() {
         }
     }
 }
+
+#[test]
+fn find_ci_finds_the_first_match_in_any_case_from_the_offset() {
+    let hay = b"a<TiTle x><title></TITLE";
+    assert_eq!(find_ci(hay, 0, b"<title"), Some(1));
+    assert_eq!(find_ci(hay, 2, b"<title"), Some(10));
+    assert_eq!(find_ci(hay, 0, b"</title"), Some(17));
+    assert_eq!(find_ci(hay, 18, b"</title"), None);
+    assert_eq!(find_ci(hay, 0, b"<tit"), Some(1));
+    assert_eq!(find_ci(b"<ti", 0, b"<title"), None);
+    // Needles are lower case: an upper-case one matches nothing.
+    assert_eq!(find_ci(hay, 0, b"TITLE"), None);
+}
