@@ -139,9 +139,11 @@ fn the_one_pass_links_of_odd_pages_are_the_stand_alone_scans() {
 }
 
 /// Run by hand: `cargo test --lib one_pass_corpus -- --ignored --nocapture`.
-/// Every page of the corpus (588 on 2026-11-26, none differed; with
-/// trafilatura-dev 1,085 on 2026-11-27): the one-pass links and those of
-/// the prepass alone are the stand-alone scan's, and stripping is unchanged.
+/// Every page of the corpus: the one-pass links and those of the prepass
+/// alone are the stand-alone scan's, and stripping is unchanged. 588 pages
+/// on 2026-11-26, none differed; with trafilatura-dev, 1,085 on 2026-11-27,
+/// one differs (`trafilatura-dev/html/0304_mitvergnuegen.de.herbst.html`,
+/// not yet looked into): this test fails until it is.
 #[test]
 #[ignore]
 fn one_pass_corpus_pages_match_the_stand_alone_scan() {
