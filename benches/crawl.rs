@@ -32,9 +32,19 @@
 //! `cargo bench --bench crawl -- --zstd-levels` measures instead what each
 //! zstd level costs and saves on the webs' kept pages (`crawl/kept_levels.rs`).
 //!
-//! Last, the bare-config case (`crawl/bare.rs`, filter `bare`): the bare
+//! Then the bare-config case (`crawl/bare.rs`, filter `bare`): the bare
 //! simulated web crawled with patterns and with names and start pages only;
 //! what judging every page costs in crawler CPU per page.
+//!
+//! Last, real pages (`crawl/real.rs`, filter `real`): the corpus's saved
+//! news pages served as 36 sites and crawled by the `newshound` binary,
+//! against `extract DIR --jsonl --jobs 2` and `--jobs 1` of the same files.
+//!
+//! The references: every case holds the crawl's CPU per page against
+//! `newshound extract DIR --jsonl --jobs 2` of the same article pages as
+//! files (both cores busy, as in the crawl: the goal's reference) and
+//! `--jobs 1` (one thread of an idle process), each a child process
+//! measured by `wait4`.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -54,7 +64,10 @@ mod kept_levels;
 #[path = "crawl/bare.rs"]
 mod bare;
 
-use measure::{cpu_seconds, db_size, extract_only, status_kb};
+#[path = "crawl/real.rs"]
+mod real;
+
+use measure::{cpu_seconds, db_size, extract_only, extract_refs, status_kb};
 
 const SEED: u64 = 2026;
 
@@ -124,6 +137,10 @@ struct Outcome {
     db_bytes: u64,
     /// Extraction alone over the web's article pages: (pages, CPU s).
     extract_only: (u64, f64),
+    /// The same pages as files, `extract DIR --jsonl --jobs 2` and
+    /// `--jobs 1` of the binary: CPU ms per page of each.
+    jobs2_ms: f64,
+    jobs1_ms: f64,
 }
 
 /// The figures the parent aggregates, passed back on a `#record` line.
@@ -137,6 +154,8 @@ struct Record {
     peak_rss_kb: u64,
     extract_pages: u64,
     extract_cpu: f64,
+    jobs2_ms: f64,
+    jobs1_ms: f64,
 }
 
 impl Record {
@@ -152,12 +171,14 @@ impl Record {
             peak_rss_kb: o.peak_rss_kb.unwrap_or(0),
             extract_pages: o.extract_only.0,
             extract_cpu: o.extract_only.1,
+            jobs2_ms: o.jobs2_ms,
+            jobs1_ms: o.jobs1_ms,
         }
     }
 
     fn line(&self) -> String {
         format!(
-            "{} {} {} {} {} {} {} {} {}",
+            "{} {} {} {} {} {} {} {} {} {} {}",
             Self::PREFIX,
             self.wall,
             self.crawl_cpu,
@@ -166,7 +187,9 @@ impl Record {
             self.db_bytes,
             self.peak_rss_kb,
             self.extract_pages,
-            self.extract_cpu
+            self.extract_cpu,
+            self.jobs2_ms,
+            self.jobs1_ms
         )
     }
 
@@ -181,6 +204,8 @@ impl Record {
             peak_rss_kb: f.next()?.parse().ok()?,
             extract_pages: f.next()?.parse().ok()?,
             extract_cpu: f.next()?.parse().ok()?,
+            jobs2_ms: f.next()?.parse().ok()?,
+            jobs1_ms: f.next()?.parse().ok()?,
         })
     }
 
@@ -283,6 +308,8 @@ fn run_case(
     let db_bytes = db_size(dir.path());
     // After the peak is read: the sample pages are not the crawl's memory.
     let extract_only = extract_only(&web, &cfg);
+    let (ref_pages, jobs2, jobs1) = extract_refs(&web, &dir.path().join("pages"))?;
+    let ms = |cpu: f64| 1000.0 * cpu / ref_pages.max(1) as f64;
     web_rt.block_on(web.shutdown());
     Ok(Outcome {
         summary,
@@ -294,6 +321,8 @@ fn run_case(
         peak_rss_kb,
         db_bytes,
         extract_only,
+        jobs2_ms: ms(jobs2.cpu),
+        jobs1_ms: ms(jobs1.cpu),
     })
 }
 
@@ -329,8 +358,13 @@ fn print_outcome(case: &Case, o: &Outcome) {
     let crawl_ms = 1000.0 * o.crawl_cpu / (s.pages_fetched.max(1) as f64);
     let ext_ms = 1000.0 * ext_cpu / (ext_pages.max(1) as f64);
     println!(
-        "    CPU per page: crawl {crawl_ms:.2} ms vs extraction alone {ext_ms:.2} ms \
-         ({ext_pages} article pages, one thread) = {:.2}x;  DB {:.1} KB per article",
+        "    CPU per page: crawl {crawl_ms:.2} ms vs `extract DIR --jsonl --jobs 2` {:.2} ms = {:.2}x \
+         (the goal's reference), `--jobs 1` {:.2} ms = {:.2}x, extraction alone in this process \
+         {ext_ms:.2} ms ({ext_pages} article pages, one thread) = {:.2}x;  DB {:.1} KB per article",
+        o.jobs2_ms,
+        crawl_ms / o.jobs2_ms.max(1e-9),
+        o.jobs1_ms,
+        crawl_ms / o.jobs1_ms.max(1e-9),
         crawl_ms / ext_ms.max(1e-9),
         o.db_bytes as f64 / 1024.0 / (s.articles_stored.max(1) as f64),
     );
@@ -406,6 +440,14 @@ fn report(web: &str, name: &str, runs: &[Record]) -> Option<(f64, f64)> {
             .map(|r| r.cpu_ms_per_page() / r.extract_ms_per_page().max(1e-9))
             .collect(),
     );
+    let ratio_of = |reference: fn(&Record) -> f64| {
+        median(
+            runs.iter()
+                .map(|r| r.cpu_ms_per_page() / reference(r).max(1e-9))
+                .collect(),
+        )
+    };
+    let (ratio2, ratio1) = (ratio_of(|r| r.jobs2_ms), ratio_of(|r| r.jobs1_ms));
     let peak = median(runs.iter().map(|r| r.peak_rss_kb as f64).collect()) / 1024.0;
     let db = median(runs.iter().map(|r| r.db_bytes as f64).collect());
     let per_article = median(
@@ -415,8 +457,9 @@ fn report(web: &str, name: &str, runs: &[Record]) -> Option<(f64, f64)> {
     );
     println!(
         "  median {web} {name}: wall {wall:.2} s, {:.0} pages/s, {:.0} articles/s, \
-         CPU per page crawl {cpu:.2} ms | extraction alone {ext:.2} ms | ratio {ratio:.2}x, \
-         peak RSS {peak:.1} MB, DB {:.1} MB ({:.1} KB/article)",
+         CPU per page crawl {cpu:.2} ms | ratio to `extract --jsonl --jobs 2` (the goal's \
+         reference) {ratio2:.2}x, to `--jobs 1` {ratio1:.2}x, to extraction alone in-process \
+         ({ext:.2} ms) {ratio:.2}x, peak RSS {peak:.1} MB, DB {:.1} MB ({:.1} KB/article)",
         first.pages as f64 / wall.max(1e-9),
         first.articles as f64 / wall.max(1e-9),
         mb(db),
@@ -500,6 +543,11 @@ fn main() -> Result<(), String> {
     // The bare-config case beside the pattern case (filter: `bare`).
     if filter.is_none_or(|f| "bare-web".contains(f.as_str())) {
         bare::compare(reps)?;
+    }
+    // Real pages: the corpus served as 36 sites, crawled by the binary
+    // (filter: `real`).
+    if filter.is_none_or(|f| "real-pages".contains(f.as_str())) {
+        real::compare(reps)?;
     }
     if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
         println!("load average at end: {}", load.trim());

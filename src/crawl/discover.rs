@@ -1,7 +1,7 @@
 //! Fetched page/feed/sitemap → URLs to crawl (pure).
 //!
-//! In: HTML (links via a lol_html pass, or from the link attributes
-//! extraction collected in its own pass over an article page), RSS/Atom/JSON feeds (feed-rs),
+//! In: HTML (links from the link attributes that extraction's prepass
+//! collects in its pass over an extracted page, or that prepass alone), RSS/Atom/JSON feeds (feed-rs),
 //! sitemaps and sitemap indexes incl. Google News (quick-xml), robots.txt
 //! `Sitemap:` lines. Out: absolute, normalised URLs with what is known about
 //! them. Every function here is pure and total: bad input gives an error or
@@ -86,8 +86,10 @@ pub struct RawPageLinks {
     pub feeds: Vec<Url>,
 }
 
-/// [`RawPageLinks`] of a page, from a link pass of its own (`attrs: None`)
-/// or from the link attributes extraction collected in its pass. Resolving
+/// [`RawPageLinks`] of a page, from the link attributes extraction collected
+/// in its pass, or (`attrs: None`, a page that is not extracted) from that
+/// pass's byte scan alone ([`crate::extract::strip::collect_links`]): every
+/// page is read once, by the same scan. Resolving
 /// `hrefs` with [`resolve_href`], de-duplicating and keeping the first
 /// `max_links` gives [`PageLinks::links`].
 pub fn raw_page_links(
@@ -96,7 +98,11 @@ pub fn raw_page_links(
     page: &Url,
     max_links: usize,
 ) -> RawPageLinks {
-    let attrs = attrs.unwrap_or_else(|| html::scan_page(html, max_links));
+    let attrs = attrs.unwrap_or_else(|| {
+        let mut attrs = link_attrs_for(max_links);
+        crate::extract::strip::collect_links(html, &mut attrs);
+        attrs
+    });
     let base = html::base_of(&attrs, page);
     let (canonical, feeds) = html::canonical_and_feeds(&attrs, &base);
     RawPageLinks {

@@ -307,11 +307,11 @@ mod extraction {
 #[cfg(test)]
 mod one_pass_links {
     use super::super::article::article_page;
-    use super::super::pages::Ctx;
+    use super::super::pages::{index_page, Ctx};
     use super::super::site::Template;
     use super::*;
     use crate::crawl::discover;
-    use crate::extract::strip::strip_collecting;
+    use crate::extract::strip::{collect_links, strip_collecting};
 
     /// The crawler takes an article page's links from extraction's prepass
     /// (one pass): on the large web's pages they are what the stand-alone
@@ -341,6 +341,35 @@ mod one_pass_links {
                     assert!(scan.links.len() >= 100, "{t:?}: {}", scan.links.len());
                     assert_eq!(one_pass, scan, "{t:?} page {i}");
                 }
+            }
+        }
+    }
+
+    /// A page the crawler does not extract (a home or section page) has
+    /// its links from the prepass alone: what the stand-alone scan finds.
+    #[test]
+    fn the_links_of_a_large_index_page_from_the_prepass_alone_are_the_link_scans() {
+        let base = url::Url::parse("http://127.0.0.1:9/").expect("url");
+        for t in [
+            Template::Planet,
+            Template::Globe,
+            Template::Huaxia,
+            Template::Wire,
+        ] {
+            let site = SiteContent::generate(2026, 0, t, 40);
+            let ctx = Ctx {
+                site: &site,
+                base: &base,
+                fault_links: &[],
+            };
+            let html = enlarge(&index_page(&ctx, None, 1), "/", &site);
+            for max_links in [2000, 100] {
+                let mut attrs = discover::link_attrs_for(max_links);
+                collect_links(&html, &mut attrs);
+                let alone = discover::page_links_of(attrs, &base, max_links);
+                let scan = discover::page_links(&html, &base, max_links);
+                assert!(scan.links.len() >= 100, "{t:?}: {}", scan.links.len());
+                assert_eq!(alone, scan, "{t:?}");
             }
         }
     }

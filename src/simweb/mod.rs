@@ -16,6 +16,9 @@
 //! `duplicate-content` and `tracking-params`, linked from each of its pages)
 //! and `faults-robots` (robots.txt answers 500).
 //!
+//! [`real`] is another web: the corpus's saved real pages served as news
+//! sites (for the crawl bench).
+//!
 //! Content depends only on the seed, never on ports or time: two webs with the
 //! same seed serve the same bytes apart from the port numbers.
 
@@ -28,6 +31,7 @@ pub mod large;
 mod lexicon;
 mod modern;
 mod pages;
+pub mod real;
 mod server;
 mod site;
 mod text;

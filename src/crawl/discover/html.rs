@@ -1,23 +1,20 @@
-//! Links of an HTML page, from one lol_html streaming pass (no DOM), or
-//! from the link attributes extraction's prepass collected on an article
-//! page ([`LinkAttrs`]: then the page is read once, not twice).
+//! Links of an HTML page, from the link attributes ([`LinkAttrs`]) that the
+//! strip prepass collects on its way (on an extracted page, in extraction's
+//! own pass; on any other page, that scan alone): each page is read once.
 //!
-//! In: decoded HTML (or its [`LinkAttrs`]) and the page URL. Out: the raw
-//! attribute values ([`scan_page`]), the base they resolve against
+//! In: a page's [`LinkAttrs`] and the page URL. Out: the base they resolve against
 //! ([`base_of`]), the canonical URL (`link[rel=canonical]`, else `og:url`)
 //! and feed links (`link[rel=alternate]` with an RSS/Atom/JSON feed type)
 //! resolved; each href resolved against `<base href>` (or the page URL) and
 //! normalised by [`resolve`]. Tests compare the two sources
-//! (`one_pass`); `PageLinks` (test only) is the reference result: followable
+//! (`one_pass`) with a stand-alone lol_html pass (`reference`, test only);
+//! `PageLinks` (test only) is the reference result: followable
 //! links (`a[href]`, `area[href]`, meta refresh targets) de-duplicated in
 //! document order.
 
-use std::cell::RefCell;
-
-use lol_html::{element, HtmlRewriter, Settings};
 use url::Url;
 
-use crate::extract::strip::links::{refresh_target, LinkAttrs, FEED_TYPES};
+use crate::extract::strip::links::LinkAttrs;
 use crate::urls::normalize;
 
 /// What a page links to.
@@ -34,26 +31,12 @@ pub struct PageLinks {
 
 /// Raw attribute values as found ([`LinkAttrs`]), resolved only at the end
 /// because a `<base href>` anywhere in the document applies to every link.
+#[cfg(test)]
 type Raw = LinkAttrs;
 
 #[cfg(test)]
 pub(super) fn page_links(html: &str, page: &Url, max_links: usize) -> PageLinks {
-    page_links_of(scan_page(html, max_links), page, max_links)
-}
-
-/// The raw link attributes of a page, from a lol_html pass of its own.
-pub(super) fn scan_page(html: &str, max_links: usize) -> LinkAttrs {
-    let max_raw = max_raw_links(max_links);
-    let mut raw = scan(html, max_raw);
-    if raw.links.is_empty() {
-        // An unclosed <title> makes the rest of the page title text (as the
-        // HTML spec says, and as lol_html does): old pages do this, and their
-        // links are still wanted. Rename the tag and scan again.
-        if let Some(fixed) = neutralise_unclosed_title(html) {
-            raw = scan(&fixed, max_raw);
-        }
-    }
-    raw
+    page_links_of(reference::scan_page(html, max_links), page, max_links)
 }
 
 /// [`page_links`] of raw attribute values collected elsewhere (by
@@ -97,79 +80,6 @@ pub(super) fn max_raw_links(max_links: usize) -> usize {
 /// Raw hrefs collected per link wanted (pages repeat links: menus, teasers).
 const RAW_PER_LINK: usize = 4;
 
-/// One lol_html pass collecting raw attribute values (at most `max_raw`
-/// link hrefs).
-fn scan(html: &str, max_raw: usize) -> Raw {
-    let raw = RefCell::new(Raw::new(max_raw));
-    {
-        let settings = Settings::new()
-            .with_strict(false)
-            .append_element_content_handler(element!("a[href], area[href]", |el| {
-                let mut r = raw.borrow_mut();
-                if r.links.len() < max_raw {
-                    if let Some(h) = el.get_attribute("href") {
-                        r.links.push(h);
-                    }
-                }
-                Ok(())
-            }))
-            .append_element_content_handler(element!("base[href]", |el| {
-                let mut r = raw.borrow_mut();
-                // Only the first <base href> counts (HTML spec).
-                if r.base.is_none() {
-                    r.base = el.get_attribute("href");
-                }
-                Ok(())
-            }))
-            .append_element_content_handler(element!("link[href][rel]", |el| {
-                let rel = el
-                    .get_attribute("rel")
-                    .unwrap_or_default()
-                    .to_ascii_lowercase();
-                let href = el.get_attribute("href");
-                let mut r = raw.borrow_mut();
-                let rels: Vec<&str> = rel.split_ascii_whitespace().collect();
-                if rels.contains(&"canonical") && r.canonical.is_none() {
-                    r.canonical = href;
-                } else if rels.contains(&"alternate") {
-                    let ty = el.get_attribute("type").unwrap_or_default();
-                    let ty = ty.trim().to_ascii_lowercase();
-                    if FEED_TYPES.contains(&ty.as_str()) {
-                        r.feeds.extend(href);
-                    }
-                }
-                Ok(())
-            }))
-            .append_element_content_handler(element!("meta[property][content]", |el| {
-                let prop = el.get_attribute("property").unwrap_or_default();
-                let mut r = raw.borrow_mut();
-                if prop.eq_ignore_ascii_case("og:url") && r.og_url.is_none() {
-                    r.og_url = el.get_attribute("content");
-                }
-                Ok(())
-            }))
-            .append_element_content_handler(element!("meta[http-equiv][content]", |el| {
-                // <meta http-equiv="refresh" content="0; url=/moved.html">: a
-                // redirect some sites use instead of HTTP 3xx.
-                let equiv = el.get_attribute("http-equiv").unwrap_or_default();
-                if equiv.eq_ignore_ascii_case("refresh") {
-                    let content = el.get_attribute("content").unwrap_or_default();
-                    if let Some(target) = refresh_target(&content) {
-                        raw.borrow_mut().links.push(target.to_string());
-                    }
-                }
-                Ok(())
-            }));
-        let mut rewriter = HtmlRewriter::new(settings, |_: &[u8]| {});
-        // A rewriting error (memory limit on a pathological page) ends the
-        // pass; the links found so far are still good.
-        if rewriter.write(html.as_bytes()).is_ok() {
-            let _ = rewriter.end();
-        }
-    }
-    raw.into_inner()
-}
-
 #[cfg(test)]
 fn resolve_all(raw: Raw, page: &Url) -> PageLinks {
     let base = base_of(&raw, page);
@@ -185,24 +95,6 @@ fn resolve_all(raw: Raw, page: &Url) -> PageLinks {
         canonical,
         feeds,
     }
-}
-
-/// The page with `<title` renamed when a title is opened but never closed.
-fn neutralise_unclosed_title(html: &str) -> Option<String> {
-    let lower = html.to_ascii_lowercase();
-    if !lower.contains("<title") || lower.contains("</title") {
-        return None;
-    }
-    // ASCII lowercasing keeps byte offsets, so positions carry over.
-    let mut out = String::with_capacity(html.len());
-    let mut last = 0;
-    for (at, _) in lower.match_indices("<title") {
-        out.push_str(&html[last..at]);
-        out.push_str("<x-title");
-        last = at + "<title".len();
-    }
-    out.push_str(&html[last..]);
-    Some(out)
 }
 
 /// An href resolved against `base` and normalised; `None` for fragments,
@@ -276,7 +168,9 @@ fn decode_entities(s: &str) -> std::borrow::Cow<'_, str> {
 
 #[cfg(test)]
 mod tests {
+    use super::reference::neutralise_unclosed_title;
     use super::*;
+    use crate::extract::strip::links::refresh_target;
 
     fn page() -> Url {
         Url::parse("https://news.example.com/world/story.html").unwrap()
@@ -443,3 +337,5 @@ mod capped {
 
 #[cfg(test)]
 mod one_pass;
+#[cfg(test)]
+mod reference;

@@ -19,7 +19,9 @@
 //!
 //! [`strip_collecting`] also hands back the page's link attributes
 //! ([`links::LinkAttrs`]), read by the prepass on its way: the crawler's
-//! link discovery without a second pass over an article page.
+//! link discovery without a second pass over an article page;
+//! [`collect_links`] runs that prepass alone for the pages it does not
+//! extract.
 
 pub mod links;
 mod prepass;
@@ -64,6 +66,14 @@ pub fn strip(html: &str) -> String {
 pub fn strip_collecting(html: &str, links: &mut LinkAttrs) -> String {
     let html = fix_title(html);
     strip_elements(prepass_collecting(&html, MAX_DEPTH, Some(links)))
+}
+
+/// The link attributes of a page that is not extracted (a section front,
+/// a start page): the prepass of [`strip_collecting`] alone, so that every
+/// HTML page's links come from the same scan, read once.
+pub fn collect_links(html: &str, links: &mut LinkAttrs) {
+    let html = fix_title(html);
+    let _ = prepass_collecting(&html, MAX_DEPTH, Some(links));
 }
 
 fn strip_elements(html: Cow<'_, str>) -> String {

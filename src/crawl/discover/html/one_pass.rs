@@ -1,6 +1,8 @@
 //! The one-pass link discovery of article pages (link attributes collected
-//! by extraction's prepass, [`crate::extract::strip::strip_collecting`])
-//! against the stand-alone lol_html pass ([`super::page_links`]).
+//! by extraction's prepass, [`crate::extract::strip::strip_collecting`]) and
+//! of the pages the crawl does not extract (that prepass alone,
+//! [`crate::extract::strip::collect_links`]) against the stand-alone lol_html
+//! pass ([`super::page_links`], the reference).
 //!
 //! In: fixtures shaped like the pages the crawler meets (templated news pages,
 //! old pages, broken markup) and, run by hand, every page of
@@ -10,11 +12,18 @@ use url::Url;
 
 use super::{max_raw_links, page_links, page_links_of, PageLinks};
 use crate::extract::strip::links::LinkAttrs;
-use crate::extract::strip::{strip, strip_collecting};
+use crate::extract::strip::{collect_links, strip, strip_collecting};
 
 fn one_pass(html: &str, page: &Url, max_links: usize) -> PageLinks {
     let mut attrs = LinkAttrs::new(max_raw_links(max_links));
     let _ = strip_collecting(html, &mut attrs);
+    page_links_of(attrs, page, max_links)
+}
+
+/// The links of a page that is not extracted (an index or start page).
+fn prepass_alone(html: &str, page: &Url, max_links: usize) -> PageLinks {
+    let mut attrs = LinkAttrs::new(max_raw_links(max_links));
+    collect_links(html, &mut attrs);
     page_links_of(attrs, page, max_links)
 }
 
@@ -74,12 +83,10 @@ fn templated_page(n: usize) -> String {
 
 fn assert_same(html: &str, max_links: usize) {
     let page = page();
-    assert_eq!(
-        one_pass(html, &page, max_links),
-        page_links(html, &page, max_links),
-        "max_links {max_links}: {}",
-        &html[..html.len().min(300)]
-    );
+    let reference = page_links(html, &page, max_links);
+    let what = format!("max_links {max_links}: {}", &html[..html.len().min(300)]);
+    assert_eq!(one_pass(html, &page, max_links), reference, "{what}");
+    assert_eq!(prepass_alone(html, &page, max_links), reference, "{what}");
 }
 
 #[test]
@@ -132,8 +139,11 @@ fn the_one_pass_links_of_odd_pages_are_the_stand_alone_scans() {
 }
 
 /// Run by hand: `cargo test --lib one_pass_corpus -- --ignored --nocapture`.
-/// Every page of the corpus (588 on 2026-11-26, none differed): the
-/// one-pass links are the stand-alone scan's, and stripping is unchanged.
+/// Every page of the corpus: the one-pass links and those of the prepass
+/// alone are the stand-alone scan's, and stripping is unchanged. 588 pages
+/// on 2026-11-26, none differed; with trafilatura-dev, 1,085 on 2026-11-27,
+/// one differs (`trafilatura-dev/html/0304_mitvergnuegen.de.herbst.html`,
+/// not yet looked into): this test fails until it is.
 #[test]
 #[ignore]
 fn one_pass_corpus_pages_match_the_stand_alone_scan() {
@@ -145,6 +155,7 @@ fn one_pass_corpus_pages_match_the_stand_alone_scan() {
         "cleanportaleval",
         "page-signal-dev",
         "readability-dev",
+        "trafilatura-dev",
         "zh-dev",
     ] {
         let Ok(dir) = std::fs::read_dir(root.join(set).join("html")) else {
@@ -156,7 +167,10 @@ fn one_pass_corpus_pages_match_the_stand_alone_scan() {
             pages += 1;
             let mut attrs = LinkAttrs::new(max_raw_links(5000));
             assert_eq!(strip_collecting(&html, &mut attrs), strip(&html));
-            if one_pass(&html, &base, 5000) != page_links(&html, &base, 5000) {
+            let reference = page_links(&html, &base, 5000);
+            if one_pass(&html, &base, 5000) != reference
+                || prepass_alone(&html, &base, 5000) != reference
+            {
                 differ.push(f.path());
             }
         }
