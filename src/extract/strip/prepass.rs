@@ -62,6 +62,7 @@ pub fn prepass_collecting<'h>(
         out: Edits::new(html),
         depth: Depth::new(max_depth),
         pre_depth: 0,
+        foreign_depth: 0,
         links,
     };
     let mut pos = 0usize;
@@ -88,6 +89,9 @@ struct Scan<'a, 'l> {
     depth: Depth,
     /// Inside `<pre>`/`<listing>`, where line breaks are text.
     pre_depth: usize,
+    /// Inside `<svg>`/`<math>` (foreign content), where `<title/>` is an
+    /// empty element, not raw text running to a `</title>` that never comes.
+    foreign_depth: usize,
     /// Where the link attributes go, when asked for.
     links: Option<&'l mut LinkAttrs>,
 }
@@ -142,6 +146,17 @@ impl Scan<'_, '_> {
         let after = (gt + 1).min(n);
         let mut buf = [0u8; 10];
         let name = lower(&bytes[name_start..name_end], &mut buf);
+        let self_closing = gt < n && gt > name_end && bytes[gt - 1] == b'/';
+        if name == b"svg" || name == b"math" {
+            self.foreign_depth = if close {
+                self.foreign_depth.saturating_sub(1)
+            } else {
+                self.foreign_depth + usize::from(!self_closing)
+            };
+        }
+        // In foreign content a self-closing tag is the whole element, as
+        // the parser and lol_html read it (icon sets write `<title/>`).
+        let raw_text = !(self_closing && self.foreign_depth > 0);
         if !close {
             // A tag unfinished at the end is no element (as for lol_html).
             if let Some(links) = self.links.as_deref_mut().filter(|_| gt < n) {
@@ -150,7 +165,7 @@ impl Scan<'_, '_> {
                 }
             }
             match name {
-                b"script" | b"style" | b"noscript" | b"iframe" | b"textarea" => {
+                b"script" | b"style" | b"noscript" | b"iframe" | b"textarea" if raw_text => {
                     let end = end_tag_end(bytes, after, name).unwrap_or(n);
                     if !(name == b"script" && is_json_ld(&bytes[name_end..gt.min(n)])) {
                         self.out.cut(lt, end);
@@ -159,7 +174,7 @@ impl Scan<'_, '_> {
                 }
                 // Text up to the end tag is not markup; an element that is
                 // never closed holds the rest of the page.
-                b"title" | b"xmp" | b"noembed" | b"noframes" => {
+                b"title" | b"xmp" | b"noembed" | b"noframes" if raw_text => {
                     return end_tag_end(bytes, after, name);
                 }
                 b"plaintext" => return None,

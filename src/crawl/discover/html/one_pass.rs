@@ -131,6 +131,9 @@ fn the_one_pass_links_of_odd_pages_are_the_stand_alone_scans() {
         "<!----> <!-- a -- b --> <a href=/c1>c</a><!-- x --!> <a href=/c2>d</a>",
         "<script>never closed <a href=/no>",
         "<title>ok</title><plaintext><a href=/no-plaintext>",
+        // Foreign content: a self-closing `<title/>` is an empty element.
+        "<svg><title/><path/></svg><a href=/after-svg-title>x</a>",
+        "<math><title/></math><script>s</script><a href=/after-math>y</a>",
     ] {
         for max_links in [usize::MAX, 1] {
             assert_same(html, max_links);
@@ -141,9 +144,8 @@ fn the_one_pass_links_of_odd_pages_are_the_stand_alone_scans() {
 /// Run by hand: `cargo test --lib one_pass_corpus -- --ignored --nocapture`.
 /// Every page of the corpus: the one-pass links and those of the prepass
 /// alone are the stand-alone scan's, and stripping is unchanged. 588 pages
-/// on 2026-11-26, none differed; with trafilatura-dev, 1,085 on 2026-11-27,
-/// one differs (`trafilatura-dev/html/0304_mitvergnuegen.de.herbst.html`,
-/// not yet looked into): this test fails until it is.
+/// on 2026-11-26, none differed; 1,085 with trafilatura-dev on 2026-11-27,
+/// none differ since an icon's `<svg><title/>` is read as an empty element.
 #[test]
 #[ignore]
 fn one_pass_corpus_pages_match_the_stand_alone_scan() {

@@ -46,6 +46,24 @@ fn script_end_needs_a_real_end_tag() {
 }
 
 #[test]
+fn regression_a_self_closing_title_in_an_svg_swallowed_the_rest_of_the_page() {
+    // Icon sets write `<svg><title/>…</svg>`: in foreign content that is an
+    // empty element, so a script after it still goes and links still count.
+    let out = pre("<svg><title/><path/></svg><p>a</p><script>s</script><p>b</p>");
+    assert_eq!(out, "<svg><title/><path/></svg><p>a</p><p>b</p>", "{out}");
+    let out = pre("<math><title/></math><script>s</script>c");
+    assert_eq!(out, "<math><title/></math>c", "{out}");
+    // Outside foreign content `<title/>` is raw text up to `</title>`, as
+    // the parser reads it; after `</svg>` too.
+    assert_eq!(
+        pre("<title/>a<script>s</script></title>b"),
+        "<title/>a<script>s</script></title>b"
+    );
+    let out = pre("<svg/><title/>a<script>s</script></title>b");
+    assert_eq!(out, "<svg/><title/>a<script>s</script></title>b", "{out}");
+}
+
+#[test]
 fn json_ld_is_kept() {
     let html =
         r#"<script type="application/ld+json">{"a":"<!-- not a comment -->"}</script><p>x</p>"#;
