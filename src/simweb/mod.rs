@@ -187,6 +187,27 @@ pub struct SimWeb {
     tasks: Vec<JoinHandle<()>>,
 }
 
+/// Serve `app` on `listener` until `stop` says so; a dropped sender (the
+/// web dropped) also means stop. Every simulated web's sites run this way.
+fn serve_until_stopped(
+    listener: TcpListener,
+    app: axum::Router,
+    mut stop: watch::Receiver<bool>,
+) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let stopped = async move {
+            while !*stop.borrow_and_update() {
+                if stop.changed().await.is_err() {
+                    break;
+                }
+            }
+        };
+        let _ = axum::serve(listener, app)
+            .with_graceful_shutdown(stopped)
+            .await;
+    })
+}
+
 impl SimWeb {
     /// Generate the content and start one server per site, each on its own
     /// `127.0.0.1:0` listener. Must run inside a tokio runtime.
@@ -262,20 +283,8 @@ impl SimWeb {
                 }
             }
             let app = server::router(server.clone());
-            let mut signal = stop_rx.clone();
-            web.tasks.push(tokio::spawn(async move {
-                let stopped = async move {
-                    // A dropped sender (SimWeb dropped) also means stop.
-                    while !*signal.borrow_and_update() {
-                        if signal.changed().await.is_err() {
-                            break;
-                        }
-                    }
-                };
-                let _ = axum::serve(listener, app)
-                    .with_graceful_shutdown(stopped)
-                    .await;
-            }));
+            web.tasks
+                .push(serve_until_stopped(listener, app, stop_rx.clone()));
             web.sites.push(site);
             web.servers.push(server);
         }

@@ -149,19 +149,8 @@ impl RealWeb {
                 per_index,
             });
             let app = Router::new().fallback(handle).with_state(served);
-            let mut signal = stop_rx.clone();
-            web.tasks.push(tokio::spawn(async move {
-                let stopped = async move {
-                    while !*signal.borrow_and_update() {
-                        if signal.changed().await.is_err() {
-                            break;
-                        }
-                    }
-                };
-                let _ = axum::serve(listener, app)
-                    .with_graceful_shutdown(stopped)
-                    .await;
-            }));
+            web.tasks
+                .push(super::serve_until_stopped(listener, app, stop_rx.clone()));
         }
         Ok(web)
     }
