@@ -26,11 +26,13 @@
 //! implements in its own dialect; a backend file holds SQL and row mapping.
 //!
 //! Beside it: `pg` (the same corpus in PostgreSQL, shared by many crawler
-//! processes), `target` (which of the two a command works on), `read`
-//! ([`CorpusRead`], what `search`, `show`, `export` and `stats` need, both
-//! stores implementing it) and `copy` (a whole corpus from one store to
-//! another).
+//! processes), `target` (which of the two a command works on), `any`
+//! ([`open`] a target for an [`Access`], get an [`AnyStore`]: either store
+//! behind one type, so that no caller names a backend) and `copy` (a whole
+//! corpus from one store to another).
 
+mod any;
+pub use any::{open, Access, AnyStore, LineJudge, WithHtml};
 mod articles;
 mod checkpoint;
 pub use checkpoint::{CHECKPOINT_AT, WAL_LIMIT};
@@ -43,8 +45,7 @@ mod reextract;
 mod rendering;
 mod requeue;
 pub use kept::{KeptCompressor, KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
-pub use reextract::{ReextractCounts, ReextractCursor, ReextractStore, Reextracted};
-pub use rendering::{LineJudge, MarkdownSource, WithHtml};
+pub use reextract::{ReextractCounts, ReextractCursor, Reextracted};
 pub mod copy;
 pub mod lines;
 mod maintenance;
@@ -61,9 +62,7 @@ pub use target::StoreTarget;
 mod migrate;
 mod open;
 mod query;
-pub mod read;
 pub use query::{Query, QueryError, MAX_PREFIX_WORDS, MAX_TERMS};
-pub use read::CorpusRead;
 mod search;
 mod search_index;
 mod site_rules;
@@ -125,6 +124,13 @@ pub enum StoreError {
         found: i64,
         supported: i64,
     },
+    /// A command that reads or changes a corpus was given a SQLite path
+    /// where there is no file: an error rather than a silently created
+    /// empty database.
+    #[error("{path}: no such database (run `newshound crawl` first, or pass --db PATH)")]
+    NoSuchDatabase { path: PathBuf },
+    #[error("{path}: is a directory, not a database")]
+    IsADirectory { path: PathBuf },
     #[error("unknown site: {0}")]
     UnknownSite(String),
     #[error("search: {0}")]

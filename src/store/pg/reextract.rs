@@ -1,5 +1,5 @@
-//! The store's half of `reextract` on PostgreSQL, behind the
-//! [`ReextractStore`] trait the command's core calls: the kept pages, the
+//! The store's half of `reextract` on PostgreSQL, what the command's core
+//! calls through [`AnyStore`](crate::store::AnyStore): the kept pages, the
 //! cursor, and the SQL of `rules::reextract` ([`ReextractSql`]).
 //!
 //! In: a [`Selection`], a cursor key naming it, and per batch the articles
@@ -22,8 +22,7 @@ use crate::boilerplate::LineSettings;
 use crate::extract::tree::rule::SiteRule;
 use crate::store::rules::reextract::{self, Current, NewRow, ReextractSql};
 use crate::store::{
-    ReextractCounts, ReextractCursor, ReextractStore, Reextracted, Selection, StoreError,
-    StoredHtml,
+    ReextractCounts, ReextractCursor, Reextracted, Selection, StoreError, StoredHtml,
 };
 
 fn count(v: i64) -> u64 {
@@ -34,8 +33,8 @@ fn to_i64(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
 
-impl ReextractStore for PgStore {
-    fn reextract_cursor(&mut self, key: &str) -> Result<Option<ReextractCursor>, StoreError> {
+impl PgStore {
+    pub fn reextract_cursor(&mut self, key: &str) -> Result<Option<ReextractCursor>, StoreError> {
         Ok(self
             .client
             .query_opt(
@@ -49,7 +48,7 @@ impl ReextractStore for PgStore {
             }))
     }
 
-    fn clear_reextract_cursor(&mut self, key: &str) -> Result<(), StoreError> {
+    pub fn clear_reextract_cursor(&mut self, key: &str) -> Result<(), StoreError> {
         self.client.execute(
             "DELETE FROM reextract_progress WHERE selection = $1",
             &[&key],
@@ -57,7 +56,7 @@ impl ReextractStore for PgStore {
         Ok(())
     }
 
-    fn kept_html_batch(
+    pub fn kept_html_batch(
         &mut self,
         sel: &Selection,
         after_id: i64,
@@ -80,7 +79,7 @@ impl ReextractStore for PgStore {
             .collect()
     }
 
-    fn apply_reextracted(
+    pub fn apply_reextracted(
         &mut self,
         key: &str,
         batch: &[Reextracted],
@@ -123,7 +122,7 @@ impl ReextractStore for PgStore {
         Ok(counts)
     }
 
-    fn learned_site_rules(&mut self) -> Result<HashMap<String, SiteRule>, StoreError> {
+    pub fn learned_site_rules(&mut self) -> Result<HashMap<String, SiteRule>, StoreError> {
         Ok(self
             .site_rules()?
             .into_iter()

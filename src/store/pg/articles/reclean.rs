@@ -19,18 +19,9 @@ use crate::store::StoreError;
 
 impl PgStore {
     /// The end-of-crawl re-clean of one site (or every site): the articles
-    /// having a line whose status changed after they were cleaned; returns
-    /// how many changed.
+    /// having a line whose status changed after they were cleaned; how many
+    /// were read and how many changed.
     pub fn reclean_changed(
-        &mut self,
-        site: Option<&str>,
-        settings_for: impl Fn(&str) -> LineSettings,
-    ) -> Result<usize, StoreError> {
-        Ok(self.reclean_changed_counted(site, settings_for)?.changed)
-    }
-
-    /// [`PgStore::reclean_changed`], with how many articles were read.
-    pub fn reclean_changed_counted(
         &mut self,
         site: Option<&str>,
         settings_for: impl Fn(&str) -> LineSettings,
