@@ -44,6 +44,7 @@ pub use overview::{DayCount, LanguageCount};
 mod reextract;
 mod rendering;
 mod requeue;
+mod rows;
 pub use kept::{KeptCompressor, KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
 pub use reextract::{ReextractCounts, ReextractCursor, Reextracted};
 pub mod copy;

@@ -15,8 +15,8 @@ use url::Url;
 
 use super::frontier::find_site;
 use super::query::{Query, QueryError, Term, MAX_PREFIX_WORDS};
+use super::rows::{stored_article, ARTICLE_COLUMNS};
 use super::{ArticleRef, SearchHit, Selection, Store, StoreError, StoredArticle};
-use crate::extract::Article;
 use crate::urls::normalize;
 use crate::words::is_han_or_kana;
 
@@ -33,10 +33,6 @@ const SNIPPET_TOKENS: i64 = 16;
 const SNIPPET_CHARS_CJK: i64 = 48;
 /// Characters of context either side of the first hit in a LIKE snippet.
 const LIKE_CONTEXT: usize = 40;
-
-const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.word_count, a.title,
-    a.author, a.published_at, a.modified_at, a.language, a.canonical_url, a.site_name, a.text,
-    a.method";
 
 /// SQL conditions on `a` (articles) for a [`Selection`], with its named
 /// parameters `:site`, `:since`, `:until` and `:lang`. SQLite's `julianday`
@@ -351,7 +347,7 @@ impl Store {
         Ok(self
             .conn
             .prepare_cached(&sql)?
-            .query_row([id], stored_article)
+            .query_row([id], |r| stored_article(r))
             .optional()?)
     }
 
@@ -397,28 +393,23 @@ impl Store {
     }
 }
 
-fn stored_article(r: &Row<'_>) -> rusqlite::Result<StoredArticle> {
-    let method = super::method_of_name(r.get::<_, Option<String>>(13)?.as_deref());
-    Ok(StoredArticle {
-        id: r.get(0)?,
-        url: r.get(1)?,
-        site: r.get(2)?,
-        fetched_at: r.get(3)?,
-        word_count: u64::try_from(r.get::<_, i64>(4)?).unwrap_or(0),
-        article: Article {
-            title: r.get(5)?,
-            author: r.get(6)?,
-            published_at: r.get(7)?,
-            modified_at: r.get(8)?,
-            language: r.get(9)?,
-            canonical_url: r.get(10)?,
-            site_name: r.get(11)?,
-            text: r.get(12)?,
-            method: method.unwrap_or_default(),
-            ..Article::default()
-        },
-        method,
-    })
+impl super::rows::Columns for Row<'_> {
+    type Error = rusqlite::Error;
+    fn int(&self, i: usize) -> rusqlite::Result<i64> {
+        self.get(i)
+    }
+    fn text(&self, i: usize) -> rusqlite::Result<String> {
+        self.get(i)
+    }
+    fn opt_text(&self, i: usize) -> rusqlite::Result<Option<String>> {
+        self.get(i)
+    }
+    fn bytes(&self, i: usize) -> rusqlite::Result<Vec<u8>> {
+        self.get(i)
+    }
+    fn undecodable(i: usize, e: std::io::Error) -> rusqlite::Error {
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Blob, Box::new(e))
+    }
 }
 
 /// The query as an FTS5 expression: every term a quoted string (`"`

@@ -10,8 +10,9 @@
 use super::super::{
     DayCount, KeptSizes, LanguageCount, SearchHit, Selection, StoreError, StoredHtml,
 };
-use super::read::{stored_html, SelectionSql, KEPT_COLUMNS, PUBLISHED};
+use super::read::{SelectionSql, PUBLISHED};
 use super::PgStore;
+use crate::store::rows::{stored_html, KEPT_COLUMNS};
 
 /// Characters of an article's beginning shown when browsing (as SQLite's).
 const BROWSE_SNIPPET_CHARS: i64 = 200;
@@ -132,7 +133,7 @@ impl PgStore {
         );
         self.client()
             .query_opt(&sql, &[&article_id])?
-            .map(|r| stored_html(article_id, &r))
+            .map(|r| stored_html(&r))
             .transpose()
     }
 }

@@ -10,20 +10,15 @@ use postgres::Row;
 use url::Url;
 
 use super::super::{
-    method_of_name, ArticleRef, KeptHeaders, Selection, SiteRuleStats, SiteStats, StoreError,
-    StoredArticle, StoredHtml,
+    ArticleRef, Selection, SiteRuleStats, SiteStats, StoreError, StoredArticle, StoredHtml,
 };
 use super::PgStore;
 use crate::boilerplate::LineRule;
-use crate::extract::Article;
+use crate::store::rows::{stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS};
 use crate::urls::normalize;
 
 /// Articles read per round trip by an export.
 const EXPORT_ROWS: i32 = 500;
-
-pub(super) const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.word_count, \
-    a.title, a.author, a.published_at, a.modified_at, a.language, a.canonical_url, a.site_name, \
-    a.text, a.method";
 
 /// `a.published_at` (RFC 3339 text) as a time; NULL for text that is not a
 /// date, so such rows drop out of date bounds (as SQLite's `julianday`
@@ -31,10 +26,6 @@ pub(super) const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.w
 /// offset is read in the session's zone: callers set it to UTC first.
 pub(super) const PUBLISHED: &str = "(CASE WHEN a.published_at ~ '^\\d{4}-\\d{2}-\\d{2}' \
     THEN a.published_at::timestamptz END)";
-
-/// The columns [`stored_html`] reads, `k` the kept page, `s` its site.
-pub(super) const KEPT_COLUMNS: &str = "k.article_id, s.name, k.url, k.status, k.content_type, \
-    k.last_modified, k.etag, k.date, k.fetched_at, k.body_bytes, k.body_zstd";
 
 /// A [`Selection`] as SQL conditions on `a` (articles), with their values.
 pub(super) struct SelectionSql {
@@ -98,49 +89,23 @@ pub(super) fn site_id(
         .map(|r| r.get(0)))
 }
 
-pub(super) fn stored_article(r: &Row) -> Result<StoredArticle, StoreError> {
-    let method = method_of_name(r.try_get::<_, Option<&str>>(13)?);
-    Ok(StoredArticle {
-        id: r.try_get(0)?,
-        url: r.try_get(1)?,
-        site: r.try_get(2)?,
-        fetched_at: r.try_get(3)?,
-        word_count: u64::try_from(r.try_get::<_, i64>(4)?).unwrap_or(0),
-        article: Article {
-            title: r.try_get(5)?,
-            author: r.try_get(6)?,
-            published_at: r.try_get(7)?,
-            modified_at: r.try_get(8)?,
-            language: r.try_get(9)?,
-            canonical_url: r.try_get(10)?,
-            site_name: r.try_get(11)?,
-            text: r.try_get(12)?,
-            method: method.unwrap_or_default(),
-            ..Article::default()
-        },
-        method,
-    })
-}
-
-/// A kept page's row ([`KEPT_COLUMNS`]), its body decompressed.
-pub(super) fn stored_html(article_id: i64, r: &Row) -> Result<StoredHtml, StoreError> {
-    let compressed: Vec<u8> = r.try_get(10)?;
-    let capacity = usize::try_from(r.try_get::<_, i64>(9)?).unwrap_or(0);
-    let body = zstd::bulk::decompress(&compressed, capacity)?;
-    Ok(StoredHtml {
-        article_id,
-        site: r.try_get(1)?,
-        url: r.try_get(2)?,
-        status: u16::try_from(r.try_get::<_, i32>(3)?).unwrap_or(0),
-        headers: KeptHeaders {
-            content_type: r.try_get(4)?,
-            last_modified: r.try_get(5)?,
-            etag: r.try_get(6)?,
-            date: r.try_get(7)?,
-        },
-        fetched_at: r.try_get(8)?,
-        body,
-    })
+impl crate::store::rows::Columns for Row {
+    type Error = StoreError;
+    fn int(&self, i: usize) -> Result<i64, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn text(&self, i: usize) -> Result<String, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn opt_text(&self, i: usize) -> Result<Option<String>, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn bytes(&self, i: usize) -> Result<Vec<u8>, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn undecodable(_: usize, e: std::io::Error) -> StoreError {
+        StoreError::Io(e)
+    }
 }
 
 fn count(n: i64) -> u64 {
@@ -241,11 +206,11 @@ impl PgStore {
                 break;
             }
             for row in &rows {
-                let Some(article_id) = row.try_get::<_, Option<i64>>(0)? else {
+                if row.try_get::<_, Option<i64>>(0)?.is_none() {
                     missing += 1;
                     continue;
-                };
-                f(&stored_html(article_id, row)?)?;
+                }
+                f(&stored_html(row)?)?;
                 written += 1;
             }
         }

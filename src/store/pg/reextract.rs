@@ -16,10 +16,11 @@ use std::collections::HashMap;
 use postgres::types::{ToSql, Type};
 
 use super::articles::{lock_sites, Tx};
-use super::read::{stored_html, SelectionSql, KEPT_COLUMNS};
+use super::read::SelectionSql;
 use super::PgStore;
 use crate::boilerplate::LineSettings;
 use crate::extract::tree::rule::SiteRule;
+use crate::store::rows::{stored_html, KEPT_COLUMNS};
 use crate::store::rules::reextract::{self, Current, NewRow, ReextractSql};
 use crate::store::{
     ReextractCounts, ReextractCursor, Reextracted, Selection, StoreError, StoredHtml,
@@ -75,7 +76,7 @@ impl PgStore {
         self.client
             .query(&sql, &params)?
             .iter()
-            .map(|r| stored_html(r.get(0), r))
+            .map(stored_html)
             .collect()
     }
 

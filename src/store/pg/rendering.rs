@@ -12,9 +12,10 @@ use std::collections::{HashMap, HashSet};
 use postgres::Transaction;
 
 use super::articles::boilerplate_hashes;
-use super::read::{stored_article, stored_html, SelectionSql, ARTICLE_COLUMNS, KEPT_COLUMNS};
+use super::read::SelectionSql;
 use super::PgStore;
 use crate::boilerplate::{LineHash, LineSettings};
+use crate::store::rows::{stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS};
 
 use crate::store::any::WithHtml;
 use crate::store::{Selection, StoreError};
@@ -79,7 +80,7 @@ impl PgStore {
                 let article = stored_article(row)?;
                 let page = tx
                     .query_opt(&page_stmt, &[&article.id])?
-                    .map(|r| stored_html(article.id, &r))
+                    .map(|r| stored_html(&r))
                     .transpose()?;
                 let mut judge = |site: &str, text: &str, settings: &LineSettings| {
                     judge(&mut tx, &mut site_ids, site, text, settings)
