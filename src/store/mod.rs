@@ -37,7 +37,7 @@ mod articles;
 mod checkpoint;
 pub use checkpoint::{CHECKPOINT_AT, WAL_LIMIT};
 mod frontier;
-pub use frontier::url_host;
+pub use rules::frontier::url_host;
 mod kept;
 mod overview;
 pub use overview::{DayCount, LanguageCount};

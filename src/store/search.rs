@@ -16,23 +16,18 @@ use url::Url;
 use super::frontier::find_site;
 use super::query::{Query, QueryError, Term, MAX_PREFIX_WORDS};
 use super::rows::{stored_article, ARTICLE_COLUMNS};
+use super::rules::search::{like_snippet, one_line, MAX_RANKED};
 use super::{ArticleRef, SearchHit, Selection, Store, StoreError, StoredArticle};
 use crate::urls::normalize;
 use crate::words::is_han_or_kana;
 
 /// bm25 column weights (title, text): a hit in the title counts 10×.
 const TITLE_WEIGHT: f64 = 10.0;
-/// Most matching articles ranked by bm25 per query: beyond, the newest
-/// this many matches are ranked (bm25 over 70,000 matches of 16 common
-/// words cost 1.5 s; see `cargo bench --bench search`).
-pub(super) const MAX_RANKED: i64 = 10_000;
 /// Tokens of context around a hit in a snippet.
 const SNIPPET_TOKENS: i64 = 16;
 /// The same for the trigram table, whose tokens are single characters
 /// (64 is FTS5's maximum).
 const SNIPPET_CHARS_CJK: i64 = 48;
-/// Characters of context either side of the first hit in a LIKE snippet.
-const LIKE_CONTEXT: usize = 40;
 
 /// SQL conditions on `a` (articles) for a [`Selection`], with its named
 /// parameters `:site`, `:since`, `:until` and `:lang`. SQLite's `julianday`
@@ -444,29 +439,4 @@ fn like_pattern(term: &str) -> String {
     }
     p.push('%');
     p
-}
-
-/// Text around the first occurrence of `term`, the hit marked `[…]`.
-pub(super) fn like_snippet(text: &str, term: &str) -> String {
-    let Some(at) = text.find(term) else {
-        return text.chars().take(2 * LIKE_CONTEXT).collect();
-    };
-    let before: String = {
-        let mut v: Vec<char> = text[..at].chars().rev().take(LIKE_CONTEXT).collect();
-        v.reverse();
-        v.into_iter().collect()
-    };
-    let after: String = text[at + term.len()..].chars().take(LIKE_CONTEXT).collect();
-    let lead = if before.len() < at { "…" } else { "" };
-    let tail = if at + term.len() + after.len() < text.len() {
-        "…"
-    } else {
-        ""
-    };
-    one_line(&format!("{lead}{before}[{term}]{after}{tail}"))
-}
-
-/// Snippets are shown one per line: paragraph breaks become spaces.
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }

@@ -15,10 +15,13 @@
 //! lines changed status are answered here.
 
 pub(crate) mod article;
+pub(crate) mod frontier;
 pub(crate) mod learning;
 pub(crate) mod near_dup;
 pub(crate) mod reclean;
 pub(crate) mod reextract;
+pub(crate) mod search;
+pub(crate) mod shapes;
 
 use std::collections::HashMap;
 
