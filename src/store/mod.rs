@@ -33,47 +33,30 @@
 
 mod any;
 pub use any::{open, Access, AnyStore, LineJudge, WithHtml};
-mod articles;
-mod checkpoint;
-pub use checkpoint::{CHECKPOINT_AT, WAL_LIMIT};
-mod frontier;
-pub use rules::frontier::url_host;
-mod kept;
-mod overview;
-pub use overview::{DayCount, LanguageCount};
-mod reextract;
-mod rendering;
-mod requeue;
-mod rows;
-pub use kept::{KeptCompressor, KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
-pub use reextract::{ReextractCounts, ReextractCursor, Reextracted};
 pub mod copy;
-pub mod lines;
-mod maintenance;
 mod page_judgement;
-pub(crate) mod rules;
 pub use page_judgement::PageJudgement;
 pub mod pg;
 /// The hosts' turns a store shared by several crawler processes keeps (global
 /// politeness); the crawl sees them through these names, not a backend's.
 pub use pg::{HostTurns, Turn, TurnsAt};
-pub mod target;
-pub use maintenance::Replayed;
-pub use target::StoreTarget;
-mod migrate;
-mod open;
 mod query;
 pub use query::{Query, QueryError, MAX_PREFIX_WORDS, MAX_TERMS};
-mod search;
-mod search_index;
-mod site_rules;
-mod stats;
-pub use site_rules::{SiteRuleStats, SiteRuleUpdate};
-#[cfg(test)]
-mod tests;
-mod trouble;
-mod url_shapes;
-pub use trouble::FileTrouble;
+mod rows;
+pub(crate) mod rules;
+pub use rules::frontier::url_host;
+mod sqlite;
+pub use sqlite::checkpoint::{CHECKPOINT_AT, WAL_LIMIT};
+pub use sqlite::kept::{KeptCompressor, KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
+pub use sqlite::lines;
+pub use sqlite::maintenance::Replayed;
+pub use sqlite::overview::{DayCount, LanguageCount};
+pub use sqlite::reextract::{ReextractCounts, ReextractCursor, Reextracted};
+pub use sqlite::site_rules::{SiteRuleStats, SiteRuleUpdate};
+pub use sqlite::trouble::FileTrouble;
+pub use sqlite::Store;
+pub mod target;
+pub use target::StoreTarget;
 
 use std::path::{Path, PathBuf};
 
@@ -394,27 +377,6 @@ pub struct ShapeUpdate {
 /// `[("timeout", 3)]` as `{"timeout": 3}`, keeping the order.
 fn pairs_as_map<S: serde::Serializer>(pairs: &[(String, u64)], s: S) -> Result<S::Ok, S::Error> {
     s.collect_map(pairs.iter().map(|(k, n)| (k, n)))
-}
-
-/// The SQLite store. One writer at a time; readers open their own.
-pub struct Store {
-    conn: rusqlite::Connection,
-    path: PathBuf,
-    /// URLs a site may know at most (0 = no cap).
-    max_urls_per_site: u64,
-    /// URLs each site knows, for that cap.
-    url_counts: frontier::SiteUrlCounts,
-    /// Opened with [`Store::open_read_only`]: never write, not even on drop.
-    read_only: bool,
-    /// The WAL checkpointing thread, when [`Store::checkpoint_in_background`]
-    /// is on.
-    checkpoints: Option<checkpoint::BackgroundCheckpoints>,
-}
-
-impl Store {
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
 }
 
 impl StoreError {
