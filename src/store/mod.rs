@@ -1,35 +1,26 @@
-//! SQLite storage: the frontier, the fetch log, articles with FTS5 search, and
-//! the per-site boilerplate line table.
+//! The corpus: the frontier, the fetch log, articles with full-text search,
+//! and the per-site boilerplate line table, in SQLite (one file, the
+//! embedded default) or in PostgreSQL (one database shared by many crawler
+//! processes).
 //!
-//! In: write operations from the crawl's single writer ([`Store::write_batch`],
-//! one transaction per batch) and queries from the CLI. Out: rows.
-//! The database is opened in WAL mode and migrated on open (numbered files in
-//! `migrations/`; every one not recorded in the `schema_migrations` ledger
-//! is applied, in number order).
+//! In: write operations from the crawl's single writer (`write_batch`, one
+//! transaction per batch) and queries from the commands. Out: rows, as the
+//! same types on either store.
 //!
-//! One narrow interface (this type and its methods), one file per concern:
-//! `open` (connection settings, integrity check), `migrate` (which
-//! migrations to apply, and applying them), `frontier`
-//! (add, claim, requeue, counts, budgets), `articles` (batched writes; an
-//! article's SQL primitives in `articles/primitives.rs`), `search_index`
-//! (the batch's new articles into the FTS5 indexes), `checkpoint` (WAL
-//! checkpoints on a thread of their own while crawling), `search` (FTS5 and
-//! CJK search, lookup, export), `stats` (per-site figures), `maintenance`
-//! (re-cleaning, top lines), `lines` (learning's entry points on SQLite,
-//! the line table's figures, the re-clean's SQL), `kept` and `reextract`
-//! (kept pages, re-extraction), `rendering` (what the Markdown export reads) and `trouble`
-//! (SQLite's file-level failures as sentences a user can act on).
-//!
-//! The decisions of both stores are written once in `rules` (storing an
-//! article, near-duplicates, learning and pruning, re-cleaning,
-//! re-extraction), over a trait of batch SQL primitives that each backend
-//! implements in its own dialect; a backend file holds SQL and row mapping.
-//!
-//! Beside it: `pg` (the same corpus in PostgreSQL, shared by many crawler
-//! processes), `target` (which of the two a command works on), `any`
-//! ([`open`] a target for an [`Access`], get an [`AnyStore`]: either store
-//! behind one type, so that no caller names a backend) and `copy` (a whole
-//! corpus from one store to another).
+//! Layout, top to bottom:
+//! - this file: the types and errors both stores share;
+//! - `target` (which store a command works on: [`StoreTarget`]) and `any`
+//!   (the one [`open`]: a target for an [`Access`] in, an [`AnyStore`]
+//!   out, either store behind one type, so that no caller names a backend);
+//! - `rules`: every decision written once (storing an article,
+//!   near-duplicates, learning and pruning, re-cleaning, re-extraction, a
+//!   URL's host key, the order of shape counts, the search's ranking cap
+//!   and LIKE snippet), over traits of batch SQL primitives that each
+//!   backend implements in its own dialect; `rows` (a stored article's and
+//!   a kept page's row mapped once); `query` (the search syntax, no SQL);
+//! - `sqlite` and `pg`, side by side: each holds its own SQL and row
+//!   mapping, one file per concern, and neither imports the other;
+//! - `copy`: a whole corpus from one store to another (`newshound copy`).
 
 mod any;
 pub use any::{open, Access, AnyStore, LineJudge, WithHtml};

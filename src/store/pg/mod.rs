@@ -1,4 +1,5 @@
-//! PostgreSQL storage: the same corpus as the SQLite [`Store`](super::Store),
+//! PostgreSQL storage: the same corpus as the SQLite [`Store`](super::Store)
+//! (`store::sqlite`, beside this module),
 //! in a database that many crawler processes on many machines share.
 //!
 //! In: a `postgres://` URL. Out: a connection with the schema of

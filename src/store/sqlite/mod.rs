@@ -1,4 +1,22 @@
-//! The SQLite store: SQL and row mapping, one file per concern.
+//! The SQLite store ([`Store`]): SQL and row mapping, one file per concern.
+//!
+//! In: a database path (or memory). Out: the store, opened in WAL mode and
+//! migrated (numbered files in `migrations/`; every one not recorded in the
+//! `schema_migrations` ledger is applied, in number order), and its
+//! operations. One writer at a time; readers open their own.
+//!
+//! `open` (connection settings, integrity check), `migrate` (which
+//! migrations to apply, and applying them), `frontier` (add, claim,
+//! counts, budgets) and `requeue`, `articles` (batched writes; the SQL
+//! primitives of `store::rules` in `articles/primitives.rs`),
+//! `search_index` (the batch's new articles into the FTS5 indexes),
+//! `checkpoint` (WAL checkpoints on a thread of their own while crawling),
+//! `search` (FTS5 and CJK search, lookup, export), `stats` and `overview`
+//! (figures), `maintenance` (re-cleaning, top lines), `lines` (learning's
+//! entry points, the line table's figures, the re-clean's SQL), `kept` and
+//! `reextract` (kept pages, re-extraction), `rendering` (what the Markdown
+//! export reads), `site_rules`, `url_shapes`, and `trouble` (SQLite's
+//! file-level failures as sentences a user can act on).
 
 // The files moved here from `store` and name its types as they did there.
 use super::*;
