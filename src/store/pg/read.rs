@@ -7,7 +7,6 @@
 
 use postgres::types::ToSql;
 use postgres::Row;
-use url::Url;
 
 use super::super::{
     ArticleRef, Selection, SiteRuleStats, SiteStats, StoreError, StoredArticle, StoredHtml,
@@ -15,7 +14,7 @@ use super::super::{
 use super::PgStore;
 use crate::boilerplate::LineRule;
 use crate::store::rows::{stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS};
-use crate::urls::normalize;
+use crate::store::rules::search::url_candidates;
 
 /// Articles read per round trip by an export.
 const EXPORT_ROWS: i32 = 500;
@@ -132,11 +131,7 @@ impl PgStore {
     }
 
     fn article_id_by_url(&mut self, url: &str) -> Result<Option<i64>, StoreError> {
-        let mut candidates = vec![url.to_string()];
-        if let Some(n) = Url::parse(url).ok().as_ref().and_then(normalize) {
-            candidates.push(n.to_string());
-        }
-        for c in &candidates {
+        for c in &url_candidates(url) {
             let row = self.client().query_opt(
                 "SELECT article_id FROM article_urls WHERE url = $1
                  UNION ALL SELECT id FROM articles WHERE url = $1

@@ -11,14 +11,12 @@
 //! queries fall back to a LIKE scan ranked by occurrence count.
 
 use rusqlite::{OptionalExtension, Row, ToSql};
-use url::Url;
 
 use super::frontier::find_site;
 use super::query::{Query, QueryError, Term, MAX_PREFIX_WORDS};
 use super::rows::{stored_article, ARTICLE_COLUMNS};
-use super::rules::search::{like_snippet, one_line, MAX_RANKED};
+use super::rules::search::{like_pattern, like_snippet, one_line, url_candidates, MAX_RANKED};
 use super::{ArticleRef, SearchHit, Selection, Store, StoreError, StoredArticle};
-use crate::urls::normalize;
 use crate::words::is_han_or_kana;
 
 /// bm25 column weights (title, text): a hit in the title counts 10×.
@@ -105,20 +103,6 @@ impl Store {
             return self.fts_search("articles_fts_cjk", &query, limit, &sel);
         }
         self.like_search(&query, limit, &sel)
-    }
-
-    /// [`Store::search_in`] from the `offset`-th hit on (paging for
-    /// `serve`): the best `offset + limit` hits are ranked and the first
-    /// `offset` dropped, so a deep page costs as much as one that long.
-    pub fn search_page(
-        &self,
-        query: &str,
-        limit: usize,
-        offset: usize,
-        sel: &Selection,
-    ) -> Result<Vec<SearchHit>, StoreError> {
-        let mut hits = self.search_in(query, offset.saturating_add(limit), sel)?;
-        Ok(hits.split_off(offset.min(hits.len())))
     }
 
     /// FTS5 search: the best `limit` rows are chosen first and only they get
@@ -347,17 +331,13 @@ impl Store {
     }
 
     fn article_id_by_url(&self, url: &str) -> Result<Option<i64>, StoreError> {
-        let mut candidates = vec![url.to_string()];
-        if let Some(n) = Url::parse(url).ok().as_ref().and_then(normalize) {
-            candidates.push(n.to_string());
-        }
         let mut stmt = self.conn.prepare_cached(
             "SELECT article_id FROM article_urls WHERE url = ?1
              UNION ALL SELECT id FROM articles WHERE url = ?1
              UNION ALL SELECT id FROM articles WHERE canonical_url = ?1
              LIMIT 1",
         )?;
-        for c in &candidates {
+        for c in &url_candidates(url) {
             if let Some(id) = stmt.query_row([c], |r| r.get(0)).optional()? {
                 return Ok(Some(id));
             }
@@ -427,16 +407,4 @@ fn fts_expression(query: &Query, prefixes: bool) -> String {
         expr = format!("({expr}) NOT {}", any_of(&query.excluded));
     }
     expr
-}
-
-fn like_pattern(term: &str) -> String {
-    let mut p = String::from("%");
-    for c in term.chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            p.push('\\');
-        }
-        p.push(c);
-    }
-    p.push('%');
-    p
 }
