@@ -12,9 +12,10 @@ use super::super::{
     ArticleRef, Selection, SiteRuleStats, SiteStats, StoreError, StoredArticle, StoredHtml,
 };
 use super::PgStore;
-use crate::boilerplate::LineRule;
 use crate::store::rows::{stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS};
 use crate::store::rules::search::url_candidates;
+use crate::store::rules::stats::{self, FetchOutcome, SiteCounts, StatsSql};
+use crate::store::ShapeCounts;
 
 /// Articles read per round trip by an export.
 const EXPORT_ROWS: i32 = 500;
@@ -213,82 +214,9 @@ impl PgStore {
         Ok((written, missing))
     }
 
-    /// Per site (in name order): URLs known, pages fetched, articles, RC,
-    /// line-table size, lines judged boilerplate under `line_window`, failed
-    /// fetches by kind, skips by reason, the `tree` rule's figures.
+    /// One [`SiteStats`] per site, in name order (see `rules::stats`).
     pub fn site_stats(&mut self, line_window: u64) -> Result<Vec<SiteStats>, StoreError> {
-        let sites = self.client().query(
-            "SELECT s.id, s.name,
-                (SELECT count(*) FROM urls u WHERE u.site_id = s.id),
-                (SELECT count(*) FROM articles a WHERE a.site_id = s.id),
-                coalesce((SELECT articles_processed FROM site_stats t WHERE t.site_id = s.id), 0),
-                (SELECT count(*) FROM line_hashes l WHERE l.site_id = s.id)
-             FROM sites s ORDER BY s.name COLLATE \"C\"",
-            &[],
-        )?;
-        let mut out = Vec::with_capacity(sites.len());
-        for row in sites {
-            let (id, site): (i64, String) = (row.get(0), row.get(1));
-            let rc = count(row.get(4));
-            let threshold = i64::try_from(
-                LineRule {
-                    window: line_window,
-                }
-                .threshold(rc),
-            )
-            .unwrap_or(i64::MAX);
-            let boilerplate: i64 = self
-                .client()
-                .query_one(
-                    "SELECT count(*) FROM line_hashes WHERE site_id = $1 AND count > $2",
-                    &[&id, &threshold],
-                )?
-                .get(0);
-            let mut stats = SiteStats {
-                site,
-                urls_known: count(row.get(2)),
-                pages_fetched: 0,
-                articles: count(row.get(3)),
-                articles_processed: rc,
-                lines_tracked: count(row.get(5)),
-                boilerplate_lines: count(boilerplate),
-                errors: Vec::new(),
-                skipped: Vec::new(),
-                site_rule: self.rule_stats(id)?,
-                url_shapes: self.top_shapes(id)?,
-            };
-            let outcomes = self.client().query(
-                "SELECT f.error_kind, f.skipped, count(*) AS n FROM fetches f
-                 JOIN urls u ON u.id = f.url_id
-                 WHERE u.site_id = $1 GROUP BY f.error_kind, f.skipped
-                 ORDER BY n DESC, f.error_kind",
-                &[&id],
-            )?;
-            for o in outcomes {
-                let n = count(o.get(2));
-                match (o.get::<_, Option<String>>(0), o.get::<_, bool>(1)) {
-                    (None, _) => stats.pages_fetched += n,
-                    (Some(kind), false) => stats.errors.push((kind, n)),
-                    (Some(kind), true) => stats.skipped.push((kind, n)),
-                }
-            }
-            out.push(stats);
-        }
-        Ok(out)
-    }
-
-    fn rule_stats(&mut self, site_id: i64) -> Result<SiteRuleStats, StoreError> {
-        let row = self.client().query_opt(
-            "SELECT display, pages_by_rule, pages_by_tree, dropped FROM site_rules
-             WHERE site_id = $1",
-            &[&site_id],
-        )?;
-        Ok(row.map_or_else(SiteRuleStats::default, |r| SiteRuleStats {
-            rule: r.get(0),
-            pages_by_rule: count(r.get(1)),
-            pages_by_tree: count(r.get(2)),
-            dropped: count(r.get(3)),
-        }))
+        stats::site_stats(self, line_window)
     }
 
     /// The site's `n` most recurring lines seen more than once (an unknown
@@ -308,5 +236,79 @@ impl PgStore {
             .iter()
             .map(|r| (r.get(0), count(r.get(1))))
             .collect())
+    }
+}
+
+impl StatsSql for PgStore {
+    type Error = StoreError;
+
+    fn sites(&mut self) -> Result<Vec<SiteCounts>, StoreError> {
+        let rows = self.client().query(
+            "SELECT s.id, s.name,
+                (SELECT count(*) FROM urls u WHERE u.site_id = s.id),
+                (SELECT count(*) FROM articles a WHERE a.site_id = s.id),
+                coalesce((SELECT articles_processed FROM site_stats t WHERE t.site_id = s.id), 0)
+             FROM sites s ORDER BY s.name COLLATE \"C\"",
+            &[],
+        )?;
+        Ok(rows
+            .iter()
+            .map(|r| SiteCounts {
+                id: r.get(0),
+                name: r.get(1),
+                urls_known: count(r.get(2)),
+                articles: count(r.get(3)),
+                articles_processed: count(r.get(4)),
+            })
+            .collect())
+    }
+
+    fn lines_tracked(&mut self, site_id: i64) -> Result<u64, StoreError> {
+        let r = self.client().query_one(
+            "SELECT count(*) FROM line_hashes WHERE site_id = $1",
+            &[&site_id],
+        )?;
+        Ok(count(r.get(0)))
+    }
+
+    fn lines_above(&mut self, site_id: i64, threshold: u64) -> Result<u64, StoreError> {
+        let threshold = i64::try_from(threshold).unwrap_or(i64::MAX);
+        let r = self.client().query_one(
+            "SELECT count(*) FROM line_hashes WHERE site_id = $1 AND count > $2",
+            &[&site_id, &threshold],
+        )?;
+        Ok(count(r.get(0)))
+    }
+
+    fn fetch_outcomes(&mut self, site_id: i64) -> Result<Vec<FetchOutcome>, StoreError> {
+        let rows = self.client().query(
+            "SELECT f.error_kind, f.skipped, count(*) AS n FROM fetches f
+             JOIN urls u ON u.id = f.url_id
+             WHERE u.site_id = $1 GROUP BY f.error_kind, f.skipped
+             ORDER BY n DESC, f.error_kind",
+            &[&site_id],
+        )?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get(0), r.get(1), count(r.get(2))))
+            .collect())
+    }
+
+    fn rule_stats(&mut self, site_id: i64) -> Result<SiteRuleStats, StoreError> {
+        let row = self.client().query_opt(
+            "SELECT display, pages_by_rule, pages_by_tree, dropped FROM site_rules
+             WHERE site_id = $1",
+            &[&site_id],
+        )?;
+        Ok(row.map_or_else(SiteRuleStats::default, |r| SiteRuleStats {
+            rule: r.get(0),
+            pages_by_rule: count(r.get(1)),
+            pages_by_tree: count(r.get(2)),
+            dropped: count(r.get(3)),
+        }))
+    }
+
+    fn top_shapes(&mut self, site_id: i64) -> Result<Vec<ShapeCounts>, StoreError> {
+        PgStore::top_shapes(self, site_id)
     }
 }

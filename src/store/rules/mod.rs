@@ -22,6 +22,7 @@ pub(crate) mod reclean;
 pub(crate) mod reextract;
 pub(crate) mod search;
 pub(crate) mod shapes;
+pub(crate) mod stats;
 
 use std::collections::HashMap;
 
