@@ -358,8 +358,58 @@ fn the_two_backends_do_not_import_each_other() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// What in a caller of the store picks or names a backend after opening.
+fn backend_choices(code: &str) -> Vec<&'static str> {
+    [
+        "PgStore",
+        "store::pg::",
+        "StoreTarget::Sqlite",
+        "StoreTarget::Postgres",
+        "Store::open(",
+        "Store::open_read_only(",
+    ]
+    .into_iter()
+    .filter(|name| code.contains(name))
+    .collect()
+}
+
+/// The commands, `serve`, the crawl, `export` and `reextract` open a store
+/// through `store::open` and work on what it returns, whichever backend it
+/// is: none matches on the target or names a backend (the configuration
+/// parses targets; `eval` replays learning in a scratch in-memory store).
+#[test]
+fn no_caller_of_the_store_names_a_backend() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut problems = Vec::new();
+    for file in &files {
+        let rel = file.strip_prefix(&src).expect("under src");
+        let own = rel.starts_with("store")
+            || rel.starts_with("config")
+            || rel == Path::new("config.rs")
+            || rel == Path::new("layering.rs");
+        let test_code =
+            rel.components().any(|c| c.as_os_str() == "tests") || rel.ends_with("tests.rs");
+        if own || test_code {
+            continue;
+        }
+        let code = code_lines(&std::fs::read_to_string(file).expect("read source"));
+        // Unit tests at the bottom of a file may set up a store of either kind.
+        let code = code.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
+        for name in backend_choices(code) {
+            problems.push(format!("{}: names `{name}`", rel.display()));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn the_backend_check_finds_a_backend_in_code() {
+    assert_eq!(
+        backend_choices("match t { StoreTarget::Sqlite(p) => Store::open(&p) }"),
+        ["StoreTarget::Sqlite", "Store::open("]
+    );
     assert_eq!(
         names_of_the_other("use crate::store::pg::PgStore;", "pg", "postgres"),
         ["store::pg"]
