@@ -13,6 +13,7 @@ use super::super::{
 use super::read::{SelectionSql, PUBLISHED};
 use super::PgStore;
 use crate::store::rows::{stored_html, KEPT_COLUMNS};
+use crate::store::rules::search::one_line;
 
 /// Characters of an article's beginning shown when browsing (as SQLite's).
 const BROWSE_SNIPPET_CHARS: i64 = 200;
@@ -61,7 +62,7 @@ impl PgStore {
                     url: r.try_get(1)?,
                     site: r.try_get(2)?,
                     title: r.try_get(3)?,
-                    snippet: start.split_whitespace().collect::<Vec<_>>().join(" "),
+                    snippet: one_line(&start),
                     rank: 0.0,
                 })
             })
