@@ -165,6 +165,16 @@ pub struct ClaimFilter {
     pub skip_hosts: std::collections::HashSet<String>,
 }
 
+impl ClaimFilter {
+    /// URLs of one host a claim of `limit` takes at most.
+    pub(crate) fn per_host_in(&self, limit: usize) -> usize {
+        match self.per_host {
+            0 => limit,
+            n => n.min(limit),
+        }
+    }
+}
+
 /// A URL claimed from the frontier for fetching.
 #[derive(Debug, Clone)]
 pub struct QueuedUrl {

@@ -226,10 +226,7 @@ impl Store {
         if limit == 0 {
             return Ok(Vec::new());
         }
-        let per_host = match filter.per_host {
-            0 => limit,
-            n => n.min(limit),
-        };
+        let per_host = filter.per_host_in(limit);
         let tx = self.conn.transaction()?;
         // (best priority, its id, the host's due URLs in order) per host.
         let mut by_host: Vec<(i64, i64, Vec<QueuedUrl>)> = Vec::new();
