@@ -192,8 +192,6 @@ impl AnyStore {
             last_id: i64,
             settings_for: &dyn Fn(&str) -> LineSettings
         ) -> Result<ReextractCounts, StoreError>;
-        /// The sites' learned `tree` rules, by site name.
-        fn learned_site_rules(&mut self) -> Result<HashMap<String, SiteRule>, StoreError>;
 
         /// Put back the URLs this store's crawl left claimed; how many.
         fn reset_in_flight(&mut self) -> Result<usize, StoreError>;
@@ -227,6 +225,17 @@ impl AnyStore {
         fn requeue_failed(&mut self, sites: &[String]) -> Result<usize, StoreError>;
         /// What of `sites` waits or failed in the frontier.
         fn outlook(&mut self, sites: &[String], now_ms: i64) -> Result<Outlook, StoreError>;
+    }
+
+    /// Every stored `tree` rule that parses, by site name: what `tree`
+    /// extracts by (a rule that does not parse is left out, and relearned
+    /// by the next crawl).
+    pub fn learned_site_rules(&mut self) -> Result<HashMap<String, SiteRule>, StoreError> {
+        Ok(self
+            .site_rules()?
+            .into_iter()
+            .filter_map(|(site, json)| SiteRule::from_json(&json).map(|r| (site, r)))
+            .collect())
     }
 
     /// [`AnyStore::search_in`] from the `offset`-th hit on (paging for

@@ -11,15 +11,12 @@
 //! waits rather than counting lines under it. The search column is
 //! generated from `title` and `text`: it follows each update by itself.
 
-use std::collections::HashMap;
-
 use postgres::types::{ToSql, Type};
 
 use super::articles::{lock_sites, Tx};
 use super::read::SelectionSql;
 use super::PgStore;
 use crate::boilerplate::LineSettings;
-use crate::extract::tree::rule::SiteRule;
 use crate::store::rows::{stored_html, KEPT_COLUMNS};
 use crate::store::rules::reextract::{self, Current, NewRow, ReextractSql};
 use crate::store::{
@@ -121,14 +118,6 @@ impl PgStore {
         )?;
         tx.commit()?;
         Ok(counts)
-    }
-
-    pub fn learned_site_rules(&mut self) -> Result<HashMap<String, SiteRule>, StoreError> {
-        Ok(self
-            .site_rules()?
-            .into_iter()
-            .filter_map(|(site, json)| SiteRule::from_json(&json).map(|r| (site, r)))
-            .collect())
     }
 }
 
