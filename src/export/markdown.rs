@@ -11,7 +11,7 @@
 //! 1. An article with a kept page: the page is decoded and extracted again
 //!    with Markdown on ([`crate::extract::Article::markdown`]: headings,
 //!    lists, quotes, tables). 2. The lines the site's line table judges
-//!    boilerplate in that extraction's plain text ([`LineJudge`](crate::store::LineJudge),
+//!    boilerplate in that extraction's plain text ([`LineJudge`],
 //!    the removal `reextract` applies: current counts, nothing learned) are
 //!    dropped from the Markdown: a line whose text, without its quote, heading
 //!    or list marker, is one of them goes; table rows and code blocks stay
