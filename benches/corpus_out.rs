@@ -37,7 +37,9 @@ use newshound::crawl::{self, CrawlOptions};
 use newshound::export::{self, Format};
 use newshound::extract::Article;
 use newshound::simweb::{SimWeb, SimWebSpec};
-use newshound::store::{KeptHtml, NewArticle, Selection, Store, StoredHtml, WriteOp, ZSTD_LEVEL};
+use newshound::store::{
+    AnyStore, KeptHtml, NewArticle, Selection, Store, StoredHtml, WriteOp, ZSTD_LEVEL,
+};
 
 const SEED: u64 = 2026;
 const ARTICLES_PER_SITE: usize = 334;
@@ -100,8 +102,13 @@ fn crawl_web(
     cfg.politeness.per_host_concurrency = 8;
     let store = Store::open(db).map_err(|e| e.to_string())?;
     let opts = CrawlOptions::default();
-    rt.block_on(crawl::run(&cfg, store, opts, std::future::pending()))
-        .map_err(|e| e.to_string())?;
+    rt.block_on(crawl::run(
+        &cfg,
+        AnyStore::from(store),
+        opts,
+        std::future::pending(),
+    ))
+    .map_err(|e| e.to_string())?;
     Ok(())
 }
 
@@ -214,7 +221,7 @@ fn export_child(format: &str, db: &Path, out: &Path) -> Result<(), String> {
         "markdown" => Format::Markdown,
         other => return Err(format!("unknown format {other}")),
     };
-    let mut store = Store::open_read_only(db).map_err(|e| e.to_string())?;
+    let mut store = AnyStore::from(Store::open_read_only(db).map_err(|e| e.to_string())?);
     let file = std::fs::File::create(out).map_err(|e| e.to_string())?;
     let mut w = std::io::BufWriter::new(file);
     let started = Instant::now();

@@ -52,6 +52,7 @@ use std::time::{Duration, Instant};
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions, CrawlSummary};
 use newshound::simweb::{Behaviour, SimWeb, SimWebSpec};
+use newshound::store::AnyStore;
 use newshound::store::Store;
 
 // Not `benches/measure.rs`: cargo would take that for a bench of its own.
@@ -300,7 +301,12 @@ fn run_case(
     let (cpu0, web0) = cpu_seconds("simweb");
     let t0 = Instant::now();
     let summary = crawl_rt
-        .block_on(crawl::run(&cfg, store, opts, std::future::pending()))
+        .block_on(crawl::run(
+            &cfg,
+            AnyStore::from(store),
+            opts,
+            std::future::pending(),
+        ))
         .map_err(|e| format!("crawl: {e}"))?;
     let wall = t0.elapsed();
     let (cpu1, web1) = cpu_seconds("simweb");

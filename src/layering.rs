@@ -288,8 +288,9 @@ fn backend_names(code: &str) -> Vec<&'static str> {
         "rusqlite",
         "postgres",
         "store::pg",
-        "store::articles",
+        "store::sqlite",
         "super::super::pg",
+        "super::super::sqlite",
     ]
     .into_iter()
     .filter(|name| code.contains(name))
@@ -316,8 +317,108 @@ fn the_store_rules_name_no_backend() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// What in one backend's code names the other: `other`'s module and its
+/// SQL crate (`crate`).
+fn names_of_the_other(code: &str, other: &str, sql_crate: &str) -> Vec<String> {
+    [
+        format!("store::{other}"),
+        format!("super::{other}::"),
+        format!("super::super::{other}"),
+        sql_crate.to_string(),
+    ]
+    .into_iter()
+    .filter(|name| code.contains(name.as_str()))
+    .collect()
+}
+
+/// `store/sqlite/` and `store/pg/` sit side by side, each holding its own
+/// SQL and row mapping: neither imports the other (their production code;
+/// the equivalence tests compare the two and name both).
+#[test]
+fn the_two_backends_do_not_import_each_other() {
+    let store = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/store");
+    let mut problems = Vec::new();
+    for (own, other, sql_crate) in [("sqlite", "pg", "postgres"), ("pg", "sqlite", "rusqlite")] {
+        let mut files = Vec::new();
+        rust_files(&store.join(own), &mut files);
+        assert!(files.len() >= 10, "{own}: read {} files", files.len());
+        for file in &files {
+            let test_code = file.components().any(|c| c.as_os_str() == "tests")
+                || file.ends_with("tests.rs")
+                || file.ends_with("testing.rs");
+            if test_code {
+                continue;
+            }
+            let code = code_lines(&std::fs::read_to_string(file).expect("read source"));
+            for name in names_of_the_other(&code, other, sql_crate) {
+                problems.push(format!("{}: names `{name}`", file.display()));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// What in a caller of the store picks or names a backend after opening.
+fn backend_choices(code: &str) -> Vec<&'static str> {
+    [
+        "PgStore",
+        "store::pg::",
+        "StoreTarget::Sqlite",
+        "StoreTarget::Postgres",
+        "Store::open(",
+        "Store::open_read_only(",
+    ]
+    .into_iter()
+    .filter(|name| code.contains(name))
+    .collect()
+}
+
+/// The commands, `serve`, the crawl, `export` and `reextract` open a store
+/// through `store::open` and work on what it returns, whichever backend it
+/// is: none matches on the target or names a backend (the configuration
+/// parses targets; `eval` replays learning in a scratch in-memory store).
+#[test]
+fn no_caller_of_the_store_names_a_backend() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut problems = Vec::new();
+    for file in &files {
+        let rel = file.strip_prefix(&src).expect("under src");
+        let own = rel.starts_with("store")
+            || rel.starts_with("config")
+            || rel == Path::new("config.rs")
+            || rel == Path::new("layering.rs");
+        let test_code =
+            rel.components().any(|c| c.as_os_str() == "tests") || rel.ends_with("tests.rs");
+        if own || test_code {
+            continue;
+        }
+        let code = code_lines(&std::fs::read_to_string(file).expect("read source"));
+        // Unit tests at the bottom of a file may set up a store of either kind.
+        let code = code.split("#[cfg(test)]\nmod tests").next().unwrap_or("");
+        for name in backend_choices(code) {
+            problems.push(format!("{}: names `{name}`", rel.display()));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[test]
 fn the_backend_check_finds_a_backend_in_code() {
+    assert_eq!(
+        backend_choices("match t { StoreTarget::Sqlite(p) => Store::open(&p) }"),
+        ["StoreTarget::Sqlite", "Store::open("]
+    );
+    assert_eq!(
+        names_of_the_other("use crate::store::pg::PgStore;", "pg", "postgres"),
+        ["store::pg"]
+    );
+    assert_eq!(
+        names_of_the_other("let t: rusqlite::Transaction;", "sqlite", "rusqlite"),
+        ["rusqlite"]
+    );
+    assert!(names_of_the_other("use super::frontier::now;", "sqlite", "rusqlite").is_empty());
     assert_eq!(
         backend_names("use rusqlite::params;\nuse crate::store::pg::PgStore;"),
         ["rusqlite", "store::pg"]

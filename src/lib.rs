@@ -33,11 +33,14 @@
 //!   and its [`boilerplate::LineSettings`].
 //! - [`config`]: `crawler.toml` → validated [`config::Config`] and each site's
 //!   resolved [`config::SiteSettings`]; errors name the field.
-//! - [`store`]: the corpus in SQLite (WAL, numbered migrations, FTS5) or in
-//!   PostgreSQL (shared by many crawler processes): frontier, fetch log,
-//!   articles and their near-duplicate versions, search, line hashes
-//!   (learning runs inside its write transaction); `store::rules` makes
-//!   every decision once for both, `store::copy` moves a corpus between them.
+//! - [`store`]: the corpus in SQLite (`store::sqlite`: WAL, numbered
+//!   migrations, FTS5) or in PostgreSQL (`store::pg`: shared by many crawler
+//!   processes): frontier, fetch log, articles and their near-duplicate
+//!   versions, search, line hashes (learning runs inside its write
+//!   transaction). [`store::open`] opens either as an [`store::AnyStore`];
+//!   `store::rules` makes every decision once for both backends, which hold
+//!   only SQL and row mapping and do not import each other; `store::copy`
+//!   moves a corpus between them.
 //! - [`crawl`]: orchestration (scheduler, workers, the single writer,
 //!   shutdown, run summary) and the I/O-facing stages: frontier rules,
 //!   politeness, fetch, discover.

@@ -1,7 +1,7 @@
 //! `reextract`: stored articles extracted again from their kept pages, after
 //! an extractor upgrade or an option change, without fetching.
 //!
-//! In: an open store ([`ReextractStore`]: SQLite or PostgreSQL) with kept HTML (`[store] keep_html`), the
+//! In: an open store ([`AnyStore`]: SQLite or PostgreSQL) with kept HTML (`[store] keep_html`), the
 //! [`Config`] (sites' time zones, boilerplate settings), the extraction
 //! options to apply and a [`Selection`]. Out: the articles' text, raw text,
 //! metadata and search index updated in place, and a [`ReextractSummary`]
@@ -22,9 +22,7 @@ use url::Url;
 
 use crate::config::Config;
 use crate::extract::{Algorithm, Article, ExtractOptions, Extractor, Page, SiteRule};
-use crate::store::{
-    ReextractCounts, ReextractStore, Reextracted, Selection, StoreError, StoredHtml,
-};
+use crate::store::{AnyStore, ReextractCounts, Reextracted, Selection, StoreError, StoredHtml};
 
 /// Kept pages read, extracted and committed together.
 pub const BATCH: usize = 256;
@@ -113,7 +111,7 @@ pub fn extract_kept_by_rule(
 
 /// Re-extract the selected articles that have a kept page, on either store.
 pub fn reextract(
-    store: &mut dyn ReextractStore,
+    store: &mut AnyStore,
     config: &Config,
     opts: &ExtractOptions,
     sel: &Selection,

@@ -14,7 +14,7 @@ use std::time::Instant;
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::bare::{BareSpec, BareWeb};
-use newshound::store::Store;
+use newshound::store::{AnyStore, Store};
 
 use super::measure::cpu_seconds;
 use super::{median, runtime, set_key, SEED};
@@ -62,7 +62,7 @@ pub fn child(patterns: bool) -> Result<(), String> {
     let summary = crawl_rt
         .block_on(crawl::run(
             &cfg,
-            store,
+            AnyStore::from(store),
             CrawlOptions::default(),
             std::future::pending(),
         ))

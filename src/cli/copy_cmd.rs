@@ -17,7 +17,7 @@ use super::status;
 
 pub fn copy(out: &mut Out, from: &str, to: &str) -> Result<ExitCode> {
     let (from, to) = (StoreTarget::parse(from), StoreTarget::parse(to));
-    if let StoreTarget::Sqlite(path) = &to {
+    if let Some(path) = to.sqlite_file() {
         super::check_db_path_for_writing(path)?;
     }
     let bar = std::io::stderr().is_terminal().then(|| {

@@ -1,13 +1,10 @@
-//! Which store a command reads, opened: `--db` (a path or a `postgres://`
-//! URL), else `[store] url`, else `[crawler] database` in; a
-//! [`CorpusRead`] (SQLite or PostgreSQL) out.
+//! Which store a command works on, opened: `--db` (a path or a
+//! `postgres://` URL), else `[store] url`, else `[crawler] database` in; an
+//! [`AnyStore`] (SQLite or PostgreSQL) out.
 
-use std::path::Path;
+use anyhow::Result;
 
-use anyhow::{bail, Result};
-
-use newshound::store::pg::PgStore;
-use newshound::store::{CorpusRead, Store, StoreTarget};
+use newshound::store::{self, Access, AnyStore};
 
 use super::Globals;
 
@@ -15,29 +12,13 @@ impl Globals {
     /// Open the corpus for the read commands (`search`, `show`, `export`,
     /// `stats`): an existing SQLite file read-only (they work on a file
     /// this user may not write), or the PostgreSQL database.
-    pub(super) fn open_reader(&self) -> Result<Box<dyn CorpusRead>> {
-        let config = self.config()?;
-        Ok(match self.store_target(&config) {
-            StoreTarget::Sqlite(path) => {
-                require_existing(&path)?;
-                Box::new(Store::open_read_only(&path)?)
-            }
-            StoreTarget::Postgres(url) => Box::new(PgStore::open(&url)?),
-        })
+    pub(super) fn open_reader(&self) -> Result<AnyStore> {
+        self.open_store(Access::Read)
     }
-}
 
-/// An existing SQLite file: a missing one is an error here rather than a
-/// silently created empty database.
-pub(super) fn require_existing(path: &Path) -> Result<()> {
-    if path.is_dir() {
-        bail!("{}: is a directory, not a database", path.display());
+    /// Open the corpus for `access`.
+    pub(super) fn open_store(&self, access: Access) -> Result<AnyStore> {
+        let config = self.config()?;
+        Ok(store::open(&self.store_target(&config), access)?)
     }
-    if !path.exists() {
-        bail!(
-            "{}: no such database (run `newshound crawl` first, or pass --db PATH)",
-            path.display()
-        );
-    }
-    Ok(())
 }

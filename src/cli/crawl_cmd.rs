@@ -9,12 +9,10 @@ use std::sync::{Arc, OnceLock};
 use anyhow::{bail, Context, Result};
 
 use newshound::config::{Config, FetchConfig};
-use newshound::crawl::writer::SharedStore;
 use newshound::crawl::{self, CrawlOptions};
 use newshound::extract::{Article, ExtractOptions, Extractor, Page};
 use newshound::simweb::{SimWeb, SimWebSpec};
-use newshound::store::pg::PgStore;
-use newshound::store::{Selection, Store, StoreTarget};
+use newshound::store::{self, Access, AnyStore, Selection, StoreTarget};
 
 use super::out::Out;
 use super::store_cmds::require_site_in;
@@ -103,29 +101,23 @@ pub fn crawl(globals: &Globals, out: &mut Out, args: CrawlArgs) -> Result<ExitCo
         retry_failed,
     };
     let stopped = StoppedBy::default();
-    let summary = match globals.store_target(&config) {
-        StoreTarget::Sqlite(db) => {
-            check_db_path_for_writing(&db)?;
-            let _lock = lock_for_crawl(&db)?;
-            let store = Store::open(&db)?;
-            runtime()?.block_on(crawl::run(
-                &config,
-                store,
-                opts,
-                stop_on_signal(stopped.clone()),
-            ))?
+    let target = globals.store_target(&config);
+    // Any number of crawls share a PostgreSQL frontier: only a file is
+    // locked.
+    let _lock = match target.sqlite_file() {
+        Some(db) => {
+            check_db_path_for_writing(db)?;
+            Some(lock_for_crawl(db)?)
         }
-        // Any number of crawls share a PostgreSQL frontier: no lock.
-        StoreTarget::Postgres(url) => {
-            let store = SharedStore::new(PgStore::open(&url)?);
-            runtime()?.block_on(crawl::run(
-                &config,
-                store,
-                opts,
-                stop_on_signal(stopped.clone()),
-            ))?
-        }
+        None => None,
     };
+    let store = store::open(&target, Access::Create)?;
+    let summary = runtime()?.block_on(crawl::run(
+        &config,
+        store,
+        opts,
+        stop_on_signal(stopped.clone()),
+    ))?;
     writeln!(out, "{summary}")?;
     out.flush()?;
     if let Some(by) = stopped.get() {
@@ -195,22 +187,11 @@ fn same_file(file: &std::fs::File, path: &Path) -> bool {
 pub fn reclean(globals: &Globals, out: &mut Out, site: Option<String>) -> Result<ExitCode> {
     let config = globals.config()?;
     let settings_for = |name: &str| config.line_settings(Some(name));
-    let changed = match globals.existing_store_target()? {
-        StoreTarget::Sqlite(path) => {
-            let mut store = Store::open(&path)?;
-            if let Some(site) = &site {
-                require_site_in(&mut store, site)?;
-            }
-            store.reclean(site.as_deref(), settings_for)?
-        }
-        StoreTarget::Postgres(url) => {
-            let mut store = PgStore::open(&url)?;
-            if let Some(site) = &site {
-                require_site_in(&mut store, site)?;
-            }
-            store.reclean(site.as_deref(), settings_for)?
-        }
-    };
+    let mut store = globals.open_store(Access::Write)?;
+    if let Some(site) = &site {
+        require_site_in(&mut store, site)?;
+    }
+    let changed = store.reclean(site.as_deref(), &settings_for)?;
     writeln!(out, "re-cleaned {changed} articles")?;
     Ok(ExitCode::SUCCESS)
 }
@@ -256,19 +237,19 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
         .clone()
         .unwrap_or_else(|| tmp.path().join("demo.db"));
     // A URL read as a path blamed a missing directory `postgres:`.
-    if let StoreTarget::Postgres(url) = StoreTarget::parse(&db.to_string_lossy()) {
+    let target = StoreTarget::parse(&db.to_string_lossy());
+    let Some(file) = target.sqlite_file() else {
         bail!(
-            "{}: demo keeps its corpus in a SQLite file; pass a path to --db \
-             (`newshound copy` moves it to PostgreSQL afterwards)",
-            newshound::store::target::redacted(&url)
+            "{target}: demo keeps its corpus in a SQLite file; pass a path to --db \
+             (`newshound copy` moves it to PostgreSQL afterwards)"
         );
-    }
-    check_db_path_for_writing(&db)?;
+    };
+    check_db_path_for_writing(file)?;
     // Two demos (or a demo and a crawl) on one file would interleave their
     // frontiers and store duplicates.
-    let _lock = lock_for_crawl(&db)?;
+    let _lock = lock_for_crawl(file)?;
     // Before the web starts: a bad --db is reported first and alone.
-    let store = Store::open(&db)?;
+    let store = store::open(&target, Access::Create)?;
     let stopped = StoppedBy::default();
     rt.block_on(async {
         let web = SimWeb::start(SimWebSpec {
@@ -308,10 +289,10 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
             "newshound: demo crawl stopped by {by}; showing what was stored"
         ));
     }
-    let store = Store::open(&db)?;
-    let query = demo_query(&store)?;
+    let mut store = store::open(&target, Access::Write)?;
+    let query = demo_query(&mut store)?;
     writeln!(out, "\nsearch {query:?}:")?;
-    let hits = store.search(&query, 3)?;
+    let hits = store.search_in(&query, 3, &Selection::default())?;
     if hits.is_empty() {
         out.flush()?;
         bail!("demo search for {query:?} found nothing: the crawl stored no articles");
@@ -346,9 +327,9 @@ pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCod
 
 /// A word that certainly occurs in the stored corpus: the longest word of the
 /// first stored article's title.
-fn demo_query(store: &Store) -> Result<String> {
+fn demo_query(store: &mut AnyStore) -> Result<String> {
     let mut word = String::from("news");
-    store.export(&Selection::default(), |a| {
+    store.export(&Selection::default(), &mut |a| {
         if let Some(title) = &a.article.title {
             if let Some(w) = title
                 .split(|c: char| !c.is_alphanumeric())

@@ -36,7 +36,6 @@ use newshound::extract::{Algorithm, ExtractOptions};
 use newshound::store::{FileTrouble, StoreError, StoreTarget};
 
 use crate::{Cli, Command, EvalAlgorithms};
-use corpus_store::require_existing;
 use out::Out;
 
 /// The configuration file read when `--config` is not given.
@@ -171,23 +170,11 @@ impl Globals {
 
     /// Where the corpus lives: `--db` (a path or a `postgres://` URL), else
     /// `[store] url`, else `[crawler] database`.
-    fn store_target(&self, config: &Config) -> newshound::store::StoreTarget {
+    fn store_target(&self, config: &Config) -> StoreTarget {
         match &self.db {
-            Some(db) => newshound::store::StoreTarget::parse(&db.to_string_lossy()),
+            Some(db) => StoreTarget::parse(&db.to_string_lossy()),
             None => config.store_target(),
         }
-    }
-
-    /// The store a command that writes works on (`reclean`, `reextract`):
-    /// an existing SQLite file (a missing one is an error, not a silently
-    /// created empty database) or a PostgreSQL URL.
-    fn existing_store_target(&self) -> Result<StoreTarget> {
-        let config = self.config()?;
-        let target = self.store_target(&config);
-        if let StoreTarget::Sqlite(path) = &target {
-            require_existing(path)?;
-        }
-        Ok(target)
     }
 
     /// The database a command works on, for naming it in errors (`None`

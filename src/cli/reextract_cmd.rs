@@ -10,8 +10,7 @@ use anyhow::{bail, Result};
 
 use newshound::extract::ExtractOptions;
 use newshound::reextract::{self, ReextractLimits};
-use newshound::store::pg::PgStore;
-use newshound::store::{ReextractStore, Store, StoreTarget};
+use newshound::store::Access;
 
 use super::out::Out;
 use super::store_cmds::{require_site_in, selection};
@@ -26,35 +25,16 @@ pub fn reextract(
 ) -> Result<ExitCode> {
     let sel = selection(filter)?;
     let config = globals.config()?;
-    let mut store: Box<dyn ReextractStore> = match globals.existing_store_target()? {
-        StoreTarget::Sqlite(path) => {
-            let mut store = Store::open(&path)?;
-            if let Some(site) = &sel.site {
-                require_site_in(&mut store, site)?;
-            }
-            Box::new(store)
-        }
-        StoreTarget::Postgres(url) => {
-            let mut store = PgStore::open(&url)?;
-            if let Some(site) = &sel.site {
-                require_site_in(&mut store, site)?;
-            }
-            Box::new(store)
-        }
-    };
-    let summary = reextract::reextract(
-        store.as_mut(),
-        &config,
-        opts,
-        &sel,
-        ReextractLimits::default(),
-    )?;
+    let mut store = globals.open_store(Access::Write)?;
+    if let Some(site) = &sel.site {
+        require_site_in(&mut store, site)?;
+    }
+    let summary =
+        reextract::reextract(&mut store, &config, opts, &sel, ReextractLimits::default())?;
     let c = summary.counts;
     // The selected articles that had no page to extract again: counted here
     // (one pass over the selection), so that nothing done says why.
-    let selected = globals
-        .open_reader()?
-        .export_articles(&sel, &mut |_| Ok(()))?;
+    let selected = globals.open_reader()?.export(&sel, &mut |_| Ok(()))?;
     let without_page = selected.saturating_sub(c.seen + summary.resumed_seen);
     if selected > 0 && without_page == selected {
         bail!(

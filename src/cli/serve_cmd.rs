@@ -6,18 +6,12 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use newshound::serve::{Pool, ServeOptions};
-use newshound::store::StoreTarget;
-
-use super::corpus_store::require_existing;
 use super::{status, Globals};
+use newshound::serve::{Pool, ServeOptions};
 
 pub fn serve(globals: &Globals, addr: SocketAddr, allow_hosts: Vec<String>) -> Result<ExitCode> {
     let config = globals.config()?;
     let db = globals.store_target(&config);
-    if let StoreTarget::Sqlite(path) = &db {
-        require_existing(path)?;
-    }
     // Opened before anything is announced: a database that cannot be read
     // is the one error, said once.
     let pool = Pool::open_target(&db)?;

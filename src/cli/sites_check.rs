@@ -9,8 +9,7 @@ use anyhow::{bail, Context, Result};
 
 use newshound::crawl::check::{self, LinkLabel, SiteCheck};
 use newshound::crawl::shapes::ShapeTable;
-use newshound::store::pg::PgStore;
-use newshound::store::{ShapeCounts, Store, StoreError, StoreTarget};
+use newshound::store::{self, Access, ShapeCounts, StoreError};
 
 use super::out::Out;
 use super::{status, Globals};
@@ -66,12 +65,12 @@ fn learned_shapes(
     config: &newshound::config::Config,
     site: &str,
 ) -> Vec<ShapeCounts> {
-    let rows: Result<Vec<(String, ShapeCounts)>, StoreError> = match globals.store_target(config) {
-        StoreTarget::Sqlite(path) if path.is_file() => {
-            Store::open_read_only(&path).and_then(|s| s.url_shapes())
-        }
-        StoreTarget::Sqlite(_) => Ok(Vec::new()),
-        StoreTarget::Postgres(url) => PgStore::open(&url).and_then(|mut s| s.url_shapes()),
+    let target = globals.store_target(config);
+    let rows = match store::open(&target, Access::Read) {
+        Ok(mut store) => store.url_shapes(),
+        // No database yet: nothing learned.
+        Err(StoreError::NoSuchDatabase { .. } | StoreError::IsADirectory { .. }) => Ok(Vec::new()),
+        Err(e) => Err(e),
     };
     match rows {
         Ok(rows) => rows

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use newshound::crawl::shapes::{LearnedShape, ShapeClass, ShapeTable};
 use newshound::export::{self, Format};
-use newshound::store::{ArticleRef, CorpusRead, Query, Selection, SiteStats};
+use newshound::store::{AnyStore, ArticleRef, Query, Selection, SiteStats};
 
 use super::out::Out;
 use super::{one_line_text, status, Globals};
@@ -25,7 +25,7 @@ pub fn write_json(out: &mut Out, value: &impl Serialize) -> Result<()> {
 }
 
 /// Fail with the list of known sites unless `site` is one of them.
-pub fn require_site_in(reader: &mut dyn CorpusRead, site: &str) -> Result<()> {
+pub fn require_site_in(reader: &mut AnyStore, site: &str) -> Result<()> {
     let known: Vec<String> = reader.site_stats(1)?.into_iter().map(|s| s.site).collect();
     known_site(site, &known, &reader.shown())
 }
@@ -57,7 +57,7 @@ pub fn search(
     let sel = selection(filter)?;
     let mut store = globals.open_reader()?;
     if let Some(site) = &sel.site {
-        require_site_in(store.as_mut(), site)?;
+        require_site_in(&mut store, site)?;
     }
     let hits = store.search_in(query, limit, &sel)?;
     if json {
@@ -162,7 +162,7 @@ pub fn export(
     let mut store = globals.open_reader()?;
     // Before the output file is created: a typo must not leave an empty file.
     if let Some(site) = &sel.site {
-        require_site_in(store.as_mut(), site)?;
+        require_site_in(&mut store, site)?;
     }
     // `--out -` is stdout, as for most Unix tools.
     let file = file.filter(|p| p.as_os_str() != "-");
@@ -210,10 +210,10 @@ pub fn export(
                     }
                 })?;
             let mut w = std::io::BufWriter::new(f);
-            export::write_with(store.as_mut(), &sel, format, rendering, &mut w)
+            export::write_with(&mut store, &sel, format, rendering, &mut w)
                 .with_context(|| format!("{}", path.display()))?
         }
-        None => export::write_with(store.as_mut(), &sel, format, rendering, out)?,
+        None => export::write_with(&mut store, &sel, format, rendering, out)?,
     };
     let n = summary.written;
     if format == Format::Warc {

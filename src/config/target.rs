@@ -7,7 +7,7 @@
 //! resolves `[store] url` to one, and may not import from the layer above.
 
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Where the corpus lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,6 +26,25 @@ impl StoreTarget {
             StoreTarget::Postgres(s.to_string())
         } else {
             StoreTarget::Sqlite(PathBuf::from(s))
+        }
+    }
+}
+
+impl From<&Path> for StoreTarget {
+    /// A SQLite file.
+    fn from(path: &Path) -> StoreTarget {
+        StoreTarget::Sqlite(path.to_path_buf())
+    }
+}
+
+impl StoreTarget {
+    /// The SQLite file, for the checks that only a file needs (a crawl's
+    /// lock, a missing directory, an output file that is the database);
+    /// `None` for a database on a server.
+    pub fn sqlite_file(&self) -> Option<&Path> {
+        match self {
+            StoreTarget::Sqlite(path) => Some(path),
+            StoreTarget::Postgres(_) => None,
         }
     }
 }

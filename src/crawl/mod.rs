@@ -105,10 +105,10 @@ impl From<WriterError> for CrawlError {
     }
 }
 
-/// Crawl the configured (or selected) sites into `store`: a SQLite
-/// [`Store`](crate::store::Store), a PostgreSQL store that other crawler processes may share
-/// (`writer::SharedStore`: claims hold leases, hosts' turns are taken in the
-/// database), or any other [`CrawlStore`].
+/// Crawl the configured (or selected) sites into `store`: an
+/// [`AnyStore`](crate::store::AnyStore) (a SQLite file, or a PostgreSQL
+/// database that other crawler processes may share: claims hold leases,
+/// hosts' turns are taken in the database), or any other [`CrawlStore`].
 ///
 /// The store first takes the configuration's frontier settings (the cap on
 /// URLs per site, a shared store's lease). Seeds (start pages, feeds,

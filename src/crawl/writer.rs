@@ -41,7 +41,7 @@ use super::seen::{CommittedUrls, SeenUrls};
 use super::summary::Counters;
 use crate::config::Config;
 use crate::store::{
-    ClaimFilter, Outlook, QueuedUrl, ShapeCounts, Store, StoreError, WriteOp, WriteOutcome,
+    AnyStore, ClaimFilter, Outlook, QueuedUrl, ShapeCounts, StoreError, WriteOp, WriteOutcome,
 };
 
 /// Items (records, articles, [`URLS_PER_ITEM`] new URLs) buffered before a
@@ -59,9 +59,8 @@ pub const FLUSH_EVERY: Duration = Duration::from_millis(200);
 /// Commands queued before senders wait (back-pressure on workers).
 pub const CHANNEL: usize = 1024;
 
-/// The store operations a crawl needs. [`Store`] is the real one; the trait
-/// keeps the writer testable and is the narrow seam a shared (PostgreSQL)
-/// frontier would implement.
+/// The store operations a crawl needs. [`AnyStore`] (either store) is the
+/// real one; the trait keeps the crawl testable on stores of its own.
 pub trait CrawlStore: Send + 'static {
     /// Take the configuration's frontier settings before the crawl starts
     /// (the cap on URLs per site; a shared store's claim lease). Stores
@@ -143,12 +142,16 @@ pub trait CrawlStore: Send + 'static {
     }
 }
 
-impl CrawlStore for Store {
+/// The real stores, SQLite and PostgreSQL (a shared frontier: claims hold
+/// leases, the hosts' turns are every process's, other processes' leases
+/// are waited for).
+impl CrawlStore for AnyStore {
     fn configure(&mut self, config: &Config) {
-        Store::set_max_urls_per_site(self, config.crawler.max_urls_per_site);
+        let lease = Duration::from_secs(config.store.lease_seconds);
+        AnyStore::configure_frontier(self, config.crawler.max_urls_per_site, lease);
     }
     fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
-        Store::reset_in_flight(self)
+        AnyStore::reset_in_flight(self)
     }
     fn claim_due(
         &mut self,
@@ -156,54 +159,60 @@ impl CrawlStore for Store {
         limit: usize,
         filter: &ClaimFilter,
     ) -> Result<Vec<QueuedUrl>, StoreError> {
-        Store::claim_due_for(self, now_ms, limit, filter)
+        AnyStore::claim_due_for(self, now_ms, limit, filter)
     }
     fn next_due_at(&mut self, sites: Option<&[String]>) -> Result<Option<i64>, StoreError> {
-        Store::next_due_at_for(self, sites)
+        AnyStore::next_due_at_for(self, sites)
+    }
+    fn held_elsewhere(&mut self, sites: Option<&[String]>) -> Result<Option<Duration>, StoreError> {
+        AnyStore::held_elsewhere(self, sites)
+    }
+    fn host_turns(&self) -> Option<crate::store::TurnsAt> {
+        AnyStore::host_turns(self)
     }
     fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
-        Store::write_batch(self, ops)
+        AnyStore::write_batch(self, ops)
     }
     fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError> {
-        Store::pages_by_site(self)
+        AnyStore::pages_by_site(self)
     }
     fn reclean(&mut self, config: &Config, sites: &[String]) -> Result<usize, StoreError> {
         // Only the articles with a line whose status changed: the others
         // would be rewritten with the text they already have.
         let settings = |name: &str| config.line_settings(Some(name));
         if sites.is_empty() {
-            return Ok(Store::reclean_changed(self, None, settings)?.changed);
+            return Ok(AnyStore::reclean_changed(self, None, &settings)?.changed);
         }
         let mut changed = 0;
         for site in sites {
-            changed += Store::reclean_changed(self, Some(site), settings)?.changed;
+            changed += AnyStore::reclean_changed(self, Some(site), &settings)?.changed;
         }
         Ok(changed)
     }
     fn site_rules(&mut self) -> Result<Vec<(String, String)>, StoreError> {
-        Store::site_rules(self)
+        AnyStore::site_rules(self)
     }
     fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
-        Store::url_shapes(self)
+        AnyStore::url_shapes(self)
     }
     fn requeue_refused(
         &mut self,
         sites: &[String],
         refusals: &[(String, String)],
     ) -> Result<usize, StoreError> {
-        Store::requeue_refused(self, sites, refusals)
+        AnyStore::requeue_refused(self, sites, refusals)
     }
     fn requeue_failed(&mut self, sites: &[String]) -> Result<usize, StoreError> {
-        Store::requeue_failed(self, sites)
+        AnyStore::requeue_failed(self, sites)
     }
     fn outlook(&mut self, sites: &[String], now_ms: i64) -> Result<Outlook, StoreError> {
-        Store::outlook(self, sites, now_ms)
+        AnyStore::outlook(self, sites, now_ms)
     }
     fn upkeep_in_background(&mut self) -> Result<(), StoreError> {
-        Store::checkpoint_in_background(self)
+        AnyStore::upkeep_in_background(self)
     }
     fn upkeep_in_foreground(&mut self) -> Result<(), StoreError> {
-        Store::checkpoint_in_foreground(self)
+        AnyStore::upkeep_in_foreground(self)
     }
 }
 
@@ -559,9 +568,6 @@ fn tally(sites: &[Option<String>], outcomes: &[WriteOutcome], counters: &Counter
         }
     }
 }
-
-mod pg_store;
-pub use pg_store::SharedStore;
 
 #[cfg(test)]
 mod tests;

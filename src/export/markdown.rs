@@ -1,7 +1,7 @@
 //! Stored articles → one Markdown stream, rendered by the extraction's
 //! Markdown renderer ([`crate::extract::markdown`]).
 //!
-//! In: a [`MarkdownSource`] (the SQLite or the PostgreSQL store), a
+//! In: an [`AnyStore`] (the SQLite or the PostgreSQL store), a
 //! [`Selection`] and the [`Rendering`] settings (the
 //! `[extract]` options and each site's line settings). Out: per article
 //! `# title`, its URL on the next line, then its body; one article at a
@@ -11,7 +11,7 @@
 //! 1. An article with a kept page: the page is decoded and extracted again
 //!    with Markdown on ([`crate::extract::Article::markdown`]: headings,
 //!    lists, quotes, tables). 2. The lines the site's line table judges
-//!    boilerplate in that extraction's plain text ([`LineJudge::boilerplate_hashes`],
+//!    boilerplate in that extraction's plain text ([`LineJudge`],
 //!    the removal `reextract` applies: current counts, nothing learned) are
 //!    dropped from the Markdown: a line whose text, without its quote, heading
 //!    or list marker, is one of them goes; table rows and code blocks stay
@@ -30,12 +30,12 @@ use super::{ExportError, ExportSummary, Rendering};
 use crate::boilerplate::{line_hash, normalize_with, LineHash};
 use crate::extract::markdown::escape;
 use crate::extract::{ExtractOptions, Extractor, Page};
-use crate::store::{LineJudge, MarkdownSource};
+use crate::store::{AnyStore, LineJudge};
 use crate::store::{Selection, StoreError, StoredArticle, StoredHtml};
 
 /// Stream the selected articles as Markdown.
 pub fn write_markdown(
-    store: &mut dyn MarkdownSource,
+    store: &mut AnyStore,
     sel: &Selection,
     rendering: &Rendering<'_>,
     out: &mut dyn Write,
@@ -74,7 +74,7 @@ pub fn write_markdown(
 /// The article's Markdown from its kept page, boilerplate lines dropped;
 /// `None` when the extraction gives no Markdown or no text.
 fn rerender(
-    judge: &mut dyn LineJudge,
+    judge: &mut LineJudge<'_>,
     a: &StoredArticle,
     page: &StoredHtml,
     opts: &ExtractOptions,
@@ -87,7 +87,7 @@ fn rerender(
         return Ok(None);
     };
     let settings = rendering.line_settings(&a.site);
-    let dropped = judge.boilerplate_hashes(&a.site, &article.text, &settings)?;
+    let dropped = judge(&a.site, &article.text, &settings)?;
     let kept = drop_boilerplate(&md, &dropped, settings.variant.mask_digits);
     // As when storing: an all-template page keeps its extracted text rather
     // than coming out empty.

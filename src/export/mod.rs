@@ -1,7 +1,7 @@
 //! Stored articles → the formats people load: JSONL, CSV, Parquet, WARC,
 //! Markdown.
 //!
-//! In: either store through its read interface ([`CorpusRead`]), a
+//! In: either store ([`AnyStore`]), a
 //! [`Selection`], a [`Format`] (and for Markdown the
 //! [`Rendering`] settings). Out: one stream on a
 //! writer, article by article in id order, in constant memory (one row is
@@ -35,7 +35,7 @@ use crate::config::Config;
 use crate::extract::ExtractOptions;
 use chrono::Utc;
 
-use crate::store::{CorpusRead, Selection, StoreError};
+use crate::store::{AnyStore, Selection, StoreError};
 
 /// The fields of every JSONL object and CSV row, in order.
 pub const FIELDS: [&str; 14] = [
@@ -139,7 +139,7 @@ impl Rendering<'_> {
 /// Stream the selected articles in `format` into `out` (Markdown with the
 /// default [`Rendering`]).
 pub fn write(
-    store: &mut dyn CorpusRead,
+    store: &mut AnyStore,
     sel: &Selection,
     format: Format,
     out: &mut dyn Write,
@@ -149,7 +149,7 @@ pub fn write(
 
 /// [`write`] with the Markdown [`Rendering`] settings.
 pub fn write_with(
-    store: &mut dyn CorpusRead,
+    store: &mut AnyStore,
     sel: &Selection,
     format: Format,
     rendering: &Rendering<'_>,
@@ -157,7 +157,7 @@ pub fn write_with(
 ) -> Result<ExportSummary, ExportError> {
     let mut skipped = 0;
     let written = match format {
-        Format::Jsonl => store.export_articles(sel, &mut |article| {
+        Format::Jsonl => store.export(sel, &mut |article| {
             // `io::Error::from` gives back the writer's own error (its kind,
             // e.g. BrokenPipe, intact) where `io::Error::other` would bury it.
             serde_json::to_writer(&mut *out, article).map_err(std::io::Error::from)?;
@@ -166,14 +166,14 @@ pub fn write_with(
         Format::Csv | Format::CsvRaw => {
             let formulas = format.csv_formulas().unwrap_or_default();
             csv::write_record(out, FIELDS.iter().copied())?;
-            store.export_articles(sel, &mut |a| {
+            store.export(sel, &mut |a| {
                 let row = csv::row_of(a, formulas)?;
                 csv::write_record(out, row.iter().map(String::as_str))
             })?
         }
         Format::Parquet => {
             let mut file = parquet::ParquetWriter::new(out)?;
-            let n = store.export_articles(sel, &mut |a| file.push(a))?;
+            let n = store.export(sel, &mut |a| file.push(a))?;
             file.finish()?;
             n
         }
@@ -186,7 +186,7 @@ pub fn write_with(
             written
         }
         Format::Markdown => {
-            let summary = markdown::write_markdown(store.markdown_source(), sel, rendering, out)?;
+            let summary = markdown::write_markdown(store, sel, rendering, out)?;
             out.flush()?;
             return Ok(summary);
         }

@@ -4,7 +4,7 @@
 use super::*;
 use crate::boilerplate::LineSettings;
 use crate::extract::Article;
-use crate::store::{KeptHeaders, KeptHtml, NewArticle, Store, WriteOp};
+use crate::store::{AnyStore, KeptHeaders, KeptHtml, NewArticle, Store, WriteOp};
 
 fn article_with_html(
     url: &str,
@@ -30,15 +30,15 @@ fn article_with_html(
     }
 }
 
-fn store_with(articles: Vec<NewArticle>) -> Store {
-    let mut store = Store::open_in_memory().unwrap();
+fn store_with(articles: Vec<NewArticle>) -> AnyStore {
+    let mut store = AnyStore::from(Store::open_in_memory().unwrap());
     store
         .write_batch(articles.into_iter().map(WriteOp::Article).collect())
         .unwrap();
     store
 }
 
-fn export(store: &mut Store, format: Format) -> (String, ExportSummary) {
+fn export(store: &mut AnyStore, format: Format) -> (String, ExportSummary) {
     let mut out = Vec::new();
     let summary = write(store, &Selection::default(), format, &mut out).unwrap();
     (String::from_utf8_lossy(&out).into_owned(), summary)
@@ -181,7 +181,7 @@ fn regression_export_printed_density_for_every_article_whatever_the_method() {
             [],
         )
         .unwrap();
-    let mut store = Store::open(&path).unwrap();
+    let mut store = AnyStore::from(Store::open(&path).unwrap());
     let (jsonl, _) = export(&mut store, Format::Jsonl);
     let methods: Vec<serde_json::Value> = jsonl
         .lines()
@@ -327,7 +327,7 @@ fn parquet_row_groups_are_written_as_the_articles_stream() {
             article_with_html(&format!("http://a.test/{i}"), "T", &text, None)
         })
         .collect();
-    let store = store_with(articles);
+    let mut store = store_with(articles);
     let seen = std::cell::Cell::new(0);
     let mut out = Counting {
         seen: &seen,
@@ -339,7 +339,7 @@ fn parquet_row_groups_are_written_as_the_articles_stream() {
     let mut pushed = 0;
     // Five distinct stories (equal texts would be stored once).
     store
-        .export(&Selection::default(), |a| {
+        .export(&Selection::default(), &mut |a| {
             file.push(a)?;
             pushed += 1;
             // A full row group has left before the next article is read.

@@ -2,7 +2,7 @@
 //! Crawl, StormCrawler and the web archives.
 //!
 //! In: the selected articles' kept pages
-//! ([`CorpusRead::export_html`](crate::store::CorpusRead::export_html)). Out: one
+//! ([`AnyStore::export_html`](crate::store::AnyStore::export_html)). Out: one
 //! `warcinfo` record, then one `response` record per kept page, each record
 //! its own gzip member (so readers can seek to a record, as `.warc.gz` tools
 //! expect). Articles without kept HTML are skipped and counted.

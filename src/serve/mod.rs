@@ -2,11 +2,11 @@
 //!
 //! In: a database (a SQLite path or a PostgreSQL URL, [`StoreTarget`]) and
 //! a bound listener (127.0.0.1:8080 by default), and a shutdown future.
-//! Out: HTTP responses until shutdown. A SQLite database is opened
-//! read-only ([`Store::open_read_only`]), so `serve` runs beside a crawl of
-//! the same file (WAL mode: readers never block the writer); a PostgreSQL
-//! one is read through the same interface ([`CorpusRead`]) as the CLI's
-//! read commands.
+//! Out: HTTP responses until shutdown. The database is opened for reading
+//! ([`Access::Read`](crate::store::Access::Read): a SQLite file read-only,
+//! so `serve` runs beside a crawl of the same file, WAL mode letting
+//! readers never block the writer) and read through the same
+//! [`AnyStore`](crate::store::AnyStore) as the CLI's read commands.
 //!
 //! Routes: `GET /` (the page), `/app.js`, `/app.css` (its assets, served by
 //! the binary: no build step, no CDN), and the JSON API of [`api`]:
@@ -201,7 +201,7 @@ pub async fn serve(
     line_window: u64,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
-    let target = StoreTarget::Sqlite(db.to_path_buf());
+    let target = StoreTarget::from(db);
     serve_target(listener, &target, line_window, shutdown).await
 }
 

@@ -20,11 +20,10 @@ use tokio::sync::Semaphore;
 
 use super::limits::{MAX_EXPORTS, MAX_QUERIES, QUERY_WAIT};
 use super::ApiError;
-use crate::store::pg::PgStore;
-use crate::store::{CorpusRead, Store, StoreError, StoreTarget};
+use crate::store::{self, Access, AnyStore, StoreError, StoreTarget};
 
 /// One connection of the pool, to either store.
-pub(super) type Connection = Box<dyn CorpusRead + Send>;
+pub(super) type Connection = AnyStore;
 
 /// Read-only connections, reused between requests, and the query slots.
 pub struct Pool {
@@ -41,7 +40,7 @@ impl Pool {
     /// Check that the SQLite database opens read-only, and keep that
     /// connection.
     pub fn open(path: &std::path::Path) -> Result<Pool, StoreError> {
-        Pool::open_target(&StoreTarget::Sqlite(path.to_path_buf()))
+        Pool::open_target(&StoreTarget::from(path))
     }
 
     /// [`Pool::open`] for either store.
@@ -65,7 +64,7 @@ impl Pool {
     /// query slot is free; 503 when none frees up in time.
     pub async fn run<T: Send + 'static>(
         self: &Arc<Self>,
-        f: impl FnOnce(&mut dyn CorpusRead) -> Result<T, ApiError> + Send + 'static,
+        f: impl FnOnce(&mut AnyStore) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
         let slot = match tokio::time::timeout(self.wait, self.queries.clone().acquire_owned()).await
         {
@@ -96,14 +95,14 @@ impl Pool {
     /// caller holds a query or export slot.
     pub(super) fn with<T>(
         &self,
-        f: impl FnOnce(&mut dyn CorpusRead) -> Result<T, ApiError>,
+        f: impl FnOnce(&mut AnyStore) -> Result<T, ApiError>,
     ) -> Result<T, ApiError> {
         let taken = self.lock().pop();
         let mut store = match taken {
             Some(s) => s,
             None => connect(&self.target)?,
         };
-        let out = f(store.as_mut());
+        let out = f(&mut store);
         let mut idle = self.lock();
         if idle.len() < self.keep {
             idle.push(store);
@@ -139,10 +138,7 @@ impl Pool {
 
 /// A new read-only connection.
 fn connect(target: &StoreTarget) -> Result<Connection, StoreError> {
-    Ok(match target {
-        StoreTarget::Sqlite(path) => Box::new(Store::open_read_only(path)?),
-        StoreTarget::Postgres(url) => Box::new(PgStore::open(url)?),
-    })
+    store::open(target, Access::Read)
 }
 
 #[cfg(test)]
@@ -154,8 +150,9 @@ mod tests {
     fn sqlite() -> (tempfile::TempDir, StoreTarget) {
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("pool.db");
-        drop(Store::open(&db).unwrap());
-        (dir, StoreTarget::Sqlite(db))
+        let target = StoreTarget::from(db.as_path());
+        drop(store::open(&target, Access::Create).unwrap());
+        (dir, target)
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

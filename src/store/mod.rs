@@ -1,79 +1,53 @@
-//! SQLite storage: the frontier, the fetch log, articles with FTS5 search, and
-//! the per-site boilerplate line table.
+//! The corpus: the frontier, the fetch log, articles with full-text search,
+//! and the per-site boilerplate line table, in SQLite (one file, the
+//! embedded default) or in PostgreSQL (one database shared by many crawler
+//! processes).
 //!
-//! In: write operations from the crawl's single writer ([`Store::write_batch`],
-//! one transaction per batch) and queries from the CLI. Out: rows.
-//! The database is opened in WAL mode and migrated on open (numbered files in
-//! `migrations/`; every one not recorded in the `schema_migrations` ledger
-//! is applied, in number order).
+//! In: write operations from the crawl's single writer (`write_batch`, one
+//! transaction per batch) and queries from the commands. Out: rows, as the
+//! same types on either store.
 //!
-//! One narrow interface (this type and its methods), one file per concern:
-//! `open` (connection settings, integrity check), `migrate` (which
-//! migrations to apply, and applying them), `frontier`
-//! (add, claim, requeue, counts, budgets), `articles` (batched writes; an
-//! article's SQL primitives in `articles/primitives.rs`), `search_index`
-//! (the batch's new articles into the FTS5 indexes), `checkpoint` (WAL
-//! checkpoints on a thread of their own while crawling), `search` (FTS5 and
-//! CJK search, lookup, export), `stats` (per-site figures), `maintenance`
-//! (re-cleaning, top lines), `lines` (learning's entry points on SQLite,
-//! the line table's figures, the re-clean's SQL), `kept` and `reextract`
-//! (kept pages, re-extraction), `rendering` (what the Markdown export reads) and `trouble`
-//! (SQLite's file-level failures as sentences a user can act on).
-//!
-//! The decisions of both stores are written once in `rules` (storing an
-//! article, near-duplicates, learning and pruning, re-cleaning,
-//! re-extraction), over a trait of batch SQL primitives that each backend
-//! implements in its own dialect; a backend file holds SQL and row mapping.
-//!
-//! Beside it: `pg` (the same corpus in PostgreSQL, shared by many crawler
-//! processes), `target` (which of the two a command works on), `read`
-//! ([`CorpusRead`], what `search`, `show`, `export` and `stats` need, both
-//! stores implementing it) and `copy` (a whole corpus from one store to
-//! another).
+//! Layout, top to bottom:
+//! - this file: the types and errors both stores share;
+//! - `target` (which store a command works on: [`StoreTarget`]) and `any`
+//!   (the one [`open`]: a target for an [`Access`] in, an [`AnyStore`]
+//!   out, either store behind one type, so that no caller names a backend);
+//! - `rules`: every decision written once (storing an article,
+//!   near-duplicates, learning and pruning, re-cleaning, re-extraction, a
+//!   URL's host key, the order of shape counts, the search's ranking cap
+//!   and LIKE snippet), over traits of batch SQL primitives that each
+//!   backend implements in its own dialect; `rows` (a stored article's and
+//!   a kept page's row mapped once); `query` (the search syntax, no SQL);
+//! - `sqlite` and `pg`, side by side: each holds its own SQL and row
+//!   mapping, one file per concern, and neither imports the other;
+//! - `copy`: a whole corpus from one store to another (`newshound copy`).
 
-mod articles;
-mod checkpoint;
-pub use checkpoint::{CHECKPOINT_AT, WAL_LIMIT};
-mod frontier;
-pub use frontier::url_host;
-mod kept;
-mod overview;
-pub use overview::{DayCount, LanguageCount};
-mod reextract;
-mod rendering;
-mod requeue;
-pub use kept::{KeptCompressor, KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
-pub use reextract::{ReextractCounts, ReextractCursor, ReextractStore, Reextracted};
-pub use rendering::{LineJudge, MarkdownSource, WithHtml};
+mod any;
+pub use any::{open, Access, AnyStore, LineJudge, WithHtml};
 pub mod copy;
-pub mod lines;
-mod maintenance;
 mod page_judgement;
-pub(crate) mod rules;
 pub use page_judgement::PageJudgement;
 pub mod pg;
 /// The hosts' turns a store shared by several crawler processes keeps (global
 /// politeness); the crawl sees them through these names, not a backend's.
 pub use pg::{HostTurns, Turn, TurnsAt};
-pub mod target;
-pub use maintenance::Replayed;
-pub use target::StoreTarget;
-mod migrate;
-mod open;
 mod query;
-pub mod read;
 pub use query::{Query, QueryError, MAX_PREFIX_WORDS, MAX_TERMS};
-pub use read::CorpusRead;
-mod search;
-mod search_index;
-mod site_rules;
-mod stats;
-pub use site_rules::{SiteRuleStats, SiteRuleUpdate};
-#[cfg(test)]
-mod tests;
-mod trouble;
-mod url_shapes;
-pub use trouble::FileTrouble;
+mod rows;
+pub(crate) mod rules;
+pub use rules::frontier::url_host;
+mod sqlite;
+pub use sqlite::checkpoint::{CHECKPOINT_AT, WAL_LIMIT};
+pub use sqlite::kept::{KeptCompressor, KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
+pub use sqlite::lines;
+pub use sqlite::maintenance::Replayed;
+pub use sqlite::overview::{DayCount, LanguageCount};
+pub use sqlite::reextract::{ReextractCounts, ReextractCursor, Reextracted};
+pub use sqlite::site_rules::{SiteRuleStats, SiteRuleUpdate};
+pub use sqlite::trouble::FileTrouble;
+pub use sqlite::Store;
+pub mod target;
+pub use target::StoreTarget;
 
 use std::path::{Path, PathBuf};
 
@@ -125,6 +99,13 @@ pub enum StoreError {
         found: i64,
         supported: i64,
     },
+    /// A command that reads or changes a corpus was given a SQLite path
+    /// where there is no file: an error rather than a silently created
+    /// empty database.
+    #[error("{path}: no such database (run `newshound crawl` first, or pass --db PATH)")]
+    NoSuchDatabase { path: PathBuf },
+    #[error("{path}: is a directory, not a database")]
+    IsADirectory { path: PathBuf },
     #[error("unknown site: {0}")]
     UnknownSite(String),
     #[error("search: {0}")]
@@ -182,6 +163,16 @@ pub struct ClaimFilter {
     /// Hosts to leave alone this time (the caller holds enough of their
     /// URLs, or the host is paused).
     pub skip_hosts: std::collections::HashSet<String>,
+}
+
+impl ClaimFilter {
+    /// URLs of one host a claim of `limit` takes at most.
+    pub(crate) fn per_host_in(&self, limit: usize) -> usize {
+        match self.per_host {
+            0 => limit,
+            n => n.min(limit),
+        }
+    }
 }
 
 /// A URL claimed from the frontier for fetching.
@@ -387,27 +378,6 @@ pub struct ShapeUpdate {
 /// `[("timeout", 3)]` as `{"timeout": 3}`, keeping the order.
 fn pairs_as_map<S: serde::Serializer>(pairs: &[(String, u64)], s: S) -> Result<S::Ok, S::Error> {
     s.collect_map(pairs.iter().map(|(k, n)| (k, n)))
-}
-
-/// The SQLite store. One writer at a time; readers open their own.
-pub struct Store {
-    conn: rusqlite::Connection,
-    path: PathBuf,
-    /// URLs a site may know at most (0 = no cap).
-    max_urls_per_site: u64,
-    /// URLs each site knows, for that cap.
-    url_counts: frontier::SiteUrlCounts,
-    /// Opened with [`Store::open_read_only`]: never write, not even on drop.
-    read_only: bool,
-    /// The WAL checkpointing thread, when [`Store::checkpoint_in_background`]
-    /// is on.
-    checkpoints: Option<checkpoint::BackgroundCheckpoints>,
-}
-
-impl Store {
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
 }
 
 impl StoreError {

@@ -113,8 +113,7 @@ fn reextract_on_postgres_resumes_an_interrupted_run_as_sqlite_does() {
     use newshound::config::Config;
     use newshound::extract::{Algorithm, ExtractOptions};
     use newshound::reextract::{self, ReextractLimits};
-    use newshound::store::pg::PgStore;
-    use newshound::store::{ReextractStore, Selection, Store};
+    use newshound::store::{self, Access, Selection, StoreTarget};
 
     let dir = tempfile::tempdir().unwrap();
     let pg = demo_on_both(dir.path());
@@ -128,11 +127,11 @@ fn reextract_on_postgres_resumes_an_interrupted_run_as_sqlite_does() {
         max_batches: Some(1),
     };
     let all = Selection::default();
-    let mut sqlite = Store::open(&dir.path().join("demo.db")).unwrap();
-    let mut postgres = PgStore::open(&pg.url).unwrap();
-    let stores: [&mut dyn ReextractStore; 2] = [&mut sqlite, &mut postgres];
+    let open = |db: &str| store::open(&StoreTarget::parse(db), Access::Write).unwrap();
+    let mut sqlite = open(&dir.path().join("demo.db").to_string_lossy());
+    let mut postgres = open(&pg.url);
     let mut firsts = Vec::new();
-    for store in stores {
+    for store in [&mut sqlite, &mut postgres] {
         let first = reextract::reextract(store, &config, &td, &all, step).unwrap();
         assert!(!first.finished);
         assert_eq!(first.counts.seen, 4);

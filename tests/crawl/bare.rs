@@ -11,13 +11,19 @@ use std::path::Path;
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions, CrawlSummary};
 use newshound::simweb::bare::{BareSpec, BareWeb};
+use newshound::store::AnyStore;
 use newshound::store::{Store, StoredArticle};
 
 async fn crawl(cfg: &Config, db: &Path) -> CrawlSummary {
     let store = Store::open(db).expect("open store");
-    crawl::run(cfg, store, CrawlOptions::default(), std::future::pending())
-        .await
-        .expect("crawl runs")
+    crawl::run(
+        cfg,
+        AnyStore::from(store),
+        CrawlOptions::default(),
+        std::future::pending(),
+    )
+    .await
+    .expect("crawl runs")
 }
 
 fn stored(db: &Path) -> Vec<StoredArticle> {
@@ -224,12 +230,11 @@ async fn regression_a_too_wide_pattern_stored_the_about_page_but_a_bare_site_doe
     web.shutdown().await;
 }
 
-/// The same bare crawl on PostgreSQL (`crawl::run` over a `SharedStore`) stores the same
+/// The same bare crawl on PostgreSQL (`crawl::run` over an `AnyStore`) stores the same
 /// articles and keeps the same judgements as on SQLite.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bare_crawl_judges_the_same_on_postgresql_as_on_sqlite() {
     use crate::pg_testing::TestDb;
-    use newshound::crawl::writer::SharedStore;
     use newshound::store::pg::PgStore;
     let web = BareWeb::start(BareSpec {
         sites: 4,
@@ -255,7 +260,7 @@ async fn a_bare_crawl_judges_the_same_on_postgresql_as_on_sqlite() {
     .expect("PostgreSQL starts");
     crawl::run(
         &cfg,
-        SharedStore::new(store),
+        AnyStore::from(store),
         CrawlOptions::default(),
         std::future::pending(),
     )

@@ -8,6 +8,7 @@ use std::time::Duration;
 use crate::support::start_web;
 use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::SimWebSpec;
+use newshound::store::AnyStore;
 use newshound::store::Store;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -26,11 +27,13 @@ async fn continuous_mode_revisits_feeds_conditionally_and_articles_never() {
         ..CrawlOptions::default()
     };
     let stop = tokio::time::sleep(Duration::from_millis(3500));
-    let summary =
-        tokio::time::timeout(Duration::from_secs(60), crawl::run(&cfg, store, opts, stop))
-            .await
-            .expect("the crawl stops when asked")
-            .expect("crawl runs");
+    let summary = tokio::time::timeout(
+        Duration::from_secs(60),
+        crawl::run(&cfg, AnyStore::from(store), opts, stop),
+    )
+    .await
+    .expect("the crawl stops when asked")
+    .expect("crawl runs");
     println!("{summary}");
 
     let requests = web.requests();

@@ -19,12 +19,12 @@ use newshound::export::{self, Format, FIELDS};
 use newshound::extract::{Algorithm, ExtractOptions};
 use newshound::reextract::{self, ReextractLimits};
 use newshound::simweb::SimWebSpec;
-use newshound::store::{Selection, Store, StoredArticle};
+use newshound::store::{AnyStore, Selection, Store, StoredArticle};
 
 pub(crate) async fn crawl_into(cfg: &Config, db: &Path) {
     let store = Store::open(db).expect("open store");
     let opts = CrawlOptions::default();
-    let summary = crawl::run(cfg, store, opts, std::future::pending())
+    let summary = crawl::run(cfg, AnyStore::from(store), opts, std::future::pending())
         .await
         .expect("crawl runs");
     assert!(summary.articles_stored > 0, "{summary}");
@@ -39,6 +39,14 @@ pub(crate) fn stored(store: &Store) -> Vec<StoredArticle> {
         })
         .expect("export");
     all
+}
+
+/// The SQLite store inside a test's [`AnyStore`].
+fn sqlite(store: &AnyStore) -> &Store {
+    match store {
+        AnyStore::Sqlite(s) => s,
+        AnyStore::Pg(_) => unreachable!("these tests crawl into SQLite"),
+    }
 }
 
 fn spec(seed: u64) -> SimWebSpec {
@@ -96,8 +104,8 @@ async fn keep_html_false_keeps_nothing_and_warc_counts_the_skipped() {
     cfg.store.keep_html = false;
     let db = dir.path().join("nokeep.db");
     crawl_into(&cfg, &db).await;
-    let mut store = Store::open(&db).unwrap();
-    let n = stored(&store).len() as u64;
+    let mut store = AnyStore::from(Store::open(&db).unwrap());
+    let n = stored(sqlite(&store)).len() as u64;
     assert_eq!(store.kept_sizes().unwrap().pages, 0);
     let mut warc = Vec::new();
     let summary =
@@ -123,8 +131,8 @@ async fn reextract_after_an_option_change_updates_text_and_search_in_place() {
     let (web, dir, cfg) = start_web(spec(33)).await;
     let db = dir.path().join("re.db");
     crawl_into(&cfg, &db).await;
-    let mut store = Store::open(&db).unwrap();
-    let before = stored(&store);
+    let mut store = AnyStore::from(Store::open(&db).unwrap());
+    let before = stored(sqlite(&store));
     let all = Selection::default();
     let limits = ReextractLimits::default();
 
@@ -144,7 +152,7 @@ async fn reextract_after_an_option_change_updates_text_and_search_in_place() {
     .unwrap();
     assert!(td.finished);
     assert!(td.changed_total() > 0, "td should change something: {td:?}");
-    let after = stored(&store);
+    let after = stored(sqlite(&store));
     assert_eq!(after.len(), before.len(), "no article added or lost");
     let changed: Vec<(&StoredArticle, &StoredArticle)> = before
         .iter()
@@ -153,7 +161,7 @@ async fn reextract_after_an_option_change_updates_text_and_search_in_place() {
         .collect();
     assert_eq!(changed.len() as u64, td.changed_total());
     assert_eq!(
-        store.integrity_check().unwrap(),
+        sqlite(&store).integrity_check().unwrap(),
         "ok",
         "FTS indexes consistent"
     );
@@ -167,14 +175,14 @@ async fn reextract_after_an_option_change_updates_text_and_search_in_place() {
         .split_whitespace()
         .find(|w| w.len() > 6 && w.chars().all(char::is_alphabetic) && !old_words.contains(w))
     {
-        let hits = store.search(word, 100).unwrap();
+        let hits = sqlite(&store).search(word, 100).unwrap();
         assert!(hits.iter().any(|h| h.id == a.id), "{word} finds {}", a.url);
     }
 
     // And back: the crawl's text again, exactly.
     let back = reextract::reextract(&mut store, &cfg, &cfg_opts(&cfg), &all, limits).unwrap();
     assert_eq!(back.changed_total(), td.changed_total());
-    let restored = stored(&store);
+    let restored = stored(sqlite(&store));
     for (b, r) in before.iter().zip(&restored) {
         assert_eq!(b.article.text, r.article.text, "{}", b.url);
         assert_eq!(b.word_count, r.word_count, "{}", b.url);
@@ -201,11 +209,11 @@ async fn reextract_killed_after_a_batch_resumes_where_it_stopped() {
     let td = with_algorithm(Algorithm::Td);
     let all = Selection::default();
     let whole = {
-        let mut s = Store::open(&twin).unwrap();
+        let mut s = AnyStore::from(Store::open(&twin).unwrap());
         reextract::reextract(&mut s, &cfg, &td, &all, ReextractLimits::default()).unwrap()
     };
 
-    let mut store = Store::open(&db).unwrap();
+    let mut store = AnyStore::from(Store::open(&db).unwrap());
     let step = ReextractLimits {
         batch: 7,
         max_batches: Some(1),
@@ -214,7 +222,7 @@ async fn reextract_killed_after_a_batch_resumes_where_it_stopped() {
     assert!(!first.finished);
     assert_eq!(first.counts.seen, 7);
     drop(store); // the "kill": only committed batches survive
-    let mut store = Store::open(&db).unwrap();
+    let mut store = AnyStore::from(Store::open(&db).unwrap());
     let cursor = store
         .reextract_cursor(&reextract::selection_key(&all))
         .unwrap()
@@ -242,7 +250,7 @@ async fn reextract_killed_after_a_batch_resumes_where_it_stopped() {
     let twin_store = Store::open(&twin).unwrap();
     let texts =
         |s: &Store| -> Vec<String> { stored(s).into_iter().map(|a| a.article.text).collect() };
-    assert_eq!(texts(&store), texts(&twin_store));
+    assert_eq!(texts(sqlite(&store)), texts(&twin_store));
     web.shutdown().await;
 }
 
@@ -251,8 +259,8 @@ async fn every_export_format_carries_every_article() {
     let (web, dir, cfg) = start_web(spec(35)).await;
     let db = dir.path().join("export.db");
     crawl_into(&cfg, &db).await;
-    let mut store = Store::open(&db).unwrap();
-    let articles = stored(&store);
+    let mut store = AnyStore::from(Store::open(&db).unwrap());
+    let articles = stored(sqlite(&store));
     assert!(
         articles.iter().all(|a| a.method == Some(a.article.method)),
         "the crawl records every article's extraction method"
@@ -395,7 +403,7 @@ async fn regression_reextract_tree_ignored_the_sites_learned_rules() {
     // never picks, so only a run that uses the rule stores it.
     let rule = r#"{"path":[{"tag":"div","id":"page"},{"tag":"div","class":"content"},{"tag":"div","class":"story"},{"tag":"div","class":"comments"}]}"#;
     let rule_of = newshound::extract::SiteRule::from_json(rule).unwrap();
-    let mut store = Store::open(&db).unwrap();
+    let mut store = AnyStore::from(Store::open(&db).unwrap());
     store
         .write_batch(vec![newshound::store::WriteOp::SiteRule(
             newshound::store::SiteRuleUpdate {
@@ -407,7 +415,7 @@ async fn regression_reextract_tree_ignored_the_sites_learned_rules() {
         )])
         .unwrap();
     let tree = with_algorithm(Algorithm::Tree);
-    let planet: Vec<StoredArticle> = stored(&store)
+    let planet: Vec<StoredArticle> = stored(sqlite(&store))
         .into_iter()
         .filter(|a| a.site == "dailyplanet")
         .collect();
@@ -431,7 +439,10 @@ async fn regression_reextract_tree_ignored_the_sites_learned_rules() {
         ReextractLimits::default(),
     )
     .unwrap();
-    for a in stored(&store).iter().filter(|a| a.site == "dailyplanet") {
+    for a in stored(sqlite(&store))
+        .iter()
+        .filter(|a| a.site == "dailyplanet")
+    {
         assert_eq!(
             a.article.text, by_rule[&a.id],
             "{}: extracted by the rule",

@@ -8,6 +8,7 @@ use std::time::Duration;
 use crate::support::start_web;
 use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::SimWebSpec;
+use newshound::store::AnyStore;
 use newshound::store::Store;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -21,7 +22,12 @@ async fn every_fault_is_counted_and_none_wedges_the_crawl() {
     let (web, dir, cfg) = start_web(spec).await;
     let db = dir.path().join("faults.db");
     let store = Store::open(&db).expect("open store");
-    let run = crawl::run(&cfg, store, CrawlOptions::default(), std::future::pending());
+    let run = crawl::run(
+        &cfg,
+        AnyStore::from(store),
+        CrawlOptions::default(),
+        std::future::pending(),
+    );
     // Generous bound: the slowest fault (the drip) is cut by the 1 s read timeout.
     let summary = tokio::time::timeout(Duration::from_secs(120), run)
         .await

@@ -7,7 +7,7 @@ use crate::support::start_web;
 use newshound::export::{self, Format};
 use newshound::extract::{ExtractOptions, Extractor, Page};
 use newshound::simweb::SimWebSpec;
-use newshound::store::{Selection, Store, StoredArticle};
+use newshound::store::{AnyStore, Selection, Store, StoredArticle};
 
 /// A Markdown line's text without the quote, heading or list marker.
 fn markdown_line_text(line: &str) -> &str {
@@ -29,8 +29,11 @@ async fn markdown_export_keeps_lists_from_kept_html_and_drops_learned_boilerplat
     crate::support::set_rate_per_host(&mut cfg, 20.0);
     let db = dir.path().join("markdown.db");
     crawl_into(&cfg, &db).await;
-    let mut store = Store::open(&db).unwrap();
-    let articles = stored(&store);
+    let mut store = AnyStore::from(Store::open(&db).unwrap());
+    let articles = stored(match &store {
+        AnyStore::Sqlite(s) => s,
+        AnyStore::Pg(_) => unreachable!("a SQLite file"),
+    });
     let rendering = export::Rendering {
         extract: ExtractOptions::default(),
         config: Some(&cfg),

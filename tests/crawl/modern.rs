@@ -7,6 +7,7 @@
 use crate::support::start_web;
 use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::{SimSite, SimWeb, SimWebSpec};
+use newshound::store::AnyStore;
 use newshound::store::{Selection, Store, StoredArticle};
 
 /// A web whose fourth site is `wire`, and every article stored by a crawl
@@ -32,7 +33,7 @@ async fn crawl_wire() -> (SimWeb, SimSite, Vec<StoredArticle>, tempfile::TempDir
         ..CrawlOptions::default()
     };
     let store = Store::open(&db).expect("open store");
-    let summary = crawl::run(&cfg, store, opts, std::future::pending())
+    let summary = crawl::run(&cfg, AnyStore::from(store), opts, std::future::pending())
         .await
         .expect("crawl runs");
     println!("{summary}");

@@ -14,6 +14,7 @@ use crate::support::{max_in_window, start_web};
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::{Behaviour, RequestRecord, SimWeb, SimWebSpec};
+use newshound::store::AnyStore;
 use newshound::store::Store;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -34,9 +35,14 @@ async fn observed_rate_per_host_never_exceeds_the_configured_rate() {
     let rates: BTreeMap<String, f64> = cfg.sites.iter().map(|s| (s.name.clone(), s.rate)).collect();
 
     let store = Store::open(&dir.path().join("polite.db")).expect("open store");
-    let summary = crawl::run(&cfg, store, CrawlOptions::default(), std::future::pending())
-        .await
-        .expect("crawl runs");
+    let summary = crawl::run(
+        &cfg,
+        AnyStore::from(store),
+        CrawlOptions::default(),
+        std::future::pending(),
+    )
+    .await
+    .expect("crawl runs");
     println!("{summary}");
     assert!(summary.articles_stored >= 24, "{summary}");
 
@@ -241,9 +247,14 @@ async fn crawl_under_load(
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     load_the_runtime(stop.clone());
     let store = Store::open(&dir.path().join("crawl.db")).expect("open store");
-    let summary = crawl::run(&cfg, store, CrawlOptions::default(), std::future::pending())
-        .await
-        .expect("crawl runs");
+    let summary = crawl::run(
+        &cfg,
+        AnyStore::from(store),
+        CrawlOptions::default(),
+        std::future::pending(),
+    )
+    .await
+    .expect("crawl runs");
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     println!("{summary}");
     (served, summary)

@@ -14,6 +14,7 @@ use axum::routing::get;
 use axum::Router;
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions, CrawlSummary};
+use newshound::store::AnyStore;
 use newshound::store::{ArticleRef, Store};
 
 #[derive(Default)]
@@ -90,7 +91,12 @@ async fn continuous(cfg: &Config, db: &Path, for_ms: u64) -> CrawlSummary {
     let stop = tokio::time::sleep(Duration::from_millis(for_ms));
     tokio::time::timeout(
         Duration::from_secs(60),
-        crawl::run(cfg, Store::open(db).expect("open"), opts, stop),
+        crawl::run(
+            cfg,
+            AnyStore::from(Store::open(db).expect("open")),
+            opts,
+            stop,
+        ),
     )
     .await
     .expect("the crawl stops when asked")

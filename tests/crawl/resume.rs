@@ -11,6 +11,7 @@ use crate::support::start_web;
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions, CrawlSummary};
 use newshound::simweb::SimWebSpec;
+use newshound::store::AnyStore;
 use newshound::store::Store;
 
 async fn crawl(
@@ -19,9 +20,14 @@ async fn crawl(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> CrawlSummary {
     let store = Store::open(db).expect("open store");
-    crawl::run(cfg, store, CrawlOptions::default(), shutdown)
-        .await
-        .expect("crawl runs")
+    crawl::run(
+        cfg,
+        AnyStore::from(store),
+        CrawlOptions::default(),
+        shutdown,
+    )
+    .await
+    .expect("crawl runs")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -13,6 +13,7 @@ use axum::http::{StatusCode, Uri};
 use axum::Router;
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions, CrawlSummary};
+use newshound::store::AnyStore;
 use newshound::store::Store;
 
 /// A distinct article body per page.
@@ -91,7 +92,7 @@ const NEWS: &str = r"/news/\d{4}/";
 
 async fn crawl_once(cfg: &Config, db: &Path, opts: CrawlOptions) -> CrawlSummary {
     let store = Store::open(db).unwrap();
-    let run = crawl::run(cfg, store, opts, std::future::pending());
+    let run = crawl::run(cfg, AnyStore::from(store), opts, std::future::pending());
     let summary = tokio::time::timeout(Duration::from_secs(60), run)
         .await
         .expect("crawl finishes")
@@ -268,7 +269,7 @@ async fn crawl_shared(cfg: &Config, url: &str) -> CrawlSummary {
     .unwrap();
     let run = crawl::run(
         cfg,
-        crawl::writer::SharedStore::new(store),
+        AnyStore::from(store),
         CrawlOptions::default(),
         std::future::pending(),
     );

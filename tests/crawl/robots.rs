@@ -10,6 +10,7 @@ use axum::http::Uri;
 use axum::Router;
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions, CrawlSummary};
+use newshound::store::AnyStore;
 use newshound::store::Store;
 
 type Log = Arc<Mutex<Vec<(String, Instant)>>>;
@@ -85,7 +86,12 @@ index_patterns = ['^{b}/(private/.*)?$']
 async fn crawl_into_temp(cfg: &Config) -> CrawlSummary {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(&dir.path().join("tiny.db")).unwrap();
-    let run = crawl::run(cfg, store, CrawlOptions::default(), std::future::pending());
+    let run = crawl::run(
+        cfg,
+        AnyStore::from(store),
+        CrawlOptions::default(),
+        std::future::pending(),
+    );
     tokio::time::timeout(Duration::from_secs(60), run)
         .await
         .expect("crawl finishes")

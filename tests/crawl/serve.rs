@@ -10,6 +10,7 @@ use newshound::boilerplate::LineSettings;
 use newshound::crawl::{self, CrawlOptions};
 use newshound::extract::Article;
 use newshound::simweb::{SimWeb, SimWebSpec};
+use newshound::store::AnyStore;
 use newshound::store::{NewArticle, Selection, Store, StoredArticle, WriteOp};
 use serde_json::Value;
 use tokio::sync::oneshot;
@@ -33,7 +34,7 @@ pub async fn crawled(seed: u64) -> Crawled {
     let db = dir.path().join("serve.db");
     let store = Store::open(&db).unwrap();
     let opts = CrawlOptions::default();
-    crawl::run(&cfg, store, opts, std::future::pending())
+    crawl::run(&cfg, AnyStore::from(store), opts, std::future::pending())
         .await
         .expect("crawl runs");
     let store = Store::open(&db).unwrap();

@@ -7,6 +7,7 @@ use newshound::crawl::check::{check_site, LinkLabel, LinkSource};
 use newshound::crawl::shapes::{ShapeClass, ShapeTable};
 use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::SimWebSpec;
+use newshound::store::AnyStore;
 use newshound::store::{Selection, ShapeCounts, Store};
 
 fn table_of(store: &Store, site: &str) -> ShapeTable {
@@ -28,9 +29,14 @@ async fn a_crawl_learns_the_article_shape_that_sites_check_then_uses() {
     let (web, dir, cfg) = start_web(spec).await;
     let db = dir.path().join("shapes.db");
     let store = Store::open(&db).expect("open");
-    crawl::run(&cfg, store, CrawlOptions::default(), std::future::pending())
-        .await
-        .expect("crawl");
+    crawl::run(
+        &cfg,
+        AnyStore::from(store),
+        CrawlOptions::default(),
+        std::future::pending(),
+    )
+    .await
+    .expect("crawl");
 
     let site = &web.sites()[0];
     let store = Store::open(&db).expect("open");
@@ -170,7 +176,7 @@ async fn a_site_without_patterns_learns_its_article_shape_and_explores_within_it
         let db = dir.path().join(format!("bare{budget}.db"));
         crawl::run(
             &cfg,
-            Store::open(&db).expect("open"),
+            AnyStore::from(Store::open(&db).expect("open")),
             CrawlOptions::default(),
             std::future::pending(),
         )
@@ -216,7 +222,7 @@ async fn regression_articles_first_linked_from_the_start_page_were_never_stored_
     let db = dir.path().join("bare-start.db");
     crawl::run(
         &bare(&cfg),
-        Store::open(&db).expect("open"),
+        AnyStore::from(Store::open(&db).expect("open")),
         CrawlOptions::default(),
         std::future::pending(),
     )
@@ -261,7 +267,7 @@ async fn trap_guards_hold_for_a_site_without_patterns() {
     };
     let run = crawl::run(
         &cfg,
-        Store::open(&db).expect("open"),
+        AnyStore::from(Store::open(&db).expect("open")),
         opts,
         std::future::pending(),
     );

@@ -11,6 +11,7 @@ use std::time::Duration;
 use crate::support::{article_paths, start_web};
 use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::{SimWeb, SimWebSpec};
+use newshound::store::AnyStore;
 use newshound::store::Store;
 
 /// Article requests served so far, as (site, path).
@@ -48,7 +49,7 @@ async fn a_shutdown_mid_crawl_writes_in_flight_pages_and_the_next_run_resumes() 
         Duration::from_secs(120),
         crawl::run(
             &cfg,
-            Store::open(&db).expect("open"),
+            AnyStore::from(Store::open(&db).expect("open")),
             CrawlOptions::default(),
             ctrl_c,
         ),
@@ -104,7 +105,7 @@ async fn a_shutdown_mid_crawl_writes_in_flight_pages_and_the_next_run_resumes() 
     // The same command again resumes and finishes.
     let second = crawl::run(
         &cfg,
-        Store::open(&db).expect("open"),
+        AnyStore::from(Store::open(&db).expect("open")),
         CrawlOptions::default(),
         std::future::pending(),
     )

@@ -12,6 +12,7 @@ use crate::support::{article_paths, max_in_window, start_web, start_web_with};
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions, CrawlSummary};
 use newshound::simweb::{Behaviour, RequestRecord, SimWebSpec};
+use newshound::store::AnyStore;
 use newshound::store::{ArticleRef, Store, StoredArticle};
 
 /// Articles stored before this many per site are judged without the
@@ -21,7 +22,7 @@ const LEARNING_PAGES: usize = 5;
 async fn crawl_once(cfg: &Config, db: &Path) -> CrawlSummary {
     let store = Store::open(db).expect("open store");
     let opts = CrawlOptions::default();
-    crawl::run(cfg, store, opts, std::future::pending())
+    crawl::run(cfg, AnyStore::from(store), opts, std::future::pending())
         .await
         .expect("crawl runs")
 }

@@ -14,6 +14,7 @@ use newshound::config::Config;
 use newshound::crawl::writer::CrawlStore;
 use newshound::crawl::{self, CrawlError, CrawlOptions};
 use newshound::simweb::SimWebSpec;
+use newshound::store::AnyStore;
 use newshound::store::{
     ArticleRef, ClaimFilter, NewUrl, QueuedUrl, Store, StoreError, UrlKind, WriteOp, WriteOutcome,
 };
@@ -159,7 +160,7 @@ async fn only_selected_sites_are_crawled_and_unknown_ones_are_refused() {
     };
     let err = crawl::run(
         &cfg,
-        Store::open(&db).expect("open"),
+        AnyStore::from(Store::open(&db).expect("open")),
         opts(vec!["nope".into()]),
         std::future::pending(),
     )
@@ -171,7 +172,7 @@ async fn only_selected_sites_are_crawled_and_unknown_ones_are_refused() {
 
     let summary = crawl::run(
         &cfg,
-        Store::open(&db).expect("open"),
+        AnyStore::from(Store::open(&db).expect("open")),
         opts(vec![chosen.clone()]),
         std::future::pending(),
     )
@@ -184,7 +185,7 @@ async fn only_selected_sites_are_crawled_and_unknown_ones_are_refused() {
     // A later full crawl gets the other site, and nothing twice.
     let all = crawl::run(
         &cfg,
-        Store::open(&db).expect("open"),
+        AnyStore::from(Store::open(&db).expect("open")),
         opts(Vec::new()),
         std::future::pending(),
     )
@@ -209,7 +210,7 @@ async fn the_per_site_budget_holds_over_runs() {
         async move {
             crawl::run(
                 &cfg,
-                Store::open(&db).expect("open"),
+                AnyStore::from(Store::open(&db).expect("open")),
                 CrawlOptions::default(),
                 std::future::pending(),
             )
@@ -304,9 +305,14 @@ async fn regression_an_article_url_given_in_start_was_crawled_for_links_but_neve
     // Only the start URL itself: none of its links.
     cfg.crawler.max_depth = 0;
     let store = Store::open(&dir.path().join("start.db")).expect("open");
-    let summary = crawl::run(&cfg, store, CrawlOptions::default(), std::future::pending())
-        .await
-        .expect("crawl runs");
+    let summary = crawl::run(
+        &cfg,
+        AnyStore::from(store),
+        CrawlOptions::default(),
+        std::future::pending(),
+    )
+    .await
+    .expect("crawl runs");
     assert_eq!(summary.pages_fetched, 1, "{summary}");
     assert_eq!(summary.articles_stored, 1, "{summary}");
     let store = Store::open(&dir.path().join("start.db")).expect("open");

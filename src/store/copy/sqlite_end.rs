@@ -7,7 +7,7 @@
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::ToSql;
 
-use super::super::search_index;
+use super::super::sqlite::search_index;
 use super::super::Store;
 use super::{cell_error, ColType, CopyError, End, Table, Value};
 

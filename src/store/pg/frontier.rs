@@ -202,10 +202,7 @@ impl PgStore {
             return Ok(Vec::new());
         }
         self.renew_leases_if_due()?;
-        let per_host = match filter.per_host {
-            0 => limit,
-            n => n.min(limit),
-        };
+        let per_host = filter.per_host_in(limit);
         let per_host = i64::try_from(per_host).unwrap_or(i64::MAX);
         let lease = millis(self.lease);
         let owner = self.owner.clone();

@@ -1,4 +1,5 @@
-//! PostgreSQL storage: the same corpus as the SQLite [`Store`](super::Store),
+//! PostgreSQL storage: the same corpus as the SQLite [`Store`](super::Store)
+//! (`store::sqlite`, beside this module),
 //! in a database that many crawler processes on many machines share.
 //!
 //! In: a `postgres://` URL. Out: a connection with the schema of
@@ -38,7 +39,7 @@ pub const DEFAULT_LEASE: Duration = Duration::from_secs(60);
 
 /// A PostgreSQL store.
 pub struct PgStore {
-    client: postgres::Client,
+    client: Client,
     /// The URL without its password, for messages.
     shown: String,
     /// This process's name in leases and the fetch log: `host:pid:nonce`.
@@ -71,7 +72,7 @@ impl PgStore {
             .map_err(|e| connect(reason_of(&e)))?;
         migrate::migrate(&mut client, &shown)?;
         Ok(PgStore {
-            client,
+            client: Client(Some(client)),
             owner: owner_name(),
             shown,
             lease: DEFAULT_LEASE,
@@ -103,6 +104,42 @@ impl PgStore {
     /// The connection: the store's own modules, `copy` and tests query it.
     pub fn client(&mut self) -> &mut postgres::Client {
         &mut self.client
+    }
+}
+
+/// The connection, dropped off any async runtime. The `postgres` client
+/// blocks on a runtime of its own, in its calls and when it is dropped (it
+/// says goodbye to the server), and panics when that happens on a thread of
+/// another runtime. The crawl calls the store only from blocking tasks, but
+/// the store is dropped wherever an error ends the crawl: the client is
+/// then dropped on a thread of its own.
+struct Client(Option<postgres::Client>);
+
+impl std::ops::Deref for Client {
+    type Target = postgres::Client;
+    fn deref(&self) -> &postgres::Client {
+        self.0
+            .as_ref()
+            .expect("the client is taken only when dropped")
+    }
+}
+
+impl std::ops::DerefMut for Client {
+    fn deref_mut(&mut self) -> &mut postgres::Client {
+        self.0
+            .as_mut()
+            .expect("the client is taken only when dropped")
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let Some(client) = self.0.take() else { return };
+        if tokio::runtime::Handle::try_current().is_ok() {
+            // Joined: the goodbye to the server takes a round trip, and the
+            // process may exit right after.
+            let _ = std::thread::spawn(move || drop(client)).join();
+        }
     }
 }
 

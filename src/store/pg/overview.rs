@@ -10,8 +10,10 @@
 use super::super::{
     DayCount, KeptSizes, LanguageCount, SearchHit, Selection, StoreError, StoredHtml,
 };
-use super::read::{stored_html, SelectionSql, KEPT_COLUMNS, PUBLISHED};
+use super::read::{SelectionSql, PUBLISHED};
 use super::PgStore;
+use crate::store::rows::{stored_html, KEPT_COLUMNS};
+use crate::store::rules::search::one_line;
 
 /// Characters of an article's beginning shown when browsing (as SQLite's).
 const BROWSE_SNIPPET_CHARS: i64 = 200;
@@ -60,7 +62,7 @@ impl PgStore {
                     url: r.try_get(1)?,
                     site: r.try_get(2)?,
                     title: r.try_get(3)?,
-                    snippet: start.split_whitespace().collect::<Vec<_>>().join(" "),
+                    snippet: one_line(&start),
                     rank: 0.0,
                 })
             })
@@ -132,7 +134,7 @@ impl PgStore {
         );
         self.client()
             .query_opt(&sql, &[&article_id])?
-            .map(|r| stored_html(article_id, &r))
+            .map(|r| stored_html(&r))
             .transpose()
     }
 }

@@ -7,23 +7,18 @@
 
 use postgres::types::ToSql;
 use postgres::Row;
-use url::Url;
 
 use super::super::{
-    method_of_name, ArticleRef, KeptHeaders, Selection, SiteRuleStats, SiteStats, StoreError,
-    StoredArticle, StoredHtml,
+    ArticleRef, Selection, SiteRuleStats, SiteStats, StoreError, StoredArticle, StoredHtml,
 };
 use super::PgStore;
-use crate::boilerplate::LineRule;
-use crate::extract::Article;
-use crate::urls::normalize;
+use crate::store::rows::{stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS};
+use crate::store::rules::search::url_candidates;
+use crate::store::rules::stats::{self, FetchOutcome, SiteCounts, StatsSql};
+use crate::store::ShapeCounts;
 
 /// Articles read per round trip by an export.
 const EXPORT_ROWS: i32 = 500;
-
-pub(super) const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.word_count, \
-    a.title, a.author, a.published_at, a.modified_at, a.language, a.canonical_url, a.site_name, \
-    a.text, a.method";
 
 /// `a.published_at` (RFC 3339 text) as a time; NULL for text that is not a
 /// date, so such rows drop out of date bounds (as SQLite's `julianday`
@@ -31,10 +26,6 @@ pub(super) const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.w
 /// offset is read in the session's zone: callers set it to UTC first.
 pub(super) const PUBLISHED: &str = "(CASE WHEN a.published_at ~ '^\\d{4}-\\d{2}-\\d{2}' \
     THEN a.published_at::timestamptz END)";
-
-/// The columns [`stored_html`] reads, `k` the kept page, `s` its site.
-pub(super) const KEPT_COLUMNS: &str = "k.article_id, s.name, k.url, k.status, k.content_type, \
-    k.last_modified, k.etag, k.date, k.fetched_at, k.body_bytes, k.body_zstd";
 
 /// A [`Selection`] as SQL conditions on `a` (articles), with their values.
 pub(super) struct SelectionSql {
@@ -98,49 +89,23 @@ pub(super) fn site_id(
         .map(|r| r.get(0)))
 }
 
-pub(super) fn stored_article(r: &Row) -> Result<StoredArticle, StoreError> {
-    let method = method_of_name(r.try_get::<_, Option<&str>>(13)?);
-    Ok(StoredArticle {
-        id: r.try_get(0)?,
-        url: r.try_get(1)?,
-        site: r.try_get(2)?,
-        fetched_at: r.try_get(3)?,
-        word_count: u64::try_from(r.try_get::<_, i64>(4)?).unwrap_or(0),
-        article: Article {
-            title: r.try_get(5)?,
-            author: r.try_get(6)?,
-            published_at: r.try_get(7)?,
-            modified_at: r.try_get(8)?,
-            language: r.try_get(9)?,
-            canonical_url: r.try_get(10)?,
-            site_name: r.try_get(11)?,
-            text: r.try_get(12)?,
-            method: method.unwrap_or_default(),
-            ..Article::default()
-        },
-        method,
-    })
-}
-
-/// A kept page's row ([`KEPT_COLUMNS`]), its body decompressed.
-pub(super) fn stored_html(article_id: i64, r: &Row) -> Result<StoredHtml, StoreError> {
-    let compressed: Vec<u8> = r.try_get(10)?;
-    let capacity = usize::try_from(r.try_get::<_, i64>(9)?).unwrap_or(0);
-    let body = zstd::bulk::decompress(&compressed, capacity)?;
-    Ok(StoredHtml {
-        article_id,
-        site: r.try_get(1)?,
-        url: r.try_get(2)?,
-        status: u16::try_from(r.try_get::<_, i32>(3)?).unwrap_or(0),
-        headers: KeptHeaders {
-            content_type: r.try_get(4)?,
-            last_modified: r.try_get(5)?,
-            etag: r.try_get(6)?,
-            date: r.try_get(7)?,
-        },
-        fetched_at: r.try_get(8)?,
-        body,
-    })
+impl crate::store::rows::Columns for Row {
+    type Error = StoreError;
+    fn int(&self, i: usize) -> Result<i64, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn text(&self, i: usize) -> Result<String, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn opt_text(&self, i: usize) -> Result<Option<String>, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn bytes(&self, i: usize) -> Result<Vec<u8>, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn undecodable(_: usize, e: std::io::Error) -> StoreError {
+        StoreError::Io(e)
+    }
 }
 
 fn count(n: i64) -> u64 {
@@ -167,11 +132,7 @@ impl PgStore {
     }
 
     fn article_id_by_url(&mut self, url: &str) -> Result<Option<i64>, StoreError> {
-        let mut candidates = vec![url.to_string()];
-        if let Some(n) = Url::parse(url).ok().as_ref().and_then(normalize) {
-            candidates.push(n.to_string());
-        }
-        for c in &candidates {
+        for c in &url_candidates(url) {
             let row = self.client().query_opt(
                 "SELECT article_id FROM article_urls WHERE url = $1
                  UNION ALL SELECT id FROM articles WHERE url = $1
@@ -241,11 +202,11 @@ impl PgStore {
                 break;
             }
             for row in &rows {
-                let Some(article_id) = row.try_get::<_, Option<i64>>(0)? else {
+                if row.try_get::<_, Option<i64>>(0)?.is_none() {
                     missing += 1;
                     continue;
-                };
-                f(&stored_html(article_id, row)?)?;
+                }
+                f(&stored_html(row)?)?;
                 written += 1;
             }
         }
@@ -253,82 +214,9 @@ impl PgStore {
         Ok((written, missing))
     }
 
-    /// Per site (in name order): URLs known, pages fetched, articles, RC,
-    /// line-table size, lines judged boilerplate under `line_window`, failed
-    /// fetches by kind, skips by reason, the `tree` rule's figures.
+    /// One [`SiteStats`] per site, in name order (see `rules::stats`).
     pub fn site_stats(&mut self, line_window: u64) -> Result<Vec<SiteStats>, StoreError> {
-        let sites = self.client().query(
-            "SELECT s.id, s.name,
-                (SELECT count(*) FROM urls u WHERE u.site_id = s.id),
-                (SELECT count(*) FROM articles a WHERE a.site_id = s.id),
-                coalesce((SELECT articles_processed FROM site_stats t WHERE t.site_id = s.id), 0),
-                (SELECT count(*) FROM line_hashes l WHERE l.site_id = s.id)
-             FROM sites s ORDER BY s.name COLLATE \"C\"",
-            &[],
-        )?;
-        let mut out = Vec::with_capacity(sites.len());
-        for row in sites {
-            let (id, site): (i64, String) = (row.get(0), row.get(1));
-            let rc = count(row.get(4));
-            let threshold = i64::try_from(
-                LineRule {
-                    window: line_window,
-                }
-                .threshold(rc),
-            )
-            .unwrap_or(i64::MAX);
-            let boilerplate: i64 = self
-                .client()
-                .query_one(
-                    "SELECT count(*) FROM line_hashes WHERE site_id = $1 AND count > $2",
-                    &[&id, &threshold],
-                )?
-                .get(0);
-            let mut stats = SiteStats {
-                site,
-                urls_known: count(row.get(2)),
-                pages_fetched: 0,
-                articles: count(row.get(3)),
-                articles_processed: rc,
-                lines_tracked: count(row.get(5)),
-                boilerplate_lines: count(boilerplate),
-                errors: Vec::new(),
-                skipped: Vec::new(),
-                site_rule: self.rule_stats(id)?,
-                url_shapes: self.top_shapes(id)?,
-            };
-            let outcomes = self.client().query(
-                "SELECT f.error_kind, f.skipped, count(*) AS n FROM fetches f
-                 JOIN urls u ON u.id = f.url_id
-                 WHERE u.site_id = $1 GROUP BY f.error_kind, f.skipped
-                 ORDER BY n DESC, f.error_kind",
-                &[&id],
-            )?;
-            for o in outcomes {
-                let n = count(o.get(2));
-                match (o.get::<_, Option<String>>(0), o.get::<_, bool>(1)) {
-                    (None, _) => stats.pages_fetched += n,
-                    (Some(kind), false) => stats.errors.push((kind, n)),
-                    (Some(kind), true) => stats.skipped.push((kind, n)),
-                }
-            }
-            out.push(stats);
-        }
-        Ok(out)
-    }
-
-    fn rule_stats(&mut self, site_id: i64) -> Result<SiteRuleStats, StoreError> {
-        let row = self.client().query_opt(
-            "SELECT display, pages_by_rule, pages_by_tree, dropped FROM site_rules
-             WHERE site_id = $1",
-            &[&site_id],
-        )?;
-        Ok(row.map_or_else(SiteRuleStats::default, |r| SiteRuleStats {
-            rule: r.get(0),
-            pages_by_rule: count(r.get(1)),
-            pages_by_tree: count(r.get(2)),
-            dropped: count(r.get(3)),
-        }))
+        stats::site_stats(self, line_window)
     }
 
     /// The site's `n` most recurring lines seen more than once (an unknown
@@ -348,5 +236,79 @@ impl PgStore {
             .iter()
             .map(|r| (r.get(0), count(r.get(1))))
             .collect())
+    }
+}
+
+impl StatsSql for PgStore {
+    type Error = StoreError;
+
+    fn sites(&mut self) -> Result<Vec<SiteCounts>, StoreError> {
+        let rows = self.client().query(
+            "SELECT s.id, s.name,
+                (SELECT count(*) FROM urls u WHERE u.site_id = s.id),
+                (SELECT count(*) FROM articles a WHERE a.site_id = s.id),
+                coalesce((SELECT articles_processed FROM site_stats t WHERE t.site_id = s.id), 0)
+             FROM sites s ORDER BY s.name COLLATE \"C\"",
+            &[],
+        )?;
+        Ok(rows
+            .iter()
+            .map(|r| SiteCounts {
+                id: r.get(0),
+                name: r.get(1),
+                urls_known: count(r.get(2)),
+                articles: count(r.get(3)),
+                articles_processed: count(r.get(4)),
+            })
+            .collect())
+    }
+
+    fn lines_tracked(&mut self, site_id: i64) -> Result<u64, StoreError> {
+        let r = self.client().query_one(
+            "SELECT count(*) FROM line_hashes WHERE site_id = $1",
+            &[&site_id],
+        )?;
+        Ok(count(r.get(0)))
+    }
+
+    fn lines_above(&mut self, site_id: i64, threshold: u64) -> Result<u64, StoreError> {
+        let threshold = i64::try_from(threshold).unwrap_or(i64::MAX);
+        let r = self.client().query_one(
+            "SELECT count(*) FROM line_hashes WHERE site_id = $1 AND count > $2",
+            &[&site_id, &threshold],
+        )?;
+        Ok(count(r.get(0)))
+    }
+
+    fn fetch_outcomes(&mut self, site_id: i64) -> Result<Vec<FetchOutcome>, StoreError> {
+        let rows = self.client().query(
+            "SELECT f.error_kind, f.skipped, count(*) AS n FROM fetches f
+             JOIN urls u ON u.id = f.url_id
+             WHERE u.site_id = $1 GROUP BY f.error_kind, f.skipped
+             ORDER BY n DESC, f.error_kind",
+            &[&site_id],
+        )?;
+        Ok(rows
+            .iter()
+            .map(|r| (r.get(0), r.get(1), count(r.get(2))))
+            .collect())
+    }
+
+    fn rule_stats(&mut self, site_id: i64) -> Result<SiteRuleStats, StoreError> {
+        let row = self.client().query_opt(
+            "SELECT display, pages_by_rule, pages_by_tree, dropped FROM site_rules
+             WHERE site_id = $1",
+            &[&site_id],
+        )?;
+        Ok(row.map_or_else(SiteRuleStats::default, |r| SiteRuleStats {
+            rule: r.get(0),
+            pages_by_rule: count(r.get(1)),
+            pages_by_tree: count(r.get(2)),
+            dropped: count(r.get(3)),
+        }))
+    }
+
+    fn top_shapes(&mut self, site_id: i64) -> Result<Vec<ShapeCounts>, StoreError> {
+        PgStore::top_shapes(self, site_id)
     }
 }

@@ -1,5 +1,5 @@
-//! The store's half of `reextract` on PostgreSQL, behind the
-//! [`ReextractStore`] trait the command's core calls: the kept pages, the
+//! The store's half of `reextract` on PostgreSQL, what the command's core
+//! calls through [`AnyStore`](crate::store::AnyStore): the kept pages, the
 //! cursor, and the SQL of `rules::reextract` ([`ReextractSql`]).
 //!
 //! In: a [`Selection`], a cursor key naming it, and per batch the articles
@@ -11,19 +11,16 @@
 //! waits rather than counting lines under it. The search column is
 //! generated from `title` and `text`: it follows each update by itself.
 
-use std::collections::HashMap;
-
 use postgres::types::{ToSql, Type};
 
 use super::articles::{lock_sites, Tx};
-use super::read::{stored_html, SelectionSql, KEPT_COLUMNS};
+use super::read::SelectionSql;
 use super::PgStore;
 use crate::boilerplate::LineSettings;
-use crate::extract::tree::rule::SiteRule;
+use crate::store::rows::{stored_html, KEPT_COLUMNS};
 use crate::store::rules::reextract::{self, Current, NewRow, ReextractSql};
 use crate::store::{
-    ReextractCounts, ReextractCursor, ReextractStore, Reextracted, Selection, StoreError,
-    StoredHtml,
+    ReextractCounts, ReextractCursor, Reextracted, Selection, StoreError, StoredHtml,
 };
 
 fn count(v: i64) -> u64 {
@@ -34,8 +31,8 @@ fn to_i64(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
 
-impl ReextractStore for PgStore {
-    fn reextract_cursor(&mut self, key: &str) -> Result<Option<ReextractCursor>, StoreError> {
+impl PgStore {
+    pub fn reextract_cursor(&mut self, key: &str) -> Result<Option<ReextractCursor>, StoreError> {
         Ok(self
             .client
             .query_opt(
@@ -49,7 +46,7 @@ impl ReextractStore for PgStore {
             }))
     }
 
-    fn clear_reextract_cursor(&mut self, key: &str) -> Result<(), StoreError> {
+    pub fn clear_reextract_cursor(&mut self, key: &str) -> Result<(), StoreError> {
         self.client.execute(
             "DELETE FROM reextract_progress WHERE selection = $1",
             &[&key],
@@ -57,7 +54,7 @@ impl ReextractStore for PgStore {
         Ok(())
     }
 
-    fn kept_html_batch(
+    pub fn kept_html_batch(
         &mut self,
         sel: &Selection,
         after_id: i64,
@@ -76,11 +73,11 @@ impl ReextractStore for PgStore {
         self.client
             .query(&sql, &params)?
             .iter()
-            .map(|r| stored_html(r.get(0), r))
+            .map(stored_html)
             .collect()
     }
 
-    fn apply_reextracted(
+    pub fn apply_reextracted(
         &mut self,
         key: &str,
         batch: &[Reextracted],
@@ -121,14 +118,6 @@ impl ReextractStore for PgStore {
         )?;
         tx.commit()?;
         Ok(counts)
-    }
-
-    fn learned_site_rules(&mut self) -> Result<HashMap<String, SiteRule>, StoreError> {
-        Ok(self
-            .site_rules()?
-            .into_iter()
-            .filter_map(|(site, json)| SiteRule::from_json(&json).map(|r| (site, r)))
-            .collect())
     }
 }
 

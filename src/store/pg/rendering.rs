@@ -2,7 +2,7 @@
 //! SQLite is in `store::rendering`).
 //!
 //! In: a [`Selection`]. Out: each selected article in id order with its
-//! kept page and a [`LineJudge`] over the site's line table as it is now
+//! kept page and a judgement over the site's line table as it is now
 //! (nothing learned), one at a time. One read-only transaction: the
 //! articles come through a cursor (constant memory), each page and each
 //! judgement by a query beside it in the same transaction.
@@ -12,47 +12,46 @@ use std::collections::{HashMap, HashSet};
 use postgres::Transaction;
 
 use super::articles::boilerplate_hashes;
-use super::read::{stored_article, stored_html, SelectionSql, ARTICLE_COLUMNS, KEPT_COLUMNS};
+use super::read::SelectionSql;
 use super::PgStore;
 use crate::boilerplate::{LineHash, LineSettings};
+use crate::store::rows::{stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS};
 
-use crate::store::{LineJudge, MarkdownSource, Selection, StoreError, WithHtml};
+use crate::store::any::WithHtml;
+use crate::store::{Selection, StoreError};
 
 /// Articles read per round trip.
 const ROWS: i32 = 200;
 
-/// The line table read in the export's transaction; site ids remembered.
-struct PgJudge<'t, 'c> {
-    tx: &'t mut Transaction<'c>,
-    site_ids: &'t mut HashMap<String, Option<i64>>,
+/// The line table read in the export's transaction, site ids remembered:
+/// the hashes of `text`'s lines that `site`'s table judges boilerplate.
+fn judge(
+    tx: &mut Transaction<'_>,
+    site_ids: &mut HashMap<String, Option<i64>>,
+    site: &str,
+    text: &str,
+    settings: &LineSettings,
+) -> Result<HashSet<LineHash>, StoreError> {
+    let id = match site_ids.get(site) {
+        Some(id) => *id,
+        None => {
+            let id = tx
+                .query_opt("SELECT id FROM sites WHERE name = $1", &[&site])?
+                .map(|r| r.get(0));
+            site_ids.insert(site.to_string(), id);
+            id
+        }
+    };
+    // A site that is not there is an error, not "no lines".
+    let id = id.ok_or_else(|| StoreError::UnknownSite(site.to_string()))?;
+    Ok(boilerplate_hashes(tx, id, text, settings)?)
 }
 
-impl LineJudge for PgJudge<'_, '_> {
-    fn boilerplate_hashes(
-        &mut self,
-        site: &str,
-        text: &str,
-        settings: &LineSettings,
-    ) -> Result<HashSet<LineHash>, StoreError> {
-        let id = match self.site_ids.get(site) {
-            Some(id) => *id,
-            None => {
-                let id = self
-                    .tx
-                    .query_opt("SELECT id FROM sites WHERE name = $1", &[&site])?
-                    .map(|r| r.get(0));
-                self.site_ids.insert(site.to_string(), id);
-                id
-            }
-        };
-        // As on SQLite: a site that is not there is an error, not "no lines".
-        let id = id.ok_or_else(|| StoreError::UnknownSite(site.to_string()))?;
-        Ok(boilerplate_hashes(self.tx, id, text, settings)?)
-    }
-}
-
-impl MarkdownSource for PgStore {
-    fn articles_with_html(
+impl PgStore {
+    /// Stream the selected articles in id order to `f`, each with its kept
+    /// page and the line table to judge its lines by (see
+    /// [`AnyStore::articles_with_html`](crate::store::AnyStore::articles_with_html)).
+    pub fn articles_with_html(
         &mut self,
         sel: &Selection,
         f: &mut WithHtml<'_>,
@@ -81,11 +80,10 @@ impl MarkdownSource for PgStore {
                 let article = stored_article(row)?;
                 let page = tx
                     .query_opt(&page_stmt, &[&article.id])?
-                    .map(|r| stored_html(article.id, &r))
+                    .map(|r| stored_html(&r))
                     .transpose()?;
-                let mut judge = PgJudge {
-                    tx: &mut tx,
-                    site_ids: &mut site_ids,
+                let mut judge = |site: &str, text: &str, settings: &LineSettings| {
+                    judge(&mut tx, &mut site_ids, site, text, settings)
                 };
                 f(&mut judge, &article, page.as_ref())?;
                 written += 1;

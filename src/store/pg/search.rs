@@ -24,10 +24,10 @@
 use postgres::types::ToSql;
 
 use super::super::query::{Query, Term};
-use super::super::search::{like_snippet, MAX_RANKED};
 use super::super::{SearchHit, Selection, StoreError};
 use super::read::SelectionSql;
 use super::PgStore;
+use crate::store::rules::search::{like_pattern, like_snippet, one_line, MAX_RANKED};
 
 /// `ts_rank_cd` weights for D, C, B, A: title (A) 10× text (B).
 const WEIGHTS: &str = "'{0.1, 0.2, 0.1, 1.0}'::float4[]";
@@ -214,24 +214,6 @@ fn tsquery(t: &Term, params: &mut Params) -> String {
         .collect();
     let text = format!("{}:*", pieces.join(" <-> "));
     format!("to_tsquery('simple', {})", params.add(text))
-}
-
-/// `%term%` with LIKE's wildcards and escape character escaped.
-fn like_pattern(term: &str) -> String {
-    let mut p = String::from("%");
-    for c in term.chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            p.push('\\');
-        }
-        p.push(c);
-    }
-    p.push('%');
-    p
-}
-
-/// Snippets are shown one per line.
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 use postgres::Transaction;
 
 use super::PgStore;
-use crate::store::url_shapes::summed;
+use crate::store::rules::shapes::summed;
 use crate::store::{ShapeCounts, ShapeUpdate, StoreError, STATS_SHAPES};
 
 /// Add a batch's shape counts, inside its transaction; `sites` holds the

@@ -21,15 +21,11 @@ use postgres::Transaction;
 
 use super::frontier::{prepared, FrontierCache, COUNTS_FOR};
 use super::{articles, PgStore};
-use crate::store::frontier::url_host;
+use crate::store::rules::frontier::{now_ms, url_host};
 use crate::store::{FetchRecord, NewUrl, NextState, SkipRecord, StoreError, WriteOp, WriteOutcome};
 
 /// Runs of a batch that lost a race before the error is given up.
 pub const BATCH_ATTEMPTS: u32 = 5;
-
-fn now_ms() -> i64 {
-    crate::store::frontier::now_ms()
-}
 
 impl PgStore {
     /// Apply a batch of writes: its learning site by site, then the rest in

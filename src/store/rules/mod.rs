@@ -15,10 +15,14 @@
 //! lines changed status are answered here.
 
 pub(crate) mod article;
+pub(crate) mod frontier;
 pub(crate) mod learning;
 pub(crate) mod near_dup;
 pub(crate) mod reclean;
 pub(crate) mod reextract;
+pub(crate) mod search;
+pub(crate) mod shapes;
+pub(crate) mod stats;
 
 use std::collections::HashMap;
 

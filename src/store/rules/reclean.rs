@@ -60,6 +60,52 @@ pub(crate) trait RecleanSql: ArticleSql {
     fn finish_reclean(&mut self, site_id: i64, key: &str) -> Result<(), Self::Error>;
 }
 
+/// Which articles a re-clean of a store's sites reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Which {
+    /// Every article ([`reclean_all`], the `reclean` command); a site with
+    /// learning off is left as it is.
+    All,
+    /// The articles a line's status change can alter ([`reclean_changed`],
+    /// the end of a crawl).
+    Changed,
+}
+
+/// Re-clean `sites` (id, name) one after another, each by `in_site` (one
+/// transaction a site, the backend's, running [`reclean_site`]), with the
+/// settings `settings_for` gives each; the totals.
+pub(crate) fn each_site<E>(
+    sites: Vec<(i64, String)>,
+    which: Which,
+    settings_for: impl Fn(&str) -> LineSettings,
+    mut in_site: impl FnMut(i64, &LineSettings) -> Result<Recleaned, E>,
+) -> Result<Recleaned, E> {
+    let mut done = Recleaned::default();
+    for (id, name) in sites {
+        let settings = settings_for(&name);
+        if which == Which::All && !settings.enabled {
+            continue;
+        }
+        let site_done = in_site(id, &settings)?;
+        done.examined += site_done.examined;
+        done.changed += site_done.changed;
+    }
+    Ok(done)
+}
+
+/// One site's re-clean, of the articles `which` says.
+pub(crate) fn reclean_site<S: RecleanSql>(
+    sql: &mut S,
+    site_id: i64,
+    settings: &LineSettings,
+    which: Which,
+) -> Result<Recleaned, S::Error> {
+    match which {
+        Which::All => reclean_all(sql, site_id, settings),
+        Which::Changed => reclean_changed(sql, site_id, settings),
+    }
+}
+
 /// Re-clean every stored article of the site from its raw text with the
 /// current counts. A text that would become empty is left as it is. With
 /// `settings.enabled` false the stored text goes back to the raw text.

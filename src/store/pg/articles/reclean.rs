@@ -14,38 +14,19 @@ use super::sql::Tx;
 use crate::boilerplate::LineSettings;
 use crate::store::pg::PgStore;
 use crate::store::rules::reclean::Recleaned;
-use crate::store::rules::reclean::{reclean_all, reclean_changed, RecleanSql, StoredText};
+use crate::store::rules::reclean::{each_site, reclean_site, RecleanSql, StoredText, Which};
 use crate::store::StoreError;
 
 impl PgStore {
     /// The end-of-crawl re-clean of one site (or every site): the articles
-    /// having a line whose status changed after they were cleaned; returns
-    /// how many changed.
+    /// having a line whose status changed after they were cleaned; how many
+    /// were read and how many changed.
     pub fn reclean_changed(
         &mut self,
         site: Option<&str>,
         settings_for: impl Fn(&str) -> LineSettings,
-    ) -> Result<usize, StoreError> {
-        Ok(self.reclean_changed_counted(site, settings_for)?.changed)
-    }
-
-    /// [`PgStore::reclean_changed`], with how many articles were read.
-    pub fn reclean_changed_counted(
-        &mut self,
-        site: Option<&str>,
-        settings_for: impl Fn(&str) -> LineSettings,
     ) -> Result<Recleaned, StoreError> {
-        let mut done = Recleaned::default();
-        for (id, name) in self.sites_named(site)? {
-            let mut tx = self.client.transaction()?;
-            let mut w = Tx::prepared(&mut tx, &mut self.article_sql);
-            lock_site(&mut w, id)?;
-            let site_done = reclean_changed(&mut w, id, &settings_for(&name))?;
-            tx.commit()?;
-            done.examined += site_done.examined;
-            done.changed += site_done.changed;
-        }
-        Ok(done)
+        self.reclean_sites(site, settings_for, Which::Changed)
     }
 
     /// Re-clean every stored article of one site (or every site) with the
@@ -56,24 +37,18 @@ impl PgStore {
         site: Option<&str>,
         settings_for: impl Fn(&str) -> LineSettings,
     ) -> Result<usize, StoreError> {
-        let mut changed = 0;
-        for (id, name) in self.sites_named(site)? {
-            let settings = settings_for(&name);
-            if !settings.enabled {
-                continue;
-            }
-            let mut tx = self.client.transaction()?;
-            let mut w = Tx::prepared(&mut tx, &mut self.article_sql);
-            lock_site(&mut w, id)?;
-            changed += reclean_all(&mut w, id, &settings)?.changed;
-            tx.commit()?;
-        }
-        Ok(changed)
+        Ok(self.reclean_sites(site, settings_for, Which::All)?.changed)
     }
 
-    /// (id, name) of the named site, or of every site, in id order.
-    fn sites_named(&mut self, site: Option<&str>) -> Result<Vec<(i64, String)>, StoreError> {
-        Ok(self
+    /// The named site (or every site) re-cleaned, one transaction a site
+    /// holding the site's learning lock.
+    fn reclean_sites(
+        &mut self,
+        site: Option<&str>,
+        settings_for: impl Fn(&str) -> LineSettings,
+        which: Which,
+    ) -> Result<Recleaned, StoreError> {
+        let sites = self
             .client()
             .query_typed(
                 "SELECT id, name FROM sites WHERE $1::TEXT IS NULL OR name = $1 ORDER BY id",
@@ -81,7 +56,15 @@ impl PgStore {
             )?
             .iter()
             .map(|r| (r.get(0), r.get(1)))
-            .collect())
+            .collect();
+        each_site(sites, which, settings_for, |id, settings| {
+            let mut tx = self.client.transaction()?;
+            let mut w = Tx::prepared(&mut tx, &mut self.article_sql);
+            lock_site(&mut w, id)?;
+            let done = reclean_site(&mut w, id, settings, which)?;
+            tx.commit()?;
+            Ok(done)
+        })
     }
 }
 

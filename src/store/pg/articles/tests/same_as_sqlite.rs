@@ -85,7 +85,7 @@ fn a_stream_of_articles_gives_the_same_outcomes_texts_and_counts_as_sqlite() {
         .reclean_changed(None, |_| LineSettings::default())
         .unwrap_or_else(|e| panic!("{e}"));
     let got = pg
-        .reclean_changed_counted(None, |_| LineSettings::default())
+        .reclean_changed(None, |_| LineSettings::default())
         .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(got, want);
     assert!(

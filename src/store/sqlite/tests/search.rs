@@ -1,7 +1,6 @@
 //! Search (FTS5, trigram, LIKE fallback), export and site stats.
 
 use super::*;
-use crate::store::*;
 
 fn search_fixture() -> Store {
     let mut s = Store::open_in_memory().unwrap();
@@ -211,9 +210,9 @@ fn migrating_a_version_2_database_drops_latin_rows_from_the_trigram_index() {
     {
         // A version-2 database as the previous release wrote it.
         let c = rusqlite::Connection::open(&path).unwrap();
-        c.execute_batch(include_str!("../../../migrations/0001_init.sql"))
+        c.execute_batch(include_str!("../../../../migrations/0001_init.sql"))
             .unwrap();
-        c.execute_batch(include_str!("../../../migrations/0002_claim_index.sql"))
+        c.execute_batch(include_str!("../../../../migrations/0002_claim_index.sql"))
             .unwrap();
         c.execute_batch(
             "PRAGMA user_version = 2;

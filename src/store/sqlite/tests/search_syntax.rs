@@ -134,7 +134,7 @@ fn a_prefix_standing_for_too_many_words_is_refused() {
 fn a_query_matching_more_than_max_ranked_articles_ranks_the_newest() {
     // bm25 over every match of a common word cost seconds on 100,000
     // articles: beyond MAX_RANKED matches, the newest are ranked.
-    let n = usize::try_from(crate::store::search::MAX_RANKED).unwrap() + 5;
+    let n = usize::try_from(crate::store::rules::search::MAX_RANKED).unwrap() + 5;
     let mut s = Store::open_in_memory().unwrap();
     let ops = (0..n)
         .map(|i| {

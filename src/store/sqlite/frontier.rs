@@ -7,10 +7,10 @@
 //! crawl had claimed to the queue, so a restart resumes without losing any.
 
 use std::collections::HashMap;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use rusqlite::{params, Connection, OptionalExtension};
 
+use super::rules::frontier::{now_ms, url_host};
 use super::{ClaimFilter, FrontierCounts, NewUrl, QueuedUrl, Store, StoreError, UrlKind};
 
 impl UrlKind {
@@ -38,13 +38,6 @@ impl UrlKind {
             _ => UrlKind::Page,
         }
     }
-}
-
-pub(super) fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
 }
 
 /// The id of a site, created on first use.
@@ -95,16 +88,6 @@ pub(super) const CLAIM_HOST_SQL: &str =
      WHERE site_id = ?1 AND host = ?2 AND state = 'queued' AND next_fetch_at <= ?3
      ORDER BY priority DESC, id
      LIMIT ?4";
-
-/// The authority of a normalised URL (`host` or `host:port`): the text
-/// between `://` and the next `/`, `?` or `#`. Matches `crate::urls::host_key`
-/// for normalised URLs (no default port, no user info) and the backfill of
-/// migration 0004.
-pub fn url_host(url: &str) -> &str {
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    &rest[..end]
-}
 
 /// How many URLs each site knows, kept by the store as it adds them, so the
 /// cap of `[crawler] max_urls_per_site` costs no `count(*)` per batch (a
@@ -243,10 +226,7 @@ impl Store {
         if limit == 0 {
             return Ok(Vec::new());
         }
-        let per_host = match filter.per_host {
-            0 => limit,
-            n => n.min(limit),
-        };
+        let per_host = filter.per_host_in(limit);
         let tx = self.conn.transaction()?;
         // (best priority, its id, the host's due URLs in order) per host.
         let mut by_host: Vec<(i64, i64, Vec<QueuedUrl>)> = Vec::new();

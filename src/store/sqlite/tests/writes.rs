@@ -1,7 +1,6 @@
 //! Batched writes: atomicity, article de-duplication, word counts.
 
 use super::*;
-use crate::store::*;
 
 #[test]
 fn write_batch_is_atomic() {

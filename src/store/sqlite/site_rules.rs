@@ -5,13 +5,10 @@
 //! extracted with `tree`). Out: the stored rules (loaded when a crawl or a
 //! `reextract` starts) and per-site figures for `stats`.
 
-use std::collections::HashMap;
-
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::frontier::site_id_in;
 use super::{Store, StoreError};
-use crate::extract::tree::rule::SiteRule;
 
 /// What one `tree` article page did to its site's rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,17 +104,6 @@ impl Store {
         )?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-    }
-
-    /// Every stored rule that parses, by site name: what `tree` extracts
-    /// by (a rule that does not parse is left out, and relearned by the
-    /// next crawl).
-    pub fn learned_site_rules(&self) -> Result<HashMap<String, SiteRule>, StoreError> {
-        Ok(self
-            .site_rules()?
-            .into_iter()
-            .filter_map(|(site, json)| SiteRule::from_json(&json).map(|r| (site, r)))
-            .collect())
     }
 
     /// One site's rule figures.

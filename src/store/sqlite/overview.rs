@@ -2,6 +2,7 @@
 //! languages stored, the newest articles of a selection (browsing without a
 //! search word), and whether a site is known. In: a [`Selection`]. Out: rows.
 
+use crate::store::rules::search::one_line;
 use rusqlite::{OptionalExtension, ToSql};
 use serde::Serialize;
 
@@ -104,7 +105,7 @@ impl Store {
                 url: r.get(1)?,
                 site: r.get(2)?,
                 title: r.get(3)?,
-                snippet: start.split_whitespace().collect::<Vec<_>>().join(" "),
+                snippet: one_line(&start),
                 rank: 0.0,
             })
         })?;

@@ -10,6 +10,7 @@
 
 use rusqlite::{params, Connection, OptionalExtension, ToSql};
 
+use super::rows::{stored_html, KEPT_COLUMNS};
 use super::search::{SelectionArgs, SELECTION_SQL};
 use super::{Selection, Store, StoreError};
 
@@ -183,31 +184,6 @@ pub(super) fn put(
     Ok(())
 }
 
-const HTML_COLUMNS: &str = "k.article_id, s.name, k.url, k.status, k.content_type,
-    k.last_modified, k.etag, k.date, k.fetched_at, k.body_bytes, k.body_zstd";
-
-fn stored_html(r: &rusqlite::Row<'_>) -> rusqlite::Result<StoredHtml> {
-    let compressed: Vec<u8> = r.get(10)?;
-    let capacity = usize::try_from(r.get::<_, i64>(9)?).unwrap_or(0);
-    let body = zstd::bulk::decompress(&compressed, capacity).map_err(|e| {
-        rusqlite::Error::FromSqlConversionFailure(10, rusqlite::types::Type::Blob, Box::new(e))
-    })?;
-    Ok(StoredHtml {
-        article_id: r.get(0)?,
-        site: r.get(1)?,
-        url: r.get(2)?,
-        status: r.get(3)?,
-        headers: KeptHeaders {
-            content_type: r.get(4)?,
-            last_modified: r.get(5)?,
-            etag: r.get(6)?,
-            date: r.get(7)?,
-        },
-        fetched_at: r.get(8)?,
-        body,
-    })
-}
-
 /// Sizes of the kept pages: how many, raw bytes, compressed bytes.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct KeptSizes {
@@ -220,14 +196,14 @@ impl Store {
     /// The kept page of one article (`None`: not kept, or no such article).
     pub fn kept_html(&self, article_id: i64) -> Result<Option<StoredHtml>, StoreError> {
         let sql = format!(
-            "SELECT {HTML_COLUMNS} FROM article_html k
+            "SELECT {KEPT_COLUMNS} FROM article_html k
              JOIN articles a ON a.id = k.article_id JOIN sites s ON s.id = a.site_id
              WHERE k.article_id = ?1"
         );
         Ok(self
             .conn
             .prepare_cached(&sql)?
-            .query_row([article_id], stored_html)
+            .query_row([article_id], |r| stored_html(r))
             .optional()?)
     }
 
@@ -241,7 +217,7 @@ impl Store {
     ) -> Result<(u64, u64), StoreError> {
         let args = SelectionArgs::new(self, sel)?;
         let sql = format!(
-            "SELECT {HTML_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
+            "SELECT {KEPT_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
              LEFT JOIN article_html k ON k.article_id = a.id
              WHERE 1 {SELECTION_SQL} ORDER BY a.id"
         );

@@ -11,32 +11,21 @@
 //! queries fall back to a LIKE scan ranked by occurrence count.
 
 use rusqlite::{OptionalExtension, Row, ToSql};
-use url::Url;
 
 use super::frontier::find_site;
 use super::query::{Query, QueryError, Term, MAX_PREFIX_WORDS};
+use super::rows::{stored_article, ARTICLE_COLUMNS};
+use super::rules::search::{like_pattern, like_snippet, one_line, url_candidates, MAX_RANKED};
 use super::{ArticleRef, SearchHit, Selection, Store, StoreError, StoredArticle};
-use crate::extract::Article;
-use crate::urls::normalize;
 use crate::words::is_han_or_kana;
 
 /// bm25 column weights (title, text): a hit in the title counts 10×.
 const TITLE_WEIGHT: f64 = 10.0;
-/// Most matching articles ranked by bm25 per query: beyond, the newest
-/// this many matches are ranked (bm25 over 70,000 matches of 16 common
-/// words cost 1.5 s; see `cargo bench --bench search`).
-pub(super) const MAX_RANKED: i64 = 10_000;
 /// Tokens of context around a hit in a snippet.
 const SNIPPET_TOKENS: i64 = 16;
 /// The same for the trigram table, whose tokens are single characters
 /// (64 is FTS5's maximum).
 const SNIPPET_CHARS_CJK: i64 = 48;
-/// Characters of context either side of the first hit in a LIKE snippet.
-const LIKE_CONTEXT: usize = 40;
-
-const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.word_count, a.title,
-    a.author, a.published_at, a.modified_at, a.language, a.canonical_url, a.site_name, a.text,
-    a.method";
 
 /// SQL conditions on `a` (articles) for a [`Selection`], with its named
 /// parameters `:site`, `:since`, `:until` and `:lang`. SQLite's `julianday`
@@ -114,20 +103,6 @@ impl Store {
             return self.fts_search("articles_fts_cjk", &query, limit, &sel);
         }
         self.like_search(&query, limit, &sel)
-    }
-
-    /// [`Store::search_in`] from the `offset`-th hit on (paging for
-    /// `serve`): the best `offset + limit` hits are ranked and the first
-    /// `offset` dropped, so a deep page costs as much as one that long.
-    pub fn search_page(
-        &self,
-        query: &str,
-        limit: usize,
-        offset: usize,
-        sel: &Selection,
-    ) -> Result<Vec<SearchHit>, StoreError> {
-        let mut hits = self.search_in(query, offset.saturating_add(limit), sel)?;
-        Ok(hits.split_off(offset.min(hits.len())))
     }
 
     /// FTS5 search: the best `limit` rows are chosen first and only they get
@@ -351,22 +326,18 @@ impl Store {
         Ok(self
             .conn
             .prepare_cached(&sql)?
-            .query_row([id], stored_article)
+            .query_row([id], |r| stored_article(r))
             .optional()?)
     }
 
     fn article_id_by_url(&self, url: &str) -> Result<Option<i64>, StoreError> {
-        let mut candidates = vec![url.to_string()];
-        if let Some(n) = Url::parse(url).ok().as_ref().and_then(normalize) {
-            candidates.push(n.to_string());
-        }
         let mut stmt = self.conn.prepare_cached(
             "SELECT article_id FROM article_urls WHERE url = ?1
              UNION ALL SELECT id FROM articles WHERE url = ?1
              UNION ALL SELECT id FROM articles WHERE canonical_url = ?1
              LIMIT 1",
         )?;
-        for c in &candidates {
+        for c in &url_candidates(url) {
             if let Some(id) = stmt.query_row([c], |r| r.get(0)).optional()? {
                 return Ok(Some(id));
             }
@@ -397,28 +368,23 @@ impl Store {
     }
 }
 
-fn stored_article(r: &Row<'_>) -> rusqlite::Result<StoredArticle> {
-    let method = super::method_of_name(r.get::<_, Option<String>>(13)?.as_deref());
-    Ok(StoredArticle {
-        id: r.get(0)?,
-        url: r.get(1)?,
-        site: r.get(2)?,
-        fetched_at: r.get(3)?,
-        word_count: u64::try_from(r.get::<_, i64>(4)?).unwrap_or(0),
-        article: Article {
-            title: r.get(5)?,
-            author: r.get(6)?,
-            published_at: r.get(7)?,
-            modified_at: r.get(8)?,
-            language: r.get(9)?,
-            canonical_url: r.get(10)?,
-            site_name: r.get(11)?,
-            text: r.get(12)?,
-            method: method.unwrap_or_default(),
-            ..Article::default()
-        },
-        method,
-    })
+impl super::rows::Columns for Row<'_> {
+    type Error = rusqlite::Error;
+    fn int(&self, i: usize) -> rusqlite::Result<i64> {
+        self.get(i)
+    }
+    fn text(&self, i: usize) -> rusqlite::Result<String> {
+        self.get(i)
+    }
+    fn opt_text(&self, i: usize) -> rusqlite::Result<Option<String>> {
+        self.get(i)
+    }
+    fn bytes(&self, i: usize) -> rusqlite::Result<Vec<u8>> {
+        self.get(i)
+    }
+    fn undecodable(i: usize, e: std::io::Error) -> rusqlite::Error {
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Blob, Box::new(e))
+    }
 }
 
 /// The query as an FTS5 expression: every term a quoted string (`"`
@@ -441,41 +407,4 @@ fn fts_expression(query: &Query, prefixes: bool) -> String {
         expr = format!("({expr}) NOT {}", any_of(&query.excluded));
     }
     expr
-}
-
-fn like_pattern(term: &str) -> String {
-    let mut p = String::from("%");
-    for c in term.chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            p.push('\\');
-        }
-        p.push(c);
-    }
-    p.push('%');
-    p
-}
-
-/// Text around the first occurrence of `term`, the hit marked `[…]`.
-pub(super) fn like_snippet(text: &str, term: &str) -> String {
-    let Some(at) = text.find(term) else {
-        return text.chars().take(2 * LIKE_CONTEXT).collect();
-    };
-    let before: String = {
-        let mut v: Vec<char> = text[..at].chars().rev().take(LIKE_CONTEXT).collect();
-        v.reverse();
-        v.into_iter().collect()
-    };
-    let after: String = text[at + term.len()..].chars().take(LIKE_CONTEXT).collect();
-    let lead = if before.len() < at { "…" } else { "" };
-    let tail = if at + term.len() + after.len() < text.len() {
-        "…"
-    } else {
-        ""
-    };
-    one_line(&format!("{lead}{before}[{term}]{after}{tail}"))
-}
-
-/// Snippets are shown one per line: paragraph breaks become spaces.
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
 }

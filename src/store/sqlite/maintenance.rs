@@ -7,10 +7,12 @@
 
 use rusqlite::OptionalExtension;
 
+use super::articles::Sqlite;
 use super::frontier::site_id_in;
 use super::lines::{self, Cleaned, Recleaned};
 use super::{Store, StoreError};
 use crate::boilerplate::LineSettings;
+use crate::store::rules::reclean::{each_site, reclean_site, Which};
 
 /// One text of a [`Store::replay_site`] sequence.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,17 +32,7 @@ impl Store {
         site: Option<&str>,
         settings_for: impl Fn(&str) -> LineSettings,
     ) -> Result<usize, StoreError> {
-        let mut changed = 0;
-        for (id, name) in self.sites_named(site)? {
-            let settings = settings_for(&name);
-            if !settings.enabled {
-                continue;
-            }
-            let tx = self.conn.transaction()?;
-            changed += lines::reclean_site(&tx, id, &settings)?;
-            tx.commit()?;
-        }
-        Ok(changed)
+        Ok(self.reclean_sites(site, settings_for, Which::All)?.changed)
     }
 
     /// The end-of-crawl re-clean: of one site (or every site), only the
@@ -53,24 +45,27 @@ impl Store {
         site: Option<&str>,
         settings_for: impl Fn(&str) -> LineSettings,
     ) -> Result<Recleaned, StoreError> {
-        let mut done = Recleaned::default();
-        for (id, name) in self.sites_named(site)? {
-            let tx = self.conn.transaction()?;
-            let site_done = lines::reclean_changed(&tx, id, &settings_for(&name))?;
-            tx.commit()?;
-            done.examined += site_done.examined;
-            done.changed += site_done.changed;
-        }
-        Ok(done)
+        self.reclean_sites(site, settings_for, Which::Changed)
     }
 
-    /// (id, name) of the named site, or of every site.
-    fn sites_named(&self, site: Option<&str>) -> Result<Vec<(i64, String)>, StoreError> {
-        let mut stmt = self
+    /// The named site (or every site) re-cleaned, one transaction a site.
+    fn reclean_sites(
+        &mut self,
+        site: Option<&str>,
+        settings_for: impl Fn(&str) -> LineSettings,
+        which: Which,
+    ) -> Result<Recleaned, StoreError> {
+        let sites: Vec<(i64, String)> = self
             .conn
-            .prepare("SELECT id, name FROM sites WHERE ?1 IS NULL OR name = ?1 ORDER BY id")?;
-        let rows = stmt.query_map([site], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<Result<_, _>>()?)
+            .prepare("SELECT id, name FROM sites WHERE ?1 IS NULL OR name = ?1 ORDER BY id")?
+            .query_map([site], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<Result<_, _>>()?;
+        each_site(sites, which, settings_for, |id, settings| {
+            let tx = self.conn.transaction()?;
+            let done = reclean_site(&mut Sqlite(&tx), id, settings, which)?;
+            tx.commit()?;
+            Ok(done)
+        })
     }
 
     /// A site's `n` most recurring lines with their counts (LC); lines seen

@@ -28,7 +28,7 @@ pub(super) fn last_article_id(conn: &Connection) -> rusqlite::Result<i64> {
 
 /// Index the articles with an id above `after_id`; returns the new highest
 /// id, to pass next time.
-pub(super) fn index_after(conn: &Connection, after_id: i64) -> rusqlite::Result<i64> {
+pub(in crate::store) fn index_after(conn: &Connection, after_id: i64) -> rusqlite::Result<i64> {
     let last = last_article_id(conn)?;
     if last <= after_id {
         return Ok(after_id);

@@ -3,7 +3,6 @@
 use std::path::Path;
 
 use super::*;
-use crate::store::*;
 
 #[test]
 fn open_on_a_text_file_is_not_a_database() {
@@ -70,7 +69,7 @@ fn open_creates_the_file_and_reopen_keeps_data_without_remigrating() {
         let mut s = Store::open(&path).unwrap();
         assert_eq!(
             s.schema_version().unwrap(),
-            crate::store::migrate::SCHEMA_VERSION
+            crate::store::sqlite::migrate::SCHEMA_VERSION
         );
         s.add_urls(&[url("https://a.test/1", "a", UrlKind::Article, 1)])
             .unwrap();
@@ -122,7 +121,7 @@ fn open_on_a_directory_is_an_open_error() {
 /// set to the highest, and (when `ledger`) those versions in the ledger.
 fn database_with(path: &Path, versions: &[i64], ledger: bool) {
     let c = rusqlite::Connection::open(path).unwrap();
-    for &(v, sql) in crate::store::migrate::MIGRATIONS {
+    for &(v, sql) in crate::store::sqlite::migrate::MIGRATIONS {
         if versions.contains(&v) {
             c.execute_batch(sql).unwrap();
         }
@@ -138,12 +137,14 @@ fn database_with(path: &Path, versions: &[i64], ledger: bool) {
 }
 
 /// The newest migration of this build (the ledger's last row once open).
-const LATEST: i64 = crate::store::migrate::SCHEMA_VERSION;
+const LATEST: i64 = crate::store::sqlite::migrate::SCHEMA_VERSION;
 
 /// Every migration's version, in order (numbers are given out per branch,
 /// so a build may lack one between others).
 fn versions() -> impl Iterator<Item = i64> {
-    crate::store::migrate::MIGRATIONS.iter().map(|&(v, _)| v)
+    crate::store::sqlite::migrate::MIGRATIONS
+        .iter()
+        .map(|&(v, _)| v)
 }
 
 fn table_names(s: &Store) -> Vec<String> {

@@ -6,7 +6,7 @@ use rusqlite::OptionalExtension;
 
 fn db() -> Connection {
     let conn = Connection::open_in_memory().unwrap();
-    crate::store::open::migrate_bare(&conn).unwrap();
+    crate::store::sqlite::open::migrate_bare(&conn).unwrap();
     conn.execute("INSERT INTO sites (id, name) VALUES (1, 'a'), (2, 'b')", [])
         .unwrap();
     conn
@@ -49,7 +49,7 @@ fn store_article(conn: &Connection, site: i64, n: i64, raw: &str, text: &str) {
     )
     .unwrap();
     let id = conn.last_insert_rowid();
-    crate::store::search_index::index_after(conn, id - 1).unwrap();
+    crate::store::sqlite::search_index::index_after(conn, id - 1).unwrap();
 }
 
 #[test]

@@ -2,7 +2,6 @@
 //! it holds within and across batches, with the count kept by the store.
 
 use super::*;
-use crate::store::*;
 
 #[test]
 fn a_site_cannot_know_more_urls_than_its_cap() {

@@ -9,9 +9,9 @@
 use rusqlite::{params, OptionalExtension, Transaction};
 
 use crate::boilerplate::LineSettings;
-use crate::store::articles::Sqlite;
 pub use crate::store::rules::reclean::Recleaned;
 use crate::store::rules::reclean::{self, RecleanSql, StoredText};
+use crate::store::sqlite::articles::Sqlite;
 
 /// Re-clean every stored article of the site with the current counts;
 /// returns how many changed (see `rules::reclean::reclean_all`).

@@ -4,7 +4,7 @@
 //! assertions on the WAL file's size and on the rows read back.
 
 use super::*;
-use crate::store::checkpoint::{wal_bytes, wal_path, WalBounds};
+use crate::store::sqlite::checkpoint::{wal_bytes, wal_path, WalBounds};
 
 /// In WAL pages (4 KB each, and a 24-byte frame header).
 const BOUNDS: WalBounds = WalBounds {

@@ -6,81 +6,32 @@
 //! one at a time ([`Store::export_with_html`]), and the hashes of the
 //! boilerplate lines of a text ([`Store::boilerplate_hashes`]: the judgement
 //! `reextract` and `reclean` apply, with the counts as they are, nothing
-//! learned). [`MarkdownSource`] is the same on either store (the
-//! PostgreSQL one is in `store::pg::rendering`).
+//! learned). The PostgreSQL side is in `store::pg::rendering`.
 
 use std::collections::HashSet;
 
+use super::any::WithHtml;
 use super::frontier::find_site;
 use super::lines;
 use super::{Selection, Store, StoreError, StoredArticle, StoredHtml};
 use crate::boilerplate::{LineHash, LineSettings};
 
-/// The line table's judgement while a Markdown export streams.
-pub trait LineJudge {
-    /// The hashes of the lines of `text` that the line table of `site`, as
-    /// it is now, judges boilerplate.
-    fn boilerplate_hashes(
-        &mut self,
-        site: &str,
-        text: &str,
-        settings: &LineSettings,
-    ) -> Result<HashSet<LineHash>, StoreError>;
-}
-
-/// What the Markdown export does with each article: given the line table,
-/// the article and its kept page.
-pub type WithHtml<'f> =
-    dyn FnMut(&mut dyn LineJudge, &StoredArticle, Option<&StoredHtml>) -> std::io::Result<()> + 'f;
-
-/// What the Markdown export reads, from either store.
-pub trait MarkdownSource {
+impl Store {
     /// Stream the selected articles in id order to `f`, each with its kept
-    /// page (`None`: not kept) and the line table to judge its lines by, one
-    /// at a time. Returns how many were written; a store error inside the
-    /// stream ends it and is returned as itself.
-    fn articles_with_html(
-        &mut self,
-        sel: &Selection,
-        f: &mut WithHtml<'_>,
-    ) -> Result<u64, StoreError>;
-}
-
-impl LineJudge for &Store {
-    fn boilerplate_hashes(
-        &mut self,
-        site: &str,
-        text: &str,
-        settings: &LineSettings,
-    ) -> Result<HashSet<LineHash>, StoreError> {
-        Store::boilerplate_hashes(self, site, text, settings)
-    }
-}
-
-impl MarkdownSource for &Store {
-    fn articles_with_html(
+    /// page and the line table to judge its lines by (see
+    /// [`AnyStore::articles_with_html`](super::AnyStore::articles_with_html)).
+    pub fn articles_with_html(
         &mut self,
         sel: &Selection,
         f: &mut WithHtml<'_>,
     ) -> Result<u64, StoreError> {
         let store: &Store = self;
-        let mut judge = store;
+        let mut judge = |site: &str, text: &str, settings: &LineSettings| {
+            store.boilerplate_hashes(site, text, settings)
+        };
         store.export_with_html(sel, |a, page| f(&mut judge, a, page))
     }
-}
 
-impl MarkdownSource for Store {
-    fn articles_with_html(
-        &mut self,
-        sel: &Selection,
-        f: &mut WithHtml<'_>,
-    ) -> Result<u64, StoreError> {
-        let mut store: &Store = self;
-        store.articles_with_html(sel, f)
-    }
-}
-
-impl Store {
     /// Stream the selected articles in id order to `f`, each with its kept
     /// page (`None`: not kept), one at a time. Returns how many were
     /// written.

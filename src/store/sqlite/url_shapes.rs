@@ -6,27 +6,11 @@
 //! starts) and a site's most judged shapes for `stats`. What the counts
 //! mean (which shape is trusted as what) is decided in `crawl::shapes`.
 
-use std::collections::BTreeMap;
-
 use rusqlite::{params, Connection};
 
 use super::frontier::site_id_in;
+use super::rules::shapes::summed;
 use super::{ShapeCounts, ShapeUpdate, Store, StoreError, STATS_SHAPES};
-
-/// The counts of a batch's updates summed per (site, shape), in that
-/// order: one statement per row, and both stores touch rows in one order.
-pub(super) fn summed(updates: &[ShapeUpdate]) -> BTreeMap<(&str, &str), (u64, u64, u64)> {
-    let mut out: BTreeMap<(&str, &str), (u64, u64, u64)> = BTreeMap::new();
-    for u in updates {
-        for c in &u.counts {
-            let e = out.entry((u.site.as_str(), c.shape.as_str())).or_default();
-            e.0 += c.articles;
-            e.1 += c.listings;
-            e.2 += c.others;
-        }
-    }
-    out
-}
 
 /// Add a batch's shape counts, inside the writer's transaction.
 pub(super) fn apply_updates(conn: &Connection, updates: &[ShapeUpdate]) -> rusqlite::Result<()> {

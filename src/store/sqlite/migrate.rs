@@ -23,28 +23,40 @@ use rusqlite::{params, Connection, OptionalExtension};
 /// Schema migrations: `(version, sql)`, version = the file's number. Append
 /// new files here; never edit a landed one.
 pub(super) const MIGRATIONS: &[(i64, &str)] = &[
-    (1, include_str!("../../migrations/0001_init.sql")),
-    (2, include_str!("../../migrations/0002_claim_index.sql")),
+    (1, include_str!("../../../migrations/0001_init.sql")),
+    (2, include_str!("../../../migrations/0002_claim_index.sql")),
     (
         3,
-        include_str!("../../migrations/0003_cjk_index_only_cjk.sql"),
+        include_str!("../../../migrations/0003_cjk_index_only_cjk.sql"),
     ),
-    (4, include_str!("../../migrations/0004_claim_per_host.sql")),
-    (5, include_str!("../../migrations/0005_fetch_skips.sql")),
-    (6, include_str!("../../migrations/0006_near_duplicates.sql")),
-    (7, include_str!("../../migrations/0007_kept_html.sql")),
-    (8, include_str!("../../migrations/0008_site_rules.sql")),
+    (
+        4,
+        include_str!("../../../migrations/0004_claim_per_host.sql"),
+    ),
+    (5, include_str!("../../../migrations/0005_fetch_skips.sql")),
+    (
+        6,
+        include_str!("../../../migrations/0006_near_duplicates.sql"),
+    ),
+    (7, include_str!("../../../migrations/0007_kept_html.sql")),
+    (8, include_str!("../../../migrations/0008_site_rules.sql")),
     (
         9,
-        include_str!("../../migrations/0009_method_and_migration_ledger.sql"),
+        include_str!("../../../migrations/0009_method_and_migration_ledger.sql"),
     ),
     (
         10,
-        include_str!("../../migrations/0010_reclean_changed_lines.sql"),
+        include_str!("../../../migrations/0010_reclean_changed_lines.sql"),
     ),
-    (11, include_str!("../../migrations/0011_page_judgement.sql")),
-    (12, include_str!("../../migrations/0012_url_shapes.sql")),
-    (13, include_str!("../../migrations/0013_refused_under.sql")),
+    (
+        11,
+        include_str!("../../../migrations/0011_page_judgement.sql"),
+    ),
+    (12, include_str!("../../../migrations/0012_url_shapes.sql")),
+    (
+        13,
+        include_str!("../../../migrations/0013_refused_under.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::boilerplate::LineHash;
-use crate::store::frontier::site_id_in;
-use crate::store::kept::{self, Put};
 use crate::store::rules::{to_u64, ArticleRow, ArticleSql, AtUrl, NewLines, PageCounts, Version};
+use crate::store::sqlite::frontier::site_id_in;
+use crate::store::sqlite::kept::{self, Put};
 use crate::store::{method_name, KeptHtml};
 
 /// A connection (a transaction, for writes) seen through [`ArticleSql`].

@@ -1,7 +1,7 @@
 //! The frontier: adding, claiming, requeueing, fetch outcomes, scale.
 
 use super::*;
-use crate::store::frontier::{CLAIM_HOST_SQL, NEXT_HOST_SQL};
+use crate::store::sqlite::frontier::{CLAIM_HOST_SQL, NEXT_HOST_SQL};
 use crate::store::*;
 
 #[test]
@@ -398,10 +398,10 @@ fn migration_5_marks_old_skip_rows_as_skips() {
 fn database_at_version(path: &std::path::Path, version: usize) -> rusqlite::Connection {
     let c = rusqlite::Connection::open(path).unwrap();
     let all = [
-        include_str!("../../../migrations/0001_init.sql"),
-        include_str!("../../../migrations/0002_claim_index.sql"),
-        include_str!("../../../migrations/0003_cjk_index_only_cjk.sql"),
-        include_str!("../../../migrations/0004_claim_per_host.sql"),
+        include_str!("../../../../migrations/0001_init.sql"),
+        include_str!("../../../../migrations/0002_claim_index.sql"),
+        include_str!("../../../../migrations/0003_cjk_index_only_cjk.sql"),
+        include_str!("../../../../migrations/0004_claim_per_host.sql"),
     ];
     for sql in &all[..version] {
         c.execute_batch(sql).unwrap();

@@ -12,10 +12,9 @@
 //! Boilerplate: the new text goes through the site's line table as it is
 //! now, learning nothing (the article was counted when it was first stored).
 //!
-//! [`ReextractStore`] is this half as the command's core sees it, on either
-//! store (the PostgreSQL one is in `store::pg::reextract`).
-
-use std::collections::HashMap;
+//! The command's core sees this half through
+//! [`AnyStore`](super::AnyStore), on either store (the PostgreSQL one is in
+//! `store::pg::reextract`).
 
 use rusqlite::{params, OptionalExtension, ToSql};
 
@@ -25,7 +24,6 @@ use super::rules::reextract::{self, Current, NewRow, ReextractSql};
 use super::search::{SelectionArgs, SELECTION_SQL};
 use super::{Selection, Store, StoreError};
 use crate::boilerplate::LineSettings;
-use crate::extract::tree::rule::SiteRule;
 use crate::extract::Article;
 
 /// An article extracted again from its kept page.
@@ -72,67 +70,6 @@ pub struct ReextractCursor {
     /// Counted so far: articles seen and articles whose text changed.
     pub seen: u64,
     pub changed: u64,
-}
-
-/// The store's half of `reextract` on either store: SQLite ([`Store`]) or
-/// PostgreSQL (`PgStore`). Each method is the [`Store`] method of that name.
-pub trait ReextractStore {
-    /// The saved cursor of `key`, if a run of it was interrupted.
-    fn reextract_cursor(&mut self, key: &str) -> Result<Option<ReextractCursor>, StoreError>;
-    /// Forget the cursor of `key` (the run finished).
-    fn clear_reextract_cursor(&mut self, key: &str) -> Result<(), StoreError>;
-    /// Up to `limit` kept pages of the selected articles with ids above
-    /// `after_id`, in id order.
-    fn kept_html_batch(
-        &mut self,
-        sel: &Selection,
-        after_id: i64,
-        limit: usize,
-    ) -> Result<Vec<StoredHtml>, StoreError>;
-    /// Write one batch and move `key`'s cursor to `last_id`, in one
-    /// transaction.
-    fn apply_reextracted(
-        &mut self,
-        key: &str,
-        batch: &[Reextracted],
-        last_id: i64,
-        settings_for: &dyn Fn(&str) -> LineSettings,
-    ) -> Result<ReextractCounts, StoreError>;
-    /// The sites' learned `tree` rules, by site name.
-    fn learned_site_rules(&mut self) -> Result<HashMap<String, SiteRule>, StoreError>;
-}
-
-impl ReextractStore for Store {
-    fn reextract_cursor(&mut self, key: &str) -> Result<Option<ReextractCursor>, StoreError> {
-        Store::reextract_cursor(self, key)
-    }
-
-    fn clear_reextract_cursor(&mut self, key: &str) -> Result<(), StoreError> {
-        Store::clear_reextract_cursor(self, key)
-    }
-
-    fn kept_html_batch(
-        &mut self,
-        sel: &Selection,
-        after_id: i64,
-        limit: usize,
-    ) -> Result<Vec<StoredHtml>, StoreError> {
-        Store::kept_html_batch(self, sel, after_id, limit)
-    }
-
-    fn apply_reextracted(
-        &mut self,
-        key: &str,
-        batch: &[Reextracted],
-        last_id: i64,
-        settings_for: &dyn Fn(&str) -> LineSettings,
-    ) -> Result<ReextractCounts, StoreError> {
-        Store::apply_reextracted(self, key, batch, last_id, settings_for)
-    }
-
-    fn learned_site_rules(&mut self) -> Result<HashMap<String, SiteRule>, StoreError> {
-        Store::learned_site_rules(self)
-    }
 }
 
 impl Store {

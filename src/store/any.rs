@@ -1,0 +1,316 @@
+//! The one way into a corpus, whichever store holds it: [`open`] a
+//! [`StoreTarget`] for an [`Access`], get an [`AnyStore`].
+//!
+//! In: where the corpus lives and what the command will do with it. Out:
+//! the store, SQLite or PostgreSQL, behind one type whose methods are the
+//! same on both (the same requests, the same types, the same errors), so
+//! that no caller matches on the target or names a backend after opening.
+//! A method a store has no use for (a claim lease, the WAL checkpoints,
+//! other processes' leases) is a no-op on the other.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::time::Duration;
+
+use super::pg::{PgStore, TurnsAt};
+use super::rules::reclean::Recleaned;
+use super::{
+    ArticleRef, ClaimFilter, DayCount, KeptSizes, LanguageCount, Outlook, QueuedUrl,
+    ReextractCounts, ReextractCursor, Reextracted, SearchHit, Selection, ShapeCounts, SiteStats,
+    Store, StoreError, StoreTarget, StoredArticle, StoredHtml, WriteOp, WriteOutcome,
+};
+use crate::boilerplate::{LineHash, LineSettings};
+use crate::extract::tree::rule::SiteRule;
+
+/// What a command will do with the corpus it opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Only read an existing corpus (`search`, `show`, `export`, `stats`,
+    /// `serve`): a SQLite file is opened read-only, so that a file this
+    /// user may not write still reads, and never created.
+    Read,
+    /// Change an existing corpus (`reclean`, `reextract`): a missing SQLite
+    /// file is an error, not a silently created empty database.
+    Write,
+    /// Crawl into the corpus, creating it if there is none yet.
+    Create,
+}
+
+/// A corpus, opened: the SQLite store or the PostgreSQL one.
+// One per command or `serve` connection, never in a collection: the
+// PostgreSQL store's extra few hundred bytes are not worth a box.
+#[allow(clippy::large_enum_variant)]
+pub enum AnyStore {
+    Sqlite(Store),
+    Pg(PgStore),
+}
+
+/// Open the corpus at `target` for `access` (migrated, as each store's own
+/// open does).
+pub fn open(target: &StoreTarget, access: Access) -> Result<AnyStore, StoreError> {
+    match target {
+        StoreTarget::Sqlite(path) => {
+            if access != Access::Create {
+                require_existing(path)?;
+            }
+            Ok(AnyStore::Sqlite(match access {
+                Access::Read => Store::open_read_only(path)?,
+                Access::Write | Access::Create => Store::open(path)?,
+            }))
+        }
+        StoreTarget::Postgres(url) => Ok(AnyStore::Pg(PgStore::open(url)?)),
+    }
+}
+
+/// An existing SQLite file.
+fn require_existing(path: &Path) -> Result<(), StoreError> {
+    if path.is_dir() {
+        return Err(StoreError::IsADirectory {
+            path: path.to_path_buf(),
+        });
+    }
+    if !path.exists() {
+        return Err(StoreError::NoSuchDatabase {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
+impl From<Store> for AnyStore {
+    fn from(store: Store) -> AnyStore {
+        AnyStore::Sqlite(store)
+    }
+}
+
+impl From<PgStore> for AnyStore {
+    fn from(store: PgStore) -> AnyStore {
+        AnyStore::Pg(store)
+    }
+}
+
+/// `$body` with `$s` bound to whichever store `$self` holds.
+macro_rules! either {
+    ($self:expr, $s:ident => $body:expr) => {
+        match $self {
+            AnyStore::Sqlite($s) => $body,
+            AnyStore::Pg($s) => $body,
+        }
+    };
+}
+
+/// Methods that are each store's own method of the same name.
+macro_rules! same_on_both {
+    ($($(#[$doc:meta])* fn $name:ident(&mut self $(, $arg:ident: $ty:ty)*) -> $ret:ty;)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $name(&mut self $(, $arg: $ty)*) -> $ret {
+                either!(self, s => s.$name($($arg),*))
+            }
+        )*
+    };
+}
+
+impl AnyStore {
+    /// The database for messages: a path, or a URL without its password.
+    pub fn shown(&self) -> String {
+        match self {
+            AnyStore::Sqlite(s) => s.path().display().to_string(),
+            AnyStore::Pg(s) => s.shown().to_string(),
+        }
+    }
+
+    /// The file the store lives in (`None`: a server's database), so that
+    /// an output file is never the database itself.
+    pub fn file(&self) -> Option<&Path> {
+        match self {
+            AnyStore::Sqlite(s) => Some(s.path()),
+            AnyStore::Pg(_) => None,
+        }
+    }
+
+    same_on_both! {
+        /// Full-text search, best first, in the syntax of
+        /// [`Query`](super::Query), among the selected articles.
+        fn search_in(&mut self, query: &str, limit: usize, sel: &Selection)
+            -> Result<Vec<SearchHit>, StoreError>;
+        /// One article by id, or by any URL that led to it.
+        fn article(&mut self, r: ArticleRef) -> Result<Option<StoredArticle>, StoreError>;
+        /// The selected articles in id order to `f`; how many there were.
+        fn export(
+            &mut self,
+            sel: &Selection,
+            f: &mut dyn FnMut(&StoredArticle) -> std::io::Result<()>
+        ) -> Result<u64, StoreError>;
+        /// The kept pages of the selected articles in id order to `f`:
+        /// `(written, selected articles without a kept page)`.
+        fn export_html(
+            &mut self,
+            sel: &Selection,
+            f: &mut dyn FnMut(&StoredHtml) -> std::io::Result<()>
+        ) -> Result<(u64, u64), StoreError>;
+        /// Stream the selected articles in id order to `f`, each with its
+        /// kept page (`None`: not kept) and the line table to judge its
+        /// lines by, one at a time; how many were written. A store error
+        /// inside the stream ends it and is returned as itself.
+        fn articles_with_html(&mut self, sel: &Selection, f: &mut WithHtml<'_>)
+            -> Result<u64, StoreError>;
+        /// Per-site figures (sites in name order), lines judged boilerplate
+        /// under window `line_window`.
+        fn site_stats(&mut self, line_window: u64) -> Result<Vec<SiteStats>, StoreError>;
+        /// The site's most recurring lines (seen more than once), most first.
+        fn top_lines(&mut self, site: &str, n: usize) -> Result<Vec<(String, u64)>, StoreError>;
+        /// The selected articles, newest publication first (undated last),
+        /// as hits whose snippet is the text's beginning and whose rank is 0.
+        fn recent(&mut self, sel: &Selection, limit: usize, offset: usize)
+            -> Result<Vec<SearchHit>, StoreError>;
+        /// Whether the database knows a site of this name.
+        fn site_known(&mut self, name: &str) -> Result<bool, StoreError>;
+        /// Articles per site and day over the latest `max_days` dated days.
+        fn articles_per_day(&mut self, max_days: usize) -> Result<Vec<DayCount>, StoreError>;
+        /// Articles per language, most first.
+        fn languages(&mut self) -> Result<Vec<LanguageCount>, StoreError>;
+        /// How much the kept pages take.
+        fn kept_sizes(&mut self) -> Result<KeptSizes, StoreError>;
+        /// The kept page of one article (`None`: not kept, or no such article).
+        fn kept_html(&mut self, article_id: i64) -> Result<Option<StoredHtml>, StoreError>;
+
+        /// The saved cursor of `key`, if a run of `reextract` was interrupted.
+        fn reextract_cursor(&mut self, key: &str) -> Result<Option<ReextractCursor>, StoreError>;
+        /// Forget the cursor of `key` (the run finished).
+        fn clear_reextract_cursor(&mut self, key: &str) -> Result<(), StoreError>;
+        /// Up to `limit` kept pages of the selected articles with ids above
+        /// `after_id`, in id order.
+        fn kept_html_batch(&mut self, sel: &Selection, after_id: i64, limit: usize)
+            -> Result<Vec<StoredHtml>, StoreError>;
+        /// Write one batch of re-extracted articles and move `key`'s cursor
+        /// to `last_id`, in one transaction.
+        fn apply_reextracted(
+            &mut self,
+            key: &str,
+            batch: &[Reextracted],
+            last_id: i64,
+            settings_for: &dyn Fn(&str) -> LineSettings
+        ) -> Result<ReextractCounts, StoreError>;
+
+        /// Put back the URLs this store's crawl left claimed; how many.
+        fn reset_in_flight(&mut self) -> Result<usize, StoreError>;
+        /// Claim up to `limit` URLs due at `now_ms`.
+        fn claim_due_for(&mut self, now_ms: i64, limit: usize, filter: &ClaimFilter)
+            -> Result<Vec<QueuedUrl>, StoreError>;
+        /// The next due time over `sites` (`None` = all).
+        fn next_due_at_for(&mut self, sites: Option<&[String]>) -> Result<Option<i64>, StoreError>;
+        /// One batch of writes, one transaction.
+        fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError>;
+        /// Pages fetched so far per site (database lifetime, for budgets).
+        fn pages_by_site(&mut self) -> Result<HashMap<String, u64>, StoreError>;
+        /// Re-clean every stored article of one site (or every site) with
+        /// the current counts; how many changed.
+        fn reclean(&mut self, site: Option<&str>, settings_for: &dyn Fn(&str) -> LineSettings)
+            -> Result<usize, StoreError>;
+        /// The end-of-crawl re-clean of one site (or every site): only the
+        /// articles having a line whose status changed since they were
+        /// cleaned.
+        fn reclean_changed(&mut self, site: Option<&str>, settings_for: &dyn Fn(&str) -> LineSettings)
+            -> Result<Recleaned, StoreError>;
+        /// The stored `tree` site rules: (site, rule JSON).
+        fn site_rules(&mut self) -> Result<Vec<(String, String)>, StoreError>;
+        /// Every site's learned URL shape counts: (site, counts).
+        fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError>;
+        /// Queue again the URLs of `sites` refused under other settings than
+        /// `refusals` (reason, fingerprint of today's settings); how many.
+        fn requeue_refused(&mut self, sites: &[String], refusals: &[(String, String)])
+            -> Result<usize, StoreError>;
+        /// Queue again every failed URL of `sites`; how many.
+        fn requeue_failed(&mut self, sites: &[String]) -> Result<usize, StoreError>;
+        /// What of `sites` waits or failed in the frontier.
+        fn outlook(&mut self, sites: &[String], now_ms: i64) -> Result<Outlook, StoreError>;
+    }
+
+    /// Every stored `tree` rule that parses, by site name: what `tree`
+    /// extracts by (a rule that does not parse is left out, and relearned
+    /// by the next crawl).
+    pub fn learned_site_rules(&mut self) -> Result<HashMap<String, SiteRule>, StoreError> {
+        Ok(self
+            .site_rules()?
+            .into_iter()
+            .filter_map(|(site, json)| SiteRule::from_json(&json).map(|r| (site, r)))
+            .collect())
+    }
+
+    /// [`AnyStore::search_in`] from the `offset`-th hit on (paging for
+    /// `serve`): the best `offset + limit` hits are ranked and the first
+    /// `offset` dropped, so a deep page costs as much as one that long.
+    pub fn search_page(
+        &mut self,
+        query: &str,
+        limit: usize,
+        offset: usize,
+        sel: &Selection,
+    ) -> Result<Vec<SearchHit>, StoreError> {
+        let mut hits = self.search_in(query, offset.saturating_add(limit), sel)?;
+        Ok(hits.split_off(offset.min(hits.len())))
+    }
+
+    /// The crawl's frontier settings: the cap on URLs per site, and how
+    /// long a claim holds its URLs on a store shared by several processes.
+    pub fn configure_frontier(&mut self, max_urls_per_site: u64, lease: Duration) {
+        match self {
+            AnyStore::Sqlite(s) => s.set_max_urls_per_site(max_urls_per_site),
+            AnyStore::Pg(s) => {
+                s.set_max_urls_per_site(max_urls_per_site);
+                s.set_lease(lease);
+            }
+        }
+    }
+
+    /// How long until the first lease ends of the URLs of `sites` that
+    /// other processes hold; `None` when they hold none (always, on a
+    /// store of one process).
+    pub fn held_elsewhere(
+        &mut self,
+        sites: Option<&[String]>,
+    ) -> Result<Option<Duration>, StoreError> {
+        match self {
+            AnyStore::Sqlite(_) => Ok(None),
+            AnyStore::Pg(s) => s.held_elsewhere(sites),
+        }
+    }
+
+    /// Where a shared store keeps the hosts' turns for every process
+    /// (global politeness); `None` for a store of one process.
+    pub fn host_turns(&self) -> Option<TurnsAt> {
+        match self {
+            AnyStore::Sqlite(_) => None,
+            AnyStore::Pg(s) => Some(s.host_turns()),
+        }
+    }
+
+    /// From now on, keep the store's upkeep (SQLite's WAL checkpoints) off
+    /// the writer's path.
+    pub fn upkeep_in_background(&mut self) -> Result<(), StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.checkpoint_in_background(),
+            AnyStore::Pg(_) => Ok(()),
+        }
+    }
+
+    /// Do the upkeep left and go back to doing it in line.
+    pub fn upkeep_in_foreground(&mut self) -> Result<(), StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => s.checkpoint_in_foreground(),
+            AnyStore::Pg(_) => Ok(()),
+        }
+    }
+}
+
+/// The line table's judgement while a Markdown export streams: the hashes
+/// of the lines of `text` (second argument) that the line table of the site
+/// (first), as it is now, judges boilerplate under the settings (third).
+pub type LineJudge<'j> =
+    dyn FnMut(&str, &str, &LineSettings) -> Result<HashSet<LineHash>, StoreError> + 'j;
+
+/// What the Markdown export does with each article: given the line table,
+/// the article and its kept page.
+pub type WithHtml<'f> =
+    dyn FnMut(&mut LineJudge<'_>, &StoredArticle, Option<&StoredHtml>) -> std::io::Result<()> + 'f;

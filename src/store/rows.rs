@@ -1,0 +1,76 @@
+//! A stored article's and a kept page's row as both stores read them: the
+//! columns to select and one mapping from the row to the public type.
+//!
+//! In: a row of [`ARTICLE_COLUMNS`] or [`KEPT_COLUMNS`], through
+//! [`Columns`] (each backend reads its own row type's values). Out: a
+//! [`StoredArticle`] or a [`StoredHtml`], the same on either store.
+
+use super::{method_of_name, KeptHeaders, StoredArticle, StoredHtml};
+use crate::extract::Article;
+
+/// The columns [`stored_article`] reads, `a` the article, `s` its site.
+pub(crate) const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.word_count, \
+    a.title, a.author, a.published_at, a.modified_at, a.language, a.canonical_url, a.site_name, \
+    a.text, a.method";
+
+/// The columns [`stored_html`] reads, `k` the kept page, `s` its site (the
+/// status widened: PostgreSQL keeps it in an `integer`).
+pub(crate) const KEPT_COLUMNS: &str = "k.article_id, s.name, k.url, CAST(k.status AS BIGINT), \
+    k.content_type, k.last_modified, k.etag, k.date, k.fetched_at, k.body_bytes, k.body_zstd";
+
+/// The values of one row, by column index, as a backend reads them.
+pub(crate) trait Columns {
+    type Error;
+    fn int(&self, i: usize) -> Result<i64, Self::Error>;
+    fn text(&self, i: usize) -> Result<String, Self::Error>;
+    fn opt_text(&self, i: usize) -> Result<Option<String>, Self::Error>;
+    fn bytes(&self, i: usize) -> Result<Vec<u8>, Self::Error>;
+    /// Column `i` holds a value that does not decode (a damaged kept page).
+    fn undecodable(i: usize, e: std::io::Error) -> Self::Error;
+}
+
+/// A row of [`ARTICLE_COLUMNS`].
+pub(crate) fn stored_article<R: Columns>(r: &R) -> Result<StoredArticle, R::Error> {
+    let method = method_of_name(r.opt_text(13)?.as_deref());
+    Ok(StoredArticle {
+        id: r.int(0)?,
+        url: r.text(1)?,
+        site: r.text(2)?,
+        fetched_at: r.int(3)?,
+        word_count: u64::try_from(r.int(4)?).unwrap_or(0),
+        article: Article {
+            title: r.opt_text(5)?,
+            author: r.opt_text(6)?,
+            published_at: r.opt_text(7)?,
+            modified_at: r.opt_text(8)?,
+            language: r.opt_text(9)?,
+            canonical_url: r.opt_text(10)?,
+            site_name: r.opt_text(11)?,
+            text: r.text(12)?,
+            method: method.unwrap_or_default(),
+            ..Article::default()
+        },
+        method,
+    })
+}
+
+/// A row of [`KEPT_COLUMNS`], its body decompressed.
+pub(crate) fn stored_html<R: Columns>(r: &R) -> Result<StoredHtml, R::Error> {
+    let capacity = usize::try_from(r.int(9)?).unwrap_or(0);
+    let body =
+        zstd::bulk::decompress(&r.bytes(10)?, capacity).map_err(|e| R::undecodable(10, e))?;
+    Ok(StoredHtml {
+        article_id: r.int(0)?,
+        site: r.text(1)?,
+        url: r.text(2)?,
+        status: u16::try_from(r.int(3)?).unwrap_or(0),
+        headers: KeptHeaders {
+            content_type: r.opt_text(4)?,
+            last_modified: r.opt_text(5)?,
+            etag: r.opt_text(6)?,
+            date: r.opt_text(7)?,
+        },
+        fetched_at: r.int(8)?,
+        body,
+    })
+}

@@ -1,0 +1,65 @@
+//! What both stores' searches decide the same way: how many matches are
+//! ranked, the snippet of a hit found without a full-text index, and the
+//! URLs an article is looked up by.
+//!
+//! In: a text and the term found in it; a URL typed by a user. Out: the
+//! snippet, on one line; the URLs to look the article up by.
+
+use url::Url;
+
+use crate::urls::normalize;
+
+/// Most matching articles ranked by bm25 per query: beyond, the newest
+/// this many matches are ranked (bm25 over 70,000 matches of 16 common
+/// words cost 1.5 s; see `cargo bench --bench search`).
+pub(crate) const MAX_RANKED: i64 = 10_000;
+/// Characters of context either side of the first hit in a LIKE snippet.
+const LIKE_CONTEXT: usize = 40;
+
+/// `%term%` with LIKE's wildcards and escape character escaped.
+pub(crate) fn like_pattern(term: &str) -> String {
+    let mut p = String::from("%");
+    for c in term.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            p.push('\\');
+        }
+        p.push(c);
+    }
+    p.push('%');
+    p
+}
+
+/// The URLs an article may be found under, given one a user typed: as
+/// typed, then in normalised form.
+pub(crate) fn url_candidates(url: &str) -> Vec<String> {
+    let mut candidates = vec![url.to_string()];
+    if let Some(n) = Url::parse(url).ok().as_ref().and_then(normalize) {
+        candidates.push(n.to_string());
+    }
+    candidates
+}
+
+/// Text around the first occurrence of `term`, the hit marked `[…]`.
+pub(crate) fn like_snippet(text: &str, term: &str) -> String {
+    let Some(at) = text.find(term) else {
+        return text.chars().take(2 * LIKE_CONTEXT).collect();
+    };
+    let before: String = {
+        let mut v: Vec<char> = text[..at].chars().rev().take(LIKE_CONTEXT).collect();
+        v.reverse();
+        v.into_iter().collect()
+    };
+    let after: String = text[at + term.len()..].chars().take(LIKE_CONTEXT).collect();
+    let lead = if before.len() < at { "…" } else { "" };
+    let tail = if at + term.len() + after.len() < text.len() {
+        "…"
+    } else {
+        ""
+    };
+    one_line(&format!("{lead}{before}[{term}]{after}{tail}"))
+}
+
+/// Snippets are shown one per line: paragraph breaks become spaces.
+pub(crate) fn one_line(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}

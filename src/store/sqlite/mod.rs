@@ -1,0 +1,64 @@
+//! The SQLite store ([`Store`]): SQL and row mapping, one file per concern.
+//!
+//! In: a database path (or memory). Out: the store, opened in WAL mode and
+//! migrated (numbered files in `migrations/`; every one not recorded in the
+//! `schema_migrations` ledger is applied, in number order), and its
+//! operations. One writer at a time; readers open their own.
+//!
+//! `open` (connection settings, integrity check), `migrate` (which
+//! migrations to apply, and applying them), `frontier` (add, claim,
+//! counts, budgets) and `requeue`, `articles` (batched writes; the SQL
+//! primitives of `store::rules` in `articles/primitives.rs`),
+//! `search_index` (the batch's new articles into the FTS5 indexes),
+//! `checkpoint` (WAL checkpoints on a thread of their own while crawling),
+//! `search` (FTS5 and CJK search, lookup, export), `stats` and `overview`
+//! (figures), `maintenance` (re-cleaning, top lines), `lines` (learning's
+//! entry points, the line table's figures, the re-clean's SQL), `kept` and
+//! `reextract` (kept pages, re-extraction), `rendering` (what the Markdown
+//! export reads), `site_rules`, `url_shapes`, and `trouble` (SQLite's
+//! file-level failures as sentences a user can act on).
+
+// The files moved here from `store` and name its types as they did there.
+use super::*;
+
+pub(super) mod articles;
+pub(super) mod checkpoint;
+pub(super) mod frontier;
+pub(super) mod kept;
+pub mod lines;
+pub(super) mod maintenance;
+pub(super) mod migrate;
+pub(super) mod open;
+pub(super) mod overview;
+pub(super) mod reextract;
+pub(super) mod rendering;
+pub(super) mod requeue;
+pub(super) mod search;
+pub(super) mod search_index;
+pub(super) mod site_rules;
+pub(super) mod stats;
+#[cfg(test)]
+mod tests;
+pub(super) mod trouble;
+pub(super) mod url_shapes;
+
+/// The SQLite store. One writer at a time; readers open their own.
+pub struct Store {
+    pub(in crate::store) conn: rusqlite::Connection,
+    path: PathBuf,
+    /// URLs a site may know at most (0 = no cap).
+    max_urls_per_site: u64,
+    /// URLs each site knows, for that cap.
+    url_counts: frontier::SiteUrlCounts,
+    /// Opened with [`Store::open_read_only`]: never write, not even on drop.
+    read_only: bool,
+    /// The WAL checkpointing thread, when [`Store::checkpoint_in_background`]
+    /// is on.
+    checkpoints: Option<checkpoint::BackgroundCheckpoints>,
+}
+
+impl Store {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
