@@ -229,3 +229,26 @@ fn find_ci_finds_the_first_match_in_any_case_from_the_offset() {
     // Needles are lower case: an upper-case one matches nothing.
     assert_eq!(find_ci(hay, 0, b"TITLE"), None);
 }
+
+#[test]
+fn common_character_references_in_text_become_their_characters() {
+    assert_eq!(
+        pre(
+            "<p class=\"a&nbsp;b\">A&nbsp;B &quot;C&#8217;s&quot; &amp; &lt;D&gt; &copy&nbsp x</p>"
+        ),
+        "<p class=\"a&nbsp;b\">A\u{a0}B \"C\u{2019}s\" &amp; &lt;D&gt; &copy&nbsp x</p>"
+    );
+}
+
+#[test]
+fn character_references_stay_where_the_parser_does_not_decode_them() {
+    // A doctype, a bogus comment and an SVG CDATA section keep them; a
+    // raw-text title is left to the parser.
+    let html = "<!DOCTYPE x &nbsp;><?xml &nbsp;?></ &nbsp;><title>&nbsp;</title>\
+                <svg><![CDATA[&nbsp;]]></svg><p>&nbsp;</p>";
+    assert_eq!(
+        pre(html),
+        "<!DOCTYPE x &nbsp;><?xml &nbsp;?></ &nbsp;><title>&nbsp;</title>\
+         <svg><![CDATA[&nbsp;]]></svg><p>\u{a0}</p>"
+    );
+}
