@@ -4,6 +4,8 @@
 //! no later stage reads, and nesting deeper than a limit; whitespace runs with
 //! a line break in them become one space (outside `<pre>`), and the common
 //! character references in text become their characters ([`char_refs`]).
+//! Form controls with plain content (`<select>` of options, `<button>` of
+//! text) go too, as the lol_html pass would remove them.
 //!
 //! Why a separate scan: html5ever and lol_html both spend most of their time
 //! per tag and per attribute (html5ever reads attribute values one character
@@ -225,6 +227,12 @@ impl Scan<'_, '_> {
                     self.out.cut(lt, after);
                     return Some(after);
                 }
+                b"select" | b"button" if self.foreign_depth == 0 && gt < n => {
+                    if let Some(end) = plain_control_end(bytes, after, name) {
+                        self.out.cut(lt, end);
+                        return Some(end);
+                    }
+                }
                 _ => {}
             }
         }
@@ -394,6 +402,48 @@ fn comment_end(bytes: &[u8], from: usize) -> usize {
         i = p + 1;
     }
     bytes.len()
+}
+
+/// Index just past the end tag of a `<select>` or `<button>` (`name`) whose
+/// content, from `from`, is plain: text and, in a `<select>`, `<option>`
+/// and `<optgroup>` tags. The lol_html pass removes such an element from its
+/// start tag to the first end tag of its name, exactly this span, and a
+/// page left without any of its elements skips that pass (most pages that
+/// have one have only such form controls). Anything else inside (a
+/// comment, an icon, a nested element) leaves the element to that pass.
+fn plain_control_end(bytes: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+    let mut i = from;
+    loop {
+        let lt = i + memchr::memchr(b'<', bytes.get(i..)?)?;
+        let close = bytes.get(lt + 1) == Some(&b'/');
+        let name_start = lt + 1 + usize::from(close);
+        let name_end = name_start
+            + bytes[name_start..]
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric())
+                .count();
+        if !bytes
+            .get(name_end)
+            .is_some_and(|&b| is_space(b) || b == b'/' || b == b'>')
+        {
+            return None;
+        }
+        let gt = tag_end(bytes, name_end);
+        if gt >= bytes.len() {
+            return None;
+        }
+        let tag = &bytes[name_start..name_end];
+        if close && tag.eq_ignore_ascii_case(name) {
+            return Some(gt + 1);
+        }
+        let option = [&b"option"[..], b"optgroup"]
+            .iter()
+            .any(|o| tag.eq_ignore_ascii_case(o));
+        if name != b"select" || !option {
+            return None;
+        }
+        i = gt + 1;
+    }
 }
 
 /// Index just past the end tag `</name…>` of a raw-text element whose text

@@ -252,3 +252,37 @@ fn character_references_stay_where_the_parser_does_not_decode_them() {
          <svg><![CDATA[&nbsp;]]></svg><p>\u{a0}</p>"
     );
 }
+
+#[test]
+fn plain_selects_and_buttons_go_whole() {
+    assert_eq!(
+        pre("a<select name=x><option value='</select>'>One<option>Two</option>\
+             <optgroup label=g><option>3</optgroup></select >b<BUTTON type=submit>Go &amp; see</button>c"),
+        "abc"
+    );
+    // Anything else inside is left to the lol_html pass (which finds their
+    // end as it always did).
+    for html in [
+        "<button><span>Go</span></button>",
+        "<select><option>1</option><select><option>2</select></select>",
+        "<button>Go",
+        "<svg><button>Go</button></svg>",
+    ] {
+        assert!(
+            pre(html).contains("Go") || pre(html).contains("<option>"),
+            "{html}"
+        );
+    }
+}
+
+#[test]
+fn strip_removes_form_controls_as_the_rewriter_does() {
+    // The same text whether the prepass or the lol_html pass removes them.
+    let page = "<p>Before</p>\n  <select>\n<option>One\n<option>Two</select>\n  \
+                <p>Mid <button>Send</button> after</p><button><b>Bold</b></button><p>End</p>";
+    let stripped = super::super::strip(page);
+    assert_eq!(
+        stripped, "<p>Before</p>  <p>Mid  after</p><p>End</p>",
+        "{stripped}"
+    );
+}
