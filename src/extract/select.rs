@@ -21,7 +21,10 @@
 //! 5. Text assembly, trimming link-heavy / punctuation-free paragraphs at the
 //!    edges; the headline (see [`headline`]) goes first.
 //! 6. The text ends at a heading that opens related stories ("Related
-//!    stories", "You may also like", "Most read", …; [`tail`]).
+//!    stories", "You may also like", "Most read", …; [`tail`]), and, unless
+//!    comments are kept, where reader comments start that no element of
+//!    their own holds (a comments heading, or the `<a name="comments">`
+//!    a "comments" link jumps to).
 //! 7. A heading that opens the text and repeats the title is the headline:
 //!    the headline is returned apart, never as text.
 //! 8. With comments kept, the comment threads the selection left out follow
@@ -191,9 +194,18 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
     }
     // 6.
     let author_bios = !off(Step::AuthorBios);
-    if let Some(cut) =
-        tail::tail_section_start(&sink, &paras, first_content, body.clone(), author_bios)
-    {
+    let comment_cut = (!opts.comments && !off(Step::CommentSections)).then(|| tail::CommentCut {
+        dom,
+        anchor: tail::comment_anchor(dom),
+    });
+    if let Some(cut) = tail::tail_section_start(
+        &sink,
+        &paras,
+        first_content,
+        body.clone(),
+        author_bios,
+        comment_cut,
+    ) {
         let trimmed = trim_edges(&paras[first_content + body.start..first_content + cut]);
         body = if trimmed.is_empty() {
             body.start..cut

@@ -233,23 +233,33 @@ fn prefix(text: &str, max: usize) -> &str {
 }
 
 fn reliable_language(sample: &str) -> Option<String> {
-    // Latin script: score only the most-published languages. whatlang
-    // otherwise compares ~40 trigram profiles; the bench checks agreement
-    // with the full detection on the corpus.
-    let info = if whatlang::detect_script(sample) == Some(whatlang::Script::Latin) {
-        LATIN_DETECTOR.detect(sample)?
-    } else {
-        whatlang::detect(sample)?
-    };
+    let info = DETECTOR.detect(sample)?;
     info.is_reliable().then(|| info.lang().code().to_string())
 }
 
-static LATIN_DETECTOR: LazyLock<whatlang::Detector> = LazyLock::new(|| {
+/// The most-published languages of the Latin script: whatlang scores only
+/// these on Latin text (it otherwise compares ~40 trigram profiles; the
+/// bench checks agreement with the full detection on the corpus).
+const LATIN_LANGUAGES: &[whatlang::Lang] = {
     use whatlang::Lang::*;
-    whatlang::Detector::with_allowlist(vec![
+    &[
         Eng, Deu, Fra, Spa, Por, Ita, Nld, Pol, Swe, Dan, Nob, Fin, Ces, Slk, Hun, Ron, Tur, Ind,
         Vie, Hrv, Slv, Cat, Lit, Lav, Est,
-    ])
+    ]
+};
+
+/// whatlang with the other Latin-script languages denied and every other
+/// script's languages allowed: one call finds the script and scores the
+/// languages (a Latin-only allowlist needed the script found first, a
+/// second pass over the sample).
+static DETECTOR: LazyLock<whatlang::Detector> = LazyLock::new(|| {
+    let denied = whatlang::Script::Latin
+        .langs()
+        .iter()
+        .copied()
+        .filter(|l| !LATIN_LANGUAGES.contains(l))
+        .collect();
+    whatlang::Detector::with_denylist(denied)
 });
 
 /// `modified` vets the weak sources: a page is not modified before it is

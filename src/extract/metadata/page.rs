@@ -167,7 +167,6 @@ impl Page {
     /// which drops all others before parsing.
     fn visit(&mut self, el: ElementRef) {
         let v = el.value();
-        let in_html_ns = &*v.name.ns == "http://www.w3.org/1999/xhtml";
         self.visit_structure(el);
         match v.name() {
             "meta" => {
@@ -184,7 +183,7 @@ impl Page {
             "link" if self.canonical.is_none() && has_token(v.attr("rel"), "canonical") => {
                 self.canonical = v.attr("href").map(str::to_string);
             }
-            "title" if in_html_ns && self.title.is_none() => {
+            "title" if self.title.is_none() && &*v.name.ns == "http://www.w3.org/1999/xhtml" => {
                 self.title = Some(el.text().collect::<String>()).filter(|t| !t.trim().is_empty());
             }
             "h1" if self.h1s.len() < 5 && self.h1_seen < MAX_H1_SEEN => {
@@ -511,35 +510,29 @@ mod hint {
     pub const DATE: u8 = 8;
 }
 
-/// Class/id substrings and the group each one signals.
-const HINT_WORDS: [(&[u8], u8); 13] = [
-    (b"comment", hint::SKIP),
-    (b"related", hint::SKIP),
-    (b"name", hint::NAME),
-    (b"byline", hint::BYLINE),
-    (b"author", hint::BYLINE),
-    (b"writer", hint::BYLINE),
-    (b"reporter", hint::BYLINE),
-    (b"date", hint::DATE),
-    (b"time", hint::DATE),
-    (b"publish", hint::DATE),
-    (b"posted", hint::DATE),
-    (b"meta", hint::DATE),
-    (b"info", hint::DATE),
-];
-
 /// The [`hint`] groups whose words occur in `key` (lower case). One pass over
-/// the key instead of a substring search per word: this runs for most
-/// elements of a page.
+/// the key instead of a substring search per word, and at each byte only the
+/// words that start with it: this runs for most elements of a page.
 fn hint_words(key: &[u8]) -> u8 {
     let mut found = 0;
     for i in 0..key.len() {
         let rest = &key[i..];
-        for (word, group) in HINT_WORDS {
-            if rest.starts_with(word) {
-                found |= group;
-            }
-        }
+        let starts = |w: &[u8]| rest.starts_with(w);
+        found |= match key[i] {
+            b'c' if starts(b"comment") => hint::SKIP,
+            b'r' if starts(b"related") => hint::SKIP,
+            b'r' if starts(b"reporter") => hint::BYLINE,
+            b'n' if starts(b"name") => hint::NAME,
+            b'b' if starts(b"byline") => hint::BYLINE,
+            b'a' if starts(b"author") => hint::BYLINE,
+            b'w' if starts(b"writer") => hint::BYLINE,
+            b'd' if starts(b"date") => hint::DATE,
+            b't' if starts(b"time") => hint::DATE,
+            b'p' if starts(b"publish") || starts(b"posted") => hint::DATE,
+            b'm' if starts(b"meta") => hint::DATE,
+            b'i' if starts(b"info") => hint::DATE,
+            _ => 0,
+        };
     }
     found
 }

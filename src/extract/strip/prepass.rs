@@ -2,7 +2,10 @@
 //! end the tokenizer finds without parsing their content (scripts, styles,
 //! `<noscript>`, `<iframe>`, `<textarea>`), images and inputs, the attributes
 //! no later stage reads, and nesting deeper than a limit; whitespace runs with
-//! a line break in them become one space (outside `<pre>`).
+//! a line break in them become one space (outside `<pre>`), and the common
+//! character references in text become their characters ([`char_refs`]).
+//! Form controls with plain content (`<select>` of options, `<button>` of
+//! text) go too, as the lol_html pass would remove them.
 //!
 //! Why a separate scan: html5ever and lol_html both spend most of their time
 //! per tag and per attribute (html5ever reads attribute values one character
@@ -34,8 +37,10 @@
 //! implicitly closed elements); real pages stay far below the limit.
 
 mod attrs;
+mod char_refs;
 
 use std::borrow::Cow;
+use std::ops::Range;
 
 use attrs::{attr_value, keeps_attribute, tag_end, AttrScan};
 
@@ -64,14 +69,16 @@ pub fn prepass_collecting<'h>(
         pre_depth: 0,
         foreign_depth: 0,
         links,
+        kept: Vec::new(),
+        no_refs_until: 0,
     };
     let mut pos = 0usize;
-    while let Some(off) = memchr::memchr2(b'<', b'\n', &scan.bytes[pos..]) {
+    while let Some(off) = memchr::memchr3(b'<', b'\n', b'&', &scan.bytes[pos..]) {
         let at = pos + off;
-        let next = if scan.bytes[at] == b'\n' {
-            Some(scan.line_break(pos, at))
-        } else {
-            scan.markup(at)
+        let next = match scan.bytes[at] {
+            b'\n' => Some(scan.line_break(pos, at)),
+            b'&' => Some(scan.char_ref(at)),
+            _ => scan.markup(at),
         };
         match next {
             Some(next) if next < scan.bytes.len() => pos = next,
@@ -94,9 +101,32 @@ struct Scan<'a, 'l> {
     foreign_depth: usize,
     /// Where the link attributes go, when asked for.
     links: Option<&'l mut LinkAttrs>,
+    /// The kept attributes of the tag being read (name to value end),
+    /// reused from tag to tag.
+    kept: Vec<Range<usize>>,
+    /// End of the doctype or bogus comment the scan is in (see
+    /// [`Scan::char_ref`]).
+    no_refs_until: usize,
 }
 
 impl Scan<'_, '_> {
+    /// A character reference at `amp` in text: written as its character
+    /// when [`char_refs::decode`] knows it. Not in foreign content (a CDATA
+    /// section there is not decoded) nor in a doctype or bogus comment.
+    /// Returns where to go on.
+    fn char_ref(&mut self, amp: usize) -> usize {
+        if self.foreign_depth > 0 || amp < self.no_refs_until {
+            return amp + 1;
+        }
+        match char_refs::decode(&self.bytes[amp..]) {
+            Some((len, c)) => {
+                self.out.replace(amp, amp + len, |o| o.push(c));
+                amp + len
+            }
+            None => amp + 1,
+        }
+    }
+
     /// A line break at `at` in text that starts at or before `from`: the
     /// whitespace run around it becomes one space (outside `<pre>`). The
     /// parser makes each line break a token of its own, and text assembly
@@ -129,6 +159,12 @@ impl Scan<'_, '_> {
         let close = next == b'/';
         let name_start = lt + 1 + usize::from(close);
         if !bytes.get(name_start).is_some_and(u8::is_ascii_alphabetic) {
+            // `<!DOCTYPE …>`, `<?xml …>`, `</ …>`: the tokenizer reads up to
+            // the next `>` as a doctype or a comment, where a reference is
+            // not decoded.
+            if matches!(next, b'!' | b'?' | b'/') {
+                self.no_refs_until = memchr::memchr(b'>', &bytes[lt..]).map_or(n, |p| lt + p);
+            }
             return Some(lt + 1);
         }
         let name_end = name_start
@@ -138,9 +174,18 @@ impl Scan<'_, '_> {
                 .count();
         let is_link = bytes[name_start..name_end].eq_ignore_ascii_case(b"a");
         let mut attrs = AttrScan::new(bytes, name_end);
+        // The kept attributes are noted on the way, so that a tag that loses
+        // some is written without reading its attributes again.
         let mut drops_attr = false;
-        for attr in attrs.by_ref() {
-            drops_attr |= !close && !keeps_attribute(bytes, &attr, is_link);
+        let mut attrs_end = name_end;
+        self.kept.clear();
+        for attr in attrs.by_ref().filter(|_| !close) {
+            attrs_end = attr.end;
+            if keeps_attribute(bytes, &attr, is_link) {
+                self.kept.push(attr.name.start..attr.end);
+            } else {
+                drops_attr = true;
+            }
         }
         let gt = attrs.i;
         let after = (gt + 1).min(n);
@@ -182,6 +227,12 @@ impl Scan<'_, '_> {
                     self.out.cut(lt, after);
                     return Some(after);
                 }
+                b"select" | b"button" if self.foreign_depth == 0 && gt < n => {
+                    if let Some(end) = plain_control_end(bytes, after, name) {
+                        self.out.cut(lt, end);
+                        return Some(end);
+                    }
+                }
                 _ => {}
             }
         }
@@ -198,36 +249,32 @@ impl Scan<'_, '_> {
         }
         // An unfinished tag at the end is dropped by the parser: left alone.
         if drops_attr && gt < n {
+            let kept = &self.kept;
             self.out.replace(lt, after, |o| {
-                write_kept_tag(o, html, lt, name_end, gt, is_link);
+                write_kept_tag(o, html, lt..name_end, kept, attrs_end, gt);
             });
         }
         Some(after)
     }
 }
 
-/// `<name` and the kept attributes of the tag `html[lt..=gt]` whose name
-/// ends at `name_end`, then `>` (or `/>`).
+/// `<name` (`html[name]`), the `kept` attributes, then `>` (or `/>`) for a
+/// tag whose attributes end at `attrs_end` and whose `>` is at `gt`.
 fn write_kept_tag(
     o: &mut String,
     html: &str,
-    lt: usize,
-    name_end: usize,
+    name: Range<usize>,
+    kept: &[Range<usize>],
+    attrs_end: usize,
     gt: usize,
-    is_link: bool,
 ) {
-    let bytes = html.as_bytes();
-    o.push_str(&html[lt..name_end]);
-    let mut last = name_end;
-    for attr in AttrScan::new(bytes, name_end) {
-        last = attr.end;
-        if keeps_attribute(bytes, &attr, is_link) {
-            o.push(' ');
-            o.push_str(&html[attr.name.start..attr.end]);
-        }
+    o.push_str(&html[name]);
+    for attr in kept {
+        o.push(' ');
+        o.push_str(&html[attr.clone()]);
     }
     // `/>` (not a `/` ending an unquoted value).
-    if gt > last && bytes[gt - 1] == b'/' {
+    if gt > attrs_end && html.as_bytes()[gt - 1] == b'/' {
         o.push('/');
     }
     o.push('>');
@@ -355,6 +402,48 @@ fn comment_end(bytes: &[u8], from: usize) -> usize {
         i = p + 1;
     }
     bytes.len()
+}
+
+/// Index just past the end tag of a `<select>` or `<button>` (`name`) whose
+/// content, from `from`, is plain: text and, in a `<select>`, `<option>`
+/// and `<optgroup>` tags. The lol_html pass removes such an element from its
+/// start tag to the first end tag of its name, exactly this span, and a
+/// page left without any of its elements skips that pass (most pages that
+/// have one have only such form controls). Anything else inside (a
+/// comment, an icon, a nested element) leaves the element to that pass.
+fn plain_control_end(bytes: &[u8], from: usize, name: &[u8]) -> Option<usize> {
+    let mut i = from;
+    loop {
+        let lt = i + memchr::memchr(b'<', bytes.get(i..)?)?;
+        let close = bytes.get(lt + 1) == Some(&b'/');
+        let name_start = lt + 1 + usize::from(close);
+        let name_end = name_start
+            + bytes[name_start..]
+                .iter()
+                .take_while(|b| b.is_ascii_alphanumeric())
+                .count();
+        if !bytes
+            .get(name_end)
+            .is_some_and(|&b| is_space(b) || b == b'/' || b == b'>')
+        {
+            return None;
+        }
+        let gt = tag_end(bytes, name_end);
+        if gt >= bytes.len() {
+            return None;
+        }
+        let tag = &bytes[name_start..name_end];
+        if close && tag.eq_ignore_ascii_case(name) {
+            return Some(gt + 1);
+        }
+        let option = [&b"option"[..], b"optgroup"]
+            .iter()
+            .any(|o| tag.eq_ignore_ascii_case(o));
+        if name != b"select" || !option {
+            return None;
+        }
+        i = gt + 1;
+    }
 }
 
 /// Index just past the end tag `</name…>` of a raw-text element whose text

@@ -119,35 +119,26 @@ fn is_script_url(value: &[u8]) -> bool {
 /// go (`rel` stays for bylines; a `javascript:` one stays), and inline styles unless they may hide the
 /// element.
 pub(super) fn keeps_attribute(bytes: &[u8], attr: &RawAttr, is_link: bool) -> bool {
-    const KEEP: [&[u8]; 15] = [
-        b"class",
-        b"id",
-        b"hidden",
-        b"aria-hidden",
-        b"itemprop",
-        b"role",
-        b"content",
-        b"name",
-        b"property",
-        b"rel",
-        b"type",
-        b"datetime",
-        b"pubdate",
-        b"http-equiv",
-        b"charset",
-    ];
-    let name = &bytes[attr.name.clone()];
-    if KEEP.iter().any(|k| k.eq_ignore_ascii_case(name)) {
-        return true;
+    // The longest name kept, `aria-hidden`, fits: longer names are dropped.
+    let raw = &bytes[attr.name.clone()];
+    let mut buf = [0u8; 11];
+    let Some(name) = buf.get_mut(..raw.len()) else {
+        return false;
+    };
+    for (d, s) in name.iter_mut().zip(raw) {
+        *d = s.to_ascii_lowercase();
     }
-    if name.eq_ignore_ascii_case(b"href") {
+    match &*name {
+        b"class" | b"id" | b"hidden" | b"aria-hidden" | b"itemprop" | b"role" | b"content"
+        | b"name" | b"property" | b"rel" | b"type" | b"datetime" | b"pubdate" | b"http-equiv"
+        | b"charset" => true,
         // A link's target is not read, except to tell a script button
         // (`javascript:`) from a link (the DOM's `SCRIPT_LINK`).
-        return !is_link || attr.value.clone().is_some_and(|v| is_script_url(&bytes[v]));
+        b"href" => !is_link || attr.value.clone().is_some_and(|v| is_script_url(&bytes[v])),
+        b"style" => {
+            let value = attr.value.clone().map_or(&[][..], |v| &bytes[v]);
+            find_ci(value, 0, b"none").is_some() || find_ci(value, 0, b"hidden").is_some()
+        }
+        _ => false,
     }
-    if name.eq_ignore_ascii_case(b"style") {
-        let value = attr.value.clone().map_or(&[][..], |v| &bytes[v]);
-        return find_ci(value, 0, b"none").is_some() || find_ci(value, 0, b"hidden").is_some();
-    }
-    false
 }

@@ -229,3 +229,60 @@ fn find_ci_finds_the_first_match_in_any_case_from_the_offset() {
     // Needles are lower case: an upper-case one matches nothing.
     assert_eq!(find_ci(hay, 0, b"TITLE"), None);
 }
+
+#[test]
+fn common_character_references_in_text_become_their_characters() {
+    assert_eq!(
+        pre(
+            "<p class=\"a&nbsp;b\">A&nbsp;B &quot;C&#8217;s&quot; &amp; &lt;D&gt; &copy&nbsp x</p>"
+        ),
+        "<p class=\"a&nbsp;b\">A\u{a0}B \"C\u{2019}s\" &amp; &lt;D&gt; &copy&nbsp x</p>"
+    );
+}
+
+#[test]
+fn character_references_stay_where_the_parser_does_not_decode_them() {
+    // A doctype, a bogus comment and an SVG CDATA section keep them; a
+    // raw-text title is left to the parser.
+    let html = "<!DOCTYPE x &nbsp;><?xml &nbsp;?></ &nbsp;><title>&nbsp;</title>\
+                <svg><![CDATA[&nbsp;]]></svg><p>&nbsp;</p>";
+    assert_eq!(
+        pre(html),
+        "<!DOCTYPE x &nbsp;><?xml &nbsp;?></ &nbsp;><title>&nbsp;</title>\
+         <svg><![CDATA[&nbsp;]]></svg><p>\u{a0}</p>"
+    );
+}
+
+#[test]
+fn plain_selects_and_buttons_go_whole() {
+    assert_eq!(
+        pre("a<select name=x><option value='</select>'>One<option>Two</option>\
+             <optgroup label=g><option>3</optgroup></select >b<BUTTON type=submit>Go &amp; see</button>c"),
+        "abc"
+    );
+    // Anything else inside is left to the lol_html pass (which finds their
+    // end as it always did).
+    for html in [
+        "<button><span>Go</span></button>",
+        "<select><option>1</option><select><option>2</select></select>",
+        "<button>Go",
+        "<svg><button>Go</button></svg>",
+    ] {
+        assert!(
+            pre(html).contains("Go") || pre(html).contains("<option>"),
+            "{html}"
+        );
+    }
+}
+
+#[test]
+fn strip_removes_form_controls_as_the_rewriter_does() {
+    // The same text whether the prepass or the lol_html pass removes them.
+    let page = "<p>Before</p>\n  <select>\n<option>One\n<option>Two</select>\n  \
+                <p>Mid <button>Send</button> after</p><button><b>Bold</b></button><p>End</p>";
+    let stripped = super::super::strip(page);
+    assert_eq!(
+        stripped, "<p>Before</p>  <p>Mid  after</p><p>End</p>",
+        "{stripped}"
+    );
+}
