@@ -1,11 +1,14 @@
-//! A stored article's and a kept page's row as both stores read them: the
-//! columns to select and one mapping from the row to the public type.
+//! A stored article's, a kept page's, a browsed article's and a URL
+//! shape's row as both stores read them: the columns to select and one
+//! mapping from the row to the public type.
 //!
-//! In: a row of [`ARTICLE_COLUMNS`] or [`KEPT_COLUMNS`], through
-//! [`Columns`] (each backend reads its own row type's values). Out: a
-//! [`StoredArticle`] or a [`StoredHtml`], the same on either store.
+//! In: a row of [`ARTICLE_COLUMNS`], [`KEPT_COLUMNS`], [`RECENT_COLUMNS`]
+//! or shape counts, through [`Columns`] (each backend reads its own row
+//! type's values). Out: a [`StoredArticle`], a [`StoredHtml`], a
+//! [`SearchHit`] or [`ShapeCounts`], the same on either store.
 
-use super::{method_of_name, KeptHeaders, StoredArticle, StoredHtml};
+use super::rules::search::one_line;
+use super::{method_of_name, KeptHeaders, SearchHit, ShapeCounts, StoredArticle, StoredHtml};
 use crate::extract::Article;
 
 /// The columns [`stored_article`] reads, `a` the article, `s` its site.
@@ -17,6 +20,10 @@ pub(crate) const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.w
 /// status widened: PostgreSQL keeps it in an `integer`).
 pub(crate) const KEPT_COLUMNS: &str = "k.article_id, s.name, k.url, CAST(k.status AS BIGINT), \
     k.content_type, k.last_modified, k.etag, k.date, k.fetched_at, k.body_bytes, k.body_zstd";
+
+/// The columns [`recent_hit`] reads, `a` the article, `s` its site: the
+/// snippet of a browsed article is its text's first 200 characters.
+pub(crate) const RECENT_COLUMNS: &str = "a.id, a.url, s.name, a.title, substr(a.text, 1, 200)";
 
 /// The values of one row, by column index, as a backend reads them.
 pub(crate) trait Columns {
@@ -72,5 +79,30 @@ pub(crate) fn stored_html<R: Columns>(r: &R) -> Result<StoredHtml, R::Error> {
         },
         fetched_at: r.int(8)?,
         body,
+    })
+}
+
+/// A row of [`RECENT_COLUMNS`]: a hit whose snippet is the text's
+/// beginning, on one line, and whose rank is 0.
+pub(crate) fn recent_hit<R: Columns>(r: &R) -> Result<SearchHit, R::Error> {
+    Ok(SearchHit {
+        id: r.int(0)?,
+        url: r.text(1)?,
+        site: r.text(2)?,
+        title: r.opt_text(3)?,
+        snippet: one_line(&r.text(4)?),
+        rank: 0.0,
+    })
+}
+
+/// A URL shape's row from column `from` on: the shape, then its articles,
+/// listings and others (kept as signed integers).
+pub(crate) fn shape_counts<R: Columns>(r: &R, from: usize) -> Result<ShapeCounts, R::Error> {
+    let count = |i| Ok(u64::try_from(r.int(from + i)?).unwrap_or(0));
+    Ok(ShapeCounts {
+        shape: r.text(from)?,
+        articles: count(1)?,
+        listings: count(2)?,
+        others: count(3)?,
     })
 }

@@ -12,11 +12,7 @@ use super::super::{
 };
 use super::read::{SelectionSql, PUBLISHED};
 use super::PgStore;
-use crate::store::rows::{stored_html, KEPT_COLUMNS};
-use crate::store::rules::search::one_line;
-
-/// Characters of an article's beginning shown when browsing (as SQLite's).
-const BROWSE_SNIPPET_CHARS: i64 = 200;
+use crate::store::rows::{recent_hit, stored_html, KEPT_COLUMNS, RECENT_COLUMNS};
 
 fn count(n: i64) -> u64 {
     u64::try_from(n).unwrap_or(0)
@@ -42,8 +38,7 @@ impl PgStore {
         self.client().batch_execute("SET TIME ZONE 'UTC'")?;
         let mut cond = SelectionSql::new(self.client(), sel, 3)?;
         let sql = format!(
-            "SELECT a.id, a.url, s.name, a.title, substr(a.text, 1, {BROWSE_SNIPPET_CHARS})
-             FROM articles a JOIN sites s ON s.id = a.site_id
+            "SELECT {RECENT_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
              WHERE true {}
              ORDER BY {PUBLISHED} IS NULL, {PUBLISHED} DESC, a.id DESC
              LIMIT $1 OFFSET $2",
@@ -54,19 +49,7 @@ impl PgStore {
         cond.params
             .insert(0, Box::new(i64::try_from(limit).unwrap_or(i64::MAX)));
         let rows = self.client().query(&sql, &cond.refs())?;
-        rows.iter()
-            .map(|r| {
-                let start: String = r.try_get(4)?;
-                Ok(SearchHit {
-                    id: r.try_get(0)?,
-                    url: r.try_get(1)?,
-                    site: r.try_get(2)?,
-                    title: r.try_get(3)?,
-                    snippet: one_line(&start),
-                    rank: 0.0,
-                })
-            })
-            .collect()
+        rows.iter().map(recent_hit).collect()
     }
 
     /// Articles per site and day (UTC) over the latest `max_days` days that

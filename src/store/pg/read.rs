@@ -13,7 +13,7 @@ use super::super::{
 };
 use super::PgStore;
 use crate::store::rows::{stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS};
-use crate::store::rules::search::url_candidates;
+use crate::store::rules::search::article_id;
 use crate::store::rules::stats::{self, FetchOutcome, SiteCounts, StatsSql};
 use crate::store::ShapeCounts;
 
@@ -116,11 +116,19 @@ impl PgStore {
     /// One article by id, or by any URL that led to it (aliases included;
     /// the URL is also tried normalised, then as a canonical URL).
     pub fn article(&mut self, r: ArticleRef) -> Result<Option<StoredArticle>, StoreError> {
-        let id = match r {
-            ArticleRef::Id(id) => Some(id),
-            ArticleRef::Url(u) => self.article_id_by_url(&u)?,
+        let Some(id) = article_id(r, |url| {
+            let row = self.client().query_opt(
+                "SELECT article_id FROM article_urls WHERE url = $1
+                 UNION ALL SELECT id FROM articles WHERE url = $1
+                 UNION ALL SELECT id FROM articles WHERE canonical_url = $1
+                 LIMIT 1",
+                &[&url],
+            )?;
+            Ok::<_, StoreError>(row.map(|r| r.get(0)))
+        })?
+        else {
+            return Ok(None);
         };
-        let Some(id) = id else { return Ok(None) };
         let sql = format!(
             "SELECT {ARTICLE_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
              WHERE a.id = $1"
@@ -129,22 +137,6 @@ impl PgStore {
             .query_opt(&sql, &[&id])?
             .map(|row| stored_article(&row))
             .transpose()
-    }
-
-    fn article_id_by_url(&mut self, url: &str) -> Result<Option<i64>, StoreError> {
-        for c in &url_candidates(url) {
-            let row = self.client().query_opt(
-                "SELECT article_id FROM article_urls WHERE url = $1
-                 UNION ALL SELECT id FROM articles WHERE url = $1
-                 UNION ALL SELECT id FROM articles WHERE canonical_url = $1
-                 LIMIT 1",
-                &[c],
-            )?;
-            if let Some(row) = row {
-                return Ok(Some(row.get(0)));
-            }
-        }
-        Ok(None)
     }
 
     /// Stream the selected articles in id order to `f` (read through a
