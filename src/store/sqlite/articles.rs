@@ -14,11 +14,11 @@ use rusqlite::{params, Transaction};
 
 use super::frontier::{add_urls_in, SiteUrlCounts};
 use super::rules;
+use super::rules::frontier::state_after;
 use super::search_index;
 use super::NewUrl;
 use super::{
-    FetchRecord, NewArticle, NextState, SkipRecord, Store, StoreError, UrlKind, WriteOp,
-    WriteOutcome,
+    FetchRecord, NewArticle, SkipRecord, Store, StoreError, UrlKind, WriteOp, WriteOutcome,
 };
 pub(crate) use primitives::Sqlite;
 
@@ -107,11 +107,7 @@ fn record_fetch(tx: &Transaction<'_>, rec: &FetchRecord) -> rusqlite::Result<()>
         rec.judgement.map(|j| j.verdict()),
         rec.judgement.map(|j| j.reason),
     ])?;
-    let (state, next_at) = match rec.next {
-        NextState::Done => ("done", None),
-        NextState::At(t) => ("queued", Some(t)),
-        NextState::Failed => ("failed", None),
-    };
+    let (state, next_at) = state_after(&rec.next, "failed");
     // `attempts` counts consecutive failures (the backoff exponent): a
     // success resets it. A success also records when the page was fetched,
     // which the per-site page budget counts.
@@ -187,11 +183,7 @@ fn record_skip(tx: &Transaction<'_>, rec: &SkipRecord) -> rusqlite::Result<()> {
          VALUES (?1, ?2, ?3, 0, 0, 1)",
     )?
     .execute(params![rec.url_id, rec.at, rec.reason])?;
-    let (state, next_at) = match rec.next {
-        NextState::Done => ("done", None),
-        NextState::At(t) => ("queued", Some(t)),
-        NextState::Failed => ("skipped", None),
-    };
+    let (state, next_at) = state_after(&rec.next, "skipped");
     let changed = tx
         .prepare_cached(
             "UPDATE urls SET state = ?2, next_fetch_at = coalesce(?3, next_fetch_at),
