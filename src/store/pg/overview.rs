@@ -13,10 +13,7 @@ use super::super::{
 use super::read::{SelectionSql, PUBLISHED};
 use super::PgStore;
 use crate::store::rows::{recent_hit, stored_html, KEPT_COLUMNS, RECENT_COLUMNS};
-
-fn count(n: i64) -> u64 {
-    u64::try_from(n).unwrap_or(0)
-}
+use crate::store::rules::to_u64;
 
 impl PgStore {
     /// Whether the database knows a site of this name.
@@ -72,7 +69,7 @@ impl PgStore {
             .map(|r| DayCount {
                 site: r.get(0),
                 day: r.get(1),
-                articles: count(r.get(2)),
+                articles: to_u64(r.get(2)),
             })
             .collect())
     }
@@ -88,7 +85,7 @@ impl PgStore {
             .iter()
             .map(|r| LanguageCount {
                 language: r.get(0),
-                articles: count(r.get(1)),
+                articles: to_u64(r.get(1)),
             })
             .collect())
     }
@@ -102,9 +99,9 @@ impl PgStore {
             &[],
         )?;
         Ok(KeptSizes {
-            pages: count(r.get(0)),
-            body_bytes: count(r.get(1)),
-            compressed_bytes: count(r.get(2)),
+            pages: to_u64(r.get(0)),
+            body_bytes: to_u64(r.get(1)),
+            compressed_bytes: to_u64(r.get(2)),
         })
     }
 

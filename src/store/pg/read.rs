@@ -15,6 +15,7 @@ use super::PgStore;
 use crate::store::rows::{stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS};
 use crate::store::rules::search::article_id;
 use crate::store::rules::stats::{self, FetchOutcome, SiteCounts, StatsSql};
+use crate::store::rules::to_u64;
 use crate::store::ShapeCounts;
 
 /// Articles read per round trip by an export.
@@ -106,10 +107,6 @@ impl crate::store::rows::Columns for Row {
     fn undecodable(_: usize, e: std::io::Error) -> StoreError {
         StoreError::Io(e)
     }
-}
-
-fn count(n: i64) -> u64 {
-    u64::try_from(n).unwrap_or(0)
 }
 
 impl PgStore {
@@ -226,7 +223,7 @@ impl PgStore {
                 &[&id, &limit],
             )?
             .iter()
-            .map(|r| (r.get(0), count(r.get(1))))
+            .map(|r| (r.get(0), to_u64(r.get(1))))
             .collect())
     }
 }
@@ -248,9 +245,9 @@ impl StatsSql for PgStore {
             .map(|r| SiteCounts {
                 id: r.get(0),
                 name: r.get(1),
-                urls_known: count(r.get(2)),
-                articles: count(r.get(3)),
-                articles_processed: count(r.get(4)),
+                urls_known: to_u64(r.get(2)),
+                articles: to_u64(r.get(3)),
+                articles_processed: to_u64(r.get(4)),
             })
             .collect())
     }
@@ -260,7 +257,7 @@ impl StatsSql for PgStore {
             "SELECT count(*) FROM line_hashes WHERE site_id = $1",
             &[&site_id],
         )?;
-        Ok(count(r.get(0)))
+        Ok(to_u64(r.get(0)))
     }
 
     fn lines_above(&mut self, site_id: i64, threshold: u64) -> Result<u64, StoreError> {
@@ -269,7 +266,7 @@ impl StatsSql for PgStore {
             "SELECT count(*) FROM line_hashes WHERE site_id = $1 AND count > $2",
             &[&site_id, &threshold],
         )?;
-        Ok(count(r.get(0)))
+        Ok(to_u64(r.get(0)))
     }
 
     fn fetch_outcomes(&mut self, site_id: i64) -> Result<Vec<FetchOutcome>, StoreError> {
@@ -282,7 +279,7 @@ impl StatsSql for PgStore {
         )?;
         Ok(rows
             .iter()
-            .map(|r| (r.get(0), r.get(1), count(r.get(2))))
+            .map(|r| (r.get(0), r.get(1), to_u64(r.get(2))))
             .collect())
     }
 
@@ -294,9 +291,9 @@ impl StatsSql for PgStore {
         )?;
         Ok(row.map_or_else(SiteRuleStats::default, |r| SiteRuleStats {
             rule: r.get(0),
-            pages_by_rule: count(r.get(1)),
-            pages_by_tree: count(r.get(2)),
-            dropped: count(r.get(3)),
+            pages_by_rule: to_u64(r.get(1)),
+            pages_by_tree: to_u64(r.get(2)),
+            dropped: to_u64(r.get(3)),
         }))
     }
 

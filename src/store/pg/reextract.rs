@@ -19,13 +19,10 @@ use super::PgStore;
 use crate::boilerplate::LineSettings;
 use crate::store::rows::{stored_html, KEPT_COLUMNS};
 use crate::store::rules::reextract::{self, Current, NewRow, ReextractSql};
+use crate::store::rules::to_u64;
 use crate::store::{
     ReextractCounts, ReextractCursor, Reextracted, Selection, StoreError, StoredHtml,
 };
-
-fn count(v: i64) -> u64 {
-    u64::try_from(v).unwrap_or(0)
-}
 
 impl PgStore {
     pub fn reextract_cursor(&mut self, key: &str) -> Result<Option<ReextractCursor>, StoreError> {
@@ -37,8 +34,8 @@ impl PgStore {
             )?
             .map(|r| ReextractCursor {
                 last_id: r.get(0),
-                seen: count(r.get(1)),
-                changed: count(r.get(2)),
+                seen: to_u64(r.get(1)),
+                changed: to_u64(r.get(2)),
             }))
     }
 

@@ -122,7 +122,7 @@ pub fn boilerplate_lines(
 }
 
 mod reclean;
-pub use reclean::{reclean_changed, reclean_site, Recleaned};
+pub use reclean::{reclean_site, Recleaned};
 
 #[cfg(test)]
 mod tests;
