@@ -1,14 +1,18 @@
-//! A stored article's, a kept page's, a browsed article's and a URL
-//! shape's row as both stores read them: the columns to select and one
-//! mapping from the row to the public type.
+//! The rows both stores read as they read them: the columns to select
+//! where they are the same, and one mapping from the row to the public type
+//! (a stored article, a kept page, a browsed article, the figures `stats`
+//! and `serve` show, a re-extraction's cursor).
 //!
-//! In: a row of [`ARTICLE_COLUMNS`], [`KEPT_COLUMNS`], [`RECENT_COLUMNS`]
-//! or shape counts, through [`Columns`] (each backend reads its own row
-//! type's values). Out: a [`StoredArticle`], a [`StoredHtml`], a
-//! [`SearchHit`] or [`ShapeCounts`], the same on either store.
+//! In: a row, through [`Columns`] (each backend reads its own row type's
+//! values; counts are kept as signed integers). Out: the public type, the
+//! same on either store.
 
 use super::rules::search::one_line;
-use super::{method_of_name, KeptHeaders, SearchHit, ShapeCounts, StoredArticle, StoredHtml};
+use super::rules::to_u64;
+use super::{
+    method_of_name, DayCount, KeptHeaders, KeptSizes, LanguageCount, ReextractCursor, SearchHit,
+    ShapeCounts, SiteRuleStats, StoredArticle, StoredHtml,
+};
 use crate::extract::Article;
 
 /// The columns [`stored_article`] reads, `a` the article, `s` its site.
@@ -34,6 +38,10 @@ pub(crate) trait Columns {
     fn bytes(&self, i: usize) -> Result<Vec<u8>, Self::Error>;
     /// Column `i` holds a value that does not decode (a damaged kept page).
     fn undecodable(i: usize, e: std::io::Error) -> Self::Error;
+    /// A count (a negative one, which no store writes, reads as 0).
+    fn count(&self, i: usize) -> Result<u64, Self::Error> {
+        Ok(to_u64(self.int(i)?))
+    }
 }
 
 /// A row of [`ARTICLE_COLUMNS`].
@@ -98,11 +106,55 @@ pub(crate) fn recent_hit<R: Columns>(r: &R) -> Result<SearchHit, R::Error> {
 /// A URL shape's row from column `from` on: the shape, then its articles,
 /// listings and others (kept as signed integers).
 pub(crate) fn shape_counts<R: Columns>(r: &R, from: usize) -> Result<ShapeCounts, R::Error> {
-    let count = |i| Ok(u64::try_from(r.int(from + i)?).unwrap_or(0));
     Ok(ShapeCounts {
         shape: r.text(from)?,
-        articles: count(1)?,
-        listings: count(2)?,
-        others: count(3)?,
+        articles: r.count(from + 1)?,
+        listings: r.count(from + 2)?,
+        others: r.count(from + 3)?,
+    })
+}
+
+/// A row of (site, day, articles).
+pub(crate) fn day_count<R: Columns>(r: &R) -> Result<DayCount, R::Error> {
+    Ok(DayCount {
+        site: r.text(0)?,
+        day: r.text(1)?,
+        articles: r.count(2)?,
+    })
+}
+
+/// A row of (language, articles).
+pub(crate) fn language_count<R: Columns>(r: &R) -> Result<LanguageCount, R::Error> {
+    Ok(LanguageCount {
+        language: r.opt_text(0)?,
+        articles: r.count(1)?,
+    })
+}
+
+/// A row of (pages, their bytes, their compressed bytes).
+pub(crate) fn kept_sizes<R: Columns>(r: &R) -> Result<KeptSizes, R::Error> {
+    Ok(KeptSizes {
+        pages: r.count(0)?,
+        body_bytes: r.count(1)?,
+        compressed_bytes: r.count(2)?,
+    })
+}
+
+/// A row of `site_rules`' (display, pages_by_rule, pages_by_tree, dropped).
+pub(crate) fn site_rule_stats<R: Columns>(r: &R) -> Result<SiteRuleStats, R::Error> {
+    Ok(SiteRuleStats {
+        rule: r.opt_text(0)?,
+        pages_by_rule: r.count(1)?,
+        pages_by_tree: r.count(2)?,
+        dropped: r.count(3)?,
+    })
+}
+
+/// A row of `reextract_progress`' (last_id, seen, changed).
+pub(crate) fn reextract_cursor<R: Columns>(r: &R) -> Result<ReextractCursor, R::Error> {
+    Ok(ReextractCursor {
+        last_id: r.int(0)?,
+        seen: r.count(1)?,
+        changed: r.count(2)?,
     })
 }

@@ -12,8 +12,9 @@ use super::super::{
 };
 use super::read::{SelectionSql, PUBLISHED};
 use super::PgStore;
-use crate::store::rows::{recent_hit, stored_html, KEPT_COLUMNS, RECENT_COLUMNS};
-use crate::store::rules::to_u64;
+use crate::store::rows::{
+    day_count, kept_sizes, language_count, recent_hit, stored_html, KEPT_COLUMNS, RECENT_COLUMNS,
+};
 
 impl PgStore {
     /// Whether the database knows a site of this name.
@@ -64,14 +65,7 @@ impl PgStore {
              GROUP BY s.name, d.day ORDER BY d.day, s.name COLLATE \"C\""
         );
         let rows = self.client().query(&sql, &[&max_days])?;
-        Ok(rows
-            .iter()
-            .map(|r| DayCount {
-                site: r.get(0),
-                day: r.get(1),
-                articles: to_u64(r.get(2)),
-            })
-            .collect())
+        rows.iter().map(day_count).collect()
     }
 
     /// Articles per language, most first.
@@ -81,13 +75,7 @@ impl PgStore {
              ORDER BY 2 DESC, language COLLATE \"C\" NULLS FIRST",
             &[],
         )?;
-        Ok(rows
-            .iter()
-            .map(|r| LanguageCount {
-                language: r.get(0),
-                articles: to_u64(r.get(1)),
-            })
-            .collect())
+        rows.iter().map(language_count).collect()
     }
 
     /// How much the kept pages take.
@@ -98,11 +86,7 @@ impl PgStore {
              FROM article_html",
             &[],
         )?;
-        Ok(KeptSizes {
-            pages: to_u64(r.get(0)),
-            body_bytes: to_u64(r.get(1)),
-            compressed_bytes: to_u64(r.get(2)),
-        })
+        kept_sizes(&r)
     }
 
     /// The kept page of one article (`None`: not kept, or no such article).

@@ -12,7 +12,9 @@ use super::super::{
     ArticleRef, Selection, SiteRuleStats, SiteStats, StoreError, StoredArticle, StoredHtml,
 };
 use super::PgStore;
-use crate::store::rows::{stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS};
+use crate::store::rows::{
+    site_rule_stats, stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS,
+};
 use crate::store::rules::search::article_id;
 use crate::store::rules::stats::{self, FetchOutcome, SiteCounts, StatsSql};
 use crate::store::rules::to_u64;
@@ -289,12 +291,10 @@ impl StatsSql for PgStore {
              WHERE site_id = $1",
             &[&site_id],
         )?;
-        Ok(row.map_or_else(SiteRuleStats::default, |r| SiteRuleStats {
-            rule: r.get(0),
-            pages_by_rule: to_u64(r.get(1)),
-            pages_by_tree: to_u64(r.get(2)),
-            dropped: to_u64(r.get(3)),
-        }))
+        Ok(row
+            .map(|r| site_rule_stats(&r))
+            .transpose()?
+            .unwrap_or_default())
     }
 
     fn top_shapes(&mut self, site_id: i64) -> Result<Vec<ShapeCounts>, StoreError> {

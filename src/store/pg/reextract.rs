@@ -17,26 +17,21 @@ use super::articles::{lock_sites, Tx};
 use super::read::SelectionSql;
 use super::PgStore;
 use crate::boilerplate::LineSettings;
-use crate::store::rows::{stored_html, KEPT_COLUMNS};
+use crate::store::rows::{reextract_cursor, stored_html, KEPT_COLUMNS};
 use crate::store::rules::reextract::{self, Current, NewRow, ReextractSql};
-use crate::store::rules::to_u64;
 use crate::store::{
     ReextractCounts, ReextractCursor, Reextracted, Selection, StoreError, StoredHtml,
 };
 
 impl PgStore {
     pub fn reextract_cursor(&mut self, key: &str) -> Result<Option<ReextractCursor>, StoreError> {
-        Ok(self
-            .client
+        self.client
             .query_opt(
                 "SELECT last_id, seen, changed FROM reextract_progress WHERE selection = $1",
                 &[&key],
             )?
-            .map(|r| ReextractCursor {
-                last_id: r.get(0),
-                seen: to_u64(r.get(1)),
-                changed: to_u64(r.get(2)),
-            }))
+            .map(|r| reextract_cursor(&r))
+            .transpose()
     }
 
     pub fn clear_reextract_cursor(&mut self, key: &str) -> Result<(), StoreError> {

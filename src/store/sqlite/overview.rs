@@ -5,7 +5,7 @@
 use rusqlite::{OptionalExtension, ToSql};
 use serde::Serialize;
 
-use super::rows::{recent_hit, RECENT_COLUMNS};
+use super::rows::{day_count, language_count, recent_hit, RECENT_COLUMNS};
 use super::search::{SelectionArgs, SELECTION_SQL};
 use super::{SearchHit, Selection, Store, StoreError};
 
@@ -50,13 +50,7 @@ impl Store {
              WHERE date(a.published_at) IN (SELECT day FROM days)
              GROUP BY s.name, day ORDER BY day, s.name",
         )?;
-        let rows = stmt.query_map([max_days], |r| {
-            Ok(DayCount {
-                site: r.get(0)?,
-                day: r.get(1)?,
-                articles: u64::try_from(r.get::<_, i64>(2)?).unwrap_or(0),
-            })
-        })?;
+        let rows = stmt.query_map([max_days], |r| day_count(r))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -65,12 +59,7 @@ impl Store {
         let mut stmt = self.conn.prepare_cached(
             "SELECT language, count(*) FROM articles GROUP BY language ORDER BY 2 DESC, 1",
         )?;
-        let rows = stmt.query_map([], |r| {
-            Ok(LanguageCount {
-                language: r.get(0)?,
-                articles: u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
-            })
-        })?;
+        let rows = stmt.query_map([], |r| language_count(r))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

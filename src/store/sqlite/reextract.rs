@@ -20,6 +20,7 @@ use rusqlite::{params, OptionalExtension, ToSql};
 
 use super::articles::Sqlite;
 use super::kept::StoredHtml;
+use super::rows::reextract_cursor;
 use super::rules::reextract::{self, Current, NewRow, ReextractSql};
 use super::search::{SelectionArgs, SELECTION_SQL};
 use super::{Selection, Store, StoreError};
@@ -80,13 +81,7 @@ impl Store {
             .query_row(
                 "SELECT last_id, seen, changed FROM reextract_progress WHERE selection = ?1",
                 [key],
-                |r| {
-                    Ok(ReextractCursor {
-                        last_id: r.get(0)?,
-                        seen: u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
-                        changed: u64::try_from(r.get::<_, i64>(2)?).unwrap_or(0),
-                    })
-                },
+                |r| reextract_cursor(r),
             )
             .optional()?)
     }
