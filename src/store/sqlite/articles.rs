@@ -17,9 +17,7 @@ use super::rules;
 use super::rules::frontier::state_after;
 use super::search_index;
 use super::NewUrl;
-use super::{
-    FetchRecord, NewArticle, SkipRecord, Store, StoreError, UrlKind, WriteOp, WriteOutcome,
-};
+use super::{FetchRecord, SkipRecord, Store, StoreError, UrlKind, WriteOp, WriteOutcome};
 pub(crate) use primitives::Sqlite;
 
 impl Store {
@@ -70,8 +68,8 @@ fn write_batch_in(
                 record_skip(&tx, &rec)?;
                 WriteOutcome::FetchRecorded
             }
-            WriteOp::Article(a) => store_article(&tx, &a)?,
-            WriteOp::Refetched(a) => refetched(&tx, &a)?,
+            WriteOp::Article(a) => rules::article::store(&mut Sqlite(&tx), &a)?,
+            WriteOp::Refetched(a) => rules::article::refetched(&mut Sqlite(&tx), &a)?,
             WriteOp::SiteRule(u) => {
                 super::site_rules::apply_update(&tx, &u)?;
                 WriteOutcome::RuleRecorded
@@ -201,12 +199,4 @@ fn record_skip(tx: &Transaction<'_>, rec: &SkipRecord) -> rusqlite::Result<()> {
         return Err(rusqlite::Error::QueryReturnedNoRows);
     }
     Ok(())
-}
-
-fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<WriteOutcome> {
-    rules::article::store(&mut Sqlite(tx), a)
-}
-
-fn refetched(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<WriteOutcome> {
-    rules::article::refetched(&mut Sqlite(tx), a)
 }
