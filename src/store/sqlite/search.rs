@@ -252,11 +252,7 @@ impl Store {
         );
         // Only articles in the trigram index hold Han or kana: when every
         // alternative of a clause needs them, the scan can skip the others.
-        let needs_cjk = query
-            .clauses
-            .iter()
-            .any(|c| c.iter().all(|t| t.text.chars().any(is_han_or_kana)));
-        if needs_cjk {
+        if query.needs_char(is_han_or_kana) {
             sql.push_str(" AND a.id IN (SELECT rowid FROM articles_fts_cjk)");
         }
         let mut patterns: Vec<(String, String)> = Vec::new();
