@@ -137,6 +137,14 @@ impl Query {
         self.terms().any(|t| t.text.chars().any(is_han_or_kana))
     }
 
+    /// Whether some clause has a character of the class in each of its
+    /// alternatives: only a text holding such a character can match (a
+    /// substring search may then keep to the articles indexed for it).
+    pub(crate) fn needs_char(&self, in_class: impl Fn(char) -> bool) -> bool {
+        let needs = |t: &Term| t.text.chars().any(&in_class);
+        self.clauses.iter().any(|c| c.iter().all(needs))
+    }
+
     /// Every term, clauses first, then the excluded ones.
     pub fn terms(&self) -> impl Iterator<Item = &Term> {
         self.clauses.iter().flatten().chain(&self.excluded)

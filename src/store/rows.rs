@@ -1,11 +1,18 @@
-//! A stored article's and a kept page's row as both stores read them: the
-//! columns to select and one mapping from the row to the public type.
+//! The rows both stores read as they read them: the columns to select
+//! where they are the same, and one mapping from the row to the public type
+//! (a stored article, a kept page, a browsed article, the figures `stats`
+//! and `serve` show, a re-extraction's cursor).
 //!
-//! In: a row of [`ARTICLE_COLUMNS`] or [`KEPT_COLUMNS`], through
-//! [`Columns`] (each backend reads its own row type's values). Out: a
-//! [`StoredArticle`] or a [`StoredHtml`], the same on either store.
+//! In: a row, through [`Columns`] (each backend reads its own row type's
+//! values; counts are kept as signed integers). Out: the public type, the
+//! same on either store.
 
-use super::{method_of_name, KeptHeaders, StoredArticle, StoredHtml};
+use super::rules::search::one_line;
+use super::rules::to_u64;
+use super::{
+    method_of_name, DayCount, KeptHeaders, KeptSizes, LanguageCount, ReextractCursor, SearchHit,
+    ShapeCounts, SiteRuleStats, StoredArticle, StoredHtml,
+};
 use crate::extract::Article;
 
 /// The columns [`stored_article`] reads, `a` the article, `s` its site.
@@ -18,6 +25,10 @@ pub(crate) const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.w
 pub(crate) const KEPT_COLUMNS: &str = "k.article_id, s.name, k.url, CAST(k.status AS BIGINT), \
     k.content_type, k.last_modified, k.etag, k.date, k.fetched_at, k.body_bytes, k.body_zstd";
 
+/// The columns [`recent_hit`] reads, `a` the article, `s` its site: the
+/// snippet of a browsed article is its text's first 200 characters.
+pub(crate) const RECENT_COLUMNS: &str = "a.id, a.url, s.name, a.title, substr(a.text, 1, 200)";
+
 /// The values of one row, by column index, as a backend reads them.
 pub(crate) trait Columns {
     type Error;
@@ -27,6 +38,10 @@ pub(crate) trait Columns {
     fn bytes(&self, i: usize) -> Result<Vec<u8>, Self::Error>;
     /// Column `i` holds a value that does not decode (a damaged kept page).
     fn undecodable(i: usize, e: std::io::Error) -> Self::Error;
+    /// A count (a negative one, which no store writes, reads as 0).
+    fn count(&self, i: usize) -> Result<u64, Self::Error> {
+        Ok(to_u64(self.int(i)?))
+    }
 }
 
 /// A row of [`ARTICLE_COLUMNS`].
@@ -72,5 +87,74 @@ pub(crate) fn stored_html<R: Columns>(r: &R) -> Result<StoredHtml, R::Error> {
         },
         fetched_at: r.int(8)?,
         body,
+    })
+}
+
+/// A row of [`RECENT_COLUMNS`]: a hit whose snippet is the text's
+/// beginning, on one line, and whose rank is 0.
+pub(crate) fn recent_hit<R: Columns>(r: &R) -> Result<SearchHit, R::Error> {
+    Ok(SearchHit {
+        id: r.int(0)?,
+        url: r.text(1)?,
+        site: r.text(2)?,
+        title: r.opt_text(3)?,
+        snippet: one_line(&r.text(4)?),
+        rank: 0.0,
+    })
+}
+
+/// A URL shape's row from column `from` on: the shape, then its articles,
+/// listings and others (kept as signed integers).
+pub(crate) fn shape_counts<R: Columns>(r: &R, from: usize) -> Result<ShapeCounts, R::Error> {
+    Ok(ShapeCounts {
+        shape: r.text(from)?,
+        articles: r.count(from + 1)?,
+        listings: r.count(from + 2)?,
+        others: r.count(from + 3)?,
+    })
+}
+
+/// A row of (site, day, articles).
+pub(crate) fn day_count<R: Columns>(r: &R) -> Result<DayCount, R::Error> {
+    Ok(DayCount {
+        site: r.text(0)?,
+        day: r.text(1)?,
+        articles: r.count(2)?,
+    })
+}
+
+/// A row of (language, articles).
+pub(crate) fn language_count<R: Columns>(r: &R) -> Result<LanguageCount, R::Error> {
+    Ok(LanguageCount {
+        language: r.opt_text(0)?,
+        articles: r.count(1)?,
+    })
+}
+
+/// A row of (pages, their bytes, their compressed bytes).
+pub(crate) fn kept_sizes<R: Columns>(r: &R) -> Result<KeptSizes, R::Error> {
+    Ok(KeptSizes {
+        pages: r.count(0)?,
+        body_bytes: r.count(1)?,
+        compressed_bytes: r.count(2)?,
+    })
+}
+
+/// A row of `site_rules`' (display, pages_by_rule, pages_by_tree, dropped).
+pub(crate) fn site_rule_stats<R: Columns>(r: &R) -> Result<SiteRuleStats, R::Error> {
+    Ok(SiteRuleStats {
+        rule: r.opt_text(0)?,
+        pages_by_rule: r.count(1)?,
+        pages_by_tree: r.count(2)?,
+        dropped: r.count(3)?,
+    })
+}
+
+/// A row of `reextract_progress`' (last_id, seen, changed).
+pub(crate) fn reextract_cursor<R: Columns>(r: &R) -> Result<ReextractCursor, R::Error> {
+    Ok(ReextractCursor {
+        last_id: r.int(0)?,
+        seen: r.count(1)?,
+        changed: r.count(2)?,
     })
 }

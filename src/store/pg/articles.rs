@@ -48,7 +48,11 @@ pub(super) fn write_article(
     article: NewArticle,
     refetch: bool,
 ) -> Result<WriteOutcome, StoreError> {
-    write_article_in(&mut Tx::plain(tx), article, refetch)
+    Ok(rules::article::write(
+        &mut Tx::plain(tx),
+        &article,
+        refetch,
+    )?)
 }
 
 /// Store one extracted article in the batch's transaction, the statements
@@ -61,14 +65,7 @@ pub(super) fn write_article_prepared(
     article: NewArticle,
     refetch: bool,
 ) -> Result<WriteOutcome, StoreError> {
-    write_article_in(&mut Tx::prepared(tx, prepared), article, refetch)
-}
-
-fn write_article_in(
-    tx: &mut Tx<'_, '_>,
-    article: NewArticle,
-    refetch: bool,
-) -> Result<WriteOutcome, StoreError> {
+    let tx = &mut Tx::prepared(tx, prepared);
     Ok(rules::article::write(tx, &article, refetch)?)
 }
 

@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 use postgres::Transaction;
 
 use super::PgStore;
+use crate::store::rules::frontier::round_robin;
 use crate::store::{ClaimFilter, QueuedUrl, StoreError, UrlKind};
 
 /// The server's clock in unix milliseconds, in SQL.
@@ -153,33 +154,22 @@ fn selected_site_ids(
     Ok(rows.iter().map(|r| r.get(0)).collect())
 }
 
-/// The candidates (rows of [`CANDIDATES_SQL`]) in claim order: rounds over
-/// the hosts, each round visiting them in the order of their best URL.
-fn round_robin(rows: &[postgres::Row]) -> Vec<i64> {
+/// The candidates (rows of [`CANDIDATES_SQL`]) in claim order
+/// ([`round_robin`]).
+fn claim_order(rows: &[postgres::Row]) -> Vec<i64> {
     // (best priority, its id, the host's ids in order) per host.
-    let mut by_host: Vec<(i32, i64, Vec<i64>)> = Vec::new();
+    let mut by_host: Vec<(i64, i64, Vec<i64>)> = Vec::new();
     let mut last_host: Option<&str> = None;
     for r in rows {
         let host: &str = r.get(0);
         let (priority, id): (i32, i64) = (r.get(1), r.get(2));
         match by_host.last_mut() {
             Some(entry) if last_host == Some(host) => entry.2.push(id),
-            _ => by_host.push((priority, id, vec![id])),
+            _ => by_host.push((i64::from(priority), id, vec![id])),
         }
         last_host = Some(host);
     }
-    by_host.sort_unstable_by_key(|&(priority, id, _)| (std::cmp::Reverse(priority), id));
-    let mut hosts: Vec<_> = by_host.into_iter().map(|(_, _, v)| v.into_iter()).collect();
-    let mut order = Vec::with_capacity(rows.len());
-    loop {
-        let before = order.len();
-        for it in hosts.iter_mut() {
-            order.extend(it.next());
-        }
-        if order.len() == before {
-            return order;
-        }
-    }
+    round_robin(by_host, usize::MAX)
 }
 
 impl PgStore {
@@ -216,7 +206,7 @@ impl PgStore {
         let candidates = prepared(&mut tx, statements, CANDIDATES_SQL)?;
         let rows = tx.query(&candidates, &[&sites, &skip, &now_ms, &per_host])?;
         let lock = prepared(&mut tx, statements, LOCK_SQL)?;
-        let order = round_robin(&rows);
+        let order = claim_order(&rows);
         let mut locked: Vec<i64> = Vec::with_capacity(limit);
         let mut rest = order.as_slice();
         while locked.len() < limit && !rest.is_empty() {

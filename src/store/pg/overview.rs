@@ -12,15 +12,9 @@ use super::super::{
 };
 use super::read::{SelectionSql, PUBLISHED};
 use super::PgStore;
-use crate::store::rows::{stored_html, KEPT_COLUMNS};
-use crate::store::rules::search::one_line;
-
-/// Characters of an article's beginning shown when browsing (as SQLite's).
-const BROWSE_SNIPPET_CHARS: i64 = 200;
-
-fn count(n: i64) -> u64 {
-    u64::try_from(n).unwrap_or(0)
-}
+use crate::store::rows::{
+    day_count, kept_sizes, language_count, recent_hit, stored_html, KEPT_COLUMNS, RECENT_COLUMNS,
+};
 
 impl PgStore {
     /// Whether the database knows a site of this name.
@@ -42,8 +36,7 @@ impl PgStore {
         self.client().batch_execute("SET TIME ZONE 'UTC'")?;
         let mut cond = SelectionSql::new(self.client(), sel, 3)?;
         let sql = format!(
-            "SELECT a.id, a.url, s.name, a.title, substr(a.text, 1, {BROWSE_SNIPPET_CHARS})
-             FROM articles a JOIN sites s ON s.id = a.site_id
+            "SELECT {RECENT_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
              WHERE true {}
              ORDER BY {PUBLISHED} IS NULL, {PUBLISHED} DESC, a.id DESC
              LIMIT $1 OFFSET $2",
@@ -54,19 +47,7 @@ impl PgStore {
         cond.params
             .insert(0, Box::new(i64::try_from(limit).unwrap_or(i64::MAX)));
         let rows = self.client().query(&sql, &cond.refs())?;
-        rows.iter()
-            .map(|r| {
-                let start: String = r.try_get(4)?;
-                Ok(SearchHit {
-                    id: r.try_get(0)?,
-                    url: r.try_get(1)?,
-                    site: r.try_get(2)?,
-                    title: r.try_get(3)?,
-                    snippet: one_line(&start),
-                    rank: 0.0,
-                })
-            })
-            .collect()
+        rows.iter().map(recent_hit).collect()
     }
 
     /// Articles per site and day (UTC) over the latest `max_days` days that
@@ -84,14 +65,7 @@ impl PgStore {
              GROUP BY s.name, d.day ORDER BY d.day, s.name COLLATE \"C\""
         );
         let rows = self.client().query(&sql, &[&max_days])?;
-        Ok(rows
-            .iter()
-            .map(|r| DayCount {
-                site: r.get(0),
-                day: r.get(1),
-                articles: count(r.get(2)),
-            })
-            .collect())
+        rows.iter().map(day_count).collect()
     }
 
     /// Articles per language, most first.
@@ -101,13 +75,7 @@ impl PgStore {
              ORDER BY 2 DESC, language COLLATE \"C\" NULLS FIRST",
             &[],
         )?;
-        Ok(rows
-            .iter()
-            .map(|r| LanguageCount {
-                language: r.get(0),
-                articles: count(r.get(1)),
-            })
-            .collect())
+        rows.iter().map(language_count).collect()
     }
 
     /// How much the kept pages take.
@@ -118,11 +86,7 @@ impl PgStore {
              FROM article_html",
             &[],
         )?;
-        Ok(KeptSizes {
-            pages: count(r.get(0)),
-            body_bytes: count(r.get(1)),
-            compressed_bytes: count(r.get(2)),
-        })
+        kept_sizes(&r)
     }
 
     /// The kept page of one article (`None`: not kept, or no such article).

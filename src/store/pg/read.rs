@@ -12,9 +12,12 @@ use super::super::{
     ArticleRef, Selection, SiteRuleStats, SiteStats, StoreError, StoredArticle, StoredHtml,
 };
 use super::PgStore;
-use crate::store::rows::{stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS};
-use crate::store::rules::search::url_candidates;
+use crate::store::rows::{
+    site_rule_stats, stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS,
+};
+use crate::store::rules::search::article_id;
 use crate::store::rules::stats::{self, FetchOutcome, SiteCounts, StatsSql};
+use crate::store::rules::to_u64;
 use crate::store::ShapeCounts;
 
 /// Articles read per round trip by an export.
@@ -108,19 +111,23 @@ impl crate::store::rows::Columns for Row {
     }
 }
 
-fn count(n: i64) -> u64 {
-    u64::try_from(n).unwrap_or(0)
-}
-
 impl PgStore {
     /// One article by id, or by any URL that led to it (aliases included;
     /// the URL is also tried normalised, then as a canonical URL).
     pub fn article(&mut self, r: ArticleRef) -> Result<Option<StoredArticle>, StoreError> {
-        let id = match r {
-            ArticleRef::Id(id) => Some(id),
-            ArticleRef::Url(u) => self.article_id_by_url(&u)?,
+        let Some(id) = article_id(r, |url| {
+            let row = self.client().query_opt(
+                "SELECT article_id FROM article_urls WHERE url = $1
+                 UNION ALL SELECT id FROM articles WHERE url = $1
+                 UNION ALL SELECT id FROM articles WHERE canonical_url = $1
+                 LIMIT 1",
+                &[&url],
+            )?;
+            Ok::<_, StoreError>(row.map(|r| r.get(0)))
+        })?
+        else {
+            return Ok(None);
         };
-        let Some(id) = id else { return Ok(None) };
         let sql = format!(
             "SELECT {ARTICLE_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
              WHERE a.id = $1"
@@ -129,22 +136,6 @@ impl PgStore {
             .query_opt(&sql, &[&id])?
             .map(|row| stored_article(&row))
             .transpose()
-    }
-
-    fn article_id_by_url(&mut self, url: &str) -> Result<Option<i64>, StoreError> {
-        for c in &url_candidates(url) {
-            let row = self.client().query_opt(
-                "SELECT article_id FROM article_urls WHERE url = $1
-                 UNION ALL SELECT id FROM articles WHERE url = $1
-                 UNION ALL SELECT id FROM articles WHERE canonical_url = $1
-                 LIMIT 1",
-                &[c],
-            )?;
-            if let Some(row) = row {
-                return Ok(Some(row.get(0)));
-            }
-        }
-        Ok(None)
     }
 
     /// Stream the selected articles in id order to `f` (read through a
@@ -234,7 +225,7 @@ impl PgStore {
                 &[&id, &limit],
             )?
             .iter()
-            .map(|r| (r.get(0), count(r.get(1))))
+            .map(|r| (r.get(0), to_u64(r.get(1))))
             .collect())
     }
 }
@@ -256,9 +247,9 @@ impl StatsSql for PgStore {
             .map(|r| SiteCounts {
                 id: r.get(0),
                 name: r.get(1),
-                urls_known: count(r.get(2)),
-                articles: count(r.get(3)),
-                articles_processed: count(r.get(4)),
+                urls_known: to_u64(r.get(2)),
+                articles: to_u64(r.get(3)),
+                articles_processed: to_u64(r.get(4)),
             })
             .collect())
     }
@@ -268,7 +259,7 @@ impl StatsSql for PgStore {
             "SELECT count(*) FROM line_hashes WHERE site_id = $1",
             &[&site_id],
         )?;
-        Ok(count(r.get(0)))
+        Ok(to_u64(r.get(0)))
     }
 
     fn lines_above(&mut self, site_id: i64, threshold: u64) -> Result<u64, StoreError> {
@@ -277,7 +268,7 @@ impl StatsSql for PgStore {
             "SELECT count(*) FROM line_hashes WHERE site_id = $1 AND count > $2",
             &[&site_id, &threshold],
         )?;
-        Ok(count(r.get(0)))
+        Ok(to_u64(r.get(0)))
     }
 
     fn fetch_outcomes(&mut self, site_id: i64) -> Result<Vec<FetchOutcome>, StoreError> {
@@ -290,7 +281,7 @@ impl StatsSql for PgStore {
         )?;
         Ok(rows
             .iter()
-            .map(|r| (r.get(0), r.get(1), count(r.get(2))))
+            .map(|r| (r.get(0), r.get(1), to_u64(r.get(2))))
             .collect())
     }
 
@@ -300,12 +291,10 @@ impl StatsSql for PgStore {
              WHERE site_id = $1",
             &[&site_id],
         )?;
-        Ok(row.map_or_else(SiteRuleStats::default, |r| SiteRuleStats {
-            rule: r.get(0),
-            pages_by_rule: count(r.get(1)),
-            pages_by_tree: count(r.get(2)),
-            dropped: count(r.get(3)),
-        }))
+        Ok(row
+            .map(|r| site_rule_stats(&r))
+            .transpose()?
+            .unwrap_or_default())
     }
 
     fn top_shapes(&mut self, site_id: i64) -> Result<Vec<ShapeCounts>, StoreError> {

@@ -17,33 +17,21 @@ use super::articles::{lock_sites, Tx};
 use super::read::SelectionSql;
 use super::PgStore;
 use crate::boilerplate::LineSettings;
-use crate::store::rows::{stored_html, KEPT_COLUMNS};
+use crate::store::rows::{reextract_cursor, stored_html, KEPT_COLUMNS};
 use crate::store::rules::reextract::{self, Current, NewRow, ReextractSql};
 use crate::store::{
     ReextractCounts, ReextractCursor, Reextracted, Selection, StoreError, StoredHtml,
 };
 
-fn count(v: i64) -> u64 {
-    u64::try_from(v).unwrap_or(0)
-}
-
-fn to_i64(v: u64) -> i64 {
-    i64::try_from(v).unwrap_or(i64::MAX)
-}
-
 impl PgStore {
     pub fn reextract_cursor(&mut self, key: &str) -> Result<Option<ReextractCursor>, StoreError> {
-        Ok(self
-            .client
+        self.client
             .query_opt(
                 "SELECT last_id, seen, changed FROM reextract_progress WHERE selection = $1",
                 &[&key],
             )?
-            .map(|r| ReextractCursor {
-                last_id: r.get(0),
-                seen: count(r.get(1)),
-                changed: count(r.get(2)),
-            }))
+            .map(|r| reextract_cursor(&r))
+            .transpose()
     }
 
     pub fn clear_reextract_cursor(&mut self, key: &str) -> Result<(), StoreError> {
@@ -97,25 +85,8 @@ impl PgStore {
             .collect();
         let names: Vec<&str> = sites.iter().map(String::as_str).collect();
         lock_sites(&mut tx, &names)?;
-        let mut counts = ReextractCounts::default();
         let mut sql = Tx::prepared(&mut tx, &mut self.article_sql);
-        for r in batch {
-            counts.seen += 1;
-            reextract::apply_one(&mut sql, r, settings_for, &mut counts)?;
-        }
-        tx.execute(
-            "INSERT INTO reextract_progress(selection, last_id, seen, changed)
-             VALUES ($1, $2, $3, $4)
-             ON CONFLICT(selection) DO UPDATE SET last_id = excluded.last_id,
-                 seen = reextract_progress.seen + excluded.seen,
-                 changed = reextract_progress.changed + excluded.changed",
-            &[
-                &key,
-                &last_id,
-                &to_i64(counts.seen),
-                &to_i64(counts.changed),
-            ],
-        )?;
+        let counts = reextract::apply_batch(&mut sql, key, batch, last_id, settings_for)?;
         tx.commit()?;
         Ok(counts)
     }
@@ -194,6 +165,29 @@ impl ReextractSql for Tx<'_, '_> {
                 (&row.content_hash, Type::TEXT),
                 (&row.word_count, Type::INT8),
                 (&row.method, Type::TEXT),
+            ],
+        )?;
+        Ok(())
+    }
+
+    fn advance_cursor(
+        &mut self,
+        key: &str,
+        last_id: i64,
+        seen: i64,
+        changed: i64,
+    ) -> Result<(), postgres::Error> {
+        self.execute_typed(
+            "INSERT INTO reextract_progress(selection, last_id, seen, changed)
+             VALUES ($1, $2, $3, $4)
+             ON CONFLICT(selection) DO UPDATE SET last_id = excluded.last_id,
+                 seen = reextract_progress.seen + excluded.seen,
+                 changed = reextract_progress.changed + excluded.changed",
+            &[
+                (&key, Type::TEXT),
+                (&last_id, Type::INT8),
+                (&seen, Type::INT8),
+                (&changed, Type::INT8),
             ],
         )?;
         Ok(())

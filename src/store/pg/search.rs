@@ -153,11 +153,7 @@ impl PgStore {
             .collect();
         // Only rows with Han or kana are in the (partial) trigram index:
         // when a clause needs them, say so in the index's own words.
-        let needs_cjk = query
-            .clauses
-            .iter()
-            .any(|c| c.iter().all(|t| t.text.chars().any(in_cjk_class)));
-        if needs_cjk {
+        if query.needs_char(in_cjk_class) {
             filter.push_str(&format!(" AND {HAYSTACK} ~ '{CJK_CLASS}'"));
         }
         if !query.excluded.is_empty() {

@@ -10,6 +10,7 @@
 use postgres::Transaction;
 
 use super::PgStore;
+use crate::store::rows::shape_counts;
 use crate::store::rules::shapes::summed;
 use crate::store::{ShapeCounts, ShapeUpdate, StoreError, STATS_SHAPES};
 
@@ -31,28 +32,11 @@ pub(super) fn apply_updates(
             listings = u.listings + excluded.listings,
             others = u.others + excluded.others",
     )?;
-    for ((site, shape), (a, l, o)) in summed(updates) {
+    for ((site, shape), [a, l, o]) in summed(updates) {
         let Some(id) = sites.get(site) else { continue };
-        tx.execute(&upsert, &[&id, &shape, &int(a), &int(l), &int(o)])?;
+        tx.execute(&upsert, &[&id, &shape, &a, &l, &o])?;
     }
     Ok(())
-}
-
-fn int(n: u64) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
-}
-
-fn count(n: i64) -> u64 {
-    u64::try_from(n).unwrap_or(0)
-}
-
-fn counts(r: &postgres::Row, from: usize) -> ShapeCounts {
-    ShapeCounts {
-        shape: r.get(from),
-        articles: count(r.get(from + 1)),
-        listings: count(r.get(from + 2)),
-        others: count(r.get(from + 3)),
-    }
 }
 
 impl PgStore {
@@ -63,7 +47,9 @@ impl PgStore {
              FROM url_shapes u JOIN sites s ON s.id = u.site_id ORDER BY s.name, u.shape",
             &[],
         )?;
-        Ok(rows.iter().map(|r| (r.get(0), counts(r, 1))).collect())
+        rows.iter()
+            .map(|r| Ok((r.try_get(0)?, shape_counts(r, 1)?)))
+            .collect()
     }
 
     /// A site's most judged shapes, at most [`STATS_SHAPES`].
@@ -73,7 +59,7 @@ impl PgStore {
              ORDER BY articles + listings + others DESC, shape LIMIT $2",
             &[&site_id, &(STATS_SHAPES as i64)],
         )?;
-        Ok(rows.iter().map(|r| counts(r, 0)).collect())
+        rows.iter().map(|r| shape_counts(r, 0)).collect()
     }
 }
 

@@ -21,8 +21,8 @@ use postgres::Transaction;
 
 use super::frontier::{prepared, FrontierCache, COUNTS_FOR};
 use super::{articles, PgStore};
-use crate::store::rules::frontier::{now_ms, url_host};
-use crate::store::{FetchRecord, NewUrl, NextState, SkipRecord, StoreError, WriteOp, WriteOutcome};
+use crate::store::rules::frontier::{now_ms, state_after, url_host};
+use crate::store::{FetchRecord, NewUrl, SkipRecord, StoreError, WriteOp, WriteOutcome};
 
 /// Runs of a batch that lost a race before the error is given up.
 pub const BATCH_ATTEMPTS: u32 = 5;
@@ -320,15 +320,6 @@ const SKIPPED_SQL: &str = "UPDATE urls SET state = $2, next_fetch_at = coalesce(
             last_error = $4, refused_under = $5, leased_by = NULL, lease_until = NULL
          WHERE id = $1";
 
-/// The frontier state a finished URL moves to.
-fn state_of(next: &NextState, failed_as: &'static str) -> (&'static str, Option<i64>) {
-    match next {
-        NextState::Done => ("done", None),
-        NextState::At(t) => ("queued", Some(*t)),
-        NextState::Failed => (failed_as, None),
-    }
-}
-
 /// Statements prepared once per connection.
 type Statements = HashMap<&'static str, postgres::Statement>;
 
@@ -358,7 +349,7 @@ fn record_fetch(
             &judge_reason,
         ],
     )?;
-    let (state, next_at) = state_of(&rec.next, "failed");
+    let (state, next_at) = state_after(&rec.next, "failed");
     // As on SQLite: `attempts` counts consecutive failures, a success
     // resets it and records when the page was fetched (for budgets).
     let fetched = prepared(tx, statements, FETCHED_SQL)?;
@@ -389,7 +380,7 @@ fn record_skip(
 ) -> Result<(), postgres::Error> {
     let skip_log = prepared(tx, statements, SKIP_LOG_SQL)?;
     tx.execute(&skip_log, &[&rec.url_id, &rec.at, &rec.reason, &owner])?;
-    let (state, next_at) = state_of(&rec.next, "skipped");
+    let (state, next_at) = state_after(&rec.next, "skipped");
     let skipped = prepared(tx, statements, SKIPPED_SQL)?;
     tx.execute(
         &skipped,

@@ -176,6 +176,7 @@ pub(crate) fn clean_pieces_at<S: ArticleSql>(
 }
 
 /// Clean a text with the site's counts as they are, learning nothing.
+#[cfg(test)]
 pub(crate) fn clean_with_current_counts<S: ArticleSql>(
     sql: &mut S,
     site_id: i64,
@@ -212,8 +213,8 @@ pub(crate) fn clean_stored_with_current_counts<S: ArticleSql>(
     clean_pieces_at(sql, site_id, rc, &pieces, settings)
 }
 
-/// The hashes of the lines of `raw_text` that [`clean_with_current_counts`]
-/// would drop: the same judgement, for a caller that removes the lines
+/// The hashes of the lines of `raw_text` that cleaning with the site's
+/// counts as they are would drop: the same judgement, for a caller that removes the lines
 /// from another rendering of the same text (the Markdown export). Empty
 /// when `settings.enabled` is false; nothing learned.
 pub(crate) fn boilerplate_hashes<S: ArticleSql>(

@@ -52,6 +52,15 @@ pub(crate) trait ReextractSql: ArticleSql {
     fn set_method(&mut self, article_id: i64, method: &str) -> Result<(), Self::Error>;
     /// Write the whole row.
     fn rewrite(&mut self, article_id: i64, row: &NewRow<'_>) -> Result<(), Self::Error>;
+    /// Move the cursor of `key` to `last_id`, adding a batch's articles
+    /// seen and changed to its counts (the cursor created if need be).
+    fn advance_cursor(
+        &mut self,
+        key: &str,
+        last_id: i64,
+        seen: i64,
+        changed: i64,
+    ) -> Result<(), Self::Error>;
 }
 
 /// What a re-extracted article changes in its stored row.
@@ -104,8 +113,28 @@ pub(crate) fn rewrite_of(
     Rewrite::Row
 }
 
+/// Write a batch of re-extracted articles one by one and move `key`'s
+/// cursor past it to `last_id`, inside the batch's transaction; what the
+/// batch changed.
+pub(crate) fn apply_batch<S: ReextractSql>(
+    sql: &mut S,
+    key: &str,
+    batch: &[Reextracted],
+    last_id: i64,
+    settings_for: &dyn Fn(&str) -> LineSettings,
+) -> Result<ReextractCounts, S::Error> {
+    let mut counts = ReextractCounts::default();
+    for r in batch {
+        counts.seen += 1;
+        apply_one(sql, r, settings_for, &mut counts)?;
+    }
+    let int = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    sql.advance_cursor(key, last_id, int(counts.seen), int(counts.changed))?;
+    Ok(counts)
+}
+
 /// Write one re-extracted article (see the module doc); counted in `counts`.
-pub(crate) fn apply_one<S: ReextractSql>(
+fn apply_one<S: ReextractSql>(
     sql: &mut S,
     r: &Reextracted,
     settings_for: &dyn Fn(&str) -> LineSettings,

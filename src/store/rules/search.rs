@@ -1,12 +1,13 @@
 //! What both stores' searches decide the same way: how many matches are
 //! ranked, the snippet of a hit found without a full-text index, and the
-//! URLs an article is looked up by.
+//! article a reference names.
 //!
 //! In: a text and the term found in it; a URL typed by a user. Out: the
 //! snippet, on one line; the URLs to look the article up by.
 
 use url::Url;
 
+use crate::store::ArticleRef;
 use crate::urls::normalize;
 
 /// Most matching articles ranked by bm25 per query: beyond, the newest
@@ -29,14 +30,25 @@ pub(crate) fn like_pattern(term: &str) -> String {
     p
 }
 
-/// The URLs an article may be found under, given one a user typed: as
-/// typed, then in normalised form.
-pub(crate) fn url_candidates(url: &str) -> Vec<String> {
-    let mut candidates = vec![url.to_string()];
-    if let Some(n) = Url::parse(url).ok().as_ref().and_then(normalize) {
-        candidates.push(n.to_string());
+/// The id of the article `r` names: the id given, or the article the
+/// first of the URLs it may be found under (as typed, then normalised)
+/// leads to, as `at` looks a URL up (an alias, the article's URL, then
+/// its canonical URL).
+pub(crate) fn article_id<E>(
+    r: ArticleRef,
+    mut at: impl FnMut(&str) -> Result<Option<i64>, E>,
+) -> Result<Option<i64>, E> {
+    let url = match r {
+        ArticleRef::Id(id) => return Ok(Some(id)),
+        ArticleRef::Url(url) => url,
+    };
+    let normalized = Url::parse(&url).ok().as_ref().and_then(normalize);
+    for candidate in std::iter::once(url.clone()).chain(normalized.map(|n| n.to_string())) {
+        if let Some(id) = at(&candidate)? {
+            return Ok(Some(id));
+        }
     }
-    candidates
+    Ok(None)
 }
 
 /// Text around the first occurrence of `term`, the hit marked `[…]`.

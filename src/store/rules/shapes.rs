@@ -1,7 +1,7 @@
 //! The order in which both stores add a batch's URL shape counts.
 //!
 //! In: a batch's [`ShapeUpdate`]s. Out: their counts summed per (site,
-//! shape), in that order.
+//! shape), in that order, as the stores keep counts (signed integers).
 
 use std::collections::BTreeMap;
 
@@ -9,7 +9,8 @@ use crate::store::ShapeUpdate;
 
 /// The counts of a batch's updates summed per (site, shape), in that
 /// order: one statement per row, and both stores touch rows in one order.
-pub(crate) fn summed(updates: &[ShapeUpdate]) -> BTreeMap<(&str, &str), (u64, u64, u64)> {
+/// A sum past `i64::MAX` is kept as that.
+pub(crate) fn summed(updates: &[ShapeUpdate]) -> BTreeMap<(&str, &str), [i64; 3]> {
     let mut out: BTreeMap<(&str, &str), (u64, u64, u64)> = BTreeMap::new();
     for u in updates {
         for c in &u.counts {
@@ -19,5 +20,8 @@ pub(crate) fn summed(updates: &[ShapeUpdate]) -> BTreeMap<(&str, &str), (u64, u6
             e.2 += c.others;
         }
     }
-    out
+    let int = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
+    out.into_iter()
+        .map(|(key, (a, l, o))| (key, [int(a), int(l), int(o)]))
+        .collect()
 }

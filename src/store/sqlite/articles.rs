@@ -14,12 +14,10 @@ use rusqlite::{params, Transaction};
 
 use super::frontier::{add_urls_in, SiteUrlCounts};
 use super::rules;
+use super::rules::frontier::state_after;
 use super::search_index;
 use super::NewUrl;
-use super::{
-    FetchRecord, NewArticle, NextState, SkipRecord, Store, StoreError, UrlKind, WriteOp,
-    WriteOutcome,
-};
+use super::{FetchRecord, SkipRecord, Store, StoreError, UrlKind, WriteOp, WriteOutcome};
 pub(crate) use primitives::Sqlite;
 
 impl Store {
@@ -70,8 +68,8 @@ fn write_batch_in(
                 record_skip(&tx, &rec)?;
                 WriteOutcome::FetchRecorded
             }
-            WriteOp::Article(a) => store_article(&tx, &a)?,
-            WriteOp::Refetched(a) => refetched(&tx, &a)?,
+            WriteOp::Article(a) => rules::article::store(&mut Sqlite(&tx), &a)?,
+            WriteOp::Refetched(a) => rules::article::refetched(&mut Sqlite(&tx), &a)?,
             WriteOp::SiteRule(u) => {
                 super::site_rules::apply_update(&tx, &u)?;
                 WriteOutcome::RuleRecorded
@@ -107,11 +105,7 @@ fn record_fetch(tx: &Transaction<'_>, rec: &FetchRecord) -> rusqlite::Result<()>
         rec.judgement.map(|j| j.verdict()),
         rec.judgement.map(|j| j.reason),
     ])?;
-    let (state, next_at) = match rec.next {
-        NextState::Done => ("done", None),
-        NextState::At(t) => ("queued", Some(t)),
-        NextState::Failed => ("failed", None),
-    };
+    let (state, next_at) = state_after(&rec.next, "failed");
     // `attempts` counts consecutive failures (the backoff exponent): a
     // success resets it. A success also records when the page was fetched,
     // which the per-site page budget counts.
@@ -187,11 +181,7 @@ fn record_skip(tx: &Transaction<'_>, rec: &SkipRecord) -> rusqlite::Result<()> {
          VALUES (?1, ?2, ?3, 0, 0, 1)",
     )?
     .execute(params![rec.url_id, rec.at, rec.reason])?;
-    let (state, next_at) = match rec.next {
-        NextState::Done => ("done", None),
-        NextState::At(t) => ("queued", Some(t)),
-        NextState::Failed => ("skipped", None),
-    };
+    let (state, next_at) = state_after(&rec.next, "skipped");
     let changed = tx
         .prepare_cached(
             "UPDATE urls SET state = ?2, next_fetch_at = coalesce(?3, next_fetch_at),
@@ -209,12 +199,4 @@ fn record_skip(tx: &Transaction<'_>, rec: &SkipRecord) -> rusqlite::Result<()> {
         return Err(rusqlite::Error::QueryReturnedNoRows);
     }
     Ok(())
-}
-
-fn store_article(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<WriteOutcome> {
-    rules::article::store(&mut Sqlite(tx), a)
-}
-
-fn refetched(tx: &Transaction<'_>, a: &NewArticle) -> rusqlite::Result<WriteOutcome> {
-    rules::article::refetched(&mut Sqlite(tx), a)
 }

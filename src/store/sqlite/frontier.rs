@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::rules::frontier::{now_ms, url_host};
+use super::rules::frontier::{now_ms, round_robin, url_host};
 use super::{ClaimFilter, FrontierCounts, NewUrl, QueuedUrl, Store, StoreError, UrlKind};
 
 impl UrlKind {
@@ -271,25 +271,7 @@ impl Store {
                 }
             }
         }
-        // Rounds visit the hosts in the order of their best URL.
-        by_host.sort_unstable_by_key(|&(priority, id, _)| (std::cmp::Reverse(priority), id));
-        let mut per_host: Vec<_> = by_host.into_iter().map(|(_, _, v)| v.into_iter()).collect();
-        let mut claimed = Vec::with_capacity(limit);
-        'rounds: loop {
-            let mut any = false;
-            for it in per_host.iter_mut() {
-                if let Some(q) = it.next() {
-                    claimed.push(q);
-                    any = true;
-                    if claimed.len() == limit {
-                        break 'rounds;
-                    }
-                }
-            }
-            if !any {
-                break;
-            }
-        }
+        let claimed = round_robin(by_host, limit);
         {
             let mut mark = tx.prepare_cached("UPDATE urls SET state = 'fetching' WHERE id = ?1")?;
             for q in &claimed {

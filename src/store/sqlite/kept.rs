@@ -10,7 +10,7 @@
 
 use rusqlite::{params, Connection, OptionalExtension, ToSql};
 
-use super::rows::{stored_html, KEPT_COLUMNS};
+use super::rows::{kept_sizes, stored_html, KEPT_COLUMNS};
 use super::search::{SelectionArgs, SELECTION_SQL};
 use super::{Selection, Store, StoreError};
 
@@ -242,14 +242,7 @@ impl Store {
             "SELECT count(*), coalesce(sum(body_bytes), 0), coalesce(sum(length(body_zstd)), 0)
              FROM article_html",
             [],
-            |r| {
-                let n = |i| r.get::<_, i64>(i).map(|v| u64::try_from(v).unwrap_or(0));
-                Ok(KeptSizes {
-                    pages: n(0)?,
-                    body_bytes: n(1)?,
-                    compressed_bytes: n(2)?,
-                })
-            },
+            |r| kept_sizes(r),
         )?)
     }
 }

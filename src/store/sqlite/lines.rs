@@ -14,8 +14,8 @@ use std::collections::HashSet;
 use rusqlite::{params, Connection, Transaction};
 
 use super::articles::Sqlite;
-use super::rules::{learning, to_i64, to_u64, ArticleSql};
-use crate::boilerplate::{split_lines, LineHash, LineRule, LineSettings};
+use super::rules::{learning, to_i64, to_u64};
+use crate::boilerplate::{split_lines, LineHash, LineSettings};
 
 pub use super::rules::learning::{Cleaned, SAMPLE_CHARS};
 
@@ -38,30 +38,14 @@ pub fn learn_and_clean(
 }
 
 /// RC of a site: articles processed by the line filter (0 if none yet).
+#[cfg(test)]
 pub fn site_rc(conn: &Connection, site_id: i64) -> rusqlite::Result<u64> {
+    use super::rules::ArticleSql;
     Sqlite(conn).site_rc(site_id)
 }
 
-/// Clean a stored article's new text with the site's counts as they are,
-/// learning nothing (see [`learning::clean_stored_with_current_counts`]).
-pub fn clean_stored_with_current_counts(
-    tx: &Transaction<'_>,
-    site_id: i64,
-    article_id: i64,
-    raw_text: &str,
-    settings: &LineSettings,
-) -> rusqlite::Result<Cleaned> {
-    learning::clean_stored_with_current_counts(
-        &mut Sqlite(tx),
-        site_id,
-        article_id,
-        raw_text,
-        settings,
-    )
-}
-
-/// The hashes of the lines of `raw_text` that [`clean_with_current_counts`]
-/// would drop, for a caller that removes the lines from another rendering
+/// The hashes of the lines of `raw_text` that cleaning with the counts as
+/// they are would drop, for a caller that removes the lines from another rendering
 /// of the same text (the Markdown export); nothing learned.
 pub fn boilerplate_hashes(
     conn: &Connection,
@@ -73,6 +57,7 @@ pub fn boilerplate_hashes(
 }
 
 /// Clean a text with the site's counts as they are, learning nothing.
+#[cfg(test)]
 pub fn clean_with_current_counts(
     conn: &Connection,
     site_id: i64,
@@ -109,10 +94,11 @@ pub fn table_size(conn: &Connection, site_id: i64) -> rusqlite::Result<u64> {
 }
 
 /// Lines of the site currently judged boilerplate by the plain rule.
+#[cfg(test)]
 pub fn boilerplate_lines(
     conn: &Connection,
     site_id: i64,
-    rule: &LineRule,
+    rule: &crate::boilerplate::LineRule,
 ) -> rusqlite::Result<u64> {
     let rc = site_rc(conn, site_id)?;
     let n: i64 = conn
@@ -122,7 +108,7 @@ pub fn boilerplate_lines(
 }
 
 mod reclean;
-pub use reclean::{reclean_changed, reclean_site, Recleaned};
+pub use reclean::{reclean_site, Recleaned};
 
 #[cfg(test)]
 mod tests;

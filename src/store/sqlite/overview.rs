@@ -2,15 +2,12 @@
 //! languages stored, the newest articles of a selection (browsing without a
 //! search word), and whether a site is known. In: a [`Selection`]. Out: rows.
 
-use crate::store::rules::search::one_line;
 use rusqlite::{OptionalExtension, ToSql};
 use serde::Serialize;
 
+use super::rows::{day_count, language_count, recent_hit, RECENT_COLUMNS};
 use super::search::{SelectionArgs, SELECTION_SQL};
 use super::{SearchHit, Selection, Store, StoreError};
-
-/// Characters of article text shown as the snippet of a browsed article.
-const BROWSE_SNIPPET_CHARS: usize = 200;
 
 /// Articles of one site published on one day (UTC).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -53,13 +50,7 @@ impl Store {
              WHERE date(a.published_at) IN (SELECT day FROM days)
              GROUP BY s.name, day ORDER BY day, s.name",
         )?;
-        let rows = stmt.query_map([max_days], |r| {
-            Ok(DayCount {
-                site: r.get(0)?,
-                day: r.get(1)?,
-                articles: u64::try_from(r.get::<_, i64>(2)?).unwrap_or(0),
-            })
-        })?;
+        let rows = stmt.query_map([max_days], |r| day_count(r))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -68,12 +59,7 @@ impl Store {
         let mut stmt = self.conn.prepare_cached(
             "SELECT language, count(*) FROM articles GROUP BY language ORDER BY 2 DESC, 1",
         )?;
-        let rows = stmt.query_map([], |r| {
-            Ok(LanguageCount {
-                language: r.get(0)?,
-                articles: u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
-            })
-        })?;
+        let rows = stmt.query_map([], |r| language_count(r))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -87,8 +73,7 @@ impl Store {
     ) -> Result<Vec<SearchHit>, StoreError> {
         let args = SelectionArgs::new(self, sel)?;
         let sql = format!(
-            "SELECT a.id, a.url, s.name, a.title, substr(a.text, 1, {BROWSE_SNIPPET_CHARS})
-             FROM articles a JOIN sites s ON s.id = a.site_id
+            "SELECT {RECENT_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
              WHERE 1 {SELECTION_SQL}
              ORDER BY julianday(a.published_at) IS NULL, julianday(a.published_at) DESC, a.id DESC
              LIMIT :limit OFFSET :offset"
@@ -98,17 +83,7 @@ impl Store {
         let mut params: Vec<(&str, &dyn ToSql)> = vec![(":limit", &limit), (":offset", &offset)];
         params.extend(args.params());
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(params.as_slice(), |r| {
-            let start: String = r.get(4)?;
-            Ok(SearchHit {
-                id: r.get(0)?,
-                url: r.get(1)?,
-                site: r.get(2)?,
-                title: r.get(3)?,
-                snippet: one_line(&start),
-                rank: 0.0,
-            })
-        })?;
+        let rows = stmt.query_map(params.as_slice(), |r| recent_hit(r))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 }

@@ -20,6 +20,7 @@ use rusqlite::{params, OptionalExtension, ToSql};
 
 use super::articles::Sqlite;
 use super::kept::StoredHtml;
+use super::rows::reextract_cursor;
 use super::rules::reextract::{self, Current, NewRow, ReextractSql};
 use super::search::{SelectionArgs, SELECTION_SQL};
 use super::{Selection, Store, StoreError};
@@ -80,13 +81,7 @@ impl Store {
             .query_row(
                 "SELECT last_id, seen, changed FROM reextract_progress WHERE selection = ?1",
                 [key],
-                |r| {
-                    Ok(ReextractCursor {
-                        last_id: r.get(0)?,
-                        seen: u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
-                        changed: u64::try_from(r.get::<_, i64>(2)?).unwrap_or(0),
-                    })
-                },
+                |r| reextract_cursor(r),
             )
             .optional()?)
     }
@@ -139,23 +134,7 @@ impl Store {
         settings_for: impl Fn(&str) -> LineSettings,
     ) -> Result<ReextractCounts, StoreError> {
         let tx = self.conn.transaction()?;
-        let mut counts = ReextractCounts::default();
-        for r in batch {
-            counts.seen += 1;
-            reextract::apply_one(&mut Sqlite(&tx), r, &settings_for, &mut counts)?;
-        }
-        tx.prepare_cached(
-            "INSERT INTO reextract_progress(selection, last_id, seen, changed)
-             VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT(selection) DO UPDATE SET last_id = excluded.last_id,
-                 seen = seen + excluded.seen, changed = changed + excluded.changed",
-        )?
-        .execute(params![
-            key,
-            last_id,
-            i64::try_from(counts.seen).unwrap_or(i64::MAX),
-            i64::try_from(counts.changed).unwrap_or(i64::MAX),
-        ])?;
+        let counts = reextract::apply_batch(&mut Sqlite(&tx), key, batch, last_id, &settings_for)?;
         tx.commit()?;
         Ok(counts)
     }
@@ -232,6 +211,24 @@ impl ReextractSql for Sqlite<'_> {
                 row.word_count,
                 row.method,
             ])?;
+        Ok(())
+    }
+
+    fn advance_cursor(
+        &mut self,
+        key: &str,
+        last_id: i64,
+        seen: i64,
+        changed: i64,
+    ) -> rusqlite::Result<()> {
+        self.0
+            .prepare_cached(
+                "INSERT INTO reextract_progress(selection, last_id, seen, changed)
+                 VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT(selection) DO UPDATE SET last_id = excluded.last_id,
+                     seen = seen + excluded.seen, changed = changed + excluded.changed",
+            )?
+            .execute(params![key, last_id, seen, changed])?;
         Ok(())
     }
 }

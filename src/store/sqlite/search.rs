@@ -15,7 +15,7 @@ use rusqlite::{OptionalExtension, Row, ToSql};
 use super::frontier::find_site;
 use super::query::{Query, QueryError, Term, MAX_PREFIX_WORDS};
 use super::rows::{stored_article, ARTICLE_COLUMNS};
-use super::rules::search::{like_pattern, like_snippet, one_line, url_candidates, MAX_RANKED};
+use super::rules::search::{article_id, like_pattern, like_snippet, one_line, MAX_RANKED};
 use super::{ArticleRef, SearchHit, Selection, Store, StoreError, StoredArticle};
 use crate::words::is_han_or_kana;
 
@@ -252,11 +252,7 @@ impl Store {
         );
         // Only articles in the trigram index hold Han or kana: when every
         // alternative of a clause needs them, the scan can skip the others.
-        let needs_cjk = query
-            .clauses
-            .iter()
-            .any(|c| c.iter().all(|t| t.text.chars().any(is_han_or_kana)));
-        if needs_cjk {
+        if query.needs_char(is_han_or_kana) {
             sql.push_str(" AND a.id IN (SELECT rowid FROM articles_fts_cjk)");
         }
         let mut patterns: Vec<(String, String)> = Vec::new();
@@ -314,11 +310,15 @@ impl Store {
     /// One article by id, or by any URL that led to it (aliases included;
     /// the URL is also tried in normalised form, then as a canonical URL).
     pub fn article(&self, r: ArticleRef) -> Result<Option<StoredArticle>, StoreError> {
-        let id = match r {
-            ArticleRef::Id(id) => Some(id),
-            ArticleRef::Url(u) => self.article_id_by_url(&u)?,
+        let mut at = self.conn.prepare_cached(
+            "SELECT article_id FROM article_urls WHERE url = ?1
+             UNION ALL SELECT id FROM articles WHERE url = ?1
+             UNION ALL SELECT id FROM articles WHERE canonical_url = ?1
+             LIMIT 1",
+        )?;
+        let Some(id) = article_id(r, |url| at.query_row([url], |r| r.get(0)).optional())? else {
+            return Ok(None);
         };
-        let Some(id) = id else { return Ok(None) };
         let sql = format!(
             "SELECT {ARTICLE_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
              WHERE a.id = ?1"
@@ -328,21 +328,6 @@ impl Store {
             .prepare_cached(&sql)?
             .query_row([id], |r| stored_article(r))
             .optional()?)
-    }
-
-    fn article_id_by_url(&self, url: &str) -> Result<Option<i64>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT article_id FROM article_urls WHERE url = ?1
-             UNION ALL SELECT id FROM articles WHERE url = ?1
-             UNION ALL SELECT id FROM articles WHERE canonical_url = ?1
-             LIMIT 1",
-        )?;
-        for c in &url_candidates(url) {
-            if let Some(id) = stmt.query_row([c], |r| r.get(0)).optional()? {
-                return Ok(Some(id));
-            }
-        }
-        Ok(None)
     }
 
     /// Stream the selected articles in id order to `f`; returns how many

@@ -8,6 +8,7 @@
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::frontier::site_id_in;
+use super::rows::site_rule_stats;
 use super::{Store, StoreError};
 
 /// What one `tree` article page did to its site's rule.
@@ -83,14 +84,7 @@ pub(super) fn rule_stats(conn: &Connection, site_id: i64) -> rusqlite::Result<Si
             "SELECT display, pages_by_rule, pages_by_tree, dropped FROM site_rules
              WHERE site_id = ?1",
         )?
-        .query_row([site_id], |r| {
-            Ok(SiteRuleStats {
-                rule: r.get(0)?,
-                pages_by_rule: r.get::<_, i64>(1)?.max(0) as u64,
-                pages_by_tree: r.get::<_, i64>(2)?.max(0) as u64,
-                dropped: r.get::<_, i64>(3)?.max(0) as u64,
-            })
-        })
+        .query_row([site_id], |r| site_rule_stats(r))
         .optional()?;
     Ok(row.unwrap_or_default())
 }

@@ -9,6 +9,7 @@
 use rusqlite::{params, Connection};
 
 use super::frontier::site_id_in;
+use super::rows::shape_counts;
 use super::rules::shapes::summed;
 use super::{ShapeCounts, ShapeUpdate, Store, StoreError, STATS_SHAPES};
 
@@ -23,21 +24,13 @@ pub(super) fn apply_updates(conn: &Connection, updates: &[ShapeUpdate]) -> rusql
             others = others + excluded.others",
     )?;
     let mut site = ("", 0);
-    for ((name, shape), (a, l, o)) in summed(updates) {
+    for ((name, shape), [a, l, o]) in summed(updates) {
         if site.0 != name {
             site = (name, site_id_in(conn, name)?);
         }
-        upsert.execute(params![site.1, shape, int(a), int(l), int(o)])?;
+        upsert.execute(params![site.1, shape, a, l, o])?;
     }
     Ok(())
-}
-
-fn int(n: u64) -> i64 {
-    i64::try_from(n).unwrap_or(i64::MAX)
-}
-
-fn count(n: i64) -> u64 {
-    u64::try_from(n).unwrap_or(0)
 }
 
 /// A site's most judged shapes, at most [`STATS_SHAPES`].
@@ -46,17 +39,10 @@ pub(super) fn top_shapes(conn: &Connection, site_id: i64) -> rusqlite::Result<Ve
         "SELECT shape, articles, listings, others FROM url_shapes WHERE site_id = ?1
          ORDER BY articles + listings + others DESC, shape LIMIT ?2",
     )?;
-    let rows = stmt.query_map(params![site_id, STATS_SHAPES as i64], row)?;
+    let rows = stmt.query_map(params![site_id, STATS_SHAPES as i64], |r| {
+        shape_counts(r, 0)
+    })?;
     rows.collect()
-}
-
-fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<ShapeCounts> {
-    Ok(ShapeCounts {
-        shape: r.get(0)?,
-        articles: count(r.get(1)?),
-        listings: count(r.get(2)?),
-        others: count(r.get(3)?),
-    })
 }
 
 impl Store {
@@ -66,17 +52,7 @@ impl Store {
             "SELECT s.name, u.shape, u.articles, u.listings, u.others
              FROM url_shapes u JOIN sites s ON s.id = u.site_id ORDER BY s.name, u.shape",
         )?;
-        let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                ShapeCounts {
-                    shape: r.get(1)?,
-                    articles: count(r.get(2)?),
-                    listings: count(r.get(3)?),
-                    others: count(r.get(4)?),
-                },
-            ))
-        })?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, shape_counts(r, 1)?)))?;
         Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
     }
 }

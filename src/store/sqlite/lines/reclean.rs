@@ -23,16 +23,6 @@ pub fn reclean_site(
     Ok(reclean::reclean_all(&mut Sqlite(tx), site_id, settings)?.changed)
 }
 
-/// Re-clean the site's articles that have a line whose status changed
-/// after they were cleaned (see `rules::reclean::reclean_changed`).
-pub fn reclean_changed(
-    tx: &Transaction<'_>,
-    site_id: i64,
-    settings: &LineSettings,
-) -> rusqlite::Result<Recleaned> {
-    reclean::reclean_changed(&mut Sqlite(tx), site_id, settings)
-}
-
 impl RecleanSql for Sqlite<'_> {
     fn cleaned_with(&mut self, site_id: i64) -> rusqlite::Result<Option<String>> {
         Ok(self
