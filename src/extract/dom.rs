@@ -7,6 +7,10 @@
 //! 100,000 nested `<div>`s cost nothing special. Statistics are recomputed in
 //! one reverse pass after removals ([`Dom::stats`]).
 
+mod count;
+
+pub(crate) use count::count_text;
+
 use ego_tree::iter::Edge;
 use scraper::node::Element;
 use scraper::{Html, Node as SNode};
@@ -295,72 +299,6 @@ impl Stats {
     }
 }
 
-/// Non-whitespace characters and punctuation marks of a text.
-pub(crate) fn count_text(text: &str) -> (u32, u32) {
-    let b = text.as_bytes();
-    // Simple per-byte predicates: the compiler vectorises these counts.
-    let ws = b
-        .iter()
-        .filter(|&&c| c == b' ' || (9..=13).contains(&c))
-        .count();
-    let punct = b
-        .iter()
-        .filter(|&&c| matches!(c, b'.' | b',' | b'!' | b'?' | b';' | b':'))
-        .count();
-    if text.is_ascii() {
-        return ((b.len() - ws) as u32, punct as u32);
-    }
-    // A char is counted at its first byte (any but a continuation byte,
-    // 0x80..=0xBF); only chars of more than one byte are decoded (curly
-    // quotes and dashes in English, most letters elsewhere), found eight
-    // bytes at a time: a first byte of one has its top two bits set.
-    let starts = b.iter().filter(|&&c| (c as i8) >= -0x40).count();
-    let (mut wide_ws, mut wide_punct) = (0usize, 0usize);
-    let mut wide = |at: usize| {
-        if let Some(ch) = text[at..].chars().next() {
-            wide_ws += usize::from(ch.is_whitespace());
-            wide_punct += usize::from(is_punct(ch));
-        }
-    };
-    let words = b.chunks_exact(8);
-    let rest_at = b.len() - words.remainder().len();
-    for (j, &c) in words.remainder().iter().enumerate() {
-        if c >= 0xC0 {
-            wide(rest_at + j);
-        }
-    }
-    for (k, w) in b.chunks_exact(8).enumerate() {
-        let x = <[u8; 8]>::try_from(w).map_or(0, u64::from_le_bytes);
-        let mut firsts = x & (x << 1) & 0x8080_8080_8080_8080;
-        while firsts != 0 {
-            wide(k * 8 + firsts.trailing_zeros() as usize / 8);
-            firsts &= firsts - 1;
-        }
-    }
-    ((starts - ws - wide_ws) as u32, (punct + wide_punct) as u32)
-}
-
-/// Sentence punctuation, Western and CJK.
-pub fn is_punct(c: char) -> bool {
-    matches!(
-        c,
-        '.' | ','
-            | '!'
-            | '?'
-            | ';'
-            | ':'
-            | '。'
-            | '，'
-            | '！'
-            | '？'
-            | '；'
-            | '：'
-            | '、'
-            | '．'
-            | '…'
-    )
-}
-
 impl<'a> Dom<'a> {
     /// Flatten the body of `doc` (iteratively; any depth).
     pub fn build(doc: &'a Html) -> Dom<'a> {
@@ -568,67 +506,4 @@ impl Iterator for Children<'_, '_> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn count_text_counts_as_chars_do() {
-        let by_chars = |t: &str| {
-            let kept = t.chars().filter(|c| !c.is_whitespace());
-            let punct = t.chars().filter(|&c| is_punct(c)).count();
-            (kept.count() as u32, punct as u32)
-        };
-        for t in [
-            "",
-            "Plain ASCII, with punctuation: yes!\t\n",
-            "\u{201c}Quoted\u{201d} \u{2014} a dash\u{a0}and a no-break space\u{2026}",
-            "Ita\u{ad}li\u{ad}ens Stra\u{df}e. \u{3000}\u{4e2d}\u{6587}\u{3002}\u{ff0c}\u{3001}",
-            "\u{1f600} emoji \u{2028} \u{85}\u{1680}\u{202f}\u{205f}\u{2009} end.",
-            "0123456789abcde\u{e9}\u{e9} straddles eight-byte words \u{2026}",
-        ] {
-            assert_eq!(count_text(t), by_chars(t), "{t:?}");
-        }
-    }
-
-    #[test]
-    fn arena_ranges_and_stats() {
-        let doc = Html::parse_document(
-            "<body><div><p>Hello, world.</p><a href=x>link</a></div><p>two</p></body>",
-        );
-        let dom = Dom::build(&doc);
-        assert_eq!(dom.nodes[0].tag, Tag::Body);
-        let st = dom.stats(&vec![false; dom.len()]);
-        // body: div, p, a, p = 5 tags with itself; chars 12 + 4 + 3.
-        assert_eq!(st[0].tags, 5);
-        assert_eq!(st[0].chars, 19);
-        assert_eq!(st[0].link_chars, 4);
-        assert_eq!(st[0].link_tags, 1);
-        assert_eq!(st[0].punct, 2);
-        let kids: Vec<usize> = dom.children(0).collect();
-        assert_eq!(kids.len(), 2);
-        assert_eq!(dom.nodes[kids[0]].tag, Tag::Div);
-        let mut removed = vec![false; dom.len()];
-        removed[kids[0]] = true;
-        let st = dom.stats(&removed);
-        assert_eq!(st[0].chars, 3);
-        assert_eq!(st[0].tags, 2);
-    }
-
-    #[test]
-    fn itemprop_articlebody_in_lower_case_is_the_article_body() {
-        let doc = Html::parse_document(
-            "<body><span itemprop=articlebody class=rs_skip>Text.</span>             <div itemprop='articleBody'>More.</div><p itemprop=headline>H</p></body>",
-        );
-        let dom = Dom::build(&doc);
-        let body: Vec<bool> = dom
-            .nodes
-            .iter()
-            .map(|n| n.flags & attr_flags::ARTICLE_BODY != 0)
-            .collect();
-        let flagged: Vec<&str> = (0..dom.len())
-            .filter(|&i| body[i])
-            .filter_map(|i| dom.nodes[i].el.map(|e| e.name()))
-            .collect();
-        assert_eq!(flagged, ["span", "div"]);
-    }
-}
+mod tests;
