@@ -15,13 +15,11 @@
 
 use std::path::Path;
 
+use crate::support::crawl_into;
 use axum::extract::Path as UrlPath;
 use axum::routing::get;
 use axum::Router;
 use newshound::config::Config;
-use newshound::crawl::{self, CrawlOptions};
-use newshound::store::AnyStore;
-use newshound::store::Store;
 
 const LINKS_PER_PAGE: u64 = 100;
 /// Peak RSS allowed for the hostile crawl (docs/performance.md, "Memory bounds").
@@ -82,15 +80,7 @@ index_patterns = ['^http://{addr}/p/\d+$']
     );
     let dir = tempfile::tempdir().unwrap();
     let cfg = Config::parse(&toml, Path::new("memory.toml"), dir.path()).unwrap();
-    let store = Store::open(&dir.path().join("memory.db")).unwrap();
-    let summary = crawl::run(
-        &cfg,
-        AnyStore::from(store),
-        CrawlOptions::default(),
-        std::future::pending(),
-    )
-    .await
-    .unwrap();
+    let summary = crawl_into(&cfg, &dir.path().join("memory.db")).await;
     println!("{summary}");
     let peak = peak_rss_kb().unwrap_or(0);
     println!(

@@ -10,12 +10,10 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use crate::support::{max_in_window, start_web};
+use crate::support::{crawl_into, max_in_window, start_web};
 use newshound::config::Config;
-use newshound::crawl::{self, CrawlOptions};
+use newshound::crawl;
 use newshound::simweb::{Behaviour, RequestRecord, SimWeb, SimWebSpec};
-use newshound::store::AnyStore;
-use newshound::store::Store;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn observed_rate_per_host_never_exceeds_the_configured_rate() {
@@ -34,15 +32,7 @@ async fn observed_rate_per_host_never_exceeds_the_configured_rate() {
     cfg.sites[1].rate = 5.0;
     let rates: BTreeMap<String, f64> = cfg.sites.iter().map(|s| (s.name.clone(), s.rate)).collect();
 
-    let store = Store::open(&dir.path().join("polite.db")).expect("open store");
-    let summary = crawl::run(
-        &cfg,
-        AnyStore::from(store),
-        CrawlOptions::default(),
-        std::future::pending(),
-    )
-    .await
-    .expect("crawl runs");
+    let summary = crawl_into(&cfg, &dir.path().join("polite.db")).await;
     println!("{summary}");
     assert!(summary.articles_stored >= 24, "{summary}");
 
@@ -246,15 +236,7 @@ async fn crawl_under_load(
     cfg.crawler.concurrency = concurrency;
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     load_the_runtime(stop.clone());
-    let store = Store::open(&dir.path().join("crawl.db")).expect("open store");
-    let summary = crawl::run(
-        &cfg,
-        AnyStore::from(store),
-        CrawlOptions::default(),
-        std::future::pending(),
-    )
-    .await
-    .expect("crawl runs");
+    let summary = crawl_into(&cfg, &dir.path().join("crawl.db")).await;
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     println!("{summary}");
     (served, summary)

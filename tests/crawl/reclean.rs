@@ -4,10 +4,8 @@
 
 use std::path::Path;
 
-use crate::support::{set_rate_per_host, start_web};
-use newshound::crawl::{self, CrawlOptions};
+use crate::support::{crawl_into, set_rate_per_host, start_web};
 use newshound::simweb::SimWebSpec;
-use newshound::store::AnyStore;
 use newshound::store::{Selection, Store};
 
 fn texts(store: &Store) -> Vec<(String, String)> {
@@ -43,15 +41,7 @@ async fn the_incremental_reclean_of_a_crawl_leaves_what_a_full_reclean_would() {
     // Politeness is not what is tested here.
     set_rate_per_host(&mut cfg, 1000.0);
     let db = dir.path().join("crawl.db");
-    let store = Store::open(&db).expect("open store");
-    let summary = crawl::run(
-        &cfg,
-        AnyStore::from(store),
-        CrawlOptions::default(),
-        std::future::pending(),
-    )
-    .await
-    .expect("crawl runs");
+    let summary = crawl_into(&cfg, &db).await;
     assert!(summary.articles_stored >= 100, "{summary}");
     assert!(summary.articles_recleaned > 0, "{summary}");
 

@@ -6,7 +6,9 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use newshound::config::Config;
+use newshound::crawl::{self, CrawlOptions, CrawlSummary};
 use newshound::simweb::{Behaviour, SimWeb, SimWebSpec};
+use newshound::store::{AnyStore, Store};
 
 /// The simulated web, a temporary directory, and the web's own config
 /// (seed files resolved in the directory; change fields before crawling).
@@ -60,4 +62,18 @@ pub fn article_paths(web: &SimWeb) -> HashSet<(String, String)> {
                 .map(|u| (s.name.clone(), u.path().to_string()))
         })
         .collect()
+}
+
+/// Crawl `cfg` into a new SQLite store at `db`, with the default options,
+/// to the end.
+pub async fn crawl_into(cfg: &Config, db: &Path) -> CrawlSummary {
+    let store = Store::open(db).expect("open store");
+    crawl::run(
+        cfg,
+        AnyStore::from(store),
+        CrawlOptions::default(),
+        std::future::pending(),
+    )
+    .await
+    .expect("crawl runs")
 }
