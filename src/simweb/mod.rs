@@ -208,6 +208,21 @@ fn serve_until_stopped(
     })
 }
 
+/// Tell every server of a web to stop; open connections get a moment to
+/// finish, then are dropped.
+async fn stop_all(stop: &watch::Sender<bool>, tasks: Vec<JoinHandle<()>>) {
+    let _ = stop.send(true);
+    for task in tasks {
+        let abort = task.abort_handle();
+        if tokio::time::timeout(Duration::from_secs(2), task)
+            .await
+            .is_err()
+        {
+            abort.abort();
+        }
+    }
+}
+
 impl SimWeb {
     /// Generate the content and start one server per site, each on its own
     /// `127.0.0.1:0` listener. Must run inside a tokio runtime.
@@ -402,16 +417,7 @@ impl SimWeb {
     /// Stop every server: open connections get a moment to finish, then
     /// are dropped.
     pub async fn shutdown(self) {
-        let _ = self.stop.send(true);
-        for task in self.tasks {
-            let abort = task.abort_handle();
-            if tokio::time::timeout(Duration::from_secs(2), task)
-                .await
-                .is_err()
-            {
-                abort.abort();
-            }
-        }
+        stop_all(&self.stop, self.tasks).await;
     }
 }
 

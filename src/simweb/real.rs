@@ -21,7 +21,6 @@
 use std::fmt::Write;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -198,16 +197,7 @@ impl RealWeb {
 
     /// Stop every server.
     pub async fn shutdown(self) {
-        let _ = self.stop.send(true);
-        for task in self.tasks {
-            let abort = task.abort_handle();
-            if tokio::time::timeout(Duration::from_secs(2), task)
-                .await
-                .is_err()
-            {
-                abort.abort();
-            }
-        }
+        super::stop_all(&self.stop, self.tasks).await;
     }
 }
 

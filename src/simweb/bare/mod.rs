@@ -21,7 +21,6 @@ mod site;
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -183,16 +182,7 @@ impl BareWeb {
 
     /// Stop every server.
     pub async fn shutdown(self) {
-        let _ = self.stop.send(true);
-        for task in self.tasks {
-            let abort = task.abort_handle();
-            if tokio::time::timeout(Duration::from_secs(2), task)
-                .await
-                .is_err()
-            {
-                abort.abort();
-            }
-        }
+        super::stop_all(&self.stop, self.tasks).await;
     }
 }
 
