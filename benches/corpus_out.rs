@@ -112,13 +112,16 @@ fn crawl_web(
     Ok(())
 }
 
-fn articles_of(store: &Store) -> Result<Vec<newshound::store::StoredArticle>, String> {
+fn articles_of(store: &mut AnyStore) -> Result<Vec<newshound::store::StoredArticle>, String> {
     let mut all = Vec::new();
     store
-        .export(&Selection::default(), |a| {
-            all.push(a.clone());
-            Ok(())
-        })
+        .export(
+            &Selection::default(),
+            &mut |a: &newshound::store::StoredArticle| {
+                all.push(a.clone());
+                Ok(())
+            },
+        )
         .map_err(|e| e.to_string())?;
     Ok(all)
 }
@@ -158,8 +161,8 @@ fn compression_costs(pages: &[StoredHtml]) {
 
 /// The 100,000-article database: every crawled article `COPIES` times.
 fn build_big(small: &Path, big: &Path) -> Result<(), String> {
-    let src = Store::open(small).map_err(|e| e.to_string())?;
-    let articles = articles_of(&src)?;
+    let mut src = AnyStore::from(Store::open(small).map_err(|e| e.to_string())?);
+    let articles = articles_of(&mut src)?;
     let mut pages = Vec::new();
     for a in &articles {
         if let Some(p) = src.kept_html(a.id).map_err(|e| e.to_string())? {
@@ -470,7 +473,10 @@ fn main() -> Result<(), String> {
     for keep in [true, false] {
         let db: PathBuf = dir.path().join(format!("keep-{keep}.db"));
         crawl_web(&rt, &web, &db, keep)?;
-        let n = articles_of(&Store::open(&db).map_err(|e| e.to_string())?)?.len();
+        let n = articles_of(&mut AnyStore::from(
+            Store::open(&db).map_err(|e| e.to_string())?,
+        ))?
+        .len();
         let bytes = db_size(&db);
         println!(
             "keep_html = {keep}: {n} articles, database {:.1} MB = {:.2} MB per 1,000 articles",
@@ -481,7 +487,7 @@ fn main() -> Result<(), String> {
     }
     let kept_db = &sizes[0].1;
     {
-        let store = Store::open(kept_db).map_err(|e| e.to_string())?;
+        let mut store = AnyStore::from(Store::open(kept_db).map_err(|e| e.to_string())?);
         let k = store.kept_sizes().map_err(|e| e.to_string())?;
         println!(
             "kept HTML: {} pages, {:.1} MB raw → {:.1} MB stored, ratio {:.2}x",
@@ -492,7 +498,7 @@ fn main() -> Result<(), String> {
         );
         let mut pages = Vec::new();
         store
-            .export_html(&Selection::default(), |p| {
+            .export_html(&Selection::default(), &mut |p: &StoredHtml| {
                 pages.push(p.clone());
                 Ok(())
             })

@@ -14,10 +14,10 @@ use std::time::Duration;
 
 use super::pg::{PgStore, TurnsAt};
 use super::rules::reclean::Recleaned;
+use super::sql::Sql;
 use super::{
-    ArticleRef, ClaimFilter, DayCount, KeptSizes, LanguageCount, Outlook, QueuedUrl,
-    ReextractCounts, ReextractCursor, Reextracted, SearchHit, Selection, ShapeCounts, SiteStats,
-    Store, StoreError, StoreTarget, StoredArticle, StoredHtml, WriteOp, WriteOutcome,
+    ArticleRef, ClaimFilter, DayCount, Outlook, QueuedUrl, ReextractCounts, Reextracted, SearchHit,
+    Selection, Store, StoreError, StoreTarget, StoredArticle, StoredHtml, WriteOp, WriteOutcome,
 };
 use crate::boilerplate::{LineHash, LineSettings};
 use crate::extract::tree::rule::SiteRule;
@@ -112,6 +112,14 @@ macro_rules! same_on_both {
 }
 
 impl AnyStore {
+    /// The connection, for the statements both stores run as one text.
+    pub(crate) fn sql(&mut self) -> &mut dyn Sql {
+        match self {
+            AnyStore::Sqlite(s) => &mut s.conn,
+            AnyStore::Pg(s) => s.client(),
+        }
+    }
+
     /// The database for messages: a path, or a URL without its password.
     pub fn shown(&self) -> String {
         match self {
@@ -155,30 +163,15 @@ impl AnyStore {
         /// inside the stream ends it and is returned as itself.
         fn articles_with_html(&mut self, sel: &Selection, f: &mut WithHtml<'_>)
             -> Result<u64, StoreError>;
-        /// Per-site figures (sites in name order), lines judged boilerplate
-        /// under window `line_window`.
-        fn site_stats(&mut self, line_window: u64) -> Result<Vec<SiteStats>, StoreError>;
         /// The site's most recurring lines (seen more than once), most first.
         fn top_lines(&mut self, site: &str, n: usize) -> Result<Vec<(String, u64)>, StoreError>;
         /// The selected articles, newest publication first (undated last),
         /// as hits whose snippet is the text's beginning and whose rank is 0.
         fn recent(&mut self, sel: &Selection, limit: usize, offset: usize)
             -> Result<Vec<SearchHit>, StoreError>;
-        /// Whether the database knows a site of this name.
-        fn site_known(&mut self, name: &str) -> Result<bool, StoreError>;
         /// Articles per site and day over the latest `max_days` dated days.
         fn articles_per_day(&mut self, max_days: usize) -> Result<Vec<DayCount>, StoreError>;
-        /// Articles per language, most first.
-        fn languages(&mut self) -> Result<Vec<LanguageCount>, StoreError>;
-        /// How much the kept pages take.
-        fn kept_sizes(&mut self) -> Result<KeptSizes, StoreError>;
-        /// The kept page of one article (`None`: not kept, or no such article).
-        fn kept_html(&mut self, article_id: i64) -> Result<Option<StoredHtml>, StoreError>;
 
-        /// The saved cursor of `key`, if a run of `reextract` was interrupted.
-        fn reextract_cursor(&mut self, key: &str) -> Result<Option<ReextractCursor>, StoreError>;
-        /// Forget the cursor of `key` (the run finished).
-        fn clear_reextract_cursor(&mut self, key: &str) -> Result<(), StoreError>;
         /// Up to `limit` kept pages of the selected articles with ids above
         /// `after_id`, in id order.
         fn kept_html_batch(&mut self, sel: &Selection, after_id: i64, limit: usize)
@@ -213,10 +206,6 @@ impl AnyStore {
         /// cleaned.
         fn reclean_changed(&mut self, site: Option<&str>, settings_for: &dyn Fn(&str) -> LineSettings)
             -> Result<Recleaned, StoreError>;
-        /// The stored `tree` site rules: (site, rule JSON).
-        fn site_rules(&mut self) -> Result<Vec<(String, String)>, StoreError>;
-        /// Every site's learned URL shape counts: (site, counts).
-        fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError>;
         /// Queue again the URLs of `sites` refused under other settings than
         /// `refusals` (reason, fingerprint of today's settings); how many.
         fn requeue_refused(&mut self, sites: &[String], refusals: &[(String, String)])

@@ -33,8 +33,10 @@ pub mod pg;
 pub use pg::{HostTurns, Turn, TurnsAt};
 mod query;
 pub use query::{Query, QueryError, MAX_PREFIX_WORDS, MAX_TERMS};
+pub(crate) mod portable;
 mod rows;
 pub(crate) mod rules;
+pub(crate) mod sql;
 pub use rules::frontier::url_host;
 mod sqlite;
 pub use sqlite::checkpoint::{CHECKPOINT_AT, WAL_LIMIT};
@@ -123,6 +125,9 @@ pub enum StoreError {
     PgMigrate { url: String, reason: String },
     #[error("PostgreSQL: {}", pg::reason_of(.0))]
     Postgres(#[from] postgres::Error),
+    /// A query that always gives a row (an aggregate) gave none.
+    #[error("database error: no row from `{0}`")]
+    NoRow(String),
 }
 
 /// What kind of page a frontier URL is expected to be.

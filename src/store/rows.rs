@@ -36,8 +36,10 @@ pub(crate) trait Columns {
     fn text(&self, i: usize) -> Result<String, Self::Error>;
     fn opt_text(&self, i: usize) -> Result<Option<String>, Self::Error>;
     fn bytes(&self, i: usize) -> Result<Vec<u8>, Self::Error>;
+    /// A yes/no column (PostgreSQL's `boolean`, SQLite's 0 or 1).
+    fn flag(&self, i: usize) -> Result<bool, Self::Error>;
     /// Column `i` holds a value that does not decode (a damaged kept page).
-    fn undecodable(i: usize, e: std::io::Error) -> Self::Error;
+    fn undecodable(&self, i: usize, e: std::io::Error) -> Self::Error;
     /// A count (a negative one, which no store writes, reads as 0).
     fn count(&self, i: usize) -> Result<u64, Self::Error> {
         Ok(to_u64(self.int(i)?))
@@ -45,7 +47,7 @@ pub(crate) trait Columns {
 }
 
 /// A row of [`ARTICLE_COLUMNS`].
-pub(crate) fn stored_article<R: Columns>(r: &R) -> Result<StoredArticle, R::Error> {
+pub(crate) fn stored_article<R: Columns + ?Sized>(r: &R) -> Result<StoredArticle, R::Error> {
     let method = method_of_name(r.opt_text(13)?.as_deref());
     Ok(StoredArticle {
         id: r.int(0)?,
@@ -70,10 +72,9 @@ pub(crate) fn stored_article<R: Columns>(r: &R) -> Result<StoredArticle, R::Erro
 }
 
 /// A row of [`KEPT_COLUMNS`], its body decompressed.
-pub(crate) fn stored_html<R: Columns>(r: &R) -> Result<StoredHtml, R::Error> {
+pub(crate) fn stored_html<R: Columns + ?Sized>(r: &R) -> Result<StoredHtml, R::Error> {
     let capacity = usize::try_from(r.int(9)?).unwrap_or(0);
-    let body =
-        zstd::bulk::decompress(&r.bytes(10)?, capacity).map_err(|e| R::undecodable(10, e))?;
+    let body = zstd::bulk::decompress(&r.bytes(10)?, capacity).map_err(|e| r.undecodable(10, e))?;
     Ok(StoredHtml {
         article_id: r.int(0)?,
         site: r.text(1)?,
@@ -92,7 +93,7 @@ pub(crate) fn stored_html<R: Columns>(r: &R) -> Result<StoredHtml, R::Error> {
 
 /// A row of [`RECENT_COLUMNS`]: a hit whose snippet is the text's
 /// beginning, on one line, and whose rank is 0.
-pub(crate) fn recent_hit<R: Columns>(r: &R) -> Result<SearchHit, R::Error> {
+pub(crate) fn recent_hit<R: Columns + ?Sized>(r: &R) -> Result<SearchHit, R::Error> {
     Ok(SearchHit {
         id: r.int(0)?,
         url: r.text(1)?,
@@ -105,7 +106,10 @@ pub(crate) fn recent_hit<R: Columns>(r: &R) -> Result<SearchHit, R::Error> {
 
 /// A URL shape's row from column `from` on: the shape, then its articles,
 /// listings and others (kept as signed integers).
-pub(crate) fn shape_counts<R: Columns>(r: &R, from: usize) -> Result<ShapeCounts, R::Error> {
+pub(crate) fn shape_counts<R: Columns + ?Sized>(
+    r: &R,
+    from: usize,
+) -> Result<ShapeCounts, R::Error> {
     Ok(ShapeCounts {
         shape: r.text(from)?,
         articles: r.count(from + 1)?,
@@ -115,7 +119,7 @@ pub(crate) fn shape_counts<R: Columns>(r: &R, from: usize) -> Result<ShapeCounts
 }
 
 /// A row of (site, day, articles).
-pub(crate) fn day_count<R: Columns>(r: &R) -> Result<DayCount, R::Error> {
+pub(crate) fn day_count<R: Columns + ?Sized>(r: &R) -> Result<DayCount, R::Error> {
     Ok(DayCount {
         site: r.text(0)?,
         day: r.text(1)?,
@@ -124,7 +128,7 @@ pub(crate) fn day_count<R: Columns>(r: &R) -> Result<DayCount, R::Error> {
 }
 
 /// A row of (language, articles).
-pub(crate) fn language_count<R: Columns>(r: &R) -> Result<LanguageCount, R::Error> {
+pub(crate) fn language_count<R: Columns + ?Sized>(r: &R) -> Result<LanguageCount, R::Error> {
     Ok(LanguageCount {
         language: r.opt_text(0)?,
         articles: r.count(1)?,
@@ -132,7 +136,7 @@ pub(crate) fn language_count<R: Columns>(r: &R) -> Result<LanguageCount, R::Erro
 }
 
 /// A row of (pages, their bytes, their compressed bytes).
-pub(crate) fn kept_sizes<R: Columns>(r: &R) -> Result<KeptSizes, R::Error> {
+pub(crate) fn kept_sizes<R: Columns + ?Sized>(r: &R) -> Result<KeptSizes, R::Error> {
     Ok(KeptSizes {
         pages: r.count(0)?,
         body_bytes: r.count(1)?,
@@ -141,7 +145,7 @@ pub(crate) fn kept_sizes<R: Columns>(r: &R) -> Result<KeptSizes, R::Error> {
 }
 
 /// A row of `site_rules`' (display, pages_by_rule, pages_by_tree, dropped).
-pub(crate) fn site_rule_stats<R: Columns>(r: &R) -> Result<SiteRuleStats, R::Error> {
+pub(crate) fn site_rule_stats<R: Columns + ?Sized>(r: &R) -> Result<SiteRuleStats, R::Error> {
     Ok(SiteRuleStats {
         rule: r.opt_text(0)?,
         pages_by_rule: r.count(1)?,
@@ -151,7 +155,7 @@ pub(crate) fn site_rule_stats<R: Columns>(r: &R) -> Result<SiteRuleStats, R::Err
 }
 
 /// A row of `reextract_progress`' (last_id, seen, changed).
-pub(crate) fn reextract_cursor<R: Columns>(r: &R) -> Result<ReextractCursor, R::Error> {
+pub(crate) fn reextract_cursor<R: Columns + ?Sized>(r: &R) -> Result<ReextractCursor, R::Error> {
     Ok(ReextractCursor {
         last_id: r.int(0)?,
         seen: r.count(1)?,

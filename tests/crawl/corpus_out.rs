@@ -70,8 +70,8 @@ async fn kept_html_is_the_served_page_with_its_headers() {
     let (web, dir, cfg) = start_web(spec(31)).await;
     let db = dir.path().join("kept.db");
     crawl_into(&cfg, &db).await;
-    let store = Store::open(&db).unwrap();
-    let articles = stored(&store);
+    let articles = stored(&Store::open(&db).unwrap());
+    let mut store = AnyStore::from(Store::open(&db).unwrap());
     let sizes = store.kept_sizes().unwrap();
     assert_eq!(
         sizes.pages,

@@ -8,9 +8,9 @@ use newshound::crawl::shapes::{ShapeClass, ShapeTable};
 use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::SimWebSpec;
 use newshound::store::AnyStore;
-use newshound::store::{Selection, ShapeCounts, Store};
+use newshound::store::{Selection, ShapeCounts, Store, StoredArticle};
 
-fn table_of(store: &Store, site: &str) -> ShapeTable {
+fn table_of(store: &mut AnyStore, site: &str) -> ShapeTable {
     let rows: Vec<ShapeCounts> = (store.url_shapes().expect("shapes").into_iter())
         .filter(|(s, _)| s == site)
         .map(|(_, c)| c)
@@ -39,8 +39,8 @@ async fn a_crawl_learns_the_article_shape_that_sites_check_then_uses() {
     .expect("crawl");
 
     let site = &web.sites()[0];
-    let store = Store::open(&db).expect("open");
-    let table = table_of(&store, &site.name);
+    let mut store = AnyStore::from(Store::open(&db).expect("open"));
+    let table = table_of(&mut store, &site.name);
     // Every article URL of the site has one learned article shape.
     for u in &site.article_urls {
         assert_eq!(table.classify(u), ShapeClass::Article, "{u}");
@@ -84,7 +84,7 @@ async fn a_crawl_learns_the_article_shape_that_sites_check_then_uses() {
         assert!(l.reason.contains("learned shape"), "{l:?}");
     }
     // Nothing of them is stored.
-    let store = Store::open(&db).expect("open");
+    let mut store = AnyStore::from(Store::open(&db).expect("open"));
     let stats = store.site_stats(50).expect("stats");
     assert_eq!(
         (stats[0].articles, stats[0].urls_known),
@@ -182,16 +182,16 @@ async fn a_site_without_patterns_learns_its_article_shape_and_explores_within_it
         )
         .await
         .expect("crawl");
-        let store = Store::open(&db).expect("open");
+        let mut store = AnyStore::from(Store::open(&db).expect("open"));
         let mut stored = std::collections::BTreeSet::new();
         store
-            .export(&Selection::site(&site.name), |a| {
+            .export(&Selection::site(&site.name), &mut |a: &StoredArticle| {
                 stored.insert(a.url.clone());
                 Ok(())
             })
             .expect("export");
         assert_eq!(stored, want);
-        let table = table_of(&store, &site.name);
+        let table = table_of(&mut store, &site.name);
         for u in &site.article_urls {
             assert_eq!(table.classify(u), ShapeClass::Article, "{u}");
         }
@@ -228,10 +228,10 @@ async fn regression_articles_first_linked_from_the_start_page_were_never_stored_
     )
     .await
     .expect("crawl");
-    let store = Store::open(&db).expect("open");
+    let mut store = AnyStore::from(Store::open(&db).expect("open"));
     let mut stored = std::collections::BTreeSet::new();
     store
-        .export(&Selection::site(&site.name), |a| {
+        .export(&Selection::site(&site.name), &mut |a: &StoredArticle| {
             stored.insert(a.url.clone());
             Ok(())
         })

@@ -270,7 +270,7 @@ async fn tree_site_rules_are_learned_then_reused_on_later_pages() {
     cfg.extract.algorithm = newshound::extract::Algorithm::Tree;
     let db = dir.path().join("rules.db");
     crawl_once(&cfg, &db).await;
-    let store = Store::open(&db).expect("reopen store");
+    let mut store = AnyStore::from(Store::open(&db).expect("reopen store"));
     for site in web.sites() {
         let r = store.site_rule_stats(&site.name).expect("rule stats");
         println!("{}: {r:?}", site.name);

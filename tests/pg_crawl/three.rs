@@ -39,7 +39,9 @@ fn three_processes_share_the_frontier_and_every_hosts_rate() {
 
     // The three processes' shape counts add up: each article page counted
     // once, under its exact and its general shape.
-    let mut store = newshound::store::pg::PgStore::open(&setup.db.url).expect("open");
+    let mut store = newshound::store::AnyStore::from(
+        newshound::store::pg::PgStore::open(&setup.db.url).expect("open"),
+    );
     let rows = store.url_shapes().expect("shapes");
     for site in setup.web().sites() {
         let counts: Vec<_> = (rows.iter())

@@ -347,16 +347,6 @@ impl PgStore {
             })
             .collect())
     }
-
-    /// The stored `tree` site rules: (site, rule JSON), by site name.
-    pub fn site_rules(&mut self) -> Result<Vec<(String, String)>, StoreError> {
-        let rows = self.client.query(
-            "SELECT s.name, r.rule FROM site_rules r JOIN sites s ON s.id = r.site_id
-             WHERE r.rule IS NOT NULL ORDER BY s.name",
-            &[],
-        )?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
-    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,7 @@ mod reextract;
 mod rendering;
 mod requeue;
 mod search;
+mod sql;
 #[cfg(test)]
 pub(crate) mod testing;
 mod turns;

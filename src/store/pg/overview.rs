@@ -7,24 +7,12 @@
 //! either store gives (names and days compared byte-wise, `COLLATE "C"`, as
 //! SQLite compares them; NULL languages first, as SQLite sorts NULL).
 
-use super::super::{
-    DayCount, KeptSizes, LanguageCount, SearchHit, Selection, StoreError, StoredHtml,
-};
+use super::super::{DayCount, SearchHit, Selection, StoreError};
 use super::read::{SelectionSql, PUBLISHED};
 use super::PgStore;
-use crate::store::rows::{
-    day_count, kept_sizes, language_count, recent_hit, stored_html, KEPT_COLUMNS, RECENT_COLUMNS,
-};
+use crate::store::rows::{day_count, recent_hit, RECENT_COLUMNS};
 
 impl PgStore {
-    /// Whether the database knows a site of this name.
-    pub fn site_known(&mut self, name: &str) -> Result<bool, StoreError> {
-        Ok(self
-            .client()
-            .query_opt("SELECT 1 FROM sites WHERE name = $1", &[&name])?
-            .is_some())
-    }
-
     /// The selected articles, newest publication first (undated last), as
     /// hits whose snippet is the text's beginning and whose rank is 0.
     pub fn recent(
@@ -66,39 +54,5 @@ impl PgStore {
         );
         let rows = self.client().query(&sql, &[&max_days])?;
         rows.iter().map(day_count).collect()
-    }
-
-    /// Articles per language, most first.
-    pub fn languages(&mut self) -> Result<Vec<LanguageCount>, StoreError> {
-        let rows = self.client().query(
-            "SELECT language, count(*) FROM articles GROUP BY language
-             ORDER BY 2 DESC, language COLLATE \"C\" NULLS FIRST",
-            &[],
-        )?;
-        rows.iter().map(language_count).collect()
-    }
-
-    /// How much the kept pages take.
-    pub fn kept_sizes(&mut self) -> Result<KeptSizes, StoreError> {
-        let r = self.client().query_one(
-            "SELECT count(*), coalesce(sum(body_bytes), 0)::bigint,
-                    coalesce(sum(length(body_zstd)), 0)::bigint
-             FROM article_html",
-            &[],
-        )?;
-        kept_sizes(&r)
-    }
-
-    /// The kept page of one article (`None`: not kept, or no such article).
-    pub fn kept_html(&mut self, article_id: i64) -> Result<Option<StoredHtml>, StoreError> {
-        let sql = format!(
-            "SELECT {KEPT_COLUMNS} FROM article_html k JOIN articles a ON a.id = k.article_id
-             JOIN sites s ON s.id = a.site_id
-             WHERE k.article_id = $1"
-        );
-        self.client()
-            .query_opt(&sql, &[&article_id])?
-            .map(|r| stored_html(&r))
-            .transpose()
     }
 }

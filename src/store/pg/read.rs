@@ -8,17 +8,11 @@
 use postgres::types::ToSql;
 use postgres::Row;
 
-use super::super::{
-    ArticleRef, Selection, SiteRuleStats, SiteStats, StoreError, StoredArticle, StoredHtml,
-};
+use super::super::{ArticleRef, Selection, StoreError, StoredArticle, StoredHtml};
 use super::PgStore;
-use crate::store::rows::{
-    site_rule_stats, stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS,
-};
+use crate::store::rows::{stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS};
 use crate::store::rules::search::article_id;
-use crate::store::rules::stats::{self, FetchOutcome, SiteCounts, StatsSql};
 use crate::store::rules::to_u64;
-use crate::store::ShapeCounts;
 
 /// Articles read per round trip by an export.
 const EXPORT_ROWS: i32 = 500;
@@ -106,7 +100,10 @@ impl crate::store::rows::Columns for Row {
     fn bytes(&self, i: usize) -> Result<Vec<u8>, StoreError> {
         Ok(self.try_get(i)?)
     }
-    fn undecodable(_: usize, e: std::io::Error) -> StoreError {
+    fn flag(&self, i: usize) -> Result<bool, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn undecodable(&self, _: usize, e: std::io::Error) -> StoreError {
         StoreError::Io(e)
     }
 }
@@ -205,11 +202,6 @@ impl PgStore {
         Ok((written, missing))
     }
 
-    /// One [`SiteStats`] per site, in name order (see `rules::stats`).
-    pub fn site_stats(&mut self, line_window: u64) -> Result<Vec<SiteStats>, StoreError> {
-        stats::site_stats(self, line_window)
-    }
-
     /// The site's `n` most recurring lines seen more than once (an unknown
     /// site has none).
     pub fn top_lines(&mut self, site: &str, n: usize) -> Result<Vec<(String, u64)>, StoreError> {
@@ -227,77 +219,5 @@ impl PgStore {
             .iter()
             .map(|r| (r.get(0), to_u64(r.get(1))))
             .collect())
-    }
-}
-
-impl StatsSql for PgStore {
-    type Error = StoreError;
-
-    fn sites(&mut self) -> Result<Vec<SiteCounts>, StoreError> {
-        let rows = self.client().query(
-            "SELECT s.id, s.name,
-                (SELECT count(*) FROM urls u WHERE u.site_id = s.id),
-                (SELECT count(*) FROM articles a WHERE a.site_id = s.id),
-                coalesce((SELECT articles_processed FROM site_stats t WHERE t.site_id = s.id), 0)
-             FROM sites s ORDER BY s.name COLLATE \"C\"",
-            &[],
-        )?;
-        Ok(rows
-            .iter()
-            .map(|r| SiteCounts {
-                id: r.get(0),
-                name: r.get(1),
-                urls_known: to_u64(r.get(2)),
-                articles: to_u64(r.get(3)),
-                articles_processed: to_u64(r.get(4)),
-            })
-            .collect())
-    }
-
-    fn lines_tracked(&mut self, site_id: i64) -> Result<u64, StoreError> {
-        let r = self.client().query_one(
-            "SELECT count(*) FROM line_hashes WHERE site_id = $1",
-            &[&site_id],
-        )?;
-        Ok(to_u64(r.get(0)))
-    }
-
-    fn lines_above(&mut self, site_id: i64, threshold: u64) -> Result<u64, StoreError> {
-        let threshold = i64::try_from(threshold).unwrap_or(i64::MAX);
-        let r = self.client().query_one(
-            "SELECT count(*) FROM line_hashes WHERE site_id = $1 AND count > $2",
-            &[&site_id, &threshold],
-        )?;
-        Ok(to_u64(r.get(0)))
-    }
-
-    fn fetch_outcomes(&mut self, site_id: i64) -> Result<Vec<FetchOutcome>, StoreError> {
-        let rows = self.client().query(
-            "SELECT f.error_kind, f.skipped, count(*) AS n FROM fetches f
-             JOIN urls u ON u.id = f.url_id
-             WHERE u.site_id = $1 GROUP BY f.error_kind, f.skipped
-             ORDER BY n DESC, f.error_kind",
-            &[&site_id],
-        )?;
-        Ok(rows
-            .iter()
-            .map(|r| (r.get(0), r.get(1), to_u64(r.get(2))))
-            .collect())
-    }
-
-    fn rule_stats(&mut self, site_id: i64) -> Result<SiteRuleStats, StoreError> {
-        let row = self.client().query_opt(
-            "SELECT display, pages_by_rule, pages_by_tree, dropped FROM site_rules
-             WHERE site_id = $1",
-            &[&site_id],
-        )?;
-        Ok(row
-            .map(|r| site_rule_stats(&r))
-            .transpose()?
-            .unwrap_or_default())
-    }
-
-    fn top_shapes(&mut self, site_id: i64) -> Result<Vec<ShapeCounts>, StoreError> {
-        PgStore::top_shapes(self, site_id)
     }
 }

@@ -17,31 +17,11 @@ use super::articles::{lock_sites, Tx};
 use super::read::SelectionSql;
 use super::PgStore;
 use crate::boilerplate::LineSettings;
-use crate::store::rows::{reextract_cursor, stored_html, KEPT_COLUMNS};
+use crate::store::rows::{stored_html, KEPT_COLUMNS};
 use crate::store::rules::reextract::{self, Current, NewRow, ReextractSql};
-use crate::store::{
-    ReextractCounts, ReextractCursor, Reextracted, Selection, StoreError, StoredHtml,
-};
+use crate::store::{ReextractCounts, Reextracted, Selection, StoreError, StoredHtml};
 
 impl PgStore {
-    pub fn reextract_cursor(&mut self, key: &str) -> Result<Option<ReextractCursor>, StoreError> {
-        self.client
-            .query_opt(
-                "SELECT last_id, seen, changed FROM reextract_progress WHERE selection = $1",
-                &[&key],
-            )?
-            .map(|r| reextract_cursor(&r))
-            .transpose()
-    }
-
-    pub fn clear_reextract_cursor(&mut self, key: &str) -> Result<(), StoreError> {
-        self.client.execute(
-            "DELETE FROM reextract_progress WHERE selection = $1",
-            &[&key],
-        )?;
-        Ok(())
-    }
-
     pub fn kept_html_batch(
         &mut self,
         sel: &Selection,

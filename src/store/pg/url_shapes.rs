@@ -9,10 +9,8 @@
 
 use postgres::Transaction;
 
-use super::PgStore;
-use crate::store::rows::shape_counts;
 use crate::store::rules::shapes::summed;
-use crate::store::{ShapeCounts, ShapeUpdate, StoreError, STATS_SHAPES};
+use crate::store::{ShapeUpdate, StoreError};
 
 /// Add a batch's shape counts, inside its transaction; `sites` holds the
 /// id of every site of `updates`.
@@ -39,35 +37,11 @@ pub(super) fn apply_updates(
     Ok(())
 }
 
-impl PgStore {
-    /// Every site's shape counts: (site name, counts), by site.
-    pub fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
-        let rows = self.client.query(
-            "SELECT s.name, u.shape, u.articles, u.listings, u.others
-             FROM url_shapes u JOIN sites s ON s.id = u.site_id ORDER BY s.name, u.shape",
-            &[],
-        )?;
-        rows.iter()
-            .map(|r| Ok((r.try_get(0)?, shape_counts(r, 1)?)))
-            .collect()
-    }
-
-    /// A site's most judged shapes, at most [`STATS_SHAPES`].
-    pub(super) fn top_shapes(&mut self, site_id: i64) -> Result<Vec<ShapeCounts>, StoreError> {
-        let rows = self.client.query(
-            "SELECT shape, articles, listings, others FROM url_shapes WHERE site_id = $1
-             ORDER BY articles + listings + others DESC, shape LIMIT $2",
-            &[&site_id, &(STATS_SHAPES as i64)],
-        )?;
-        rows.iter().map(|r| shape_counts(r, 0)).collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use crate::store::pg::testing::TestDb;
     use crate::store::pg::PgStore;
-    use crate::store::{ShapeCounts, ShapeUpdate, WriteOp, WriteOutcome};
+    use crate::store::{AnyStore, ShapeCounts, ShapeUpdate, WriteOp, WriteOutcome};
 
     fn update(site: &str, shape: &str, a: u64, l: u64, o: u64) -> WriteOp {
         WriteOp::Shapes(ShapeUpdate {
@@ -84,7 +58,7 @@ mod tests {
     #[test]
     fn shape_counts_of_two_processes_add_up_on_postgres() {
         let db = TestDb::new();
-        let mut one = PgStore::open(&db.url).unwrap_or_else(|e| panic!("{e}"));
+        let mut one = AnyStore::from(PgStore::open(&db.url).unwrap_or_else(|e| panic!("{e}")));
         let mut two = PgStore::open(&db.url).unwrap_or_else(|e| panic!("{e}"));
         let dated = "/{yyyy}/{mm}/{dd}/{slug}.html";
         let out = one

@@ -8,9 +8,9 @@
 //! [`StoredHtml`] one at a time ([`Store::kept_html`]) or streamed in article
 //! id order ([`Store::export_html`]).
 
-use rusqlite::{params, Connection, OptionalExtension, ToSql};
+use rusqlite::{params, Connection, ToSql};
 
-use super::rows::{kept_sizes, stored_html, KEPT_COLUMNS};
+use super::rows::{stored_html, KEPT_COLUMNS};
 use super::search::{SelectionArgs, SELECTION_SQL};
 use super::{Selection, Store, StoreError};
 
@@ -193,20 +193,6 @@ pub struct KeptSizes {
 }
 
 impl Store {
-    /// The kept page of one article (`None`: not kept, or no such article).
-    pub fn kept_html(&self, article_id: i64) -> Result<Option<StoredHtml>, StoreError> {
-        let sql = format!(
-            "SELECT {KEPT_COLUMNS} FROM article_html k
-             JOIN articles a ON a.id = k.article_id JOIN sites s ON s.id = a.site_id
-             WHERE k.article_id = ?1"
-        );
-        Ok(self
-            .conn
-            .prepare_cached(&sql)?
-            .query_row([article_id], |r| stored_html(r))
-            .optional()?)
-    }
-
     /// Stream the kept pages of the selected articles in id order to `f`,
     /// one decompressed page at a time. Returns (pages written, selected
     /// articles without a kept page).
@@ -234,16 +220,6 @@ impl Store {
             written += 1;
         }
         Ok((written, missing))
-    }
-
-    /// How much the kept pages take.
-    pub fn kept_sizes(&self) -> Result<KeptSizes, StoreError> {
-        Ok(self.conn.query_row(
-            "SELECT count(*), coalesce(sum(body_bytes), 0), coalesce(sum(length(body_zstd)), 0)
-             FROM article_html",
-            [],
-            |r| kept_sizes(r),
-        )?)
     }
 }
 

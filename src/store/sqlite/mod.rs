@@ -36,7 +36,7 @@ pub(super) mod requeue;
 pub(super) mod search;
 pub(super) mod search_index;
 pub(super) mod site_rules;
-pub(super) mod stats;
+mod sql;
 #[cfg(test)]
 mod tests;
 pub(super) mod trouble;

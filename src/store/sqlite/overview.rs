@@ -2,10 +2,10 @@
 //! languages stored, the newest articles of a selection (browsing without a
 //! search word), and whether a site is known. In: a [`Selection`]. Out: rows.
 
-use rusqlite::{OptionalExtension, ToSql};
+use rusqlite::ToSql;
 use serde::Serialize;
 
-use super::rows::{day_count, language_count, recent_hit, RECENT_COLUMNS};
+use super::rows::{day_count, recent_hit, RECENT_COLUMNS};
 use super::search::{SelectionArgs, SELECTION_SQL};
 use super::{SearchHit, Selection, Store, StoreError};
 
@@ -27,16 +27,6 @@ pub struct LanguageCount {
 }
 
 impl Store {
-    /// Whether the database knows a site of this name.
-    pub fn site_known(&self, name: &str) -> Result<bool, StoreError> {
-        Ok(self
-            .conn
-            .prepare_cached("SELECT 1 FROM sites WHERE name = ?1")?
-            .query_row([name], |_| Ok(()))
-            .optional()?
-            .is_some())
-    }
-
     /// Dated articles per site and publication day (UTC), oldest day first;
     /// the last `max_days` days that have articles.
     pub fn articles_per_day(&self, max_days: usize) -> Result<Vec<DayCount>, StoreError> {
@@ -51,15 +41,6 @@ impl Store {
              GROUP BY s.name, day ORDER BY day, s.name",
         )?;
         let rows = stmt.query_map([max_days], |r| day_count(r))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    /// Articles per language, most first.
-    pub fn languages(&self) -> Result<Vec<LanguageCount>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT language, count(*) FROM articles GROUP BY language ORDER BY 2 DESC, 1",
-        )?;
-        let rows = stmt.query_map([], |r| language_count(r))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

@@ -16,11 +16,11 @@
 //! [`AnyStore`](super::AnyStore), on either store (the PostgreSQL one is in
 //! `store::pg::reextract`).
 
+use crate::store::portable::kept_html;
 use rusqlite::{params, OptionalExtension, ToSql};
 
 use super::articles::Sqlite;
 use super::kept::StoredHtml;
-use super::rows::reextract_cursor;
 use super::rules::reextract::{self, Current, NewRow, ReextractSql};
 use super::search::{SelectionArgs, SELECTION_SQL};
 use super::{Selection, Store, StoreError};
@@ -74,25 +74,6 @@ pub struct ReextractCursor {
 }
 
 impl Store {
-    /// The saved cursor of `key`, if a run of it was interrupted.
-    pub fn reextract_cursor(&self, key: &str) -> Result<Option<ReextractCursor>, StoreError> {
-        Ok(self
-            .conn
-            .query_row(
-                "SELECT last_id, seen, changed FROM reextract_progress WHERE selection = ?1",
-                [key],
-                |r| reextract_cursor(r),
-            )
-            .optional()?)
-    }
-
-    /// Forget the cursor of `key` (the run finished).
-    pub fn clear_reextract_cursor(&mut self, key: &str) -> Result<(), StoreError> {
-        self.conn
-            .execute("DELETE FROM reextract_progress WHERE selection = ?1", [key])?;
-        Ok(())
-    }
-
     /// Up to `limit` kept pages of the selected articles with ids above
     /// `after_id`, in id order.
     pub fn kept_html_batch(
@@ -116,7 +97,7 @@ impl Store {
             .collect::<rusqlite::Result<_>>()?;
         let mut pages = Vec::with_capacity(ids.len());
         for id in ids {
-            if let Some(page) = self.kept_html(id)? {
+            if let Some(page) = kept_html(&mut &self.conn, id)? {
                 pages.push(page);
             }
         }

@@ -8,6 +8,7 @@
 //! `reextract` and `reclean` apply, with the counts as they are, nothing
 //! learned). The PostgreSQL side is in `store::pg::rendering`.
 
+use crate::store::portable::kept_html;
 use std::collections::HashSet;
 
 use super::any::WithHtml;
@@ -44,7 +45,7 @@ impl Store {
         // while the export's one steps; a failure there ends the stream and
         // is returned as itself rather than as an I/O error.
         let mut failed = None;
-        let written = self.export(sel, |a| match self.kept_html(a.id) {
+        let written = self.export(sel, |a| match kept_html(&mut &self.conn, a.id) {
             Ok(page) => f(a, page.as_ref()),
             Err(e) => {
                 failed = Some(e);

@@ -367,7 +367,10 @@ impl super::rows::Columns for Row<'_> {
     fn bytes(&self, i: usize) -> rusqlite::Result<Vec<u8>> {
         self.get(i)
     }
-    fn undecodable(i: usize, e: std::io::Error) -> rusqlite::Error {
+    fn flag(&self, i: usize) -> rusqlite::Result<bool> {
+        self.get(i)
+    }
+    fn undecodable(&self, i: usize, e: std::io::Error) -> rusqlite::Error {
         rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Blob, Box::new(e))
     }
 }

@@ -5,11 +5,9 @@
 //! extracted with `tree`). Out: the stored rules (loaded when a crawl or a
 //! `reextract` starts) and per-site figures for `stats`.
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection};
 
 use super::frontier::site_id_in;
-use super::rows::site_rule_stats;
-use super::{Store, StoreError};
 
 /// What one `tree` article page did to its site's rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,40 +75,11 @@ pub(super) fn apply_update(conn: &Connection, u: &SiteRuleUpdate) -> rusqlite::R
     Ok(())
 }
 
-/// A site's rule figures (zeros when it never ran `tree`).
-pub(super) fn rule_stats(conn: &Connection, site_id: i64) -> rusqlite::Result<SiteRuleStats> {
-    let row = conn
-        .prepare_cached(
-            "SELECT display, pages_by_rule, pages_by_tree, dropped FROM site_rules
-             WHERE site_id = ?1",
-        )?
-        .query_row([site_id], |r| site_rule_stats(r))
-        .optional()?;
-    Ok(row.unwrap_or_default())
-}
-
-impl Store {
-    /// Every stored rule: (site name, rule JSON).
-    pub fn site_rules(&self) -> Result<Vec<(String, String)>, StoreError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT s.name, r.rule FROM site_rules r JOIN sites s ON s.id = r.site_id
-             WHERE r.rule IS NOT NULL ORDER BY s.name",
-        )?;
-        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-    }
-
-    /// One site's rule figures.
-    pub fn site_rule_stats(&self, site: &str) -> Result<SiteRuleStats, StoreError> {
-        let id = super::frontier::find_site(&self.conn, site)?;
-        Ok(rule_stats(&self.conn, id)?)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::store::WriteOp;
+    use crate::store::{AnyStore, Store};
 
     fn update(by_rule: bool, dropped: bool, learned: Option<&str>) -> WriteOp {
         WriteOp::SiteRule(SiteRuleUpdate {
@@ -123,7 +92,7 @@ mod tests {
 
     #[test]
     fn rule_is_learned_counted_dropped_and_relearned() {
-        let mut store = Store::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        let mut store = AnyStore::from(Store::open_in_memory().unwrap_or_else(|e| panic!("{e}")));
         store
             .write_batch(vec![
                 update(false, false, Some("div#story")),

@@ -9,9 +9,8 @@
 use rusqlite::{params, Connection};
 
 use super::frontier::site_id_in;
-use super::rows::shape_counts;
 use super::rules::shapes::summed;
-use super::{ShapeCounts, ShapeUpdate, Store, StoreError, STATS_SHAPES};
+use super::ShapeUpdate;
 
 /// Add a batch's shape counts, inside the writer's transaction.
 pub(super) fn apply_updates(conn: &Connection, updates: &[ShapeUpdate]) -> rusqlite::Result<()> {
@@ -33,33 +32,10 @@ pub(super) fn apply_updates(conn: &Connection, updates: &[ShapeUpdate]) -> rusql
     Ok(())
 }
 
-/// A site's most judged shapes, at most [`STATS_SHAPES`].
-pub(super) fn top_shapes(conn: &Connection, site_id: i64) -> rusqlite::Result<Vec<ShapeCounts>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT shape, articles, listings, others FROM url_shapes WHERE site_id = ?1
-         ORDER BY articles + listings + others DESC, shape LIMIT ?2",
-    )?;
-    let rows = stmt.query_map(params![site_id, STATS_SHAPES as i64], |r| {
-        shape_counts(r, 0)
-    })?;
-    rows.collect()
-}
-
-impl Store {
-    /// Every site's shape counts: (site name, counts), by site.
-    pub fn url_shapes(&self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
-        let mut stmt = self.conn.prepare(
-            "SELECT s.name, u.shape, u.articles, u.listings, u.others
-             FROM url_shapes u JOIN sites s ON s.id = u.site_id ORDER BY s.name, u.shape",
-        )?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, shape_counts(r, 1)?)))?;
-        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::{AnyStore, ShapeCounts, Store};
     use crate::store::{WriteOp, WriteOutcome};
 
     fn update(site: &str, shape: &str, a: u64, l: u64, o: u64) -> ShapeUpdate {
@@ -76,7 +52,7 @@ mod tests {
 
     #[test]
     fn shape_counts_add_up_across_batches_and_show_in_stats() {
-        let mut store = Store::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        let mut store = AnyStore::from(Store::open_in_memory().unwrap_or_else(|e| panic!("{e}")));
         let out = store
             .write_batch(vec![
                 WriteOp::Shapes(update("news", "/{yyyy}/{mm}/{dd}/{slug}.html", 1, 0, 0)),

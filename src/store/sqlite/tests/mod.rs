@@ -17,6 +17,14 @@ mod writes;
 use super::*;
 use crate::boilerplate::LineSettings;
 
+/// The reads both stores share, on a bare SQLite store (the library has
+/// them on [`AnyStore`] only).
+impl Store {
+    pub(crate) fn site_stats(&self, line_window: u64) -> Result<Vec<SiteStats>, StoreError> {
+        crate::store::rules::stats::site_stats(&mut &self.conn, line_window)
+    }
+}
+
 pub(super) fn off() -> LineSettings {
     LineSettings {
         enabled: false,

@@ -1,0 +1,94 @@
+//! [`Sql`] on PostgreSQL: a client or a transaction runs the statements
+//! both stores share, placeholders renumbered `$1`, `$2`, …; a [`Value`]
+//! binds to the column type the server asks for.
+
+use std::error::Error;
+
+use bytes::BytesMut;
+use postgres::fallible_iterator::FallibleIterator;
+use postgres::types::{to_sql_checked, IsNull, ToSql, Type};
+use postgres::GenericClient;
+
+use crate::store::sql::{numbered_for_postgres, Dialect, Row, Sql, Value};
+use crate::store::StoreError;
+
+impl ToSql for Value<'_> {
+    fn to_sql(
+        &self,
+        ty: &Type,
+        out: &mut BytesMut,
+    ) -> Result<IsNull, Box<dyn Error + Sync + Send>> {
+        match *self {
+            Value::Int(v) if *ty == Type::INT4 => i32::try_from(v)?.to_sql_checked(ty, out),
+            Value::Int(v) if *ty == Type::INT2 => i16::try_from(v)?.to_sql_checked(ty, out),
+            Value::Int(v) => v.to_sql_checked(ty, out),
+            Value::Text(v) => v.to_sql_checked(ty, out),
+            Value::Bytes(v) => v.to_sql_checked(ty, out),
+            Value::Bool(v) => v.to_sql_checked(ty, out),
+            Value::Null => Ok(IsNull::Yes),
+        }
+    }
+
+    /// Any type: `to_sql` checks the one the value is written as.
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    to_sql_checked!();
+}
+
+fn execute<C: GenericClient>(
+    c: &mut C,
+    sql: &str,
+    params: &[Value<'_>],
+) -> Result<u64, StoreError> {
+    let params: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p as _).collect();
+    Ok(c.execute(numbered_for_postgres(sql).as_str(), &params)?)
+}
+
+fn each_row<C: GenericClient>(
+    c: &mut C,
+    sql: &str,
+    params: &[Value<'_>],
+    each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    let mut rows = c.query_raw(numbered_for_postgres(sql).as_str(), params.iter())?;
+    while let Some(row) = rows.next()? {
+        each(&row)?;
+    }
+    Ok(())
+}
+
+impl Sql for postgres::Client {
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
+    }
+    fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
+        execute(self, sql, params)
+    }
+    fn each_row(
+        &mut self,
+        sql: &str,
+        params: &[Value<'_>],
+        each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        each_row(self, sql, params, each)
+    }
+}
+
+impl Sql for postgres::Transaction<'_> {
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
+    }
+    fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
+        execute(self, sql, params)
+    }
+    fn each_row(
+        &mut self,
+        sql: &str,
+        params: &[Value<'_>],
+        each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        each_row(self, sql, params, each)
+    }
+}

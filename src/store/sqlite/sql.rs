@@ -1,0 +1,102 @@
+//! [`Sql`] on SQLite: a connection (or a shared borrow of one, such as a
+//! transaction's) runs the statements both stores share, each prepared once
+//! per connection (the statement cache), its rows read through [`Columns`].
+
+use rusqlite::types::{ToSqlOutput, ValueRef};
+use rusqlite::{params_from_iter, Connection, ToSql};
+
+use crate::store::rows::Columns;
+use crate::store::sql::{Dialect, Row, Sql, Value};
+use crate::store::StoreError;
+
+impl ToSql for Value<'_> {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::Borrowed(match *self {
+            Value::Int(v) => ValueRef::Integer(v),
+            Value::Text(v) => ValueRef::Text(v.as_bytes()),
+            Value::Bytes(v) => ValueRef::Blob(v),
+            Value::Bool(v) => ValueRef::Integer(i64::from(v)),
+            Value::Null => ValueRef::Null,
+        }))
+    }
+}
+
+/// A row of a statement both stores run, with the store's errors.
+struct SharedRow<'a, 'r>(&'a rusqlite::Row<'r>);
+
+impl Columns for SharedRow<'_, '_> {
+    type Error = StoreError;
+    fn int(&self, i: usize) -> Result<i64, StoreError> {
+        Ok(self.0.get(i)?)
+    }
+    fn text(&self, i: usize) -> Result<String, StoreError> {
+        Ok(self.0.get(i)?)
+    }
+    fn opt_text(&self, i: usize) -> Result<Option<String>, StoreError> {
+        Ok(self.0.get(i)?)
+    }
+    fn bytes(&self, i: usize) -> Result<Vec<u8>, StoreError> {
+        Ok(self.0.get(i)?)
+    }
+    fn flag(&self, i: usize) -> Result<bool, StoreError> {
+        Ok(self.0.get(i)?)
+    }
+    fn undecodable(&self, _: usize, e: std::io::Error) -> StoreError {
+        StoreError::Io(e)
+    }
+}
+
+fn execute(conn: &Connection, sql: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
+    let changed = conn
+        .prepare_cached(sql)?
+        .execute(params_from_iter(params))?;
+    Ok(u64::try_from(changed).unwrap_or(u64::MAX))
+}
+
+fn each_row(
+    conn: &Connection,
+    sql: &str,
+    params: &[Value<'_>],
+    each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
+) -> Result<(), StoreError> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let mut rows = stmt.query(params_from_iter(params))?;
+    while let Some(row) = rows.next()? {
+        each(&SharedRow(row))?;
+    }
+    Ok(())
+}
+
+impl Sql for Connection {
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+    fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
+        execute(self, sql, params)
+    }
+    fn each_row(
+        &mut self,
+        sql: &str,
+        params: &[Value<'_>],
+        each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        each_row(self, sql, params, each)
+    }
+}
+
+impl Sql for &Connection {
+    fn dialect(&self) -> Dialect {
+        Dialect::Sqlite
+    }
+    fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
+        execute(self, sql, params)
+    }
+    fn each_row(
+        &mut self,
+        sql: &str,
+        params: &[Value<'_>],
+        each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        each_row(self, sql, params, each)
+    }
+}
