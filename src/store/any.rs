@@ -16,8 +16,8 @@ use super::pg::{PgStore, TurnsAt};
 use super::rules::reclean::Recleaned;
 use super::sql::Sql;
 use super::{
-    ArticleRef, ClaimFilter, DayCount, Outlook, QueuedUrl, ReextractCounts, Reextracted, SearchHit,
-    Selection, Store, StoreError, StoreTarget, StoredArticle, StoredHtml, WriteOp, WriteOutcome,
+    ClaimFilter, Outlook, QueuedUrl, ReextractCounts, Reextracted, SearchHit, Selection, Store,
+    StoreError, StoreTarget, StoredArticle, StoredHtml, WriteOp, WriteOutcome,
 };
 use crate::boilerplate::{LineHash, LineSettings};
 use crate::extract::tree::rule::SiteRule;
@@ -142,40 +142,13 @@ impl AnyStore {
         /// [`Query`](super::Query), among the selected articles.
         fn search_in(&mut self, query: &str, limit: usize, sel: &Selection)
             -> Result<Vec<SearchHit>, StoreError>;
-        /// One article by id, or by any URL that led to it.
-        fn article(&mut self, r: ArticleRef) -> Result<Option<StoredArticle>, StoreError>;
-        /// The selected articles in id order to `f`; how many there were.
-        fn export(
-            &mut self,
-            sel: &Selection,
-            f: &mut dyn FnMut(&StoredArticle) -> std::io::Result<()>
-        ) -> Result<u64, StoreError>;
-        /// The kept pages of the selected articles in id order to `f`:
-        /// `(written, selected articles without a kept page)`.
-        fn export_html(
-            &mut self,
-            sel: &Selection,
-            f: &mut dyn FnMut(&StoredHtml) -> std::io::Result<()>
-        ) -> Result<(u64, u64), StoreError>;
         /// Stream the selected articles in id order to `f`, each with its
         /// kept page (`None`: not kept) and the line table to judge its
         /// lines by, one at a time; how many were written. A store error
         /// inside the stream ends it and is returned as itself.
         fn articles_with_html(&mut self, sel: &Selection, f: &mut WithHtml<'_>)
             -> Result<u64, StoreError>;
-        /// The site's most recurring lines (seen more than once), most first.
-        fn top_lines(&mut self, site: &str, n: usize) -> Result<Vec<(String, u64)>, StoreError>;
-        /// The selected articles, newest publication first (undated last),
-        /// as hits whose snippet is the text's beginning and whose rank is 0.
-        fn recent(&mut self, sel: &Selection, limit: usize, offset: usize)
-            -> Result<Vec<SearchHit>, StoreError>;
-        /// Articles per site and day over the latest `max_days` dated days.
-        fn articles_per_day(&mut self, max_days: usize) -> Result<Vec<DayCount>, StoreError>;
 
-        /// Up to `limit` kept pages of the selected articles with ids above
-        /// `after_id`, in id order.
-        fn kept_html_batch(&mut self, sel: &Selection, after_id: i64, limit: usize)
-            -> Result<Vec<StoredHtml>, StoreError>;
         /// Write one batch of re-extracted articles and move `key`'s cursor
         /// to `last_id`, in one transaction.
         fn apply_reextracted(

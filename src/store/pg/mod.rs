@@ -13,8 +13,6 @@
 mod articles;
 mod frontier;
 mod migrate;
-mod overview;
-mod read;
 mod reextract;
 mod rendering;
 mod requeue;

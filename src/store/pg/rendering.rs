@@ -12,10 +12,11 @@ use std::collections::{HashMap, HashSet};
 use postgres::Transaction;
 
 use super::articles::boilerplate_hashes;
-use super::read::SelectionSql;
 use super::PgStore;
 use crate::boilerplate::{LineHash, LineSettings};
+use crate::store::portable::selection::{conditions, Args};
 use crate::store::rows::{stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS};
+use crate::store::sql::numbered_for_postgres;
 
 use crate::store::any::WithHtml;
 use crate::store::{Selection, StoreError};
@@ -56,18 +57,21 @@ impl PgStore {
         sel: &Selection,
         f: &mut WithHtml<'_>,
     ) -> Result<u64, StoreError> {
-        let cond = SelectionSql::new(&mut self.client, sel, 1)?;
-        let sql = format!(
+        let mut args = Args::default();
+        let cond = conditions(self.client(), sel, &mut args)?;
+        let sql = numbered_for_postgres(&format!(
             "SELECT {ARTICLE_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
-             WHERE true {} ORDER BY a.id",
-            cond.sql
-        );
+             WHERE true{cond} ORDER BY a.id"
+        ));
+        let values = args.values();
+        let values: Vec<&(dyn postgres::types::ToSql + Sync)> =
+            values.iter().map(|v| v as _).collect();
         let page_sql = format!(
             "SELECT {KEPT_COLUMNS} FROM article_html k JOIN articles a ON a.id = k.article_id
              JOIN sites s ON s.id = a.site_id WHERE k.article_id = $1"
         );
         let mut tx = self.client.transaction()?;
-        let portal = tx.bind(&sql, &cond.refs())?;
+        let portal = tx.bind(&sql, &values)?;
         let page_stmt = tx.prepare(&page_sql)?;
         let mut site_ids = HashMap::new();
         let mut written = 0;

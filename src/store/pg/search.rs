@@ -25,9 +25,10 @@ use postgres::types::ToSql;
 
 use super::super::query::{Query, Term};
 use super::super::{SearchHit, Selection, StoreError};
-use super::read::SelectionSql;
 use super::PgStore;
+use crate::store::portable::selection::{conditions, Args};
 use crate::store::rules::search::{like_pattern, like_snippet, one_line, MAX_RANKED};
+use crate::store::sql::numbered_for_postgres;
 
 /// `ts_rank_cd` weights for D, C, B, A: title (A) 10× text (B).
 const WEIGHTS: &str = "'{0.1, 0.2, 0.1, 1.0}'::float4[]";
@@ -51,23 +52,6 @@ fn in_cjk_class(c: char) -> bool {
     matches!(c as u32, 0x3041..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF)
 }
 
-/// SQL placeholders and their values, numbered in order.
-struct Params {
-    values: Vec<Box<dyn ToSql + Sync>>,
-}
-
-impl Params {
-    /// `$n` for a new value.
-    fn add(&mut self, v: impl ToSql + Sync + 'static) -> String {
-        self.values.push(Box::new(v));
-        format!("${}", self.values.len())
-    }
-
-    fn refs(&self) -> Vec<&(dyn ToSql + Sync)> {
-        self.values.iter().map(|p| p.as_ref()).collect()
-    }
-}
-
 impl PgStore {
     /// Full-text search, best first, among the selected articles (an
     /// unknown site is [`StoreError::UnknownSite`]).
@@ -78,18 +62,16 @@ impl PgStore {
         sel: &Selection,
     ) -> Result<Vec<SearchHit>, StoreError> {
         let query = Query::parse(query)?;
-        let cond = SelectionSql::new(self.client(), sel, 1)?;
+        let mut params = Args::default();
+        let cond = conditions(self.client(), sel, &mut params)?;
         if limit == 0 {
             return Ok(Vec::new());
         }
-        let mut params = Params {
-            values: cond.params,
-        };
-        let limit = params.add(i64::try_from(limit).unwrap_or(i64::MAX));
+        let limit = params.int(limit);
         if query.has_cjk() {
-            self.substring_search(&query, &cond.sql, &limit, params)
+            self.substring_search(&query, &cond, &limit, params)
         } else {
-            self.word_search(&query, &cond.sql, &limit, params)
+            self.word_search(&query, &cond, &limit, params)
         }
     }
 
@@ -98,7 +80,7 @@ impl PgStore {
         query: &Query,
         cond: &str,
         limit: &str,
-        mut params: Params,
+        mut params: Args,
     ) -> Result<Vec<SearchHit>, StoreError> {
         let mut any_of = |terms: &[Term]| {
             let alternatives: Vec<String> = terms.iter().map(|t| tsquery(t, &mut params)).collect();
@@ -135,14 +117,14 @@ impl PgStore {
         query: &Query,
         cond: &str,
         limit: &str,
-        mut params: Params,
+        mut params: Args,
     ) -> Result<Vec<SearchHit>, StoreError> {
         let first_text = query.clauses[0][0].text.clone();
-        let first = params.add(first_text.clone());
+        let first = params.text(first_text.as_str());
         let mut any_of = |terms: &[Term]| {
             let alternatives: Vec<String> = terms
                 .iter()
-                .map(|t| format!("{HAYSTACK} ILIKE {}", params.add(like_pattern(&t.text))))
+                .map(|t| format!("{HAYSTACK} ILIKE {}", params.text(like_pattern(&t.text))))
                 .collect();
             format!("({})", alternatives.join(" OR "))
         };
@@ -174,10 +156,14 @@ impl PgStore {
     fn hits(
         &mut self,
         sql: &str,
-        params: &Params,
+        params: &Args,
         snippet: impl Fn(i64, String) -> String,
     ) -> Result<Vec<SearchHit>, StoreError> {
-        let rows = self.client().query(sql, &params.refs())?;
+        let values = params.values();
+        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
+        let rows = self
+            .client()
+            .query(numbered_for_postgres(sql).as_str(), &refs)?;
         rows.iter()
             .map(|r| {
                 let id: i64 = r.try_get(0)?;
@@ -198,9 +184,12 @@ impl PgStore {
 /// One term as a tsquery expression whose text is a bound value: a word or
 /// phrase through `phraseto_tsquery` (its words next to each other, as an
 /// FTS5 phrase); a prefix as its alphanumeric pieces, the last one `:*`.
-fn tsquery(t: &Term, params: &mut Params) -> String {
+fn tsquery(t: &Term, params: &mut Args) -> String {
     if !t.prefix {
-        return format!("phraseto_tsquery('simple', {})", params.add(t.text.clone()));
+        return format!(
+            "phraseto_tsquery('simple', {})",
+            params.text(t.text.as_str())
+        );
     }
     let lower = t.text.to_lowercase();
     let pieces: Vec<String> = lower
@@ -209,7 +198,7 @@ fn tsquery(t: &Term, params: &mut Params) -> String {
         .map(|p| format!("'{p}'"))
         .collect();
     let text = format!("{}:*", pieces.join(" <-> "));
-    format!("to_tsquery('simple', {})", params.add(text))
+    format!("to_tsquery('simple', {})", params.text(text))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{to_sql_checked, IsNull, ToSql, Type};
 use postgres::GenericClient;
 
+use crate::store::rows::Columns;
 use crate::store::sql::{numbered_for_postgres, Dialect, Row, Sql, Value};
 use crate::store::StoreError;
 
@@ -35,6 +36,28 @@ impl ToSql for Value<'_> {
     }
 
     to_sql_checked!();
+}
+
+impl Columns for postgres::Row {
+    type Error = StoreError;
+    fn int(&self, i: usize) -> Result<i64, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn text(&self, i: usize) -> Result<String, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn opt_text(&self, i: usize) -> Result<Option<String>, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn bytes(&self, i: usize) -> Result<Vec<u8>, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn flag(&self, i: usize) -> Result<bool, StoreError> {
+        Ok(self.try_get(i)?)
+    }
+    fn undecodable(&self, _: usize, e: std::io::Error) -> StoreError {
+        StoreError::Io(e)
+    }
 }
 
 fn execute<C: GenericClient>(

@@ -6,6 +6,13 @@
 //! In: a store's connection as [`Sql`] (or the [`AnyStore`] that holds
 //! one). Out: the same rows, as the same types, on either store.
 
+mod browse;
+mod export;
+pub(crate) mod selection;
+
+pub(crate) use browse::article;
+pub(crate) use export::export;
+
 use super::rows::KEPT_COLUMNS;
 use super::rows::{
     kept_sizes, language_count, reextract_cursor, shape_counts, site_rule_stats, stored_html,

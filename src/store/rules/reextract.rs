@@ -13,7 +13,8 @@ use super::learning::clean_stored_with_current_counts;
 use super::ArticleSql;
 use crate::boilerplate::LineSettings;
 use crate::extract::Article;
-use crate::store::{method_name, ReextractCounts, Reextracted};
+use crate::store::sql::{int, Sql};
+use crate::store::{method_name, ReextractCounts, Reextracted, StoreError};
 use crate::words::word_count;
 
 /// The stored row an update is compared with (`meta` is title, author,
@@ -37,30 +38,99 @@ pub(crate) struct NewRow<'a> {
     pub(crate) method: &'a str,
 }
 
-/// The SQL primitives of re-extraction's writes.
+/// An article-writing transaction that also runs statements as [`Sql`]:
+/// re-extraction's own reads and writes are the same text on both stores.
 pub(crate) trait ReextractSql: ArticleSql {
-    /// The stored row of an article (`None`: deleted meanwhile).
-    fn current(&mut self, article_id: i64) -> Result<Option<Current>, Self::Error>;
-    /// True when another article of the site has this content hash.
-    fn hash_taken(
-        &mut self,
-        site_id: i64,
-        hash: &str,
-        article_id: i64,
-    ) -> Result<bool, Self::Error>;
-    /// Write only the extraction method.
-    fn set_method(&mut self, article_id: i64, method: &str) -> Result<(), Self::Error>;
-    /// Write the whole row.
-    fn rewrite(&mut self, article_id: i64, row: &NewRow<'_>) -> Result<(), Self::Error>;
-    /// Move the cursor of `key` to `last_id`, adding a batch's articles
-    /// seen and changed to its counts (the cursor created if need be).
-    fn advance_cursor(
-        &mut self,
-        key: &str,
-        last_id: i64,
-        seen: i64,
-        changed: i64,
-    ) -> Result<(), Self::Error>;
+    fn sql(&mut self) -> &mut dyn Sql;
+}
+
+/// The stored row of an article (`None`: deleted meanwhile).
+fn current(sql: &mut dyn Sql, article_id: i64) -> Result<Option<Current>, StoreError> {
+    sql.first(
+        "SELECT a.site_id, s.name, a.text, a.content_hash, a.title, a.author,
+                a.published_at, a.modified_at, a.language, a.site_name, a.method
+         FROM articles a JOIN sites s ON s.id = a.site_id WHERE a.id = ?1",
+        &[article_id.into()],
+        |r| {
+            Ok(Current {
+                site_id: r.int(0)?,
+                site: r.text(1)?,
+                text: r.text(2)?,
+                content_hash: r.text(3)?,
+                meta: [
+                    r.opt_text(4)?,
+                    r.opt_text(5)?,
+                    r.opt_text(6)?,
+                    r.opt_text(7)?,
+                    r.opt_text(8)?,
+                    r.opt_text(9)?,
+                ],
+                method: r.opt_text(10)?,
+            })
+        },
+    )
+}
+
+/// True when another article of the site has this content hash.
+fn hash_taken(
+    sql: &mut dyn Sql,
+    site_id: i64,
+    hash: &str,
+    article_id: i64,
+) -> Result<bool, StoreError> {
+    let found = sql.first(
+        "SELECT id FROM articles WHERE site_id = ?1 AND content_hash = ?2 AND id <> ?3
+         LIMIT 1",
+        &[site_id.into(), hash.into(), article_id.into()],
+        |r| r.int(0),
+    )?;
+    Ok(found.is_some())
+}
+
+/// Write the whole row.
+fn rewrite(sql: &mut dyn Sql, article_id: i64, row: &NewRow<'_>) -> Result<(), StoreError> {
+    let m = row.meta;
+    sql.execute(
+        "UPDATE articles SET title = ?2, author = ?3, published_at = ?4,
+            modified_at = ?5, language = ?6, site_name = ?7, text = ?8, raw_text = ?9,
+            content_hash = ?10, word_count = ?11, method = ?12
+         WHERE id = ?1",
+        &[
+            article_id.into(),
+            m[0].as_ref().into(),
+            m[1].as_ref().into(),
+            m[2].as_ref().into(),
+            m[3].as_ref().into(),
+            m[4].as_ref().into(),
+            m[5].as_ref().into(),
+            row.text.into(),
+            row.raw.into(),
+            row.content_hash.into(),
+            row.word_count.into(),
+            row.method.into(),
+        ],
+    )
+    .map(drop)
+}
+
+/// Move the cursor of `key` to `last_id`, adding a batch's articles seen
+/// and changed to its counts (the cursor created if need be).
+fn advance_cursor(
+    sql: &mut dyn Sql,
+    key: &str,
+    last_id: i64,
+    seen: u64,
+    changed: u64,
+) -> Result<(), StoreError> {
+    sql.execute(
+        "INSERT INTO reextract_progress(selection, last_id, seen, changed)
+         VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(selection) DO UPDATE SET last_id = excluded.last_id,
+             seen = reextract_progress.seen + excluded.seen,
+             changed = reextract_progress.changed + excluded.changed",
+        &[key.into(), last_id.into(), int(seen), int(changed)],
+    )
+    .map(drop)
 }
 
 /// What a re-extracted article changes in its stored row.
@@ -122,14 +192,16 @@ pub(crate) fn apply_batch<S: ReextractSql>(
     batch: &[Reextracted],
     last_id: i64,
     settings_for: &dyn Fn(&str) -> LineSettings,
-) -> Result<ReextractCounts, S::Error> {
+) -> Result<ReextractCounts, StoreError>
+where
+    StoreError: From<S::Error>,
+{
     let mut counts = ReextractCounts::default();
     for r in batch {
         counts.seen += 1;
         apply_one(sql, r, settings_for, &mut counts)?;
     }
-    let int = |n: u64| i64::try_from(n).unwrap_or(i64::MAX);
-    sql.advance_cursor(key, last_id, int(counts.seen), int(counts.changed))?;
+    advance_cursor(sql.sql(), key, last_id, counts.seen, counts.changed)?;
     Ok(counts)
 }
 
@@ -139,9 +211,12 @@ fn apply_one<S: ReextractSql>(
     r: &Reextracted,
     settings_for: &dyn Fn(&str) -> LineSettings,
     counts: &mut ReextractCounts,
-) -> Result<(), S::Error> {
+) -> Result<(), StoreError>
+where
+    StoreError: From<S::Error>,
+{
     // Deleted since the batch was read: nothing to update.
-    let Some(cur) = sql.current(r.article_id)? else {
+    let Some(cur) = current(sql.sql(), r.article_id)? else {
         return Ok(());
     };
     let m = &r.article;
@@ -151,7 +226,7 @@ fn apply_one<S: ReextractSql>(
         return Ok(());
     }
     let hash = content_hash(raw);
-    if hash != cur.content_hash && sql.hash_taken(cur.site_id, &hash, r.article_id)? {
+    if hash != cur.content_hash && hash_taken(sql.sql(), cur.site_id, &hash, r.article_id)? {
         counts.duplicates += 1;
         return Ok(());
     }
@@ -169,8 +244,14 @@ fn apply_one<S: ReextractSql>(
     let method = method_name(m.method);
     match rewrite_of(&cur, text, &hash, &meta, method, counts) {
         Rewrite::Nothing => Ok(()),
-        Rewrite::MethodOnly => sql.set_method(r.article_id, method),
-        Rewrite::Row => sql.rewrite(
+        Rewrite::MethodOnly => {
+            let set = "UPDATE articles SET method = ?2 WHERE id = ?1";
+            sql.sql()
+                .execute(set, &[r.article_id.into(), method.into()])
+                .map(drop)
+        }
+        Rewrite::Row => rewrite(
+            sql.sql(),
             r.article_id,
             &NewRow {
                 meta: &meta,

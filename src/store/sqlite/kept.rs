@@ -5,14 +5,10 @@
 //! In: a fetched body with its status, headers and fetch time ([`KeptHtml::new`]
 //! compresses it; the crawl does this on the blocking pool, not in the
 //! writer). Out: rows of `article_html`, read back decompressed as
-//! [`StoredHtml`] one at a time ([`Store::kept_html`]) or streamed in article
-//! id order ([`Store::export_html`]).
+//! [`StoredHtml`] (in `store::portable`: one at a time, or streamed in
+//! article id order).
 
-use rusqlite::{params, Connection, ToSql};
-
-use super::rows::{stored_html, KEPT_COLUMNS};
-use super::search::{SelectionArgs, SELECTION_SQL};
-use super::{Selection, Store, StoreError};
+use rusqlite::{params, Connection};
 
 /// zstd level for kept pages. Level 2 compresses real news pages 4.06×
 /// (page-signal-dev; zstd's default level 3: 4.15×) for 11–13 % less CPU
@@ -190,37 +186,6 @@ pub struct KeptSizes {
     pub pages: u64,
     pub body_bytes: u64,
     pub compressed_bytes: u64,
-}
-
-impl Store {
-    /// Stream the kept pages of the selected articles in id order to `f`,
-    /// one decompressed page at a time. Returns (pages written, selected
-    /// articles without a kept page).
-    pub fn export_html(
-        &self,
-        sel: &Selection,
-        mut f: impl FnMut(&StoredHtml) -> std::io::Result<()>,
-    ) -> Result<(u64, u64), StoreError> {
-        let args = SelectionArgs::new(self, sel)?;
-        let sql = format!(
-            "SELECT {KEPT_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
-             LEFT JOIN article_html k ON k.article_id = a.id
-             WHERE 1 {SELECTION_SQL} ORDER BY a.id"
-        );
-        let mut stmt = self.conn.prepare(&sql)?;
-        let params: Vec<(&str, &dyn ToSql)> = args.params().to_vec();
-        let mut rows = stmt.query(params.as_slice())?;
-        let (mut written, mut missing) = (0, 0);
-        while let Some(row) = rows.next()? {
-            if row.get_ref(0)?.data_type() == rusqlite::types::Type::Null {
-                missing += 1;
-                continue;
-            }
-            f(&stored_html(row)?)?;
-            written += 1;
-        }
-        Ok((written, missing))
-    }
 }
 
 #[cfg(test)]

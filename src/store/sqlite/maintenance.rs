@@ -1,11 +1,9 @@
 //! Boilerplate maintenance over the whole store: re-cleaning stored articles
 //! with the lines learned since (warm-up repair; all of them, or at the end
-//! of a crawl only those with a line whose status changed), listing a site's most
-//! recurring lines, and replaying a sequence of texts through learning (what
+//! of a crawl only those with a line whose status changed), and replaying
+//! a sequence of texts through learning (what
 //! `eval --sequence` measures, on an in-memory store). In: site names, texts
 //! and settings; out: counts, lines and cleaned texts.
-
-use rusqlite::OptionalExtension;
 
 use super::articles::Sqlite;
 use super::frontier::site_id_in;
@@ -66,23 +64,6 @@ impl Store {
             tx.commit()?;
             Ok(done)
         })
-    }
-
-    /// A site's `n` most recurring lines with their counts (LC); lines seen
-    /// in only one article do not recur and are left out.
-    pub fn top_lines(&self, site: &str, n: usize) -> Result<Vec<(String, u64)>, StoreError> {
-        let id: Option<i64> = self
-            .conn
-            .query_row("SELECT id FROM sites WHERE name = ?1", [site], |r| r.get(0))
-            .optional()?;
-        match id {
-            Some(id) => {
-                let mut top = lines::top_lines(&self.conn, id, n)?;
-                top.retain(|(_, count)| *count > 1);
-                Ok(top)
-            }
-            None => Ok(Vec::new()),
-        }
     }
 
     /// Feed one site's texts in order through learning, each stored as the
