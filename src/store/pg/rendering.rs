@@ -1,52 +1,14 @@
-//! What the Markdown export reads, on PostgreSQL (what it reads on
-//! SQLite is in `store::rendering`).
-//!
-//! In: a [`Selection`]. Out: each selected article in id order with its
-//! kept page and a judgement over the site's line table as it is now
-//! (nothing learned), one at a time. One read-only transaction: the
-//! articles come through a cursor (constant memory), each page and each
-//! judgement by a query beside it in the same transaction.
-
-use std::collections::{HashMap, HashSet};
+//! What the Markdown export reads on PostgreSQL (see `store::portable`'s
+//! `with_html`): one transaction for the whole export, and the line
+//! judgement with a site's counts as they are, in it (nothing learned).
 
 use postgres::Transaction;
 
 use super::articles::boilerplate_hashes;
 use super::PgStore;
-use crate::boilerplate::{LineHash, LineSettings};
-use crate::store::portable::selection::{conditions, Args};
-use crate::store::rows::{stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS};
-use crate::store::sql::numbered_for_postgres;
-
 use crate::store::any::WithHtml;
+use crate::store::portable::{articles_with_html, Judge};
 use crate::store::{Selection, StoreError};
-
-/// Articles read per round trip.
-const ROWS: i32 = 200;
-
-/// The line table read in the export's transaction, site ids remembered:
-/// the hashes of `text`'s lines that `site`'s table judges boilerplate.
-fn judge(
-    tx: &mut Transaction<'_>,
-    site_ids: &mut HashMap<String, Option<i64>>,
-    site: &str,
-    text: &str,
-    settings: &LineSettings,
-) -> Result<HashSet<LineHash>, StoreError> {
-    let id = match site_ids.get(site) {
-        Some(id) => *id,
-        None => {
-            let id = tx
-                .query_opt("SELECT id FROM sites WHERE name = $1", &[&site])?
-                .map(|r| r.get(0));
-            site_ids.insert(site.to_string(), id);
-            id
-        }
-    };
-    // A site that is not there is an error, not "no lines".
-    let id = id.ok_or_else(|| StoreError::UnknownSite(site.to_string()))?;
-    Ok(boilerplate_hashes(tx, id, text, settings)?)
-}
 
 impl PgStore {
     /// Stream the selected articles in id order to `f`, each with its kept
@@ -57,42 +19,10 @@ impl PgStore {
         sel: &Selection,
         f: &mut WithHtml<'_>,
     ) -> Result<u64, StoreError> {
-        let mut args = Args::default();
-        let cond = conditions(self.client(), sel, &mut args)?;
-        let sql = numbered_for_postgres(&format!(
-            "SELECT {ARTICLE_COLUMNS} FROM articles a JOIN sites s ON s.id = a.site_id
-             WHERE true{cond} ORDER BY a.id"
-        ));
-        let values = args.values();
-        let values: Vec<&(dyn postgres::types::ToSql + Sync)> =
-            values.iter().map(|v| v as _).collect();
-        let page_sql = format!(
-            "SELECT {KEPT_COLUMNS} FROM article_html k JOIN articles a ON a.id = k.article_id
-             JOIN sites s ON s.id = a.site_id WHERE k.article_id = $1"
-        );
         let mut tx = self.client.transaction()?;
-        let portal = tx.bind(&sql, &values)?;
-        let page_stmt = tx.prepare(&page_sql)?;
-        let mut site_ids = HashMap::new();
-        let mut written = 0;
-        loop {
-            let rows = tx.query_portal(&portal, ROWS)?;
-            if rows.is_empty() {
-                break;
-            }
-            for row in &rows {
-                let article = stored_article(row)?;
-                let page = tx
-                    .query_opt(&page_stmt, &[&article.id])?
-                    .map(|r| stored_html(&r))
-                    .transpose()?;
-                let mut judge = |site: &str, text: &str, settings: &LineSettings| {
-                    judge(&mut tx, &mut site_ids, site, text, settings)
-                };
-                f(&mut judge, &article, page.as_ref())?;
-                written += 1;
-            }
-        }
+        let judge: &mut Judge<'_, Transaction<'_>> =
+            &mut |tx, site_id, text, settings| Ok(boilerplate_hashes(tx, site_id, text, settings)?);
+        let written = articles_with_html(&mut tx, sel, f, judge)?;
         tx.commit()?;
         Ok(written)
     }

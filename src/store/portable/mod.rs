@@ -9,9 +9,11 @@
 mod browse;
 mod export;
 pub(crate) mod selection;
+mod with_html;
 
 pub(crate) use browse::article;
 pub(crate) use export::export;
+pub(crate) use with_html::{articles_with_html, Judge};
 
 use super::rows::KEPT_COLUMNS;
 use super::rows::{

@@ -48,14 +48,6 @@ pub(super) fn site_id_in(conn: &Connection, name: &str) -> rusqlite::Result<i64>
         .query_row([name], |r| r.get(0))
 }
 
-/// The id of an existing site, without creating it.
-pub(super) fn find_site(conn: &Connection, name: &str) -> Result<i64, StoreError> {
-    conn.prepare_cached("SELECT id FROM sites WHERE name = ?1")?
-        .query_row([name], |r| r.get(0))
-        .optional()?
-        .ok_or_else(|| StoreError::UnknownSite(name.to_string()))
-}
-
 /// The sites a claim reads: `(id, name)` of the named ones that exist (all
 /// sites for `None`), in id order.
 fn selected_sites(
