@@ -23,7 +23,6 @@
 //! ([`write_article_prepared`] with the store's [`Prepared`]); each
 //! article needs about seven (see [`sql`]).
 
-mod current_counts;
 mod locks;
 mod primitives;
 mod reclean;
@@ -34,7 +33,6 @@ use postgres::Transaction;
 
 use crate::store::rules;
 use crate::store::{NewArticle, SiteRuleUpdate, StoreError, WriteOutcome};
-pub(super) use current_counts::boilerplate_hashes;
 pub(super) use locks::{is_retryable, learning_sites, lock_sites, site_by_site, Commit};
 use locks::{lock_site, site_id_in};
 pub(super) use sql::{Prepared, Tx};

@@ -4,10 +4,11 @@
 
 use postgres::Transaction;
 
-use super::articles::boilerplate_hashes;
+use super::articles::Tx;
 use super::PgStore;
 use crate::store::any::WithHtml;
 use crate::store::portable::{articles_with_html, Judge};
+use crate::store::rules::learning::boilerplate_hashes;
 use crate::store::{Selection, StoreError};
 
 impl PgStore {
@@ -20,8 +21,14 @@ impl PgStore {
         f: &mut WithHtml<'_>,
     ) -> Result<u64, StoreError> {
         let mut tx = self.client.transaction()?;
-        let judge: &mut Judge<'_, Transaction<'_>> =
-            &mut |tx, site_id, text, settings| Ok(boilerplate_hashes(tx, site_id, text, settings)?);
+        let judge: &mut Judge<'_, Transaction<'_>> = &mut |tx, site_id, text, settings| {
+            Ok(boilerplate_hashes(
+                &mut Tx::plain(tx),
+                site_id,
+                text,
+                settings,
+            )?)
+        };
         let written = articles_with_html(&mut tx, sel, f, judge)?;
         tx.commit()?;
         Ok(written)
