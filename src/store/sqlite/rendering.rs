@@ -22,6 +22,11 @@ impl Store {
         let judge: &mut Judge<'_, &Connection> = &mut |conn, site_id, text, settings| {
             Ok(lines::boilerplate_hashes(conn, site_id, text, settings)?)
         };
-        articles_with_html(&mut &self.conn, sel, f, judge)
+        // One read transaction: the pages of articles see one snapshot, as
+        // a single statement would.
+        let tx = self.conn.transaction()?;
+        let written = articles_with_html(&mut &*tx, sel, f, judge)?;
+        tx.commit()?;
+        Ok(written)
     }
 }
