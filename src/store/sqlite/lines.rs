@@ -1,8 +1,8 @@
 //! Boilerplate learning on SQLite for callers outside the write batch
 //! (re-cleaning, the Markdown export, tools and benches): the rules of
-//! `rules::learning` over this store's connection, and what `stats` reads
-//! of the line table (top lines, table size). The re-clean ([`reclean`])
-//! reads only the articles a line's status change can alter.
+//! `rules::learning` over this store's connection, and the line table's
+//! size (benches). The re-clean ([`reclean`]) reads only the articles a
+//! line's status change can alter.
 //!
 //! In: a connection or transaction, a site id, extracted text and the
 //! site's [`LineSettings`]. Out: the text with boilerplate lines removed
@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use rusqlite::{params, Connection, Transaction};
 
 use super::articles::Sqlite;
-use super::rules::{learning, to_i64, to_u64};
+use super::rules::{learning, to_u64};
 use crate::boilerplate::{split_lines, LineHash, LineSettings};
 
 pub use super::rules::learning::{Cleaned, SAMPLE_CHARS};
@@ -70,6 +70,7 @@ pub fn clean_with_current_counts(
 /// The site's most frequent lines: (sample, LC), most frequent first. A
 /// line seen in one article only has an empty sample (it is written when
 /// the line recurs).
+#[cfg(test)]
 pub fn top_lines(
     conn: &Connection,
     site_id: i64,
@@ -79,9 +80,10 @@ pub fn top_lines(
         "SELECT sample, count FROM line_hashes WHERE site_id = ?1
          ORDER BY count DESC, first_seen ASC LIMIT ?2",
     )?
-    .query_map(params![site_id, to_i64(n as u64)], |r| {
-        Ok((r.get::<_, String>(0)?, to_u64(r.get(1)?)))
-    })?
+    .query_map(
+        params![site_id, i64::try_from(n).unwrap_or(i64::MAX)],
+        |r| Ok((r.get::<_, String>(0)?, to_u64(r.get(1)?))),
+    )?
     .collect()
 }
 
@@ -103,7 +105,10 @@ pub fn boilerplate_lines(
     let rc = site_rc(conn, site_id)?;
     let n: i64 = conn
         .prepare_cached("SELECT count(*) FROM line_hashes WHERE site_id = ?1 AND count > ?2")?
-        .query_row(params![site_id, to_i64(rule.threshold(rc))], |r| r.get(0))?;
+        .query_row(
+            params![site_id, super::rules::to_i64(rule.threshold(rc))],
+            |r| r.get(0),
+        )?;
     Ok(to_u64(n))
 }
 
