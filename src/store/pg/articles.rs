@@ -48,11 +48,7 @@ pub(super) fn write_article(
     article: NewArticle,
     refetch: bool,
 ) -> Result<WriteOutcome, StoreError> {
-    Ok(rules::article::write(
-        &mut Tx::plain(tx),
-        &article,
-        refetch,
-    )?)
+    rules::article::write(&mut Tx::plain(tx), &article, refetch)
 }
 
 /// Store one extracted article in the batch's transaction, the statements
@@ -66,7 +62,7 @@ pub(super) fn write_article_prepared(
     refetch: bool,
 ) -> Result<WriteOutcome, StoreError> {
     let tx = &mut Tx::prepared(tx, prepared);
-    Ok(rules::article::write(tx, &article, refetch)?)
+    rules::article::write(tx, &article, refetch)
 }
 
 /// Articles written without a frontier: what the tests of article writes

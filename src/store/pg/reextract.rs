@@ -73,7 +73,7 @@ impl PgStore {
 }
 
 impl ReextractSql for Tx<'_, '_> {
-    fn current(&mut self, article_id: i64) -> Result<Option<Current>, postgres::Error> {
+    fn current(&mut self, article_id: i64) -> Result<Option<Current>, StoreError> {
         Ok(self
             .query_typed_opt(
                 "SELECT a.site_id, s.name, a.text, a.content_hash, a.title, a.author,
@@ -103,7 +103,7 @@ impl ReextractSql for Tx<'_, '_> {
         site_id: i64,
         hash: &str,
         article_id: i64,
-    ) -> Result<bool, postgres::Error> {
+    ) -> Result<bool, StoreError> {
         Ok(self
             .query_typed_opt(
                 "SELECT id FROM articles WHERE site_id = $1 AND content_hash = $2 AND id <> $3
@@ -117,7 +117,7 @@ impl ReextractSql for Tx<'_, '_> {
             .is_some())
     }
 
-    fn set_method(&mut self, article_id: i64, method: &str) -> Result<(), postgres::Error> {
+    fn set_method(&mut self, article_id: i64, method: &str) -> Result<(), StoreError> {
         self.execute_typed(
             "UPDATE articles SET method = $2 WHERE id = $1",
             &[(&article_id, Type::INT8), (&method, Type::TEXT)],
@@ -125,7 +125,7 @@ impl ReextractSql for Tx<'_, '_> {
         Ok(())
     }
 
-    fn rewrite(&mut self, article_id: i64, row: &NewRow<'_>) -> Result<(), postgres::Error> {
+    fn rewrite(&mut self, article_id: i64, row: &NewRow<'_>) -> Result<(), StoreError> {
         let m = row.meta;
         self.execute_typed(
             "UPDATE articles SET title = $2, author = $3, published_at = $4,
@@ -156,7 +156,7 @@ impl ReextractSql for Tx<'_, '_> {
         last_id: i64,
         seen: i64,
         changed: i64,
-    ) -> Result<(), postgres::Error> {
+    ) -> Result<(), StoreError> {
         self.execute_typed(
             "INSERT INTO reextract_progress(selection, last_id, seen, changed)
              VALUES ($1, $2, $3, $4)

@@ -44,7 +44,7 @@ fn judge(
     };
     // A site that is not there is an error, not "no lines".
     let id = id.ok_or_else(|| StoreError::UnknownSite(site.to_string()))?;
-    Ok(boilerplate_hashes(tx, id, text, settings)?)
+    boilerplate_hashes(tx, id, text, settings)
 }
 
 impl PgStore {

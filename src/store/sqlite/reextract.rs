@@ -122,8 +122,9 @@ impl Store {
 }
 
 impl ReextractSql for Sqlite<'_> {
-    fn current(&mut self, article_id: i64) -> rusqlite::Result<Option<Current>> {
-        self.0
+    fn current(&mut self, article_id: i64) -> Result<Option<Current>, StoreError> {
+        Ok(self
+            .0
             .prepare_cached(
                 "SELECT a.site_id, s.name, a.text, a.content_hash, a.title, a.author,
                         a.published_at, a.modified_at, a.language, a.site_name, a.method
@@ -146,10 +147,15 @@ impl ReextractSql for Sqlite<'_> {
                     method: row.get(10)?,
                 })
             })
-            .optional()
+            .optional()?)
     }
 
-    fn hash_taken(&mut self, site_id: i64, hash: &str, article_id: i64) -> rusqlite::Result<bool> {
+    fn hash_taken(
+        &mut self,
+        site_id: i64,
+        hash: &str,
+        article_id: i64,
+    ) -> Result<bool, StoreError> {
         Ok(self
             .0
             .prepare_cached(
@@ -162,14 +168,14 @@ impl ReextractSql for Sqlite<'_> {
             .is_some())
     }
 
-    fn set_method(&mut self, article_id: i64, method: &str) -> rusqlite::Result<()> {
+    fn set_method(&mut self, article_id: i64, method: &str) -> Result<(), StoreError> {
         self.0
             .prepare_cached("UPDATE articles SET method = ?2 WHERE id = ?1")?
             .execute(params![article_id, method])?;
         Ok(())
     }
 
-    fn rewrite(&mut self, article_id: i64, row: &NewRow<'_>) -> rusqlite::Result<()> {
+    fn rewrite(&mut self, article_id: i64, row: &NewRow<'_>) -> Result<(), StoreError> {
         let m = row.meta;
         self.0
             .prepare_cached(
@@ -201,7 +207,7 @@ impl ReextractSql for Sqlite<'_> {
         last_id: i64,
         seen: i64,
         changed: i64,
-    ) -> rusqlite::Result<()> {
+    ) -> Result<(), StoreError> {
         self.0
             .prepare_cached(
                 "INSERT INTO reextract_progress(selection, last_id, seen, changed)

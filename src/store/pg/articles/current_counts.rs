@@ -12,6 +12,7 @@ use postgres::Transaction;
 use super::sql::Tx;
 use crate::boilerplate::{LineHash, LineSettings};
 use crate::store::rules::learning;
+use crate::store::StoreError;
 
 /// The hashes of the lines of `text` the site's counts, as they are, judge
 /// boilerplate (none with learning off).
@@ -20,6 +21,6 @@ pub(in crate::store::pg) fn boilerplate_hashes(
     site_id: i64,
     text: &str,
     settings: &LineSettings,
-) -> Result<HashSet<LineHash>, postgres::Error> {
+) -> Result<HashSet<LineHash>, StoreError> {
     learning::boilerplate_hashes(&mut Tx::plain(tx), site_id, text, settings)
 }
