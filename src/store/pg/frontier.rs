@@ -330,23 +330,6 @@ impl PgStore {
         let left: Option<i64> = row.get(0);
         Ok(left.map(|ms| Duration::from_millis(u64::try_from(ms).unwrap_or(0))))
     }
-
-    /// Pages fetched so far per site (database lifetime, for budgets).
-    pub fn pages_by_site(&mut self) -> Result<HashMap<String, u64>, StoreError> {
-        let rows = self.client.query(
-            "SELECT s.name, count(u.id) FROM sites s
-             LEFT JOIN urls u ON u.site_id = s.id AND u.fetched_at IS NOT NULL
-             GROUP BY s.id, s.name",
-            &[],
-        )?;
-        Ok(rows
-            .iter()
-            .map(|r| {
-                let n: i64 = r.get(1);
-                (r.get(0), u64::try_from(n).unwrap_or(0))
-            })
-            .collect())
-    }
 }
 
 #[cfg(test)]

@@ -10,6 +10,8 @@ use std::collections::HashMap;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
+use super::portable::site_id;
+use super::portable::writes::site_id_created;
 use super::rules::frontier::{now_ms, round_robin, url_host};
 use super::{ClaimFilter, FrontierCounts, NewUrl, QueuedUrl, Store, StoreError, UrlKind};
 
@@ -40,20 +42,9 @@ impl UrlKind {
     }
 }
 
-/// The id of a site, created on first use.
-pub(super) fn site_id_in(conn: &Connection, name: &str) -> rusqlite::Result<i64> {
-    conn.prepare_cached("INSERT OR IGNORE INTO sites(name) VALUES (?1)")?
-        .execute([name])?;
-    conn.prepare_cached("SELECT id FROM sites WHERE name = ?1")?
-        .query_row([name], |r| r.get(0))
-}
-
 /// The id of an existing site, without creating it.
 pub(super) fn find_site(conn: &Connection, name: &str) -> Result<i64, StoreError> {
-    conn.prepare_cached("SELECT id FROM sites WHERE name = ?1")?
-        .query_row([name], |r| r.get(0))
-        .optional()?
-        .ok_or_else(|| StoreError::UnknownSite(name.to_string()))
+    site_id(&mut &*conn, name)?.ok_or_else(|| StoreError::UnknownSite(name.to_string()))
 }
 
 /// The sites a claim reads: `(id, name)` of the named ones that exist (all
@@ -137,7 +128,7 @@ pub(super) fn add_urls_in(
     urls: &[NewUrl],
     cap: u64,
     counts: &mut SiteUrlCounts,
-) -> rusqlite::Result<usize> {
+) -> Result<usize, StoreError> {
     let now = now_ms();
     // Site ids of this batch's sites.
     let mut sites: HashMap<&str, i64> = HashMap::new();
@@ -150,7 +141,7 @@ pub(super) fn add_urls_in(
         let site_id = match sites.get(u.site.as_str()) {
             Some(&id) => id,
             None => {
-                let id = site_id_in(conn, &u.site)?;
+                let id = site_id_created(&mut &*conn, &u.site)?;
                 sites.insert(&u.site, id);
                 id
             }
@@ -182,7 +173,7 @@ impl Store {
 
     /// The id of a site, created if new.
     pub fn site_id(&mut self, name: &str) -> Result<i64, StoreError> {
-        Ok(site_id_in(&self.conn, name)?)
+        site_id_created(&mut &self.conn, name)
     }
 
     /// Add URLs to the frontier (one transaction); known URLs are ignored.
@@ -352,22 +343,6 @@ impl Store {
             )?
             .query_row([site], |r| r.get(0))?;
         Ok(u64::try_from(n).unwrap_or(0))
-    }
-
-    /// [`Store::site_pages`] for every site at once (load budgets at start).
-    pub fn pages_by_site(&self) -> Result<HashMap<String, u64>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT s.name, count(u.id) FROM sites s
-             LEFT JOIN urls u ON u.site_id = s.id AND u.fetched_at IS NOT NULL
-             GROUP BY s.id",
-        )?;
-        let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
-            ))
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// URLs known for a site (any state), for the per-host URL cap.

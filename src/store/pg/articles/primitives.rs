@@ -36,7 +36,7 @@ impl ArticleSql for Tx<'_, '_> {
     }
 
     fn article_site(&mut self, name: &str) -> Result<i64, StoreError> {
-        Ok(locked_site(self, name)?)
+        locked_site(self, name)
     }
 
     fn locked_at_url(&mut self, found: AtUrl, url: &str) -> Result<Option<AtUrl>, StoreError> {

@@ -10,9 +10,9 @@ use std::collections::HashMap;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::boilerplate::LineHash;
+use crate::store::portable::writes::site_id_created;
 use crate::store::rules::{to_u64, ArticleRow, ArticleSql, AtUrl, NewLines, PageCounts};
 use crate::store::sql::Sql;
-use crate::store::sqlite::frontier::site_id_in;
 use crate::store::sqlite::kept::{self, Put};
 use crate::store::{method_name, KeptHtml, StoreError};
 
@@ -28,7 +28,7 @@ impl ArticleSql for Sqlite<'_> {
 
     fn article_site(&mut self, name: &str) -> Result<i64, StoreError> {
         // One writer: nothing to lock.
-        Ok(site_id_in(self.0, name)?)
+        site_id_created(&mut self.0, name)
     }
 
     fn locked_at_url(&mut self, found: AtUrl, _url: &str) -> Result<Option<AtUrl>, StoreError> {
