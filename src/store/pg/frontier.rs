@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use postgres::Transaction;
 
 use super::PgStore;
-use crate::store::rules::frontier::round_robin;
+use crate::store::rules::frontier::{round_robin, selected_sites, SiteUrlCounts};
 use crate::store::{ClaimFilter, QueuedUrl, StoreError, UrlKind};
 
 /// The server's clock in unix milliseconds, in SQL.
@@ -100,10 +100,9 @@ pub(super) struct FrontierCache {
     /// Site ids by name (sites are never deleted; forgotten after a
     /// rolled-back batch, which may have created some).
     pub(super) sites: HashMap<String, i64>,
-    /// URLs per site for `max_urls_per_site`, and when they were read
-    /// (other processes add URLs too: re-read after [`COUNTS_FOR`]).
-    pub(super) url_counts: HashMap<i64, u64>,
-    pub(super) counts_read: Option<Instant>,
+    /// URLs per site for `max_urls_per_site` (other processes add URLs
+    /// too: re-read after [`COUNTS_FOR`]).
+    pub(super) url_counts: SiteUrlCounts,
     /// The cap on URLs per site (0 = none).
     pub(super) max_urls_per_site: u64,
     /// When this process's leases were last renewed.
@@ -135,7 +134,7 @@ impl FrontierCache {
     /// Forget what a rolled-back transaction may have left wrong.
     pub(super) fn forget(&mut self) {
         self.sites.clear();
-        self.url_counts.clear();
+        self.url_counts.forget();
     }
 }
 
@@ -143,15 +142,9 @@ impl FrontierCache {
 fn selected_site_ids(
     tx: &mut Transaction<'_>,
     names: Option<&[String]>,
-) -> Result<Vec<i64>, postgres::Error> {
-    let rows = match names {
-        None => tx.query("SELECT id FROM sites", &[])?,
-        Some(names) => {
-            let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            tx.query("SELECT id FROM sites WHERE name = ANY($1)", &[&names])?
-        }
-    };
-    Ok(rows.iter().map(|r| r.get(0)).collect())
+) -> Result<Vec<i64>, StoreError> {
+    let sites = selected_sites(tx, names)?;
+    Ok(sites.into_iter().map(|(id, _)| id).collect())
 }
 
 /// The candidates (rows of [`CANDIDATES_SQL`]) in claim order

@@ -15,7 +15,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use postgres::Transaction;
 
@@ -97,13 +97,7 @@ impl PgStore {
         let owner = self.owner.clone();
         let cache = &mut self.frontier;
         let article_sql = &mut self.article_sql;
-        if cache
-            .counts_read
-            .is_none_or(|at| at.elapsed() >= COUNTS_FOR)
-        {
-            cache.url_counts.clear();
-            cache.counts_read = Some(Instant::now());
-        }
+        cache.url_counts.expire(COUNTS_FOR);
         let mut tx = self.client.transaction()?;
         let mut out = Vec::with_capacity(ops.len());
         // Summed and added last, in one order (see `url_shapes::summed`).
@@ -188,29 +182,13 @@ fn add_urls(
     let mut added = 0;
     for group in urls.chunk_by(|a, b| a.site == b.site) {
         let site = writes::site_id_known(&mut Tx::plain(tx), &mut cache.sites, &group[0].site)?;
-        let room = if cap == 0 {
-            usize::MAX
-        } else {
-            let known = match cache.url_counts.get(&site) {
-                Some(&n) => n,
-                None => {
-                    let n: i64 = tx
-                        .query_one("SELECT count(*) FROM urls WHERE site_id = $1", &[&site])?
-                        .get(0);
-                    u64::try_from(n).unwrap_or(0)
-                }
-            };
-            cache.url_counts.insert(site, known);
-            usize::try_from(cap.saturating_sub(known)).unwrap_or(usize::MAX)
-        };
+        let room = cache.url_counts.room(&mut Tx::plain(tx), site, cap)?;
         let n = if group.len() <= room {
             insert_all(tx, &mut cache.statements, site, group, now)?
         } else {
             insert_until(tx, &mut cache.statements, site, group, now, room)?
         };
-        if let Some(known) = cache.url_counts.get_mut(&site) {
-            *known += n as u64;
-        }
+        cache.url_counts.add(site, n);
         added += n;
     }
     Ok(added)

@@ -12,7 +12,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 use super::portable::site_id;
 use super::portable::writes::site_id_created;
-use super::rules::frontier::{now_ms, round_robin, url_host};
+pub(super) use super::rules::frontier::SiteUrlCounts;
+use super::rules::frontier::{now_ms, round_robin, selected_sites, url_host};
 use super::{ClaimFilter, FrontierCounts, NewUrl, QueuedUrl, Store, StoreError, UrlKind};
 
 impl UrlKind {
@@ -47,25 +48,6 @@ pub(super) fn find_site(conn: &Connection, name: &str) -> Result<i64, StoreError
     site_id(&mut &*conn, name)?.ok_or_else(|| StoreError::UnknownSite(name.to_string()))
 }
 
-/// The sites a claim reads: `(id, name)` of the named ones that exist (all
-/// sites for `None`), in id order.
-fn selected_sites(
-    conn: &Connection,
-    names: Option<&[String]>,
-) -> rusqlite::Result<Vec<(i64, String)>> {
-    let all: Vec<(i64, String)> = conn
-        .prepare_cached("SELECT id, name FROM sites ORDER BY id")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(match names {
-        None => all,
-        Some(names) => all
-            .into_iter()
-            .filter(|(_, n)| names.iter().any(|s| s == n))
-            .collect(),
-    })
-}
-
 /// Skip scan of a claim: the next host of a site with queued URLs.
 pub(super) const NEXT_HOST_SQL: &str = "SELECT host FROM urls INDEXED BY urls_claim_host
      WHERE site_id = ?1 AND state = 'queued' AND host > ?2
@@ -79,45 +61,6 @@ pub(super) const CLAIM_HOST_SQL: &str =
      WHERE site_id = ?1 AND host = ?2 AND state = 'queued' AND next_fetch_at <= ?3
      ORDER BY priority DESC, id
      LIMIT ?4";
-
-/// How many URLs each site knows, kept by the store as it adds them, so the
-/// cap of `[crawler] max_urls_per_site` costs no `count(*)` per batch (a
-/// scan of the site's index entries, growing with its frontier). A site's
-/// count is read once, when it is first needed.
-/// The counts of a transaction that did not commit are wrong: the store
-/// forgets them all then ([`SiteUrlCounts::forget`]) and reads them again.
-/// Only this connection's inserts are counted: a crawl holds the crawl
-/// lock, so no other process adds URLs meanwhile.
-#[derive(Debug, Default)]
-pub(super) struct SiteUrlCounts {
-    by_site: HashMap<i64, u64>,
-}
-
-impl SiteUrlCounts {
-    /// Forget every count (after a rolled-back transaction).
-    pub fn forget(&mut self) {
-        self.by_site.clear();
-    }
-
-    /// The count of a site, read from the database if not known yet.
-    fn get(&mut self, conn: &Connection, site_id: i64) -> rusqlite::Result<&mut u64> {
-        if let std::collections::hash_map::Entry::Vacant(e) = self.by_site.entry(site_id) {
-            let n: i64 = conn
-                .prepare_cached("SELECT count(*) FROM urls WHERE site_id = ?1")?
-                .query_row([site_id], |r| r.get(0))?;
-            e.insert(u64::try_from(n).unwrap_or(0));
-        }
-        Ok(self.by_site.entry(site_id).or_default())
-    }
-
-    /// `n` URLs added to a site: counted if the site's count is known (an
-    /// unknown one is read when needed, and then includes them).
-    fn add(&mut self, site_id: i64, n: usize) {
-        if let Some(known) = self.by_site.get_mut(&site_id) {
-            *known += n as u64;
-        }
-    }
-}
 
 /// Insert new URLs; known ones are ignored. Returns how many were new.
 /// With `cap > 0`, a site that already knows `cap` URLs gets no more (a
@@ -146,7 +89,7 @@ pub(super) fn add_urls_in(
                 id
             }
         };
-        if cap > 0 && *counts.get(conn, site_id)? >= cap {
+        if counts.room(&mut &*conn, site_id, cap)? == 0 {
             continue;
         }
         let n = insert.execute(params![
@@ -222,7 +165,7 @@ impl Store {
         // (best priority, its id, the host's due URLs in order) per host.
         let mut by_host: Vec<(i64, i64, Vec<QueuedUrl>)> = Vec::new();
         {
-            let sites = selected_sites(&tx, filter.sites.as_deref())?;
+            let sites = selected_sites(&mut &*tx, filter.sites.as_deref())?;
             let mut next_host = tx.prepare_cached(NEXT_HOST_SQL)?;
             let mut select = tx.prepare_cached(CLAIM_HOST_SQL)?;
             let sql_limit = i64::try_from(per_host).unwrap_or(i64::MAX);
@@ -297,7 +240,7 @@ impl Store {
                 |r| r.get(0),
             )?);
         };
-        let ids: Vec<String> = selected_sites(&self.conn, Some(names))?
+        let ids: Vec<String> = selected_sites(&mut &self.conn, Some(names))?
             .into_iter()
             .map(|(id, _)| id.to_string())
             .collect();
