@@ -160,12 +160,8 @@ fn add_known(
     cache: &mut FrontierCache,
     urls: Vec<NewUrl>,
 ) -> Result<usize, StoreError> {
-    let list: Vec<String> = urls.iter().map(|u| u.url.clone()).collect();
-    let added = add_urls(tx, cache, urls, 0)?;
-    tx.execute(
-        "UPDATE urls SET state = 'done' WHERE url = ANY($1) AND state = 'queued'",
-        &[&list],
-    )?;
+    let added = add_urls(tx, cache, urls.clone(), 0)?;
+    writes::known_done(&mut Tx::plain(tx), &urls)?;
     Ok(added)
 }
 

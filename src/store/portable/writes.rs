@@ -161,6 +161,20 @@ fn url_changed(changed: u64) -> Result<(), StoreError> {
     }
 }
 
+/// URLs known without a fetch (canonical aliases, just added): a queued
+/// one is set `done`, so no claim hands it out (in URL order, so two
+/// batches lock their rows in one order). `fetched_at` stays empty, so
+/// they cost no page budget.
+pub(crate) fn known_done(sql: &mut dyn Sql, urls: &[NewUrl]) -> Result<(), StoreError> {
+    let done = "UPDATE urls SET state = 'done' WHERE url = ?1 AND state = 'queued'";
+    let mut urls: Vec<&NewUrl> = urls.iter().collect();
+    urls.sort_unstable_by(|a, b| a.url.cmp(&b.url));
+    for u in urls {
+        sql.execute(done, &[u.url.as_str().into()])?;
+    }
+    Ok(())
+}
+
 /// Queued plain pages among `urls` given their kind and priority (see
 /// [`crate::store::WriteOp::Promote`]), in URL order so two batches lock
 /// their rows in one order; returns how many changed.

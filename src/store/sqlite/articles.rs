@@ -100,10 +100,6 @@ fn add_known(
 ) -> Result<usize, StoreError> {
     // Known URLs (canonical aliases) are never capped: they are not fetched.
     let added = add_urls_in(tx, urls, 0, counts)?;
-    let mut done =
-        tx.prepare_cached("UPDATE urls SET state = 'done' WHERE url = ?1 AND state = 'queued'")?;
-    for u in urls {
-        done.execute([&u.url])?;
-    }
+    writes::known_done(&mut &**tx, urls)?;
     Ok(added)
 }

@@ -114,11 +114,6 @@ impl Store {
         self.max_urls_per_site = cap;
     }
 
-    /// The id of a site, created if new.
-    pub fn site_id(&mut self, name: &str) -> Result<i64, StoreError> {
-        site_id_created(&mut &self.conn, name)
-    }
-
     /// Add URLs to the frontier (one transaction); known URLs are ignored.
     /// Returns how many were new.
     pub fn add_urls(&mut self, urls: &[NewUrl]) -> Result<usize, StoreError> {
@@ -225,13 +220,9 @@ impl Store {
         )?)
     }
 
-    /// When the next queued URL becomes due (unix ms); `None` if nothing is queued.
-    pub fn next_due_at(&self) -> Result<Option<i64>, StoreError> {
-        self.next_due_at_for(None)
-    }
-
-    /// [`Store::next_due_at`] over some sites only (`None` = all): what a
-    /// crawl of those sites (the others not claimable) waits for.
+    /// When the next queued URL of `sites` (`None` = all) becomes due (unix
+    /// ms; `None` if nothing is queued): what a crawl of those sites (the
+    /// others not claimable) waits for.
     pub fn next_due_at_for(&self, sites: Option<&[String]>) -> Result<Option<i64>, StoreError> {
         let Some(names) = sites else {
             return Ok(self.conn.query_row(
@@ -273,19 +264,6 @@ impl Store {
             }
         }
         Ok(c)
-    }
-
-    /// Pages fetched so far (successfully, at least once) for one site, for
-    /// the per-site page budget. 0 for a site not seen yet.
-    pub fn site_pages(&self, site: &str) -> Result<u64, StoreError> {
-        let n: i64 = self
-            .conn
-            .prepare_cached(
-                "SELECT count(*) FROM urls u JOIN sites s ON s.id = u.site_id
-             WHERE s.name = ?1 AND u.fetched_at IS NOT NULL",
-            )?
-            .query_row([site], |r| r.get(0))?;
-        Ok(u64::try_from(n).unwrap_or(0))
     }
 
     /// URLs known for a site (any state), for the per-host URL cap.
