@@ -96,7 +96,7 @@ fn mark() -> (Instant, Option<Duration>) {
     (Instant::now(), cpu)
 }
 
-fn scale_run(articles: usize) -> rusqlite::Result<()> {
+fn scale_run(articles: usize) -> Result<(), newshound::store::StoreError> {
     let dir = tempfile::tempdir().map_err(|e| {
         rusqlite::Error::InvalidPath(std::path::PathBuf::from(format!("tempdir: {e}")))
     })?;

@@ -168,8 +168,6 @@ impl AnyStore {
         fn next_due_at_for(&mut self, sites: Option<&[String]>) -> Result<Option<i64>, StoreError>;
         /// One batch of writes, one transaction.
         fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError>;
-        /// Pages fetched so far per site (database lifetime, for budgets).
-        fn pages_by_site(&mut self) -> Result<HashMap<String, u64>, StoreError>;
         /// Re-clean every stored article of one site (or every site) with
         /// the current counts; how many changed.
         fn reclean(&mut self, site: Option<&str>, settings_for: &dyn Fn(&str) -> LineSettings)

@@ -37,6 +37,7 @@ impl Dialect {
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Value<'a> {
     Int(i64),
+    Float(f64),
     Text(&'a str),
     Bytes(&'a [u8]),
     Bool(bool),
@@ -46,6 +47,12 @@ pub(crate) enum Value<'a> {
 impl From<i64> for Value<'_> {
     fn from(v: i64) -> Self {
         Value::Int(v)
+    }
+}
+
+impl From<f64> for Value<'_> {
+    fn from(v: f64) -> Self {
+        Value::Float(v)
     }
 }
 

@@ -24,7 +24,7 @@ type ClaimLog = Arc<Mutex<Vec<Vec<(String, String)>>>>;
 
 /// The real store, with its claims recorded.
 struct Recording {
-    store: Store,
+    store: AnyStore,
     claims: ClaimLog,
 }
 
@@ -61,7 +61,7 @@ impl CrawlStore for Recording {
 
 fn recording(db: &Path) -> (Recording, ClaimLog) {
     let claims = ClaimLog::default();
-    let store = Store::open(db).expect("open");
+    let store = AnyStore::from(Store::open(db).expect("open"));
     (
         Recording {
             store,

@@ -28,13 +28,12 @@ mod primitives;
 mod reclean;
 mod sql;
 
-use postgres::types::Type;
 use postgres::Transaction;
 
 use crate::store::rules;
-use crate::store::{NewArticle, SiteRuleUpdate, StoreError, WriteOutcome};
+use crate::store::{NewArticle, StoreError, WriteOutcome};
+use locks::lock_site;
 pub(super) use locks::{is_retryable, learning_sites, lock_sites, site_by_site, Commit};
-use locks::{lock_site, site_id_in};
 pub(super) use sql::{Prepared, Tx};
 
 /// Store one extracted article (`refetch`: an article's URL fetched again
@@ -46,11 +45,7 @@ pub(super) fn write_article(
     article: NewArticle,
     refetch: bool,
 ) -> Result<WriteOutcome, StoreError> {
-    Ok(rules::article::write(
-        &mut Tx::plain(tx),
-        &article,
-        refetch,
-    )?)
+    rules::article::write(&mut Tx::plain(tx), &article, refetch)
 }
 
 /// Store one extracted article in the batch's transaction, the statements
@@ -64,7 +59,7 @@ pub(super) fn write_article_prepared(
     refetch: bool,
 ) -> Result<WriteOutcome, StoreError> {
     let tx = &mut Tx::prepared(tx, prepared);
-    Ok(rules::article::write(tx, &article, refetch)?)
+    rules::article::write(tx, &article, refetch)
 }
 
 /// Articles written without a frontier: what the tests of article writes
@@ -89,40 +84,6 @@ impl super::PgStore {
         let out = site_by_site(&mut self.client, &sites, Commit::Durable, write, || {})?;
         Ok(out.into_iter().flatten().collect())
     }
-}
-
-/// Record a `tree` article page's use of its site's rule (the counts are
-/// raised in SQL, so processes add up).
-pub(super) fn record_site_rule(
-    tx: &mut Transaction<'_>,
-    update: SiteRuleUpdate,
-) -> Result<WriteOutcome, StoreError> {
-    let tx = &mut Tx::plain(tx);
-    let u = &update;
-    let site_id = site_id_in(tx, &u.site)?;
-    tx.execute_typed(
-        "INSERT INTO site_rules AS r (site_id, pages_by_rule, pages_by_tree, dropped)
-         VALUES ($1, $2, $3, $4)
-         ON CONFLICT (site_id) DO UPDATE SET pages_by_rule = r.pages_by_rule + excluded.pages_by_rule,
-             pages_by_tree = r.pages_by_tree + excluded.pages_by_tree,
-             dropped = r.dropped + excluded.dropped", &[(&site_id, Type::INT8), (&i64::from(u.by_rule), Type::INT8), (&i64::from(!u.by_rule), Type::INT8), (&i64::from(u.dropped), Type::INT8)])?;
-    if u.dropped {
-        tx.execute_typed(
-            "UPDATE site_rules SET rule = NULL, display = NULL WHERE site_id = $1",
-            &[(&site_id, Type::INT8)],
-        )?;
-    }
-    if let Some((json, display)) = &u.learned {
-        tx.execute_typed(
-            "UPDATE site_rules SET rule = $2, display = $3 WHERE site_id = $1",
-            &[
-                (&site_id, Type::INT8),
-                (json, Type::TEXT),
-                (display, Type::TEXT),
-            ],
-        )?;
-    }
-    Ok(WriteOutcome::RuleRecorded)
 }
 
 #[cfg(test)]

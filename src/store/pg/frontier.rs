@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use postgres::Transaction;
 
 use super::PgStore;
-use crate::store::rules::frontier::round_robin;
+use crate::store::rules::frontier::{round_robin, selected_sites, SiteUrlCounts};
 use crate::store::{ClaimFilter, QueuedUrl, StoreError, UrlKind};
 
 /// The server's clock in unix milliseconds, in SQL.
@@ -100,10 +100,9 @@ pub(super) struct FrontierCache {
     /// Site ids by name (sites are never deleted; forgotten after a
     /// rolled-back batch, which may have created some).
     pub(super) sites: HashMap<String, i64>,
-    /// URLs per site for `max_urls_per_site`, and when they were read
-    /// (other processes add URLs too: re-read after [`COUNTS_FOR`]).
-    pub(super) url_counts: HashMap<i64, u64>,
-    pub(super) counts_read: Option<Instant>,
+    /// URLs per site for `max_urls_per_site` (other processes add URLs
+    /// too: re-read after [`COUNTS_FOR`]).
+    pub(super) url_counts: SiteUrlCounts,
     /// The cap on URLs per site (0 = none).
     pub(super) max_urls_per_site: u64,
     /// When this process's leases were last renewed.
@@ -135,7 +134,7 @@ impl FrontierCache {
     /// Forget what a rolled-back transaction may have left wrong.
     pub(super) fn forget(&mut self) {
         self.sites.clear();
-        self.url_counts.clear();
+        self.url_counts.forget();
     }
 }
 
@@ -143,15 +142,9 @@ impl FrontierCache {
 fn selected_site_ids(
     tx: &mut Transaction<'_>,
     names: Option<&[String]>,
-) -> Result<Vec<i64>, postgres::Error> {
-    let rows = match names {
-        None => tx.query("SELECT id FROM sites", &[])?,
-        Some(names) => {
-            let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            tx.query("SELECT id FROM sites WHERE name = ANY($1)", &[&names])?
-        }
-    };
-    Ok(rows.iter().map(|r| r.get(0)).collect())
+) -> Result<Vec<i64>, StoreError> {
+    let sites = selected_sites(tx, names)?;
+    Ok(sites.into_iter().map(|(id, _)| id).collect())
 }
 
 /// The candidates (rows of [`CANDIDATES_SQL`]) in claim order
@@ -329,23 +322,6 @@ impl PgStore {
         tx.commit()?;
         let left: Option<i64> = row.get(0);
         Ok(left.map(|ms| Duration::from_millis(u64::try_from(ms).unwrap_or(0))))
-    }
-
-    /// Pages fetched so far per site (database lifetime, for budgets).
-    pub fn pages_by_site(&mut self) -> Result<HashMap<String, u64>, StoreError> {
-        let rows = self.client.query(
-            "SELECT s.name, count(u.id) FROM sites s
-             LEFT JOIN urls u ON u.site_id = s.id AND u.fetched_at IS NOT NULL
-             GROUP BY s.id, s.name",
-            &[],
-        )?;
-        Ok(rows
-            .iter()
-            .map(|r| {
-                let n: i64 = r.get(1);
-                (r.get(0), u64::try_from(n).unwrap_or(0))
-            })
-            .collect())
     }
 }
 

@@ -21,6 +21,7 @@ mod sql;
 #[cfg(test)]
 pub(crate) mod testing;
 mod turns;
+#[cfg(test)]
 mod url_shapes;
 mod writes;
 

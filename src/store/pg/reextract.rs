@@ -13,8 +13,7 @@
 use super::articles::{lock_sites, Tx};
 use super::PgStore;
 use crate::boilerplate::LineSettings;
-use crate::store::rules::reextract::{self, ReextractSql};
-use crate::store::sql::Sql;
+use crate::store::rules::reextract;
 use crate::store::{ReextractCounts, Reextracted, StoreError};
 
 impl PgStore {
@@ -42,11 +41,5 @@ impl PgStore {
         let counts = reextract::apply_batch(&mut sql, key, batch, last_id, settings_for)?;
         tx.commit()?;
         Ok(counts)
-    }
-}
-
-impl ReextractSql for Tx<'_, '_> {
-    fn sql(&mut self) -> &mut dyn Sql {
-        self.transaction()
     }
 }

@@ -22,12 +22,7 @@ impl PgStore {
     ) -> Result<u64, StoreError> {
         let mut tx = self.client.transaction()?;
         let judge: &mut Judge<'_, Transaction<'_>> = &mut |tx, site_id, text, settings| {
-            Ok(boilerplate_hashes(
-                &mut Tx::plain(tx),
-                site_id,
-                text,
-                settings,
-            )?)
+            boilerplate_hashes(&mut Tx::plain(tx), site_id, text, settings)
         };
         let written = articles_with_html(&mut tx, sel, f, judge)?;
         tx.commit()?;

@@ -1,41 +1,6 @@
-//! Learned URL shapes on PostgreSQL (SQLite: `store::url_shapes`, migration
-//! 0003 here): the counts a batch adds, every site's counts, a site's most
-//! judged shapes for `stats`.
-//!
-//! In: [`ShapeUpdate`]s of a write batch. Out: rows of `url_shapes`. Counts
-//! are raised in SQL, so processes sharing the database add up; a batch
-//! touches its rows in (site, shape) order, so two batches never wait for
-//! each other in a circle.
-
-use postgres::Transaction;
-
-use crate::store::rules::shapes::summed;
-use crate::store::{ShapeUpdate, StoreError};
-
-/// Add a batch's shape counts, inside its transaction; `sites` holds the
-/// id of every site of `updates`.
-pub(super) fn apply_updates(
-    tx: &mut Transaction<'_>,
-    sites: &std::collections::HashMap<String, i64>,
-    updates: &[ShapeUpdate],
-) -> Result<(), StoreError> {
-    if updates.is_empty() {
-        return Ok(());
-    }
-    let upsert = tx.prepare(
-        "INSERT INTO url_shapes AS u (site_id, shape, articles, listings, others)
-         VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (site_id, shape) DO UPDATE SET
-            articles = u.articles + excluded.articles,
-            listings = u.listings + excluded.listings,
-            others = u.others + excluded.others",
-    )?;
-    for ((site, shape), [a, l, o]) in summed(updates) {
-        let Some(id) = sites.get(site) else { continue };
-        tx.execute(&upsert, &[&id, &shape, &a, &l, &o])?;
-    }
-    Ok(())
-}
+//! Learned URL shapes on PostgreSQL (migration 0003 here), tested: the
+//! counts of two processes' batches add up (the writes are
+//! `portable::writes::add_shapes`, the reads `portable`).
 
 #[cfg(test)]
 mod tests {

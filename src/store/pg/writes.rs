@@ -15,14 +15,16 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use postgres::Transaction;
 
+use super::articles::{self, Tx};
 use super::frontier::{prepared, FrontierCache, COUNTS_FOR};
-use super::{articles, PgStore};
-use crate::store::rules::frontier::{now_ms, state_after, url_host};
-use crate::store::{FetchRecord, NewUrl, SkipRecord, StoreError, WriteOp, WriteOutcome};
+use super::PgStore;
+use crate::store::portable::writes;
+use crate::store::rules::frontier::{now_ms, url_host};
+use crate::store::{NewUrl, StoreError, WriteOp, WriteOutcome};
 
 /// Runs of a batch that lost a race before the error is given up.
 pub const BATCH_ATTEMPTS: u32 = 5;
@@ -69,7 +71,10 @@ impl PgStore {
         let write = |tx: &mut Transaction<'_>, i: usize| match ops[i].clone() {
             WriteOp::Article(a) => articles::write_article_prepared(tx, article_sql, a, false),
             WriteOp::Refetched(a) => articles::write_article_prepared(tx, article_sql, a, true),
-            WriteOp::SiteRule(u) => articles::record_site_rule(tx, u),
+            WriteOp::SiteRule(u) => {
+                writes::record_site_rule(&mut Tx::prepared(tx, article_sql), &u)?;
+                Ok(WriteOutcome::RuleRecorded)
+            }
             WriteOp::Known(urls) => {
                 let added = add_known(tx, &mut cache.borrow_mut(), urls)?;
                 Ok(WriteOutcome::UrlsAdded(added))
@@ -92,13 +97,7 @@ impl PgStore {
         let owner = self.owner.clone();
         let cache = &mut self.frontier;
         let article_sql = &mut self.article_sql;
-        if cache
-            .counts_read
-            .is_none_or(|at| at.elapsed() >= COUNTS_FOR)
-        {
-            cache.url_counts.clear();
-            cache.counts_read = Some(Instant::now());
-        }
+        cache.url_counts.expire(COUNTS_FOR);
         let mut tx = self.client.transaction()?;
         let mut out = Vec::with_capacity(ops.len());
         // Summed and added last, in one order (see `url_shapes::summed`).
@@ -115,11 +114,13 @@ impl PgStore {
                 }
                 WriteOp::Known(urls) => WriteOutcome::UrlsAdded(add_known(&mut tx, cache, urls)?),
                 WriteOp::Fetched(rec) => {
-                    record_fetch(&mut tx, &mut cache.statements, &rec, &owner)?;
+                    let sql = &mut Tx::prepared(&mut tx, article_sql);
+                    writes::record_fetch(sql, &rec, Some(&owner))?;
                     WriteOutcome::FetchRecorded
                 }
                 WriteOp::Skipped(rec) => {
-                    record_skip(&mut tx, &mut cache.statements, &rec, &owner)?;
+                    let sql = &mut Tx::prepared(&mut tx, article_sql);
+                    writes::record_skip(sql, &rec, Some(&owner))?;
                     WriteOutcome::FetchRecorded
                 }
                 // Written site by site before (`write_learning_site_by_site`);
@@ -130,41 +131,26 @@ impl PgStore {
                 WriteOp::Refetched(a) => {
                     articles::write_article_prepared(&mut tx, article_sql, a, true)?
                 }
-                WriteOp::SiteRule(u) => articles::record_site_rule(&mut tx, u)?,
+                WriteOp::SiteRule(u) => {
+                    let sql = &mut Tx::prepared(&mut tx, article_sql);
+                    writes::record_site_rule(sql, &u)?;
+                    WriteOutcome::RuleRecorded
+                }
                 WriteOp::Shapes(u) => {
                     shapes.push(u);
                     WriteOutcome::ShapesRecorded
                 }
-                WriteOp::Promote(urls) => WriteOutcome::UrlsPromoted(promote(&mut tx, urls)?),
+                WriteOp::Promote(urls) => {
+                    let sql = &mut Tx::prepared(&mut tx, article_sql);
+                    WriteOutcome::UrlsPromoted(writes::promote(sql, &urls)?)
+                }
             });
         }
-        for u in &shapes {
-            site_id(&mut tx, &mut cache.sites, &u.site)?;
-        }
-        super::url_shapes::apply_updates(&mut tx, &cache.sites, &shapes)?;
+        let sql = &mut Tx::prepared(&mut tx, article_sql);
+        writes::add_shapes(sql, &mut cache.sites, &shapes)?;
         tx.commit()?;
         Ok(out)
     }
-}
-
-/// The id of a site, created on first use.
-fn site_id(
-    tx: &mut Transaction<'_>,
-    sites: &mut HashMap<String, i64>,
-    name: &str,
-) -> Result<i64, postgres::Error> {
-    if let Some(&id) = sites.get(name) {
-        return Ok(id);
-    }
-    tx.execute(
-        "INSERT INTO sites(name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
-        &[&name],
-    )?;
-    let id: i64 = tx
-        .query_one("SELECT id FROM sites WHERE name = $1", &[&name])?
-        .get(0);
-    sites.insert(name.to_string(), id);
-    Ok(id)
 }
 
 /// Record URLs as known without fetching them (canonical aliases: never
@@ -174,30 +160,9 @@ fn add_known(
     cache: &mut FrontierCache,
     urls: Vec<NewUrl>,
 ) -> Result<usize, StoreError> {
-    let list: Vec<String> = urls.iter().map(|u| u.url.clone()).collect();
-    let added = add_urls(tx, cache, urls, 0)?;
-    tx.execute(
-        "UPDATE urls SET state = 'done' WHERE url = ANY($1) AND state = 'queued'",
-        &[&list],
-    )?;
+    let added = add_urls(tx, cache, urls.clone(), 0)?;
+    writes::known_done(&mut Tx::plain(tx), &urls)?;
     Ok(added)
-}
-
-/// Queued plain pages among `urls` given their kind and priority (as the
-/// SQLite store's `promote`), in URL order so two batches lock their rows
-/// in one order; returns how many changed.
-fn promote(tx: &mut Transaction<'_>, mut urls: Vec<NewUrl>) -> Result<usize, StoreError> {
-    urls.retain(|u| u.kind != crate::store::UrlKind::Page);
-    urls.sort_unstable_by(|a, b| a.url.cmp(&b.url));
-    let update = tx.prepare(
-        "UPDATE urls SET kind = $2, priority = GREATEST(priority, $3)
-         WHERE url = $1 AND kind = 'page' AND state = 'queued'",
-    )?;
-    let mut changed = 0;
-    for u in &urls {
-        changed += tx.execute(&update, &[&u.url, &u.kind.as_str(), &u.priority])?;
-    }
-    Ok(usize::try_from(changed).unwrap_or(usize::MAX))
 }
 
 /// Insert new URLs (known ones are ignored), site by site; returns how
@@ -212,30 +177,14 @@ fn add_urls(
     let now = now_ms();
     let mut added = 0;
     for group in urls.chunk_by(|a, b| a.site == b.site) {
-        let site = site_id(tx, &mut cache.sites, &group[0].site)?;
-        let room = if cap == 0 {
-            usize::MAX
-        } else {
-            let known = match cache.url_counts.get(&site) {
-                Some(&n) => n,
-                None => {
-                    let n: i64 = tx
-                        .query_one("SELECT count(*) FROM urls WHERE site_id = $1", &[&site])?
-                        .get(0);
-                    u64::try_from(n).unwrap_or(0)
-                }
-            };
-            cache.url_counts.insert(site, known);
-            usize::try_from(cap.saturating_sub(known)).unwrap_or(usize::MAX)
-        };
+        let site = writes::site_id_known(&mut Tx::plain(tx), &mut cache.sites, &group[0].site)?;
+        let room = cache.url_counts.room(&mut Tx::plain(tx), site, cap)?;
         let n = if group.len() <= room {
             insert_all(tx, &mut cache.statements, site, group, now)?
         } else {
             insert_until(tx, &mut cache.statements, site, group, now, room)?
         };
-        if let Some(known) = cache.url_counts.get_mut(&site) {
-            *known += n as u64;
-        }
+        cache.url_counts.add(site, n);
         added += n;
     }
     Ok(added)
@@ -292,105 +241,5 @@ fn insert_until(
     Ok(added)
 }
 
-const FETCH_LOG_SQL: &str =
-    "INSERT INTO fetches(url_id, started_at, status, error_kind, bytes, elapsed_ms,
-                             final_url, content_type, fetched_by, judged, judge_reason)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)";
-
-const FETCHED_SQL: &str = "UPDATE urls SET
-            state = $2,
-            next_fetch_at = coalesce($3, next_fetch_at),
-            etag = coalesce($4, etag),
-            last_modified = coalesce($5, last_modified),
-            attempts = CASE WHEN $6::TEXT IS NULL THEN 0 ELSE attempts + 1 END,
-            last_status = $7,
-            last_error = $6,
-            fetched_at = CASE WHEN $6::TEXT IS NULL THEN $8 ELSE fetched_at END,
-            refused_under = $9,
-            leased_by = NULL,
-            lease_until = NULL
-         WHERE id = $1";
-
-const SKIP_LOG_SQL: &str =
-    "INSERT INTO fetches(url_id, started_at, error_kind, bytes, elapsed_ms, skipped,
-                             fetched_by)
-         VALUES ($1, $2, $3, 0, 0, true, $4)";
-
-const SKIPPED_SQL: &str = "UPDATE urls SET state = $2, next_fetch_at = coalesce($3, next_fetch_at),
-            last_error = $4, refused_under = $5, leased_by = NULL, lease_until = NULL
-         WHERE id = $1";
-
 /// Statements prepared once per connection.
 type Statements = HashMap<&'static str, postgres::Statement>;
-
-fn record_fetch(
-    tx: &mut Transaction<'_>,
-    statements: &mut Statements,
-    rec: &FetchRecord,
-    owner: &str,
-) -> Result<(), postgres::Error> {
-    let status = rec.status.map(i32::from);
-    let judged = rec.judgement.map(|j| j.verdict());
-    let judge_reason = rec.judgement.map(|j| j.reason);
-    let fetch_log = prepared(tx, statements, FETCH_LOG_SQL)?;
-    tx.execute(
-        &fetch_log,
-        &[
-            &rec.url_id,
-            &rec.started_at,
-            &status,
-            &rec.error_kind,
-            &i64::try_from(rec.bytes).unwrap_or(i64::MAX),
-            &i64::try_from(rec.elapsed_ms).unwrap_or(i64::MAX),
-            &rec.final_url,
-            &rec.content_type,
-            &owner,
-            &judged,
-            &judge_reason,
-        ],
-    )?;
-    let (state, next_at) = state_after(&rec.next, "failed");
-    // As on SQLite: `attempts` counts consecutive failures, a success
-    // resets it and records when the page was fetched (for budgets).
-    let fetched = prepared(tx, statements, FETCHED_SQL)?;
-    tx.execute(
-        &fetched,
-        &[
-            &rec.url_id,
-            &state,
-            &next_at,
-            &rec.etag,
-            &rec.last_modified,
-            &rec.error_kind,
-            &status,
-            &rec.started_at,
-            &rec.refused_under,
-        ],
-    )?;
-    Ok(())
-}
-
-/// A skip: logged, the URL rescheduled or set aside, its failure count
-/// and last status untouched.
-fn record_skip(
-    tx: &mut Transaction<'_>,
-    statements: &mut Statements,
-    rec: &SkipRecord,
-    owner: &str,
-) -> Result<(), postgres::Error> {
-    let skip_log = prepared(tx, statements, SKIP_LOG_SQL)?;
-    tx.execute(&skip_log, &[&rec.url_id, &rec.at, &rec.reason, &owner])?;
-    let (state, next_at) = state_after(&rec.next, "skipped");
-    let skipped = prepared(tx, statements, SKIPPED_SQL)?;
-    tx.execute(
-        &skipped,
-        &[
-            &rec.url_id,
-            &state,
-            &next_at,
-            &rec.reason,
-            &rec.refused_under,
-        ],
-    )?;
-    Ok(())
-}

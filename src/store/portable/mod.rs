@@ -10,6 +10,7 @@ mod browse;
 mod export;
 pub(crate) mod selection;
 mod with_html;
+pub(crate) mod writes;
 
 pub(crate) use browse::article;
 pub(crate) use export::export;

@@ -1,14 +1,18 @@
 //! What both stores' frontiers reckon the same way: a URL's host key, the
 //! clock their times are in, the order a claim takes its hosts' URLs in,
-//! and the state a finished URL moves to.
+//! the state a finished URL moves to, the sites a claim reads and the room
+//! a site has left under the cap on its URLs.
 //!
 //! In: a normalised URL; nothing; each host's due URLs; a fetch's or a
-//! skip's [`NextState`]. Out: its authority; now in Unix ms; the claim's
-//! order; the URL's state and next due time.
+//! skip's [`NextState`]; site names; a site and the cap. Out: its
+//! authority; now in Unix ms; the claim's order; the URL's state and next
+//! due time; the sites' ids; how many URLs it may still get.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::collections::HashMap;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::store::NextState;
+use crate::store::sql::Sql;
+use crate::store::{NextState, StoreError};
 
 /// The authority of a normalised URL (`host` or `host:port`): the text
 /// between `://` and the next `/`, `?` or `#`. Matches `crate::urls::host_key`
@@ -61,4 +65,82 @@ pub(crate) fn round_robin<T>(mut hosts: Vec<(i64, i64, Vec<T>)>, limit: usize) -
             return order;
         }
     }
+}
+
+/// How many URLs each site knows, for the cap of `[crawler]
+/// max_urls_per_site` (a trap guard: an endless link or query space fills
+/// one site's frontier at most this far), kept by the store as it adds
+/// URLs so that the cap costs no `count(*)` per batch. A site's count is
+/// read once, when first needed. The counts of a transaction that did not
+/// commit are wrong: the store forgets them all then ([`SiteUrlCounts::forget`]).
+/// On a store of one process only its own inserts change them; on one
+/// that several share, the others add URLs too, so the counts are read
+/// again after a while ([`SiteUrlCounts::expire`]) and the cap may be
+/// overshot by what the others add meanwhile.
+#[derive(Debug, Default)]
+pub(crate) struct SiteUrlCounts {
+    by_site: HashMap<i64, u64>,
+    read_at: Option<Instant>,
+}
+
+impl SiteUrlCounts {
+    /// Forget every count (after a rolled-back transaction).
+    pub(crate) fn forget(&mut self) {
+        self.by_site.clear();
+    }
+
+    /// Forget the counts once they are `trust_for` old.
+    pub(crate) fn expire(&mut self, trust_for: Duration) {
+        if self.read_at.is_none_or(|at| at.elapsed() >= trust_for) {
+            self.by_site.clear();
+            self.read_at = Some(Instant::now());
+        }
+    }
+
+    /// How many more URLs the site may get under `cap` (0: no cap).
+    pub(crate) fn room(
+        &mut self,
+        sql: &mut dyn Sql,
+        site_id: i64,
+        cap: u64,
+    ) -> Result<usize, StoreError> {
+        if cap == 0 {
+            return Ok(usize::MAX);
+        }
+        let known = match self.by_site.get(&site_id) {
+            Some(&n) => n,
+            None => {
+                let count = "SELECT count(*) FROM urls WHERE site_id = ?1";
+                let n = sql.one(count, &[site_id.into()], |r| r.count(0))?;
+                self.by_site.insert(site_id, n);
+                n
+            }
+        };
+        Ok(usize::try_from(cap.saturating_sub(known)).unwrap_or(usize::MAX))
+    }
+
+    /// `n` URLs added to a site: counted if the site's count is known (an
+    /// unknown one is read when needed, and then includes them).
+    pub(crate) fn add(&mut self, site_id: i64, n: usize) {
+        if let Some(known) = self.by_site.get_mut(&site_id) {
+            *known += n as u64;
+        }
+    }
+}
+
+/// The sites a claim reads: `(id, name)` of the named ones that exist (all
+/// sites for `None`), in id order.
+pub(crate) fn selected_sites(
+    sql: &mut dyn Sql,
+    names: Option<&[String]>,
+) -> Result<Vec<(i64, String)>, StoreError> {
+    let all = "SELECT id, name FROM sites ORDER BY id";
+    let all = sql.rows(all, &[], |r| Ok((r.int(0)?, r.text(1)?)))?;
+    Ok(match names {
+        None => all,
+        Some(names) => all
+            .into_iter()
+            .filter(|(_, n)| names.iter().any(|s| s == n))
+            .collect(),
+    })
 }

@@ -1,7 +1,7 @@
 //! Re-extraction's write: one article extracted again from its kept page,
 //! compared with its stored row and written where it differs.
 //!
-//! In: a backend's [`ReextractSql`] inside the batch's transaction, a
+//! In: a backend's [`ArticleSql`] inside the batch's transaction, a
 //! [`Reextracted`] article and its site's [`LineSettings`]. Out: the
 //! article's row updated (only what differs: every write of a title or
 //! text re-indexes it) and the batch's [`ReextractCounts`]. An empty
@@ -36,12 +36,6 @@ pub(crate) struct NewRow<'a> {
     pub(crate) content_hash: &'a str,
     pub(crate) word_count: i64,
     pub(crate) method: &'a str,
-}
-
-/// An article-writing transaction that also runs statements as [`Sql`]:
-/// re-extraction's own reads and writes are the same text on both stores.
-pub(crate) trait ReextractSql: ArticleSql {
-    fn sql(&mut self) -> &mut dyn Sql;
 }
 
 /// The stored row of an article (`None`: deleted meanwhile).
@@ -186,7 +180,7 @@ pub(crate) fn rewrite_of(
 /// Write a batch of re-extracted articles one by one and move `key`'s
 /// cursor past it to `last_id`, inside the batch's transaction; what the
 /// batch changed.
-pub(crate) fn apply_batch<S: ReextractSql>(
+pub(crate) fn apply_batch<S: ArticleSql>(
     sql: &mut S,
     key: &str,
     batch: &[Reextracted],
@@ -206,7 +200,7 @@ where
 }
 
 /// Write one re-extracted article (see the module doc); counted in `counts`.
-fn apply_one<S: ReextractSql>(
+fn apply_one<S: ArticleSql>(
     sql: &mut S,
     r: &Reextracted,
     settings_for: &dyn Fn(&str) -> LineSettings,

@@ -10,7 +10,9 @@ use std::collections::HashMap;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::rules::frontier::{now_ms, round_robin, url_host};
+use super::portable::writes::site_id_created;
+pub(super) use super::rules::frontier::SiteUrlCounts;
+use super::rules::frontier::{now_ms, round_robin, selected_sites, url_host};
 use super::{ClaimFilter, FrontierCounts, NewUrl, QueuedUrl, Store, StoreError, UrlKind};
 
 impl UrlKind {
@@ -40,33 +42,6 @@ impl UrlKind {
     }
 }
 
-/// The id of a site, created on first use.
-pub(super) fn site_id_in(conn: &Connection, name: &str) -> rusqlite::Result<i64> {
-    conn.prepare_cached("INSERT OR IGNORE INTO sites(name) VALUES (?1)")?
-        .execute([name])?;
-    conn.prepare_cached("SELECT id FROM sites WHERE name = ?1")?
-        .query_row([name], |r| r.get(0))
-}
-
-/// The sites a claim reads: `(id, name)` of the named ones that exist (all
-/// sites for `None`), in id order.
-fn selected_sites(
-    conn: &Connection,
-    names: Option<&[String]>,
-) -> rusqlite::Result<Vec<(i64, String)>> {
-    let all: Vec<(i64, String)> = conn
-        .prepare_cached("SELECT id, name FROM sites ORDER BY id")?
-        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
-        .collect::<rusqlite::Result<_>>()?;
-    Ok(match names {
-        None => all,
-        Some(names) => all
-            .into_iter()
-            .filter(|(_, n)| names.iter().any(|s| s == n))
-            .collect(),
-    })
-}
-
 /// Skip scan of a claim: the next host of a site with queued URLs.
 pub(super) const NEXT_HOST_SQL: &str = "SELECT host FROM urls INDEXED BY urls_claim_host
      WHERE site_id = ?1 AND state = 'queued' AND host > ?2
@@ -81,45 +56,6 @@ pub(super) const CLAIM_HOST_SQL: &str =
      ORDER BY priority DESC, id
      LIMIT ?4";
 
-/// How many URLs each site knows, kept by the store as it adds them, so the
-/// cap of `[crawler] max_urls_per_site` costs no `count(*)` per batch (a
-/// scan of the site's index entries, growing with its frontier). A site's
-/// count is read once, when it is first needed.
-/// The counts of a transaction that did not commit are wrong: the store
-/// forgets them all then ([`SiteUrlCounts::forget`]) and reads them again.
-/// Only this connection's inserts are counted: a crawl holds the crawl
-/// lock, so no other process adds URLs meanwhile.
-#[derive(Debug, Default)]
-pub(super) struct SiteUrlCounts {
-    by_site: HashMap<i64, u64>,
-}
-
-impl SiteUrlCounts {
-    /// Forget every count (after a rolled-back transaction).
-    pub fn forget(&mut self) {
-        self.by_site.clear();
-    }
-
-    /// The count of a site, read from the database if not known yet.
-    fn get(&mut self, conn: &Connection, site_id: i64) -> rusqlite::Result<&mut u64> {
-        if let std::collections::hash_map::Entry::Vacant(e) = self.by_site.entry(site_id) {
-            let n: i64 = conn
-                .prepare_cached("SELECT count(*) FROM urls WHERE site_id = ?1")?
-                .query_row([site_id], |r| r.get(0))?;
-            e.insert(u64::try_from(n).unwrap_or(0));
-        }
-        Ok(self.by_site.entry(site_id).or_default())
-    }
-
-    /// `n` URLs added to a site: counted if the site's count is known (an
-    /// unknown one is read when needed, and then includes them).
-    fn add(&mut self, site_id: i64, n: usize) {
-        if let Some(known) = self.by_site.get_mut(&site_id) {
-            *known += n as u64;
-        }
-    }
-}
-
 /// Insert new URLs; known ones are ignored. Returns how many were new.
 /// With `cap > 0`, a site that already knows `cap` URLs gets no more (a
 /// trap guard: an endless link or query space fills one site's frontier at
@@ -129,7 +65,7 @@ pub(super) fn add_urls_in(
     urls: &[NewUrl],
     cap: u64,
     counts: &mut SiteUrlCounts,
-) -> rusqlite::Result<usize> {
+) -> Result<usize, StoreError> {
     let now = now_ms();
     // Site ids of this batch's sites.
     let mut sites: HashMap<&str, i64> = HashMap::new();
@@ -142,12 +78,12 @@ pub(super) fn add_urls_in(
         let site_id = match sites.get(u.site.as_str()) {
             Some(&id) => id,
             None => {
-                let id = site_id_in(conn, &u.site)?;
+                let id = site_id_created(&mut &*conn, &u.site)?;
                 sites.insert(&u.site, id);
                 id
             }
         };
-        if cap > 0 && *counts.get(conn, site_id)? >= cap {
+        if counts.room(&mut &*conn, site_id, cap)? == 0 {
             continue;
         }
         let n = insert.execute(params![
@@ -170,11 +106,6 @@ impl Store {
     /// max_urls_per_site`. URLs beyond it are dropped when added.
     pub fn set_max_urls_per_site(&mut self, cap: u64) {
         self.max_urls_per_site = cap;
-    }
-
-    /// The id of a site, created if new.
-    pub fn site_id(&mut self, name: &str) -> Result<i64, StoreError> {
-        Ok(site_id_in(&self.conn, name)?)
     }
 
     /// Add URLs to the frontier (one transaction); known URLs are ignored.
@@ -223,7 +154,7 @@ impl Store {
         // (best priority, its id, the host's due URLs in order) per host.
         let mut by_host: Vec<(i64, i64, Vec<QueuedUrl>)> = Vec::new();
         {
-            let sites = selected_sites(&tx, filter.sites.as_deref())?;
+            let sites = selected_sites(&mut &*tx, filter.sites.as_deref())?;
             let mut next_host = tx.prepare_cached(NEXT_HOST_SQL)?;
             let mut select = tx.prepare_cached(CLAIM_HOST_SQL)?;
             let sql_limit = i64::try_from(per_host).unwrap_or(i64::MAX);
@@ -283,13 +214,9 @@ impl Store {
         )?)
     }
 
-    /// When the next queued URL becomes due (unix ms); `None` if nothing is queued.
-    pub fn next_due_at(&self) -> Result<Option<i64>, StoreError> {
-        self.next_due_at_for(None)
-    }
-
-    /// [`Store::next_due_at`] over some sites only (`None` = all): what a
-    /// crawl of those sites (the others not claimable) waits for.
+    /// When the next queued URL of `sites` (`None` = all) becomes due (unix
+    /// ms; `None` if nothing is queued): what a crawl of those sites (the
+    /// others not claimable) waits for.
     pub fn next_due_at_for(&self, sites: Option<&[String]>) -> Result<Option<i64>, StoreError> {
         let Some(names) = sites else {
             return Ok(self.conn.query_row(
@@ -298,7 +225,7 @@ impl Store {
                 |r| r.get(0),
             )?);
         };
-        let ids: Vec<String> = selected_sites(&self.conn, Some(names))?
+        let ids: Vec<String> = selected_sites(&mut &self.conn, Some(names))?
             .into_iter()
             .map(|(id, _)| id.to_string())
             .collect();
@@ -331,35 +258,6 @@ impl Store {
             }
         }
         Ok(c)
-    }
-
-    /// Pages fetched so far (successfully, at least once) for one site, for
-    /// the per-site page budget. 0 for a site not seen yet.
-    pub fn site_pages(&self, site: &str) -> Result<u64, StoreError> {
-        let n: i64 = self
-            .conn
-            .prepare_cached(
-                "SELECT count(*) FROM urls u JOIN sites s ON s.id = u.site_id
-             WHERE s.name = ?1 AND u.fetched_at IS NOT NULL",
-            )?
-            .query_row([site], |r| r.get(0))?;
-        Ok(u64::try_from(n).unwrap_or(0))
-    }
-
-    /// [`Store::site_pages`] for every site at once (load budgets at start).
-    pub fn pages_by_site(&self) -> Result<HashMap<String, u64>, StoreError> {
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT s.name, count(u.id) FROM sites s
-             LEFT JOIN urls u ON u.site_id = s.id AND u.fetched_at IS NOT NULL
-             GROUP BY s.id",
-        )?;
-        let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                u64::try_from(r.get::<_, i64>(1)?).unwrap_or(0),
-            ))
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// URLs known for a site (any state), for the per-host URL cap.

@@ -15,6 +15,7 @@ use rusqlite::{params, Connection, Transaction};
 
 use super::articles::Sqlite;
 use super::rules::{learning, to_u64};
+use super::StoreError;
 use crate::boilerplate::{split_lines, LineHash, LineSettings};
 
 pub use super::rules::learning::{Cleaned, SAMPLE_CHARS};
@@ -29,7 +30,7 @@ pub fn learn_and_clean(
     site_id: i64,
     raw_text: &str,
     settings: &LineSettings,
-) -> rusqlite::Result<Cleaned> {
+) -> Result<Cleaned, StoreError> {
     if !settings.enabled {
         return Ok(learning::unchanged(raw_text));
     }
@@ -39,7 +40,7 @@ pub fn learn_and_clean(
 
 /// RC of a site: articles processed by the line filter (0 if none yet).
 #[cfg(test)]
-pub fn site_rc(conn: &Connection, site_id: i64) -> rusqlite::Result<u64> {
+pub fn site_rc(conn: &Connection, site_id: i64) -> Result<u64, StoreError> {
     use super::rules::ArticleSql;
     Sqlite(conn).site_rc(site_id)
 }
@@ -52,7 +53,7 @@ pub fn boilerplate_hashes(
     site_id: i64,
     raw_text: &str,
     settings: &LineSettings,
-) -> rusqlite::Result<HashSet<LineHash>> {
+) -> Result<HashSet<LineHash>, StoreError> {
     learning::boilerplate_hashes(&mut Sqlite(conn), site_id, raw_text, settings)
 }
 
@@ -63,7 +64,7 @@ pub fn clean_with_current_counts(
     site_id: i64,
     raw_text: &str,
     settings: &LineSettings,
-) -> rusqlite::Result<Cleaned> {
+) -> Result<Cleaned, StoreError> {
     learning::clean_with_current_counts(&mut Sqlite(conn), site_id, raw_text, settings)
 }
 
@@ -101,7 +102,7 @@ pub fn boilerplate_lines(
     conn: &Connection,
     site_id: i64,
     rule: &crate::boilerplate::LineRule,
-) -> rusqlite::Result<u64> {
+) -> Result<u64, StoreError> {
     let rc = site_rc(conn, site_id)?;
     let n: i64 = conn
         .prepare_cached("SELECT count(*) FROM line_hashes WHERE site_id = ?1 AND count > ?2")?

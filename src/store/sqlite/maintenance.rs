@@ -6,8 +6,8 @@
 //! and settings; out: counts, lines and cleaned texts.
 
 use super::articles::Sqlite;
-use super::frontier::site_id_in;
 use super::lines::{self, Cleaned, Recleaned};
+use super::portable::writes::site_id_created;
 use super::{Store, StoreError};
 use crate::boilerplate::LineSettings;
 use crate::store::rules::reclean::{each_site, reclean_site, Which};
@@ -76,7 +76,7 @@ impl Store {
         settings: &LineSettings,
     ) -> Result<Vec<Replayed>, StoreError> {
         let tx = self.conn.transaction()?;
-        let site_id = site_id_in(&tx, site)?;
+        let site_id = site_id_created(&mut &*tx, site)?;
         let indexed = super::search_index::last_article_id(&tx)?;
         let mut learned = Vec::with_capacity(texts.len());
         for (n, text) in texts.iter().enumerate() {

@@ -40,7 +40,8 @@ mod sql;
 #[cfg(test)]
 mod tests;
 pub(super) mod trouble;
-pub(super) mod url_shapes;
+#[cfg(test)]
+mod url_shapes;
 
 /// The SQLite store. One writer at a time; readers open their own.
 pub struct Store {

@@ -18,11 +18,10 @@
 //! `store::pg::reextract`).
 
 use super::articles::Sqlite;
-use super::rules::reextract::{self, ReextractSql};
+use super::rules::reextract;
 use super::{Store, StoreError};
 use crate::boilerplate::LineSettings;
 use crate::extract::Article;
-use crate::store::sql::Sql;
 
 /// An article extracted again from its kept page.
 #[derive(Debug, Clone)]
@@ -85,11 +84,5 @@ impl Store {
         let counts = reextract::apply_batch(&mut Sqlite(&tx), key, batch, last_id, &settings_for)?;
         tx.commit()?;
         Ok(counts)
-    }
-}
-
-impl ReextractSql for Sqlite<'_> {
-    fn sql(&mut self) -> &mut dyn Sql {
-        &mut self.0
     }
 }

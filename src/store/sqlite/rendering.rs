@@ -20,7 +20,7 @@ impl Store {
         f: &mut WithHtml<'_>,
     ) -> Result<u64, StoreError> {
         let judge: &mut Judge<'_, &Connection> = &mut |conn, site_id, text, settings| {
-            Ok(lines::boilerplate_hashes(conn, site_id, text, settings)?)
+            lines::boilerplate_hashes(conn, site_id, text, settings)
         };
         // One read transaction: the pages of articles see one snapshot, as
         // a single statement would.

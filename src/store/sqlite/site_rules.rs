@@ -2,12 +2,9 @@
 //! path of its content block and how often it was used.
 //!
 //! In: [`SiteRuleUpdate`]s from the crawl's writer (one per article page
-//! extracted with `tree`). Out: the stored rules (loaded when a crawl or a
-//! `reextract` starts) and per-site figures for `stats`.
-
-use rusqlite::{params, Connection};
-
-use super::frontier::site_id_in;
+//! extracted with `tree`), written by `portable::writes::record_site_rule`.
+//! Out: the stored rules (loaded when a crawl or a `reextract` starts) and
+//! per-site figures for `stats`, read in `portable`.
 
 /// What one `tree` article page did to its site's rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -42,37 +39,6 @@ impl SiteRuleStats {
             self.pages_by_rule as f64 / n as f64
         }
     }
-}
-
-/// Apply one update inside the writer's transaction.
-pub(super) fn apply_update(conn: &Connection, u: &SiteRuleUpdate) -> rusqlite::Result<()> {
-    let site_id = site_id_in(conn, &u.site)?;
-    conn.prepare_cached("INSERT OR IGNORE INTO site_rules(site_id) VALUES (?1)")?
-        .execute([site_id])?;
-    conn.prepare_cached(
-        "UPDATE site_rules SET
-            pages_by_rule = pages_by_rule + ?2,
-            pages_by_tree = pages_by_tree + ?3,
-            dropped = dropped + ?4
-         WHERE site_id = ?1",
-    )?
-    .execute(params![
-        site_id,
-        i64::from(u.by_rule),
-        i64::from(!u.by_rule),
-        i64::from(u.dropped)
-    ])?;
-    if u.dropped {
-        conn.prepare_cached(
-            "UPDATE site_rules SET rule = NULL, display = NULL WHERE site_id = ?1",
-        )?
-        .execute([site_id])?;
-    }
-    if let Some((json, display)) = &u.learned {
-        conn.prepare_cached("UPDATE site_rules SET rule = ?2, display = ?3 WHERE site_id = ?1")?
-            .execute(params![site_id, json, display])?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ impl ToSql for Value<'_> {
     fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
         Ok(ToSqlOutput::Borrowed(match *self {
             Value::Int(v) => ValueRef::Integer(v),
+            Value::Float(v) => ValueRef::Real(v),
             Value::Text(v) => ValueRef::Text(v.as_bytes()),
             Value::Bytes(v) => ValueRef::Blob(v),
             Value::Bool(v) => ValueRef::Integer(i64::from(v)),

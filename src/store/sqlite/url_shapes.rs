@@ -1,41 +1,12 @@
-//! Learned URL shapes in SQLite (migration 0012): per site and shape, the
-//! judged pages that were articles, listings and other pages.
-//!
-//! In: [`ShapeUpdate`]s from the crawl's writer (the counts one judged page
-//! adds). Out: every site's counts (loaded when a crawl or `sites check`
-//! starts) and a site's most judged shapes for `stats`. What the counts
-//! mean (which shape is trusted as what) is decided in `crawl::shapes`.
-
-use rusqlite::{params, Connection};
-
-use super::frontier::site_id_in;
-use super::rules::shapes::summed;
-use super::ShapeUpdate;
-
-/// Add a batch's shape counts, inside the writer's transaction.
-pub(super) fn apply_updates(conn: &Connection, updates: &[ShapeUpdate]) -> rusqlite::Result<()> {
-    let mut upsert = conn.prepare_cached(
-        "INSERT INTO url_shapes(site_id, shape, articles, listings, others)
-         VALUES (?1, ?2, ?3, ?4, ?5)
-         ON CONFLICT(site_id, shape) DO UPDATE SET
-            articles = articles + excluded.articles,
-            listings = listings + excluded.listings,
-            others = others + excluded.others",
-    )?;
-    let mut site = ("", 0);
-    for ((name, shape), [a, l, o]) in summed(updates) {
-        if site.0 != name {
-            site = (name, site_id_in(conn, name)?);
-        }
-        upsert.execute(params![site.1, shape, a, l, o])?;
-    }
-    Ok(())
-}
+//! Learned URL shapes in SQLite (migration 0012), tested: per site and
+//! shape, the judged pages that were articles, listings and other pages,
+//! added up across batches (the writes are `portable::writes::add_shapes`,
+//! the reads `portable`; what the counts mean is decided in
+//! `crawl::shapes`).
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::store::{AnyStore, ShapeCounts, Store};
+    use crate::store::{AnyStore, ShapeCounts, ShapeUpdate, Store};
     use crate::store::{WriteOp, WriteOutcome};
 
     fn update(site: &str, shape: &str, a: u64, l: u64, o: u64) -> ShapeUpdate {

@@ -14,6 +14,7 @@ use postgres::types::Type;
 use postgres::{Client, Transaction};
 
 use super::sql::Tx;
+use crate::store::portable::writes::site_id_created;
 use crate::store::{StoreError, WriteOp};
 
 /// First key of the two-key advisory locks that serialise a site's
@@ -35,7 +36,7 @@ pub(in crate::store::pg) fn lock_sites(
     names.dedup();
     let mut ids = Vec::with_capacity(names.len());
     for site in names {
-        ids.push(site_id_in(tx, site)?);
+        ids.push(site_id_created(tx, site)?);
     }
     ids.sort_unstable();
     ids.dedup();
@@ -74,7 +75,7 @@ pub fn is_retryable(e: &StoreError) -> bool {
 
 /// The id of the named site (created if new), its learning lock taken: in
 /// one statement when the site exists.
-pub(super) fn locked_site(tx: &mut Tx<'_, '_>, name: &str) -> Result<i64, postgres::Error> {
+pub(super) fn locked_site(tx: &mut Tx<'_, '_>, name: &str) -> Result<i64, StoreError> {
     let row = tx.query_typed_opt(
         "SELECT id, pg_advisory_xact_lock($2, (id % 2147483647)::int) FROM sites WHERE name = $1",
         &[(&name, Type::TEXT), (&SITE_LOCK_CLASS, Type::INT4)],
@@ -82,23 +83,9 @@ pub(super) fn locked_site(tx: &mut Tx<'_, '_>, name: &str) -> Result<i64, postgr
     if let Some(row) = row {
         return Ok(row.get(0));
     }
-    let site_id = site_id_in(tx, name)?;
+    let site_id = site_id_created(tx, name)?;
     lock_site(tx, site_id)?;
     Ok(site_id)
-}
-
-/// The id of the named site, created if new. Two statements, so that a
-/// process that waited for another's insert of the same name reads it.
-pub(super) fn site_id_in(tx: &mut Tx<'_, '_>, name: &str) -> Result<i64, postgres::Error> {
-    let find = "SELECT id FROM sites WHERE name = $1";
-    if let Some(row) = tx.query_typed_opt(find, &[(&name, Type::TEXT)])? {
-        return Ok(row.get(0));
-    }
-    tx.execute_typed(
-        "INSERT INTO sites (name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
-        &[(&name, Type::TEXT)],
-    )?;
-    Ok(tx.query_typed_one(find, &[(&name, Type::TEXT)])?.get(0))
 }
 
 /// How a site's transaction in [`site_by_site`] commits.

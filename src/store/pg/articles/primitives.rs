@@ -16,8 +16,9 @@ use postgres::types::Type;
 use super::locks::{lock_site, locked_site};
 use super::sql::Tx;
 use crate::boilerplate::LineHash;
-use crate::store::rules::{to_u64, ArticleRow, ArticleSql, AtUrl, NewLines, PageCounts, Version};
-use crate::store::{method_name, KeptHtml};
+use crate::store::rules::{to_u64, ArticleRow, ArticleSql, AtUrl, NewLines, PageCounts};
+use crate::store::sql::Sql;
+use crate::store::{method_name, KeptHtml, StoreError};
 
 fn hash_of(md5: &[u8]) -> Option<LineHash> {
     LineHash::try_from(md5).ok()
@@ -27,90 +28,21 @@ fn md5s_of(hashes: &[LineHash]) -> Vec<&[u8]> {
     hashes.iter().map(|h| &h[..]).collect()
 }
 
-const FIND_AT_URL: &str = "SELECT id, content_hash, site_id FROM articles WHERE url = $1";
-
 impl ArticleSql for Tx<'_, '_> {
-    type Error = postgres::Error;
+    type Error = StoreError;
 
-    fn article_site(&mut self, name: &str) -> Result<i64, postgres::Error> {
+    fn sql(&mut self) -> &mut dyn Sql {
+        self
+    }
+
+    fn article_site(&mut self, name: &str) -> Result<i64, StoreError> {
         locked_site(self, name)
     }
 
-    fn locked_at_url(&mut self, found: AtUrl, url: &str) -> Result<Option<AtUrl>, postgres::Error> {
+    fn locked_at_url(&mut self, found: AtUrl, url: &str) -> Result<Option<AtUrl>, StoreError> {
         // Another process may have just updated the row.
         lock_site(self, found.site_id)?;
         self.article_at_url(url)
-    }
-
-    fn known_article(
-        &mut self,
-        url: &str,
-        site_id: i64,
-        hash: &str,
-    ) -> Result<(Option<i64>, Option<i64>), postgres::Error> {
-        let row = self.query_typed_one(
-            "SELECT (SELECT article_id FROM article_urls WHERE url = $1
-                     UNION ALL SELECT id FROM articles WHERE url = $1
-                     LIMIT 1),
-                    (SELECT id FROM articles WHERE site_id = $2 AND content_hash = $3)",
-            &[
-                (&url, Type::TEXT),
-                (&site_id, Type::INT8),
-                (&hash, Type::TEXT),
-            ],
-        )?;
-        Ok((row.get(0), row.get(1)))
-    }
-
-    fn article_by_url(&mut self, url: &str) -> Result<Option<i64>, postgres::Error> {
-        Ok(self
-            .query_typed_opt(
-                "SELECT article_id FROM article_urls WHERE url = $1
-                 UNION ALL SELECT id FROM articles WHERE url = $1
-                 LIMIT 1",
-                &[(&url, Type::TEXT)],
-            )?
-            .map(|r| r.get(0)))
-    }
-
-    fn article_by_hash(
-        &mut self,
-        site_id: i64,
-        hash: &str,
-    ) -> Result<Option<i64>, postgres::Error> {
-        Ok(self
-            .query_typed_opt(
-                "SELECT id FROM articles WHERE site_id = $1 AND content_hash = $2",
-                &[(&site_id, Type::INT8), (&hash, Type::TEXT)],
-            )?
-            .map(|r| r.get(0)))
-    }
-
-    fn article_at_url(&mut self, url: &str) -> Result<Option<AtUrl>, postgres::Error> {
-        Ok(self
-            .query_typed_opt(FIND_AT_URL, &[(&url, Type::TEXT)])?
-            .map(|row| AtUrl {
-                id: row.get(0),
-                content_hash: row.get(1),
-                site_id: row.get(2),
-            }))
-    }
-
-    fn is_site_url(&mut self, url: &str, site_id: i64) -> Result<bool, postgres::Error> {
-        Ok(self
-            .query_typed_opt(
-                "SELECT 1 FROM urls WHERE url = $1 AND site_id = $2",
-                &[(&url, Type::TEXT), (&site_id, Type::INT8)],
-            )?
-            .is_some())
-    }
-
-    fn add_alias(&mut self, url: &str, id: i64) -> Result<(), postgres::Error> {
-        self.execute_typed(
-            "INSERT INTO article_urls (url, article_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-            &[(&url, Type::TEXT), (&id, Type::INT8)],
-        )?;
-        Ok(())
     }
 
     /// One statement inserts the article, its lines and its URLs.
@@ -119,7 +51,7 @@ impl ArticleSql for Tx<'_, '_> {
         row: &ArticleRow<'_>,
         lines: &NewLines,
         urls: &[&str],
-    ) -> Result<i64, postgres::Error> {
+    ) -> Result<i64, StoreError> {
         let (distinctive, chars): (Vec<&[u8]>, Vec<i32>) = lines
             .distinctive
             .iter()
@@ -176,36 +108,8 @@ impl ArticleSql for Tx<'_, '_> {
             .get(0))
     }
 
-    fn update_article(&mut self, id: i64, row: &ArticleRow<'_>) -> Result<(), postgres::Error> {
-        let m = row.article;
-        self.execute_typed(
-            "UPDATE articles SET title = $2, author = $3, published_at = $4, modified_at = $5,
-                language = $6, site_name = $7, text = $8, raw_text = $9, content_hash = $10,
-                word_count = $11, fetched_at = $12,
-                canonical_url = coalesce($13, canonical_url), method = $14
-             WHERE id = $1",
-            &[
-                (&id, Type::INT8),
-                (&m.title, Type::TEXT),
-                (&m.author, Type::TEXT),
-                (&m.published_at, Type::TEXT),
-                (&m.modified_at, Type::TEXT),
-                (&m.language, Type::TEXT),
-                (&m.site_name, Type::TEXT),
-                (&row.text, Type::TEXT),
-                (&row.raw, Type::TEXT),
-                (&row.content_hash, Type::TEXT),
-                (&row.word_count, Type::INT8),
-                (&row.fetched_at, Type::INT8),
-                (&m.canonical_url, Type::TEXT),
-                (&method_name(m.method), Type::TEXT),
-            ],
-        )?;
-        Ok(())
-    }
-
     /// An upsert either way: a new article has no kept page to conflict with.
-    fn put_html(&mut self, id: i64, h: &KeptHtml, _replace: bool) -> Result<(), postgres::Error> {
+    fn put_html(&mut self, id: i64, h: &KeptHtml, _replace: bool) -> Result<(), StoreError> {
         self.execute_typed(
             "INSERT INTO article_html (article_id, url, status, content_type, last_modified,
                  etag, date, fetched_at, body_bytes, body_zstd)
@@ -237,7 +141,7 @@ impl ArticleSql for Tx<'_, '_> {
         site_id: i64,
         md5s: &[LineHash],
         max_owners: i64,
-    ) -> Result<PageCounts, postgres::Error> {
+    ) -> Result<PageCounts, StoreError> {
         let md5s = md5s_of(md5s);
         let rows = self.query_typed(
             "WITH page AS (
@@ -270,64 +174,13 @@ impl ArticleSql for Tx<'_, '_> {
         Ok((counts, owners))
     }
 
-    fn distinctive_chars(&mut self, article_id: i64) -> Result<i64, postgres::Error> {
-        Ok(self
-            .query_typed_one(
-                "SELECT coalesce(sum(chars), 0)::BIGINT FROM article_lines WHERE article_id = $1",
-                &[(&article_id, Type::INT8)],
-            )?
-            .get(0))
-    }
-
-    fn record_version(
-        &mut self,
-        url: &str,
-        v: Version,
-        raw_text: &str,
-        content_hash: &str,
-        fetched_at: i64,
-    ) -> Result<(), postgres::Error> {
-        self.execute_typed(
-            "INSERT INTO article_versions (url, article_id, raw_text, content_hash, shared,
-                 fetched_at)
-             VALUES ($1, $2, $3, $4, $5, $6)
-             ON CONFLICT DO NOTHING",
-            &[
-                (&url, Type::TEXT),
-                (&v.article_id, Type::INT8),
-                (&raw_text, Type::TEXT),
-                (&content_hash, Type::TEXT),
-                (&v.shared, Type::FLOAT8),
-                (&fetched_at, Type::INT8),
-            ],
-        )?;
-        Ok(())
-    }
-
-    fn count_article(
-        &mut self,
-        site_id: i64,
-        judgement_key: &str,
-    ) -> Result<(i64, i64), postgres::Error> {
-        let row = self.query_typed_one(
-            "INSERT INTO site_stats (site_id, articles_processed, cleaned_with)
-             VALUES ($1, 1, CASE WHEN EXISTS (SELECT 1 FROM articles WHERE site_id = $1)
-                                 THEN NULL ELSE $2 END)
-             ON CONFLICT (site_id) DO UPDATE
-                 SET articles_processed = site_stats.articles_processed + 1
-             RETURNING articles_processed, last_prune_rc",
-            &[(&site_id, Type::INT8), (&judgement_key, Type::TEXT)],
-        )?;
-        Ok((row.get(0), row.get(1)))
-    }
-
     /// One statement for all the lines, inserted in md5 order.
     fn count_lines(
         &mut self,
         site_id: i64,
         lines: &[(LineHash, &str)],
         rc: i64,
-    ) -> Result<Vec<(LineHash, u64)>, postgres::Error> {
+    ) -> Result<Vec<(LineHash, u64)>, StoreError> {
         let hashes: Vec<&[u8]> = lines.iter().map(|(h, _)| &h[..]).collect();
         let samples: Vec<&str> = lines.iter().map(|(_, s)| *s).collect();
         let rows = self.query_typed(
@@ -353,42 +206,7 @@ impl ArticleSql for Tx<'_, '_> {
             .collect())
     }
 
-    fn lines_counted_within(
-        &mut self,
-        site_id: i64,
-        ranges: [(i64, i64); 2],
-    ) -> Result<Vec<LineHash>, postgres::Error> {
-        let [(lo1, hi1), (lo2, hi2)] = ranges;
-        let rows = self.query_typed(
-            "SELECT md5 FROM line_hashes WHERE site_id = $1
-             AND ((count > $2 AND count <= $3) OR (count > $4 AND count <= $5))",
-            &[
-                (&site_id, Type::INT8),
-                (&lo1, Type::INT8),
-                (&hi1, Type::INT8),
-                (&lo2, Type::INT8),
-                (&hi2, Type::INT8),
-            ],
-        )?;
-        Ok(rows
-            .iter()
-            .filter_map(|r| hash_of(r.get::<_, &[u8]>(0)))
-            .collect())
-    }
-
-    fn prune_lines(&mut self, site_id: i64, limit: i64, rc: i64) -> Result<(), postgres::Error> {
-        self.execute_typed(
-            "DELETE FROM line_hashes WHERE site_id = $1 AND count <= $2",
-            &[(&site_id, Type::INT8), (&limit, Type::INT8)],
-        )?;
-        self.execute_typed(
-            "UPDATE site_stats SET last_prune_rc = $2 WHERE site_id = $1",
-            &[(&site_id, Type::INT8), (&rc, Type::INT8)],
-        )?;
-        Ok(())
-    }
-
-    fn record_changes(&mut self, site_id: i64, md5s: &[LineHash]) -> Result<(), postgres::Error> {
+    fn record_changes(&mut self, site_id: i64, md5s: &[LineHash]) -> Result<(), StoreError> {
         let md5s = md5s_of(md5s);
         self.execute_typed(
             "INSERT INTO line_changes AS c (site_id, md5, before_id)
@@ -406,7 +224,7 @@ impl ArticleSql for Tx<'_, '_> {
         site_id: i64,
         article_id: i64,
         md5s: &[LineHash],
-    ) -> Result<(), postgres::Error> {
+    ) -> Result<(), StoreError> {
         if md5s.is_empty() {
             return Ok(());
         }
@@ -424,28 +242,11 @@ impl ArticleSql for Tx<'_, '_> {
         Ok(())
     }
 
-    fn forget_cleaned_with(&mut self, site_id: i64) -> Result<(), postgres::Error> {
-        self.execute_typed(
-            "UPDATE site_stats SET cleaned_with = NULL
-             WHERE site_id = $1 AND cleaned_with IS NOT NULL",
-            &[(&site_id, Type::INT8)],
-        )?;
-        Ok(())
-    }
-
-    fn site_rc(&mut self, site_id: i64) -> Result<u64, postgres::Error> {
-        let row = self.query_typed_opt(
-            "SELECT articles_processed FROM site_stats WHERE site_id = $1",
-            &[(&site_id, Type::INT8)],
-        )?;
-        Ok(row.map_or(0, |r| to_u64(r.get(0))))
-    }
-
     fn line_counts(
         &mut self,
         site_id: i64,
         md5s: &[LineHash],
-    ) -> Result<HashMap<LineHash, u64>, postgres::Error> {
+    ) -> Result<HashMap<LineHash, u64>, StoreError> {
         let md5s = md5s_of(md5s);
         let rows = self.query_typed(
             "SELECT md5, count FROM line_hashes WHERE site_id = $1 AND md5 = ANY($2::bytea[])",

@@ -69,7 +69,7 @@ impl PgStore {
 }
 
 impl RecleanSql for Tx<'_, '_> {
-    fn cleaned_with(&mut self, site_id: i64) -> Result<Option<String>, postgres::Error> {
+    fn cleaned_with(&mut self, site_id: i64) -> Result<Option<String>, StoreError> {
         Ok(self
             .query_typed_opt(
                 "SELECT cleaned_with FROM site_stats WHERE site_id = $1",
@@ -83,7 +83,7 @@ impl RecleanSql for Tx<'_, '_> {
         site_id: i64,
         after_id: i64,
         limit: usize,
-    ) -> Result<Vec<StoredText>, postgres::Error> {
+    ) -> Result<Vec<StoredText>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let rows = self.query_typed(
             "SELECT id, text, raw_text FROM articles
@@ -100,7 +100,7 @@ impl RecleanSql for Tx<'_, '_> {
             .collect())
     }
 
-    fn articles_with_changed_lines(&mut self, site_id: i64) -> Result<Vec<i64>, postgres::Error> {
+    fn articles_with_changed_lines(&mut self, site_id: i64) -> Result<Vec<i64>, StoreError> {
         Ok(self
             .query_typed(
                 "SELECT l.article_id FROM line_changes c
@@ -118,11 +118,7 @@ impl RecleanSql for Tx<'_, '_> {
             .collect())
     }
 
-    fn articles_by_id(
-        &mut self,
-        site_id: i64,
-        ids: &[i64],
-    ) -> Result<Vec<StoredText>, postgres::Error> {
+    fn articles_by_id(&mut self, site_id: i64, ids: &[i64]) -> Result<Vec<StoredText>, StoreError> {
         let rows = self.query_typed(
             "SELECT id, text, raw_text FROM articles
              WHERE id = ANY($1) AND site_id = $2 ORDER BY id",
@@ -134,7 +130,7 @@ impl RecleanSql for Tx<'_, '_> {
             .collect())
     }
 
-    fn set_text(&mut self, id: i64, text: &str, word_count: i64) -> Result<(), postgres::Error> {
+    fn set_text(&mut self, id: i64, text: &str, word_count: i64) -> Result<(), StoreError> {
         self.execute_typed(
             "UPDATE articles SET text = $2, word_count = $3 WHERE id = $1",
             &[
@@ -146,7 +142,7 @@ impl RecleanSql for Tx<'_, '_> {
         Ok(())
     }
 
-    fn finish_reclean(&mut self, site_id: i64, key: &str) -> Result<(), postgres::Error> {
+    fn finish_reclean(&mut self, site_id: i64, key: &str) -> Result<(), StoreError> {
         self.execute_typed(
             "DELETE FROM line_changes WHERE site_id = $1",
             &[(&site_id, Type::INT8)],

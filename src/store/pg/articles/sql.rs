@@ -2,22 +2,27 @@
 //! and reused ([`Prepared`]), or each sent whole with its parameter types.
 //!
 //! In: a transaction, a statement's text and its typed parameters. Out:
-//! its rows. Why prepare: the server plans a statement sent whole every
+//! its rows. The same transaction runs the statements both stores share
+//! ([`Sql`]), prepared and kept the same way. Why prepare: the server plans a statement sent whole every
 //! time it comes, and planning, not running, was most of the cost of the
 //! small statements an article needs (≈ 190 µs against ≈ 50 µs for the
 //! duplicate lookup, measured on the shared test server under load). The
-//! statement texts are `&'static str`, the cache's keys.
+//! statement texts are the cache's keys.
 
 use std::collections::HashMap;
 
+use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{ToSql, Type};
 use postgres::{Row, Statement, Transaction};
+
+use crate::store::sql::{numbered_for_postgres, Dialect, Sql, Value};
+use crate::store::StoreError;
 
 /// Statements prepared on one connection, by their text. Keep it beside
 /// the connection it was filled on: a statement is valid only there.
 #[derive(Default)]
 pub struct Prepared {
-    statements: HashMap<&'static str, Statement>,
+    statements: HashMap<String, Statement>,
 }
 
 /// A transaction with the way its statements are sent.
@@ -45,11 +50,6 @@ impl<'t, 'c> Tx<'t, 'c> {
         }
     }
 
-    /// The transaction, for the statements both stores run as one text.
-    pub(in crate::store::pg) fn transaction(&mut self) -> &mut Transaction<'c> {
-        self.tx
-    }
-
     fn statement(
         &mut self,
         sql: &'static str,
@@ -63,7 +63,7 @@ impl<'t, 'c> Tx<'t, 'c> {
         }
         let types: Vec<Type> = params.iter().map(|(_, t)| t.clone()).collect();
         let s = self.tx.prepare_typed(sql, &types)?;
-        cache.statements.insert(sql, s.clone());
+        cache.statements.insert(sql.to_string(), s.clone());
         Ok(Some(s))
     }
 
@@ -114,4 +114,45 @@ impl<'t, 'c> Tx<'t, 'c> {
 
 fn values<'p>(params: &'p Params<'p>) -> Vec<&'p (dyn ToSql + Sync)> {
     params.iter().map(|(v, _)| *v).collect()
+}
+
+impl Tx<'_, '_> {
+    /// A shared statement (numbered placeholders), its parameter types
+    /// those the server infers; kept like the others when they are.
+    fn shared(&mut self, sql: &str) -> Result<Statement, postgres::Error> {
+        if let Some(s) = self.prepared.as_deref().and_then(|c| c.statements.get(sql)) {
+            return Ok(s.clone());
+        }
+        let s = self.tx.prepare(&numbered_for_postgres(sql))?;
+        if let Some(cache) = self.prepared.as_deref_mut() {
+            cache.statements.insert(sql.to_string(), s.clone());
+        }
+        Ok(s)
+    }
+}
+
+impl Sql for Tx<'_, '_> {
+    fn dialect(&self) -> Dialect {
+        Dialect::Postgres
+    }
+
+    fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
+        let statement = self.shared(sql)?;
+        let params: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p as _).collect();
+        Ok(self.tx.execute(&statement, &params)?)
+    }
+
+    fn each_row(
+        &mut self,
+        sql: &str,
+        params: &[Value<'_>],
+        each: &mut dyn FnMut(&crate::store::sql::Row<'_>) -> Result<(), StoreError>,
+    ) -> Result<(), StoreError> {
+        let statement = self.shared(sql)?;
+        let mut rows = self.tx.query_raw(&statement, params.iter())?;
+        while let Some(row) = rows.next()? {
+            each(&row)?;
+        }
+        Ok(())
+    }
 }

@@ -12,6 +12,7 @@ use crate::boilerplate::LineSettings;
 pub use crate::store::rules::reclean::Recleaned;
 use crate::store::rules::reclean::{self, RecleanSql, StoredText};
 use crate::store::sqlite::articles::Sqlite;
+use crate::store::StoreError;
 
 /// Re-clean every stored article of the site with the current counts;
 /// returns how many changed (see `rules::reclean::reclean_all`).
@@ -19,12 +20,12 @@ pub fn reclean_site(
     tx: &Transaction<'_>,
     site_id: i64,
     settings: &LineSettings,
-) -> rusqlite::Result<usize> {
+) -> Result<usize, StoreError> {
     Ok(reclean::reclean_all(&mut Sqlite(tx), site_id, settings)?.changed)
 }
 
 impl RecleanSql for Sqlite<'_> {
-    fn cleaned_with(&mut self, site_id: i64) -> rusqlite::Result<Option<String>> {
+    fn cleaned_with(&mut self, site_id: i64) -> Result<Option<String>, StoreError> {
         Ok(self
             .0
             .prepare_cached("SELECT cleaned_with FROM site_stats WHERE site_id = ?1")?
@@ -38,9 +39,10 @@ impl RecleanSql for Sqlite<'_> {
         site_id: i64,
         after_id: i64,
         limit: usize,
-    ) -> rusqlite::Result<Vec<StoredText>> {
+    ) -> Result<Vec<StoredText>, StoreError> {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        self.0
+        Ok(self
+            .0
             .prepare_cached(
                 "SELECT id, text, raw_text FROM articles
                  WHERE site_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
@@ -48,10 +50,10 @@ impl RecleanSql for Sqlite<'_> {
             .query_map(params![site_id, after_id, limit], |r| {
                 Ok((r.get(0)?, r.get(1)?, r.get(2)?))
             })?
-            .collect()
+            .collect::<rusqlite::Result<_>>()?)
     }
 
-    fn articles_with_changed_lines(&mut self, site_id: i64) -> rusqlite::Result<Vec<i64>> {
+    fn articles_with_changed_lines(&mut self, site_id: i64) -> Result<Vec<i64>, StoreError> {
         let changes: Vec<(Vec<u8>, i64)> = self
             .0
             .prepare_cached("SELECT md5, before_id FROM line_changes WHERE site_id = ?1")?
@@ -74,7 +76,7 @@ impl RecleanSql for Sqlite<'_> {
         Ok(ids.into_iter().collect())
     }
 
-    fn articles_by_id(&mut self, site_id: i64, ids: &[i64]) -> rusqlite::Result<Vec<StoredText>> {
+    fn articles_by_id(&mut self, site_id: i64, ids: &[i64]) -> Result<Vec<StoredText>, StoreError> {
         let mut read = self
             .0
             .prepare_cached("SELECT text, raw_text FROM articles WHERE id = ?1 AND site_id = ?2")?;
@@ -88,14 +90,14 @@ impl RecleanSql for Sqlite<'_> {
         Ok(out)
     }
 
-    fn set_text(&mut self, id: i64, text: &str, word_count: i64) -> rusqlite::Result<()> {
+    fn set_text(&mut self, id: i64, text: &str, word_count: i64) -> Result<(), StoreError> {
         self.0
             .prepare_cached("UPDATE articles SET text = ?2, word_count = ?3 WHERE id = ?1")?
             .execute(params![id, text, word_count])?;
         Ok(())
     }
 
-    fn finish_reclean(&mut self, site_id: i64, key: &str) -> rusqlite::Result<()> {
+    fn finish_reclean(&mut self, site_id: i64, key: &str) -> Result<(), StoreError> {
         self.0
             .prepare_cached("DELETE FROM line_changes WHERE site_id = ?1")?
             .execute([site_id])?;

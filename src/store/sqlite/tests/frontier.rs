@@ -4,6 +4,32 @@ use super::*;
 use crate::store::sqlite::frontier::{CLAIM_HOST_SQL, NEXT_HOST_SQL};
 use crate::store::*;
 
+/// The frontier's figures the tests read, on a bare SQLite store.
+impl Store {
+    /// The id of a site, created if new.
+    fn site_id(&mut self, name: &str) -> Result<i64, StoreError> {
+        crate::store::portable::writes::site_id_created(&mut &self.conn, name)
+    }
+
+    /// When the next queued URL becomes due (unix ms); `None` if nothing is queued.
+    fn next_due_at(&self) -> Result<Option<i64>, StoreError> {
+        self.next_due_at_for(None)
+    }
+
+    /// Pages fetched so far (successfully, at least once) for one site, for
+    /// the per-site page budget. 0 for a site not seen yet.
+    fn site_pages(&self, site: &str) -> Result<u64, StoreError> {
+        let n: i64 = self
+            .conn
+            .prepare_cached(
+                "SELECT count(*) FROM urls u JOIN sites s ON s.id = u.site_id
+             WHERE s.name = ?1 AND u.fetched_at IS NOT NULL",
+            )?
+            .query_row([site], |r| r.get(0))?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+}
+
 #[test]
 fn add_urls_counts_only_new_ones_and_creates_sites() {
     let mut s = Store::open_in_memory().unwrap();

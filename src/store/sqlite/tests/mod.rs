@@ -23,6 +23,11 @@ impl Store {
     pub(crate) fn site_stats(&self, line_window: u64) -> Result<Vec<SiteStats>, StoreError> {
         crate::store::rules::stats::site_stats(&mut &self.conn, line_window)
     }
+    pub(crate) fn pages_by_site(
+        &self,
+    ) -> Result<std::collections::HashMap<String, u64>, StoreError> {
+        crate::store::portable::writes::pages_by_site(&mut &self.conn)
+    }
 }
 
 pub(super) fn off() -> LineSettings {
