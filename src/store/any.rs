@@ -16,7 +16,7 @@ use super::pg::{PgStore, TurnsAt};
 use super::rules::reclean::Recleaned;
 use super::sql::Sql;
 use super::{
-    ArticleRef, ClaimFilter, DayCount, Outlook, QueuedUrl, ReextractCounts, Reextracted, SearchHit,
+    ArticleRef, ClaimFilter, DayCount, QueuedUrl, ReextractCounts, Reextracted, SearchHit,
     Selection, Store, StoreError, StoreTarget, StoredArticle, StoredHtml, WriteOp, WriteOutcome,
 };
 use crate::boilerplate::{LineHash, LineSettings};
@@ -120,6 +120,27 @@ impl AnyStore {
         }
     }
 
+    /// `f` run in one transaction, committed when it succeeds.
+    pub(crate) fn in_transaction<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Sql) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => {
+                let tx = s.conn.transaction()?;
+                let out = f(&mut &*tx)?;
+                tx.commit()?;
+                Ok(out)
+            }
+            AnyStore::Pg(s) => {
+                let mut tx = s.client().transaction()?;
+                let out = f(&mut tx)?;
+                tx.commit()?;
+                Ok(out)
+            }
+        }
+    }
+
     /// The database for messages: a path, or a URL without its password.
     pub fn shown(&self) -> String {
         match self {
@@ -206,14 +227,6 @@ impl AnyStore {
         /// cleaned.
         fn reclean_changed(&mut self, site: Option<&str>, settings_for: &dyn Fn(&str) -> LineSettings)
             -> Result<Recleaned, StoreError>;
-        /// Queue again the URLs of `sites` refused under other settings than
-        /// `refusals` (reason, fingerprint of today's settings); how many.
-        fn requeue_refused(&mut self, sites: &[String], refusals: &[(String, String)])
-            -> Result<usize, StoreError>;
-        /// Queue again every failed URL of `sites`; how many.
-        fn requeue_failed(&mut self, sites: &[String]) -> Result<usize, StoreError>;
-        /// What of `sites` waits or failed in the frontier.
-        fn outlook(&mut self, sites: &[String], now_ms: i64) -> Result<Outlook, StoreError>;
     }
 
     /// Every stored `tree` rule that parses, by site name: what `tree`

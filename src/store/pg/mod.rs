@@ -17,7 +17,6 @@ mod overview;
 mod read;
 mod reextract;
 mod rendering;
-mod requeue;
 mod search;
 mod sql;
 #[cfg(test)]

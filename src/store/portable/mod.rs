@@ -6,6 +6,8 @@
 //! In: a store's connection as [`Sql`] (or the [`AnyStore`] that holds
 //! one). Out: the same rows, as the same types, on either store.
 
+pub(crate) mod requeue;
+
 use super::rows::KEPT_COLUMNS;
 use super::rows::{
     kept_sizes, language_count, reextract_cursor, shape_counts, site_rule_stats, stored_html,
