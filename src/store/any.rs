@@ -13,7 +13,6 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::pg::{PgStore, TurnsAt};
-use super::rules::reclean::Recleaned;
 use super::sql::Sql;
 use super::{
     ArticleRef, ClaimFilter, DayCount, QueuedUrl, ReextractCounts, Reextracted, SearchHit,
@@ -218,15 +217,6 @@ impl AnyStore {
         fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError>;
         /// Pages fetched so far per site (database lifetime, for budgets).
         fn pages_by_site(&mut self) -> Result<HashMap<String, u64>, StoreError>;
-        /// Re-clean every stored article of one site (or every site) with
-        /// the current counts; how many changed.
-        fn reclean(&mut self, site: Option<&str>, settings_for: &dyn Fn(&str) -> LineSettings)
-            -> Result<usize, StoreError>;
-        /// The end-of-crawl re-clean of one site (or every site): only the
-        /// articles having a line whose status changed since they were
-        /// cleaned.
-        fn reclean_changed(&mut self, site: Option<&str>, settings_for: &dyn Fn(&str) -> LineSettings)
-            -> Result<Recleaned, StoreError>;
     }
 
     /// Every stored `tree` rule that parses, by site name: what `tree`

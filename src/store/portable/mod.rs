@@ -6,6 +6,7 @@
 //! In: a store's connection as [`Sql`] (or the [`AnyStore`] that holds
 //! one). Out: the same rows, as the same types, on either store.
 
+mod reclean;
 pub(crate) mod requeue;
 
 use super::rows::KEPT_COLUMNS;

@@ -12,7 +12,7 @@ use super::frontier::site_id_in;
 use super::lines::{self, Cleaned, Recleaned};
 use super::{Store, StoreError};
 use crate::boilerplate::LineSettings;
-use crate::store::rules::reclean::{each_site, reclean_site, Which};
+use crate::store::rules::reclean::{reclean_site, Which};
 
 /// One text of a [`Store::replay_site`] sequence.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,48 +24,18 @@ pub struct Replayed {
 }
 
 impl Store {
-    /// Re-clean the stored articles of one site (or every site) from their
-    /// pre-filter text with the current line counts; one transaction per
-    /// site. Returns how many articles changed. An unknown site changes nothing.
-    pub fn reclean(
+    /// One site's re-clean (see `rules::reclean`), in a transaction of its
+    /// own.
+    pub(crate) fn reclean_site(
         &mut self,
-        site: Option<&str>,
-        settings_for: impl Fn(&str) -> LineSettings,
-    ) -> Result<usize, StoreError> {
-        Ok(self.reclean_sites(site, settings_for, Which::All)?.changed)
-    }
-
-    /// The end-of-crawl re-clean: of one site (or every site), only the
-    /// articles having a line whose status changed after they were cleaned
-    /// (a site whose line index is incomplete gets the full walk of
-    /// [`Store::reclean`]); one transaction per site. Leaves the same texts
-    /// as [`Store::reclean`].
-    pub fn reclean_changed(
-        &mut self,
-        site: Option<&str>,
-        settings_for: impl Fn(&str) -> LineSettings,
-    ) -> Result<Recleaned, StoreError> {
-        self.reclean_sites(site, settings_for, Which::Changed)
-    }
-
-    /// The named site (or every site) re-cleaned, one transaction a site.
-    fn reclean_sites(
-        &mut self,
-        site: Option<&str>,
-        settings_for: impl Fn(&str) -> LineSettings,
+        site_id: i64,
+        settings: &LineSettings,
         which: Which,
     ) -> Result<Recleaned, StoreError> {
-        let sites: Vec<(i64, String)> = self
-            .conn
-            .prepare("SELECT id, name FROM sites WHERE ?1 IS NULL OR name = ?1 ORDER BY id")?
-            .query_map([site], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<_, _>>()?;
-        each_site(sites, which, settings_for, |id, settings| {
-            let tx = self.conn.transaction()?;
-            let done = reclean_site(&mut Sqlite(&tx), id, settings, which)?;
-            tx.commit()?;
-            Ok(done)
-        })
+        let tx = self.conn.transaction()?;
+        let done = reclean_site(&mut Sqlite(&tx), site_id, settings, which)?;
+        tx.commit()?;
+        Ok(done)
     }
 
     /// A site's `n` most recurring lines with their counts (LC); lines seen

@@ -45,6 +45,11 @@ impl<'t, 'c> Tx<'t, 'c> {
         }
     }
 
+    /// The transaction itself, for the statements both stores share.
+    pub(in crate::store::pg) fn transaction(&mut self) -> &mut Transaction<'c> {
+        self.tx
+    }
+
     fn statement(
         &mut self,
         sql: &'static str,

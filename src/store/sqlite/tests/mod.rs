@@ -23,6 +23,20 @@ impl Store {
     pub(crate) fn site_stats(&self, line_window: u64) -> Result<Vec<SiteStats>, StoreError> {
         crate::store::rules::stats::site_stats(&mut &self.conn, line_window)
     }
+
+    /// The re-clean as `AnyStore::reclean` runs it.
+    pub(crate) fn reclean(
+        &mut self,
+        site: Option<&str>,
+        which: crate::store::Which,
+        settings_for: impl Fn(&str) -> LineSettings,
+    ) -> Result<crate::store::lines::Recleaned, StoreError> {
+        use crate::store::rules::reclean::{each_site, sites};
+        let sites = sites(&mut &self.conn, site)?;
+        each_site(sites, which, settings_for, |id, s| {
+            self.reclean_site(id, s, which)
+        })
+    }
 }
 
 pub(super) fn off() -> LineSettings {
