@@ -9,6 +9,7 @@
 
 use super::rules::search::one_line;
 use super::rules::to_u64;
+use super::sql::Cell;
 use super::{
     method_of_name, DayCount, KeptHeaders, KeptSizes, LanguageCount, ReextractCursor, SearchHit,
     ShapeCounts, SiteRuleStats, StoredArticle, StoredHtml,
@@ -38,6 +39,8 @@ pub(crate) trait Columns {
     fn bytes(&self, i: usize) -> Result<Vec<u8>, Self::Error>;
     /// A yes/no column (PostgreSQL's `boolean`, SQLite's 0 or 1).
     fn flag(&self, i: usize) -> Result<bool, Self::Error>;
+    /// Column `i` as whatever its type is (NULL included).
+    fn cell(&self, i: usize) -> Result<Cell, Self::Error>;
     /// Column `i` holds a value that does not decode (a damaged kept page).
     fn undecodable(&self, i: usize, e: std::io::Error) -> Self::Error;
     /// A count (a negative one, which no store writes, reads as 0).

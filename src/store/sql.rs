@@ -37,6 +37,7 @@ impl Dialect {
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Value<'a> {
     Int(i64),
+    Float(f64),
     Text(&'a str),
     Bytes(&'a [u8]),
     Bool(bool),
@@ -76,6 +77,33 @@ impl From<bool> for Value<'_> {
 impl<'a, T: Into<Value<'a>>> From<Option<T>> for Value<'a> {
     fn from(v: Option<T>) -> Self {
         v.map_or(Value::Null, Into::into)
+    }
+}
+
+/// One cell of a row read whole, whatever its column's type (what `copy`
+/// moves; a statement that knows its columns reads them through
+/// [`Columns`]'s typed getters instead).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Cell {
+    Null,
+    Int(i64),
+    Float(f64),
+    Text(String),
+    Bytes(Vec<u8>),
+    Bool(bool),
+}
+
+impl Cell {
+    /// The cell as a statement's parameter.
+    pub(crate) fn value(&self) -> Value<'_> {
+        match self {
+            Cell::Null => Value::Null,
+            Cell::Int(v) => Value::Int(*v),
+            Cell::Float(v) => Value::Float(*v),
+            Cell::Text(v) => Value::Text(v),
+            Cell::Bytes(v) => Value::Bytes(v),
+            Cell::Bool(v) => Value::Bool(*v),
+        }
     }
 }
 

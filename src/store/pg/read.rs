@@ -5,7 +5,7 @@
 //! In: an article reference, a [`Selection`], a site. Out: the same
 //! [`StoredArticle`] and [`SiteStats`] values either store gives.
 
-use postgres::types::ToSql;
+use postgres::types::{ToSql, Type};
 use postgres::Row;
 
 use super::super::{ArticleRef, Selection, StoreError, StoredArticle, StoredHtml};
@@ -13,6 +13,7 @@ use super::PgStore;
 use crate::store::rows::{stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS};
 use crate::store::rules::search::article_id;
 use crate::store::rules::to_u64;
+use crate::store::sql::Cell;
 
 /// Articles read per round trip by an export.
 const EXPORT_ROWS: i32 = 500;
@@ -102,6 +103,27 @@ impl crate::store::rows::Columns for Row {
     }
     fn flag(&self, i: usize) -> Result<bool, StoreError> {
         Ok(self.try_get(i)?)
+    }
+    fn cell(&self, i: usize) -> Result<Cell, StoreError> {
+        let ty = self.columns()[i].type_();
+        let cell = if *ty == Type::INT2 {
+            self.try_get::<_, Option<i16>>(i)?
+                .map(|v| Cell::Int(v.into()))
+        } else if *ty == Type::INT4 {
+            self.try_get::<_, Option<i32>>(i)?
+                .map(|v| Cell::Int(v.into()))
+        } else if *ty == Type::INT8 {
+            self.try_get::<_, Option<i64>>(i)?.map(Cell::Int)
+        } else if *ty == Type::FLOAT8 {
+            self.try_get::<_, Option<f64>>(i)?.map(Cell::Float)
+        } else if *ty == Type::BOOL {
+            self.try_get::<_, Option<bool>>(i)?.map(Cell::Bool)
+        } else if *ty == Type::BYTEA {
+            self.try_get::<_, Option<Vec<u8>>>(i)?.map(Cell::Bytes)
+        } else {
+            self.try_get::<_, Option<String>>(i)?.map(Cell::Text)
+        };
+        Ok(cell.unwrap_or(Cell::Null))
     }
     fn undecodable(&self, _: usize, e: std::io::Error) -> StoreError {
         StoreError::Io(e)

@@ -22,6 +22,7 @@ impl ToSql for Value<'_> {
             Value::Int(v) if *ty == Type::INT4 => i32::try_from(v)?.to_sql_checked(ty, out),
             Value::Int(v) if *ty == Type::INT2 => i16::try_from(v)?.to_sql_checked(ty, out),
             Value::Int(v) => v.to_sql_checked(ty, out),
+            Value::Float(v) => v.to_sql_checked(ty, out),
             Value::Text(v) => v.to_sql_checked(ty, out),
             Value::Bytes(v) => v.to_sql_checked(ty, out),
             Value::Bool(v) => v.to_sql_checked(ty, out),

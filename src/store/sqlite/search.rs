@@ -370,6 +370,9 @@ impl super::rows::Columns for Row<'_> {
     fn flag(&self, i: usize) -> rusqlite::Result<bool> {
         self.get(i)
     }
+    fn cell(&self, i: usize) -> rusqlite::Result<crate::store::sql::Cell> {
+        Ok(super::sql::cell_of(self.get_ref(i)?))
+    }
     fn undecodable(&self, i: usize, e: std::io::Error) -> rusqlite::Error {
         rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Blob, Box::new(e))
     }
