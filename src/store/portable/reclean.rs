@@ -1,12 +1,13 @@
 //! The re-clean of a store's sites, whichever store: the sites listed
-//! once, each re-cleaned in a transaction of its own by its backend (the
-//! rules are `rules::reclean`).
+//! once, each re-cleaned in a transaction of its own (on PostgreSQL holding
+//! the site's learning lock; the rules are `rules::reclean`).
 //!
 //! In: a site (or every site), which articles, and each site's
 //! [`LineSettings`]. Out: how many articles were read and how many changed
 //! ([`Recleaned`]).
 
-use super::super::rules::reclean::{each_site, sites, Recleaned, Which};
+use super::super::rules::reclean::{each_site, reclean_site, sites, Recleaned, Which};
+use super::super::sqlite::articles::Sqlite;
 use super::super::{AnyStore, StoreError};
 use crate::boilerplate::LineSettings;
 
@@ -26,7 +27,12 @@ impl AnyStore {
     ) -> Result<Recleaned, StoreError> {
         let sites = sites(self.sql(), site)?;
         each_site(sites, which, settings_for, |id, settings| match self {
-            AnyStore::Sqlite(s) => s.reclean_site(id, settings, which),
+            AnyStore::Sqlite(s) => {
+                let tx = s.conn.transaction()?;
+                let done = reclean_site(&mut Sqlite(&tx), id, settings, which)?;
+                tx.commit()?;
+                Ok(done)
+            }
             AnyStore::Pg(s) => s.reclean_site(id, settings, which),
         })
     }

@@ -1,18 +1,15 @@
-//! Boilerplate maintenance over the whole store: re-cleaning stored articles
-//! with the lines learned since (warm-up repair; all of them, or at the end
-//! of a crawl only those with a line whose status changed), listing a site's most
+//! Boilerplate maintenance over the whole store: listing a site's most
 //! recurring lines, and replaying a sequence of texts through learning (what
-//! `eval --sequence` measures, on an in-memory store). In: site names, texts
-//! and settings; out: counts, lines and cleaned texts.
+//! `eval --sequence` measures, on an in-memory store) with the re-clean at
+//! its end (the re-clean of stored articles is `rules::reclean`). In: site
+//! names, texts and settings; out: lines and cleaned texts.
 
 use rusqlite::OptionalExtension;
 
-use super::articles::Sqlite;
 use super::frontier::site_id_in;
-use super::lines::{self, Cleaned, Recleaned};
+use super::lines::{self, Cleaned};
 use super::{Store, StoreError};
 use crate::boilerplate::LineSettings;
-use crate::store::rules::reclean::{reclean_site, Which};
 
 /// One text of a [`Store::replay_site`] sequence.
 #[derive(Debug, Clone, PartialEq)]
@@ -24,20 +21,6 @@ pub struct Replayed {
 }
 
 impl Store {
-    /// One site's re-clean (see `rules::reclean`), in a transaction of its
-    /// own.
-    pub(crate) fn reclean_site(
-        &mut self,
-        site_id: i64,
-        settings: &LineSettings,
-        which: Which,
-    ) -> Result<Recleaned, StoreError> {
-        let tx = self.conn.transaction()?;
-        let done = reclean_site(&mut Sqlite(&tx), site_id, settings, which)?;
-        tx.commit()?;
-        Ok(done)
-    }
-
     /// A site's `n` most recurring lines with their counts (LC); lines seen
     /// in only one article do not recur and are left out.
     pub fn top_lines(&self, site: &str, n: usize) -> Result<Vec<(String, u64)>, StoreError> {

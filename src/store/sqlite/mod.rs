@@ -12,7 +12,7 @@
 //! `search_index` (the batch's new articles into the FTS5 indexes),
 //! `checkpoint` (WAL checkpoints on a thread of their own while crawling),
 //! `search` (FTS5 and CJK search, lookup, export), `stats` and `overview`
-//! (figures), `maintenance` (re-cleaning, top lines), `lines` (learning's
+//! (figures), `maintenance` (top lines, replaying texts), `lines` (learning's
 //! entry points, the line table's figures, the re-clean's SQL), `kept` and
 //! `reextract` (kept pages, re-extraction), `rendering` (what the Markdown
 //! export reads), `site_rules`, `url_shapes`, and `trouble` (SQLite's

@@ -31,10 +31,14 @@ impl Store {
         which: crate::store::Which,
         settings_for: impl Fn(&str) -> LineSettings,
     ) -> Result<crate::store::lines::Recleaned, StoreError> {
-        use crate::store::rules::reclean::{each_site, sites};
+        use crate::store::rules::reclean::{each_site, reclean_site, sites};
+        use crate::store::sqlite::articles::Sqlite;
         let sites = sites(&mut &self.conn, site)?;
-        each_site(sites, which, settings_for, |id, s| {
-            self.reclean_site(id, s, which)
+        each_site(sites, which, settings_for, |id, settings| {
+            let tx = self.conn.transaction()?;
+            let done = reclean_site(&mut Sqlite(&tx), id, settings, which)?;
+            tx.commit()?;
+            Ok(done)
         })
     }
 }
