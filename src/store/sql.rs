@@ -132,6 +132,31 @@ pub(crate) trait Sql {
     ) -> Result<(), StoreError>;
 }
 
+/// `impl Sql` for a backend's connection types, by the backend's own
+/// `execute` and `each_row` functions (in scope where it is used), in
+/// `dialect`.
+macro_rules! sql_by {
+    ($dialect:expr => $($ty:ty),+) => {$(
+        impl Sql for $ty {
+            fn dialect(&self) -> Dialect {
+                $dialect
+            }
+            fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
+                execute(self, sql, params)
+            }
+            fn each_row(
+                &mut self,
+                sql: &str,
+                params: &[Value<'_>],
+                each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
+            ) -> Result<(), StoreError> {
+                each_row(self, sql, params, each)
+            }
+        }
+    )+};
+}
+pub(crate) use sql_by;
+
 impl dyn Sql + '_ {
     /// Every row of a query, mapped.
     pub(crate) fn rows<T>(

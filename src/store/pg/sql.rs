@@ -9,7 +9,7 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{to_sql_checked, IsNull, ToSql, Type};
 use postgres::GenericClient;
 
-use crate::store::sql::{numbered_for_postgres, Dialect, Row, Sql, Value};
+use crate::store::sql::{numbered_for_postgres, sql_by, Dialect, Row, Sql, Value};
 use crate::store::StoreError;
 
 impl ToSql for Value<'_> {
@@ -60,36 +60,4 @@ fn each_row<C: GenericClient>(
     Ok(())
 }
 
-impl Sql for postgres::Client {
-    fn dialect(&self) -> Dialect {
-        Dialect::Postgres
-    }
-    fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
-        execute(self, sql, params)
-    }
-    fn each_row(
-        &mut self,
-        sql: &str,
-        params: &[Value<'_>],
-        each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
-    ) -> Result<(), StoreError> {
-        each_row(self, sql, params, each)
-    }
-}
-
-impl Sql for postgres::Transaction<'_> {
-    fn dialect(&self) -> Dialect {
-        Dialect::Postgres
-    }
-    fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
-        execute(self, sql, params)
-    }
-    fn each_row(
-        &mut self,
-        sql: &str,
-        params: &[Value<'_>],
-        each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
-    ) -> Result<(), StoreError> {
-        each_row(self, sql, params, each)
-    }
-}
+sql_by!(Dialect::Postgres => postgres::Client, postgres::Transaction<'_>);

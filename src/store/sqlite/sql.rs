@@ -6,7 +6,7 @@ use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{params_from_iter, Connection, ToSql};
 
 use crate::store::rows::Columns;
-use crate::store::sql::{Cell, Dialect, Row, Sql, Value};
+use crate::store::sql::{sql_by, Cell, Dialect, Row, Sql, Value};
 use crate::store::StoreError;
 
 impl ToSql for Value<'_> {
@@ -86,36 +86,4 @@ fn each_row(
     Ok(())
 }
 
-impl Sql for Connection {
-    fn dialect(&self) -> Dialect {
-        Dialect::Sqlite
-    }
-    fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
-        execute(self, sql, params)
-    }
-    fn each_row(
-        &mut self,
-        sql: &str,
-        params: &[Value<'_>],
-        each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
-    ) -> Result<(), StoreError> {
-        each_row(self, sql, params, each)
-    }
-}
-
-impl Sql for &Connection {
-    fn dialect(&self) -> Dialect {
-        Dialect::Sqlite
-    }
-    fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
-        execute(self, sql, params)
-    }
-    fn each_row(
-        &mut self,
-        sql: &str,
-        params: &[Value<'_>],
-        each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
-    ) -> Result<(), StoreError> {
-        each_row(self, sql, params, each)
-    }
-}
+sql_by!(Dialect::Sqlite => Connection, &Connection);
