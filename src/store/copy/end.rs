@@ -9,7 +9,7 @@
 //! PostgreSQL's id sequences set past the copied ids and URLs left
 //! `fetching` given an ended lease.
 
-use super::super::sql::{Cell, Dialect, Value};
+use super::super::sql::{Cell, Dialect, Row, Value};
 use super::super::{AnyStore, StoreError};
 use super::tables::typed;
 use super::{cell_error, CopyError, Table, TABLES};
@@ -18,23 +18,17 @@ use super::{cell_error, CopyError, Table, TABLES};
 /// 65,535; SQLite 32,766).
 const MAX_PARAMS: usize = 30_000;
 
-pub(super) struct End {
-    store: AnyStore,
-}
+pub(super) struct End(pub(super) AnyStore);
 
 impl End {
-    pub(super) fn new(store: AnyStore) -> End {
-        End { store }
-    }
-
     /// The database for messages (no password).
     pub(super) fn shown(&self) -> String {
-        self.store.shown()
+        self.0.shown()
     }
 
     pub(super) fn count(&mut self, table: &Table) -> Result<u64, CopyError> {
         let count = format!("SELECT count(*) FROM {}", table.name);
-        Ok(self.store.sql().one(&count, &[], |r| r.count(0))?)
+        Ok(self.0.sql().one(&count, &[], |r| r.count(0))?)
     }
 
     /// Every row of `table` in key order, to `each`, as the rows arrive (a
@@ -47,7 +41,7 @@ impl End {
         // What stopped the stream, when it is the copy's own error rather
         // than the store's.
         let mut stopped = None;
-        let read = self.store.sql().each_row(&table.select(), &[], &mut |r| {
+        let read = self.0.sql().each_row(&table.select(), &[], &mut |r| {
             let mut row = || -> Result<(), CopyError> {
                 let mut cells = Vec::with_capacity(table.columns.len());
                 for (i, &(column, ty)) in table.columns.iter().enumerate() {
@@ -72,7 +66,7 @@ impl End {
     /// rows whose key is present are ignored.
     pub(super) fn write(&mut self, table: &Table, rows: &[Vec<Cell>]) -> Result<(), CopyError> {
         let width = table.columns.len();
-        self.store.in_transaction(|sql| {
+        self.0.in_transaction(|sql| {
             let (insert, ignore) = match sql.dialect() {
                 Dialect::Sqlite => ("INSERT OR IGNORE", ""),
                 Dialect::Postgres => ("INSERT", " ON CONFLICT DO NOTHING"),
@@ -101,15 +95,13 @@ impl End {
 
     /// `(id, text)` rows of a query both SQL dialects understand.
     pub(super) fn pairs(&mut self, query: &str) -> Result<Vec<(i64, String)>, CopyError> {
-        Ok(self
-            .store
-            .sql()
-            .rows(query, &[], |r| Ok((r.int(0)?, r.text(1)?)))?)
+        let pair = |r: &Row<'_>| Ok((r.int(0)?, r.text(1)?));
+        Ok(self.0.sql().rows(query, &[], pair)?)
     }
 
     /// The store's own bookkeeping after the rows.
-    pub(super) fn finish(&mut self) -> Result<(), CopyError> {
-        match &mut self.store {
+    pub(super) fn finish(&mut self) -> Result<(), StoreError> {
+        match &mut self.0 {
             // The FTS5 indexes hold every copied article: emptied, then
             // filled from `articles` as a write batch fills them (so an
             // interrupted copy leaves no article indexed twice or missing).

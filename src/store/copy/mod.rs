@@ -98,18 +98,6 @@ pub enum CopyError {
     Store(#[from] StoreError),
 }
 
-impl From<rusqlite::Error> for CopyError {
-    fn from(e: rusqlite::Error) -> Self {
-        CopyError::Store(StoreError::Sqlite(e))
-    }
-}
-
-impl From<postgres::Error> for CopyError {
-    fn from(e: postgres::Error) -> Self {
-        CopyError::Store(StoreError::Postgres(e))
-    }
-}
-
 /// Copy the corpus at `from` into `to`; `progress` hears about each batch.
 pub fn copy(
     from: &StoreTarget,
@@ -119,7 +107,7 @@ pub fn copy(
 ) -> Result<CopyReport, CopyError> {
     refuse_same(from, to)?;
     let mut src = open_source(from)?;
-    let mut dst = open_destination(to)?;
+    let mut dst = End(open(to, Access::Create)?);
     same_corpus(&mut src, &mut dst)?;
     let mut report = CopyReport::default();
     let mut batches = 0u64;
@@ -185,11 +173,7 @@ fn open_source(target: &StoreTarget) -> Result<End, CopyError> {
         StoreTarget::Sqlite(_) => {}
         StoreTarget::Postgres(url) => require_schema(url)?,
     }
-    Ok(End::new(open(target, Access::Read)?))
-}
-
-fn open_destination(target: &StoreTarget) -> Result<End, CopyError> {
-    Ok(End::new(open(target, Access::Create)?))
+    Ok(End(open(target, Access::Read)?))
 }
 
 /// A PostgreSQL source must already be a newshound database: opening it
@@ -204,7 +188,8 @@ fn require_schema(url: &str) -> Result<(), CopyError> {
         })
     })?;
     let has: bool = client
-        .query_one("SELECT to_regclass('articles') IS NOT NULL", &[])?
+        .query_one("SELECT to_regclass('articles') IS NOT NULL", &[])
+        .map_err(StoreError::from)?
         .get(0);
     if has {
         Ok(())
