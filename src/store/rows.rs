@@ -9,7 +9,6 @@
 
 use super::rules::search::one_line;
 use super::rules::to_u64;
-use super::sql::Cell;
 use super::{
     method_of_name, DayCount, KeptHeaders, KeptSizes, LanguageCount, ReextractCursor, SearchHit,
     ShapeCounts, SiteRuleStats, StoredArticle, StoredHtml,
@@ -29,6 +28,19 @@ pub(crate) const KEPT_COLUMNS: &str = "k.article_id, s.name, k.url, CAST(k.statu
 /// The columns [`recent_hit`] reads, `a` the article, `s` its site: the
 /// snippet of a browsed article is its text's first 200 characters.
 pub(crate) const RECENT_COLUMNS: &str = "a.id, a.url, s.name, a.title, substr(a.text, 1, 200)";
+
+/// One cell of a row read whole, whatever its column's type (what `copy`
+/// moves; a statement that knows its columns reads them through
+/// [`Columns`]'s typed getters instead).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Cell {
+    Null,
+    Int(i64),
+    Float(f64),
+    Text(String),
+    Bytes(Vec<u8>),
+    Bool(bool),
+}
 
 /// The values of one row, by column index, as a backend reads them.
 pub(crate) trait Columns {

@@ -10,7 +10,7 @@
 //! lock), a statement asks [`Sql::dialect`] and writes the fragment each
 //! needs; what both do alike stays one text.
 
-use super::rows::Columns;
+use super::rows::{Cell, Columns};
 use super::StoreError;
 
 /// Which SQL a connection speaks, for the fragments that differ.
@@ -80,23 +80,9 @@ impl<'a, T: Into<Value<'a>>> From<Option<T>> for Value<'a> {
     }
 }
 
-/// One cell of a row read whole, whatever its column's type (what `copy`
-/// moves; a statement that knows its columns reads them through
-/// [`Columns`]'s typed getters instead).
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Cell {
-    Null,
-    Int(i64),
-    Float(f64),
-    Text(String),
-    Bytes(Vec<u8>),
-    Bool(bool),
-}
-
-impl Cell {
-    /// The cell as a statement's parameter.
-    pub(crate) fn value(&self) -> Value<'_> {
-        match self {
+impl<'a> From<&'a Cell> for Value<'a> {
+    fn from(cell: &'a Cell) -> Self {
+        match cell {
             Cell::Null => Value::Null,
             Cell::Int(v) => Value::Int(*v),
             Cell::Float(v) => Value::Float(*v),

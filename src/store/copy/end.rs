@@ -9,7 +9,8 @@
 //! PostgreSQL's id sequences set past the copied ids and URLs left
 //! `fetching` given an ended lease.
 
-use super::super::sql::{Cell, Dialect, Row, Value};
+use super::super::rows::Cell;
+use super::super::sql::{Dialect, Row, Value};
 use super::super::{AnyStore, StoreError};
 use super::tables::typed;
 use super::{cell_error, CopyError, Table, TABLES};
@@ -85,7 +86,7 @@ impl End {
                     table.column_list(),
                     tuples.join(", ")
                 );
-                let params: Vec<Value<'_>> = chunk.iter().flatten().map(Cell::value).collect();
+                let params: Vec<Value<'_>> = chunk.iter().flatten().map(Value::from).collect();
                 sql.execute(&statement, &params)?;
             }
             Ok(())

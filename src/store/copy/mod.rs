@@ -28,7 +28,7 @@ mod tables;
 
 pub use tables::{ColType, Table, TABLES};
 
-use super::sql::Cell;
+use super::rows::Cell;
 use super::target::{redacted, StoreTarget};
 use super::{open, Access, StoreError};
 use end::End;

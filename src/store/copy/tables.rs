@@ -13,7 +13,7 @@
 //! `fetches.fetched_by` (which process held or fetched a URL). A copy to
 //! PostgreSQL leaves those NULL; a copy to SQLite drops them.
 
-use super::super::sql::Cell;
+use super::super::rows::Cell;
 
 /// A column's type on PostgreSQL (SQLite stores all of them as integer,
 /// real, text or blob).

@@ -10,10 +10,10 @@ use postgres::Row;
 
 use super::super::{ArticleRef, Selection, StoreError, StoredArticle, StoredHtml};
 use super::PgStore;
+use crate::store::rows::Cell;
 use crate::store::rows::{stored_article, stored_html, ARTICLE_COLUMNS, KEPT_COLUMNS};
 use crate::store::rules::search::article_id;
 use crate::store::rules::to_u64;
-use crate::store::sql::Cell;
 
 /// Articles read per round trip by an export.
 const EXPORT_ROWS: i32 = 500;

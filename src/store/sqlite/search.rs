@@ -370,7 +370,7 @@ impl super::rows::Columns for Row<'_> {
     fn flag(&self, i: usize) -> rusqlite::Result<bool> {
         self.get(i)
     }
-    fn cell(&self, i: usize) -> rusqlite::Result<crate::store::sql::Cell> {
+    fn cell(&self, i: usize) -> rusqlite::Result<crate::store::rows::Cell> {
         Ok(super::sql::cell_of(self.get_ref(i)?))
     }
     fn undecodable(&self, i: usize, e: std::io::Error) -> rusqlite::Error {

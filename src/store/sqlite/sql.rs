@@ -5,8 +5,8 @@
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{params_from_iter, Connection, ToSql};
 
-use crate::store::rows::Columns;
-use crate::store::sql::{sql_by, Cell, Dialect, Row, Sql, Value};
+use crate::store::rows::{Cell, Columns};
+use crate::store::sql::{sql_by, Dialect, Row, Sql, Value};
 use crate::store::StoreError;
 
 impl ToSql for Value<'_> {
