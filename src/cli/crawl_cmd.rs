@@ -12,7 +12,7 @@ use newshound::config::{Config, FetchConfig};
 use newshound::crawl::{self, CrawlOptions};
 use newshound::extract::{Article, ExtractOptions, Extractor, Page};
 use newshound::simweb::{SimWeb, SimWebSpec};
-use newshound::store::{self, Access, AnyStore, Selection, StoreTarget};
+use newshound::store::{self, Access, AnyStore, Selection, StoreTarget, Which};
 
 use super::out::Out;
 use super::store_cmds::require_site_in;
@@ -191,7 +191,9 @@ pub fn reclean(globals: &Globals, out: &mut Out, site: Option<String>) -> Result
     if let Some(site) = &site {
         require_site_in(&mut store, site)?;
     }
-    let changed = store.reclean(site.as_deref(), &settings_for)?;
+    let changed = store
+        .reclean(site.as_deref(), Which::All, &settings_for)?
+        .changed;
     writeln!(out, "re-cleaned {changed} articles")?;
     Ok(ExitCode::SUCCESS)
 }

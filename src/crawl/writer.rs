@@ -181,11 +181,15 @@ impl CrawlStore for AnyStore {
         // would be rewritten with the text they already have.
         let settings = |name: &str| config.line_settings(Some(name));
         if sites.is_empty() {
-            return Ok(AnyStore::reclean_changed(self, None, &settings)?.changed);
+            return Ok(
+                AnyStore::reclean(self, None, crate::store::Which::Changed, &settings)?.changed,
+            );
         }
         let mut changed = 0;
         for site in sites {
-            changed += AnyStore::reclean_changed(self, Some(site), &settings)?.changed;
+            changed +=
+                AnyStore::reclean(self, Some(site), crate::store::Which::Changed, &settings)?
+                    .changed;
         }
         Ok(changed)
     }

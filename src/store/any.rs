@@ -13,11 +13,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::pg::{PgStore, TurnsAt};
-use super::rules::reclean::Recleaned;
 use super::sql::Sql;
 use super::{
-    ClaimFilter, Outlook, QueuedUrl, ReextractCounts, Reextracted, SearchHit, Selection, Store,
-    StoreError, StoreTarget, StoredArticle, StoredHtml, WriteOp, WriteOutcome,
+    ClaimFilter, QueuedUrl, ReextractCounts, Reextracted, SearchHit, Selection, Store, StoreError,
+    StoreTarget, StoredArticle, StoredHtml, WriteOp, WriteOutcome,
 };
 use crate::boilerplate::{LineHash, LineSettings};
 use crate::extract::tree::rule::SiteRule;
@@ -120,6 +119,27 @@ impl AnyStore {
         }
     }
 
+    /// `f` run in one transaction, committed when it succeeds.
+    pub(crate) fn in_transaction<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn Sql) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        match self {
+            AnyStore::Sqlite(s) => {
+                let tx = s.conn.transaction()?;
+                let out = f(&mut &*tx)?;
+                tx.commit()?;
+                Ok(out)
+            }
+            AnyStore::Pg(s) => {
+                let mut tx = s.client().transaction()?;
+                let out = f(&mut tx)?;
+                tx.commit()?;
+                Ok(out)
+            }
+        }
+    }
+
     /// The database for messages: a path, or a URL without its password.
     pub fn shown(&self) -> String {
         match self {
@@ -168,23 +188,6 @@ impl AnyStore {
         fn next_due_at_for(&mut self, sites: Option<&[String]>) -> Result<Option<i64>, StoreError>;
         /// One batch of writes, one transaction.
         fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError>;
-        /// Re-clean every stored article of one site (or every site) with
-        /// the current counts; how many changed.
-        fn reclean(&mut self, site: Option<&str>, settings_for: &dyn Fn(&str) -> LineSettings)
-            -> Result<usize, StoreError>;
-        /// The end-of-crawl re-clean of one site (or every site): only the
-        /// articles having a line whose status changed since they were
-        /// cleaned.
-        fn reclean_changed(&mut self, site: Option<&str>, settings_for: &dyn Fn(&str) -> LineSettings)
-            -> Result<Recleaned, StoreError>;
-        /// Queue again the URLs of `sites` refused under other settings than
-        /// `refusals` (reason, fingerprint of today's settings); how many.
-        fn requeue_refused(&mut self, sites: &[String], refusals: &[(String, String)])
-            -> Result<usize, StoreError>;
-        /// Queue again every failed URL of `sites`; how many.
-        fn requeue_failed(&mut self, sites: &[String]) -> Result<usize, StoreError>;
-        /// What of `sites` waits or failed in the frontier.
-        fn outlook(&mut self, sites: &[String], now_ms: i64) -> Result<Outlook, StoreError>;
     }
 
     /// Every stored `tree` rule that parses, by site name: what `tree`

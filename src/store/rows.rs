@@ -29,6 +29,19 @@ pub(crate) const KEPT_COLUMNS: &str = "k.article_id, s.name, k.url, CAST(k.statu
 /// snippet of a browsed article is its text's first 200 characters.
 pub(crate) const RECENT_COLUMNS: &str = "a.id, a.url, s.name, a.title, substr(a.text, 1, 200)";
 
+/// One cell of a row read whole, whatever its column's type (what `copy`
+/// moves; a statement that knows its columns reads them through
+/// [`Columns`]'s typed getters instead).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Cell {
+    Null,
+    Int(i64),
+    Float(f64),
+    Text(String),
+    Bytes(Vec<u8>),
+    Bool(bool),
+}
+
 /// The values of one row, by column index, as a backend reads them.
 pub(crate) trait Columns {
     type Error;
@@ -38,6 +51,8 @@ pub(crate) trait Columns {
     fn bytes(&self, i: usize) -> Result<Vec<u8>, Self::Error>;
     /// A yes/no column (PostgreSQL's `boolean`, SQLite's 0 or 1).
     fn flag(&self, i: usize) -> Result<bool, Self::Error>;
+    /// Column `i` as whatever its type is (NULL included).
+    fn cell(&self, i: usize) -> Result<Cell, Self::Error>;
     /// Column `i` holds a value that does not decode (a damaged kept page).
     fn undecodable(&self, i: usize, e: std::io::Error) -> Self::Error;
     /// A count (a negative one, which no store writes, reads as 0).

@@ -10,7 +10,7 @@
 //! lock), a statement asks [`Sql::dialect`] and writes the fragment each
 //! needs; what both do alike stays one text.
 
-use super::rows::Columns;
+use super::rows::{Cell, Columns};
 use super::StoreError;
 
 /// Which SQL a connection speaks, for the fragments that differ.
@@ -86,6 +86,19 @@ impl<'a, T: Into<Value<'a>>> From<Option<T>> for Value<'a> {
     }
 }
 
+impl<'a> From<&'a Cell> for Value<'a> {
+    fn from(cell: &'a Cell) -> Self {
+        match cell {
+            Cell::Null => Value::Null,
+            Cell::Int(v) => Value::Int(*v),
+            Cell::Float(v) => Value::Float(*v),
+            Cell::Text(v) => Value::Text(v),
+            Cell::Bytes(v) => Value::Bytes(v),
+            Cell::Bool(v) => Value::Bool(*v),
+        }
+    }
+}
+
 /// A count or limit as a parameter (the largest integer if it does not fit).
 pub(crate) fn int(n: impl TryInto<i64>) -> Value<'static> {
     Value::Int(n.try_into().unwrap_or(i64::MAX))
@@ -110,6 +123,31 @@ pub(crate) trait Sql {
         each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
     ) -> Result<(), StoreError>;
 }
+
+/// `impl Sql` for a backend's connection types, by the backend's own
+/// `execute` and `each_row` functions (in scope where it is used), in
+/// `dialect`.
+macro_rules! sql_by {
+    ($dialect:expr => $($ty:ty),+) => {$(
+        impl Sql for $ty {
+            fn dialect(&self) -> Dialect {
+                $dialect
+            }
+            fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
+                execute(self, sql, params)
+            }
+            fn each_row(
+                &mut self,
+                sql: &str,
+                params: &[Value<'_>],
+                each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
+            ) -> Result<(), StoreError> {
+                each_row(self, sql, params, each)
+            }
+        }
+    )+};
+}
+pub(crate) use sql_by;
 
 impl dyn Sql + '_ {
     /// Every row of a query, mapped.

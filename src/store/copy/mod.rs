@@ -23,15 +23,15 @@
 //! 4. Verified: every table's count in the destination equals the source's,
 //!    else an error naming the table and both counts.
 
-mod pg_end;
-mod sqlite_end;
+mod end;
 mod tables;
 
-pub use tables::{ColType, Table, Value, TABLES};
+pub use tables::{ColType, Table, TABLES};
 
-use super::pg::PgStore;
-use super::target::StoreTarget;
-use super::{Store, StoreError};
+use super::rows::Cell;
+use super::target::{redacted, StoreTarget};
+use super::{open, Access, StoreError};
+use end::End;
 
 /// How a copy runs.
 #[derive(Debug, Clone)]
@@ -98,37 +98,6 @@ pub enum CopyError {
     Store(#[from] StoreError),
 }
 
-impl From<rusqlite::Error> for CopyError {
-    fn from(e: rusqlite::Error) -> Self {
-        CopyError::Store(StoreError::Sqlite(e))
-    }
-}
-
-impl From<postgres::Error> for CopyError {
-    fn from(e: postgres::Error) -> Self {
-        CopyError::Store(StoreError::Postgres(e))
-    }
-}
-
-/// One end of a copy: a store that can count, stream and take rows.
-trait End {
-    /// The database for messages (no password).
-    fn shown(&self) -> String;
-    fn count(&mut self, table: &Table) -> Result<u64, CopyError>;
-    /// Every row of `table` in key order, to `each`.
-    fn read(
-        &mut self,
-        table: &Table,
-        each: &mut dyn FnMut(Vec<Value>) -> Result<(), CopyError>,
-    ) -> Result<(), CopyError>;
-    /// `rows` in one transaction; rows whose key is present are ignored.
-    fn write(&mut self, table: &Table, rows: &[Vec<Value>]) -> Result<(), CopyError>;
-    /// `(id, text)` rows of a query both SQL dialects understand.
-    fn pairs(&mut self, sql: &str) -> Result<Vec<(i64, String)>, CopyError>;
-    /// The store's own bookkeeping after the rows (sequences, indexes).
-    fn finish(&mut self) -> Result<(), CopyError>;
-}
-
 /// Copy the corpus at `from` into `to`; `progress` hears about each batch.
 pub fn copy(
     from: &StoreTarget,
@@ -138,8 +107,8 @@ pub fn copy(
 ) -> Result<CopyReport, CopyError> {
     refuse_same(from, to)?;
     let mut src = open_source(from)?;
-    let mut dst = open_destination(to)?;
-    same_corpus(src.as_mut(), dst.as_mut())?;
+    let mut dst = End(open(to, Access::Create)?);
+    same_corpus(&mut src, &mut dst)?;
     let mut report = CopyReport::default();
     let mut batches = 0u64;
     for table in TABLES {
@@ -152,9 +121,9 @@ pub fn copy(
             });
             continue;
         }
-        let mut batch: Vec<Vec<Value>> = Vec::with_capacity(options.batch_rows);
+        let mut batch: Vec<Vec<Cell>> = Vec::with_capacity(options.batch_rows);
         let mut done = 0u64;
-        let mut flush = |batch: &mut Vec<Vec<Value>>, done: u64| -> Result<(), CopyError> {
+        let mut flush = |batch: &mut Vec<Vec<Cell>>, done: u64| -> Result<(), CopyError> {
             dst.write(table, batch)?;
             report.rows_offered += batch.len() as u64;
             batch.clear();
@@ -196,28 +165,50 @@ pub fn copy(
     Ok(report)
 }
 
-fn open_source(target: &StoreTarget) -> Result<Box<dyn End>, CopyError> {
+fn open_source(target: &StoreTarget) -> Result<End, CopyError> {
     match target {
-        StoreTarget::Sqlite(path) => {
-            if !path.is_file() {
-                return Err(CopyError::SourceMissing(path.display().to_string()));
-            }
-            Ok(Box::new(sqlite_end::SqliteEnd::new(Store::open_read_only(
-                path,
-            )?)))
+        StoreTarget::Sqlite(path) if !path.is_file() => {
+            return Err(CopyError::SourceMissing(path.display().to_string()))
         }
-        StoreTarget::Postgres(url) => {
-            pg_end::require_schema(url)?;
-            Ok(Box::new(pg_end::PgEnd::new(PgStore::open(url)?)))
-        }
+        StoreTarget::Sqlite(_) => {}
+        StoreTarget::Postgres(url) => require_schema(url)?,
+    }
+    Ok(End(open(target, Access::Read)?))
+}
+
+/// A PostgreSQL source must already be a newshound database: opening it
+/// would otherwise create an empty schema in someone's database and copy
+/// nothing.
+fn require_schema(url: &str) -> Result<(), CopyError> {
+    let shown = redacted(url);
+    let mut client = postgres::Client::connect(url, postgres::NoTls).map_err(|e| {
+        CopyError::Store(StoreError::PgConnect {
+            url: shown.clone(),
+            reason: super::pg::reason_of(&e),
+        })
+    })?;
+    let has: bool = client
+        .query_one("SELECT to_regclass('articles') IS NOT NULL", &[])
+        .map_err(StoreError::from)?
+        .get(0);
+    if has {
+        Ok(())
+    } else {
+        Err(CopyError::SourceEmpty(shown))
     }
 }
 
-fn open_destination(target: &StoreTarget) -> Result<Box<dyn End>, CopyError> {
-    match target {
-        StoreTarget::Sqlite(path) => Ok(Box::new(sqlite_end::SqliteEnd::new(Store::open(path)?))),
-        StoreTarget::Postgres(url) => Ok(Box::new(pg_end::PgEnd::new(PgStore::open(url)?))),
-    }
+/// Whether two PostgreSQL URLs name one database: same hosts, ports and
+/// name.
+fn same_database(a: &str, b: &str) -> bool {
+    let (Ok(a), Ok(b)) = (a.parse::<postgres::Config>(), b.parse::<postgres::Config>()) else {
+        return a == b;
+    };
+    let ports = |c: &postgres::Config| match c.get_ports() {
+        [] => vec![5432],
+        p => p.to_vec(),
+    };
+    a.get_hosts() == b.get_hosts() && ports(&a) == ports(&b) && a.get_dbname() == b.get_dbname()
 }
 
 /// The same file (through any path, a hard link included) or the same
@@ -225,7 +216,7 @@ fn open_destination(target: &StoreTarget) -> Result<Box<dyn End>, CopyError> {
 fn refuse_same(from: &StoreTarget, to: &StoreTarget) -> Result<(), CopyError> {
     let same = match (from, to) {
         (StoreTarget::Sqlite(a), StoreTarget::Sqlite(b)) => same_file(a, b),
-        (StoreTarget::Postgres(a), StoreTarget::Postgres(b)) => pg_end::same_database(a, b),
+        (StoreTarget::Postgres(a), StoreTarget::Postgres(b)) => same_database(a, b),
         _ => false,
     };
     if same {
@@ -259,7 +250,7 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
 /// The destination is empty, or holds a part of this very corpus (an
 /// interrupted copy): its sites are the source's, and its first and last
 /// articles are the source's articles of those ids.
-fn same_corpus(src: &mut dyn End, dst: &mut dyn End) -> Result<(), CopyError> {
+fn same_corpus(src: &mut End, dst: &mut End) -> Result<(), CopyError> {
     let shown = dst.shown();
     let differ = |detail: String| CopyError::DifferentCorpus {
         dst: shown.clone(),

@@ -3,8 +3,8 @@
 //! hold and the type each has on PostgreSQL (the client there is strict:
 //! an `INTEGER` column takes an `i32`, a `BIGINT` an `i64`).
 //!
-//! In: nothing (constants). Out: [`TABLES`] and the typed [`Value`] a
-//! column's cell travels as.
+//! In: nothing (constants), and a cell read from a source. Out: [`TABLES`],
+//! and the cell as the value its column's type takes ([`typed`]).
 //!
 //! Left out on purpose: `schema_migrations` (each database records its own
 //! migrations), the SQLite FTS5 tables (rebuilt from `articles` at the
@@ -12,6 +12,8 @@
 //! meaningless elsewhere), `urls.leased_by/lease_until` and
 //! `fetches.fetched_by` (which process held or fetched a URL). A copy to
 //! PostgreSQL leaves those NULL; a copy to SQLite drops them.
+
+use super::super::rows::Cell;
 
 /// A column's type on PostgreSQL (SQLite stores all of them as integer,
 /// real, text or blob).
@@ -28,17 +30,6 @@ pub enum ColType {
     Bytes,
     /// `BOOLEAN` (SQLite `INTEGER` 0/1).
     Bool,
-}
-
-/// One cell, typed for both stores; `None` is NULL.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Value {
-    I4(Option<i32>),
-    I8(Option<i64>),
-    F8(Option<f64>),
-    Text(Option<String>),
-    Bytes(Option<Vec<u8>>),
-    Bool(Option<bool>),
 }
 
 /// A table to copy.
@@ -272,4 +263,27 @@ impl Table {
             self.key.join(", ")
         )
     }
+}
+
+/// `cell` as a value of column type `ty`, which both stores take (SQLite
+/// keeps a boolean, and a real without a fraction, as an integer); or why
+/// it cannot travel.
+pub(super) fn typed(cell: Cell, ty: ColType) -> Result<Cell, String> {
+    Ok(match (ty, cell) {
+        (_, Cell::Null) => Cell::Null,
+        (ColType::I4, Cell::Int(v)) if i32::try_from(v).is_err() => {
+            return Err(format!("{v} is out of INTEGER range"))
+        }
+        (ColType::I4 | ColType::I8, cell @ Cell::Int(_)) => cell,
+        (ColType::Bool, Cell::Int(v)) => Cell::Bool(v != 0),
+        (ColType::F8, Cell::Int(v)) => Cell::Float(v as f64),
+        (ColType::Bool, cell @ Cell::Bool(_))
+        | (ColType::F8, cell @ Cell::Float(_))
+        | (ColType::Text, cell @ Cell::Text(_))
+        | (ColType::Bytes, cell @ Cell::Bytes(_)) => cell,
+        (ColType::Text, _) => return Err("not text".to_string()),
+        (ColType::Bytes, _) => return Err("not bytes".to_string()),
+        (ColType::F8, _) => return Err("not a number".to_string()),
+        (ColType::I4 | ColType::I8 | ColType::Bool, _) => return Err("not an integer".to_string()),
+    })
 }

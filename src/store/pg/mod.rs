@@ -15,7 +15,6 @@ mod frontier;
 mod migrate;
 mod reextract;
 mod rendering;
-mod requeue;
 mod search;
 mod sql;
 #[cfg(test)]

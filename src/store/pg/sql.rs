@@ -9,8 +9,8 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{to_sql_checked, IsNull, ToSql, Type};
 use postgres::GenericClient;
 
-use crate::store::rows::Columns;
-use crate::store::sql::{numbered_for_postgres, Dialect, Row, Sql, Value};
+use crate::store::rows::{Cell, Columns};
+use crate::store::sql::{numbered_for_postgres, sql_by, Dialect, Row, Sql, Value};
 use crate::store::StoreError;
 
 impl ToSql for Value<'_> {
@@ -56,6 +56,27 @@ impl Columns for postgres::Row {
     fn flag(&self, i: usize) -> Result<bool, StoreError> {
         Ok(self.try_get(i)?)
     }
+    fn cell(&self, i: usize) -> Result<Cell, StoreError> {
+        let ty = self.columns()[i].type_();
+        let cell = if *ty == Type::INT2 {
+            self.try_get::<_, Option<i16>>(i)?
+                .map(|v| Cell::Int(v.into()))
+        } else if *ty == Type::INT4 {
+            self.try_get::<_, Option<i32>>(i)?
+                .map(|v| Cell::Int(v.into()))
+        } else if *ty == Type::INT8 {
+            self.try_get::<_, Option<i64>>(i)?.map(Cell::Int)
+        } else if *ty == Type::FLOAT8 {
+            self.try_get::<_, Option<f64>>(i)?.map(Cell::Float)
+        } else if *ty == Type::BOOL {
+            self.try_get::<_, Option<bool>>(i)?.map(Cell::Bool)
+        } else if *ty == Type::BYTEA {
+            self.try_get::<_, Option<Vec<u8>>>(i)?.map(Cell::Bytes)
+        } else {
+            self.try_get::<_, Option<String>>(i)?.map(Cell::Text)
+        };
+        Ok(cell.unwrap_or(Cell::Null))
+    }
     fn undecodable(&self, _: usize, e: std::io::Error) -> StoreError {
         StoreError::Io(e)
     }
@@ -83,36 +104,4 @@ fn each_row<C: GenericClient>(
     Ok(())
 }
 
-impl Sql for postgres::Client {
-    fn dialect(&self) -> Dialect {
-        Dialect::Postgres
-    }
-    fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
-        execute(self, sql, params)
-    }
-    fn each_row(
-        &mut self,
-        sql: &str,
-        params: &[Value<'_>],
-        each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
-    ) -> Result<(), StoreError> {
-        each_row(self, sql, params, each)
-    }
-}
-
-impl Sql for postgres::Transaction<'_> {
-    fn dialect(&self) -> Dialect {
-        Dialect::Postgres
-    }
-    fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
-        execute(self, sql, params)
-    }
-    fn each_row(
-        &mut self,
-        sql: &str,
-        params: &[Value<'_>],
-        each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
-    ) -> Result<(), StoreError> {
-        each_row(self, sql, params, each)
-    }
-}
+sql_by!(Dialect::Postgres => postgres::Client, postgres::Transaction<'_>);

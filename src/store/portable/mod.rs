@@ -15,6 +15,8 @@ pub(crate) mod writes;
 pub(crate) use browse::article;
 pub(crate) use export::export;
 pub(crate) use with_html::{articles_with_html, Judge};
+mod reclean;
+pub(crate) mod requeue;
 
 use super::rows::KEPT_COLUMNS;
 use super::rows::{

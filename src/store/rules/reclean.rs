@@ -2,7 +2,7 @@
 //! cleaned (warm-up repair: a site's first pages are cleaned before its
 //! template is known).
 //!
-//! In: a backend's [`RecleanSql`] inside one transaction per site, a site
+//! In: a backend's [`ArticleSql`] inside one transaction per site, a site
 //! id and its [`LineSettings`]. Out: articles' `text` (and `word_count`)
 //! rewritten where the cleaned text changes, and how many were read and
 //! rewritten ([`Recleaned`]).
@@ -17,6 +17,8 @@
 use super::learning::{clean_pieces_at, sorted_lines};
 use super::{to_i64, ArticleSql};
 use crate::boilerplate::{split_lines, LineHash, LineSettings};
+use crate::store::sql::{int, Row, Sql, Value};
+use crate::store::StoreError;
 use crate::words::word_count;
 
 /// What a re-clean did.
@@ -34,35 +36,106 @@ pub(crate) const RECLEAN_CHUNK: usize = 256;
 /// A stored article's texts: (id, text, raw text).
 pub(crate) type StoredText = (i64, String, String);
 
-/// The SQL primitives of the re-clean.
-pub(crate) trait RecleanSql: ArticleSql {
-    /// The settings the site's articles were last all cleaned with.
-    fn cleaned_with(&mut self, site_id: i64) -> Result<Option<String>, Self::Error>;
-    /// The site's articles with an id above `after_id`, at most `limit`,
-    /// in id order.
-    fn articles_after(
-        &mut self,
-        site_id: i64,
-        after_id: i64,
-        limit: usize,
-    ) -> Result<Vec<StoredText>, Self::Error>;
-    /// Ids of the site's articles having a line that changed status after
-    /// they were stored (`line_changes` × `article_lines` and
-    /// `article_shared_lines`), in id order.
-    fn articles_with_changed_lines(&mut self, site_id: i64) -> Result<Vec<i64>, Self::Error>;
-    /// The site's articles of these ids, in id order.
-    fn articles_by_id(&mut self, site_id: i64, ids: &[i64])
-        -> Result<Vec<StoredText>, Self::Error>;
-    /// Rewrite an article's cleaned text.
-    fn set_text(&mut self, id: i64, text: &str, word_count: i64) -> Result<(), Self::Error>;
-    /// Every article of the site is clean under `key`: forget the pending
-    /// changes and record the key.
-    fn finish_reclean(&mut self, site_id: i64, key: &str) -> Result<(), Self::Error>;
+/// The sites of this name (`None`: every site), as (id, name) in id order.
+pub(crate) fn sites(
+    sql: &mut dyn Sql,
+    site: Option<&str>,
+) -> Result<Vec<(i64, String)>, StoreError> {
+    sql.rows(
+        "SELECT id, name FROM sites WHERE CAST(?1 AS TEXT) IS NULL OR name = ?1 ORDER BY id",
+        &[site.into()],
+        |r| Ok((r.int(0)?, r.text(1)?)),
+    )
+}
+
+/// The settings the site's articles were last all cleaned with.
+fn cleaned_with(sql: &mut dyn Sql, site_id: i64) -> Result<Option<String>, StoreError> {
+    let sql_text = "SELECT cleaned_with FROM site_stats WHERE site_id = ?1";
+    Ok(sql
+        .first(sql_text, &[site_id.into()], |r| r.opt_text(0))?
+        .flatten())
+}
+
+fn stored_text(r: &Row<'_>) -> Result<StoredText, StoreError> {
+    Ok((r.int(0)?, r.text(1)?, r.text(2)?))
+}
+
+/// The site's articles with an id above `after_id`, at most `limit`, in id
+/// order.
+fn articles_after(
+    sql: &mut dyn Sql,
+    site_id: i64,
+    after_id: i64,
+    limit: usize,
+) -> Result<Vec<StoredText>, StoreError> {
+    sql.rows(
+        "SELECT id, text, raw_text FROM articles
+         WHERE site_id = ?1 AND id > ?2 ORDER BY id LIMIT ?3",
+        &[site_id.into(), after_id.into(), int(limit)],
+        stored_text,
+    )
+}
+
+/// Ids of the site's articles having a line that changed status after they
+/// were stored (`line_changes` × `article_lines` and
+/// `article_shared_lines`), in id order.
+fn articles_with_changed_lines(sql: &mut dyn Sql, site_id: i64) -> Result<Vec<i64>, StoreError> {
+    sql.rows(
+        "SELECT l.article_id FROM line_changes c
+         JOIN article_lines l ON l.site_id = c.site_id AND l.md5 = c.md5
+         WHERE c.site_id = ?1 AND l.article_id <= c.before_id
+         UNION
+         SELECT l.article_id FROM line_changes c
+         JOIN article_shared_lines l ON l.site_id = c.site_id AND l.md5 = c.md5
+         WHERE c.site_id = ?1 AND l.article_id <= c.before_id
+         ORDER BY 1",
+        &[site_id.into()],
+        |r| r.int(0),
+    )
+}
+
+/// The site's articles of these ids (at most [`RECLEAN_CHUNK`]), in id
+/// order.
+fn articles_by_id(
+    sql: &mut dyn Sql,
+    site_id: i64,
+    ids: &[i64],
+) -> Result<Vec<StoredText>, StoreError> {
+    let marks: Vec<String> = (2..ids.len() + 2).map(|n| format!("?{n}")).collect();
+    let query = format!(
+        "SELECT id, text, raw_text FROM articles
+         WHERE site_id = ?1 AND id IN ({}) ORDER BY id",
+        marks.join(", ")
+    );
+    let mut params = vec![site_id.into()];
+    params.extend(ids.iter().map(|&id| Value::from(id)));
+    sql.rows(&query, &params, stored_text)
+}
+
+/// Rewrite an article's cleaned text.
+fn set_text(sql: &mut dyn Sql, id: i64, text: &str, word_count: i64) -> Result<(), StoreError> {
+    let update = "UPDATE articles SET text = ?2, word_count = ?3 WHERE id = ?1";
+    sql.execute(update, &[id.into(), text.into(), word_count.into()])
+        .map(drop)
+}
+
+/// Every article of the site is clean under `key`: forget the pending
+/// changes and record the key.
+fn finish_reclean(sql: &mut dyn Sql, site_id: i64, key: &str) -> Result<(), StoreError> {
+    sql.execute(
+        "DELETE FROM line_changes WHERE site_id = ?1",
+        &[site_id.into()],
+    )?;
+    sql.execute(
+        "UPDATE site_stats SET cleaned_with = ?2 WHERE site_id = ?1",
+        &[site_id.into(), key.into()],
+    )
+    .map(drop)
 }
 
 /// Which articles a re-clean of a store's sites reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Which {
+pub enum Which {
     /// Every article ([`reclean_all`], the `reclean` command); a site with
     /// learning off is left as it is.
     All,
@@ -94,12 +167,15 @@ pub(crate) fn each_site<E>(
 }
 
 /// One site's re-clean, of the articles `which` says.
-pub(crate) fn reclean_site<S: RecleanSql>(
+pub(crate) fn reclean_site<S: ArticleSql>(
     sql: &mut S,
     site_id: i64,
     settings: &LineSettings,
     which: Which,
-) -> Result<Recleaned, S::Error> {
+) -> Result<Recleaned, StoreError>
+where
+    StoreError: From<S::Error>,
+{
     match which {
         Which::All => reclean_all(sql, site_id, settings),
         Which::Changed => reclean_changed(sql, site_id, settings),
@@ -112,18 +188,22 @@ pub(crate) fn reclean_site<S: RecleanSql>(
 /// When the site's line index is incomplete or was built under other
 /// settings (`site_stats.cleaned_with`), every article's lines are indexed
 /// on the way, so the next re-clean can be incremental.
-pub(crate) fn reclean_all<S: RecleanSql>(
+pub(crate) fn reclean_all<S: ArticleSql>(
     sql: &mut S,
     site_id: i64,
     settings: &LineSettings,
-) -> Result<Recleaned, S::Error> {
+) -> Result<Recleaned, StoreError>
+where
+    StoreError: From<S::Error>,
+{
     let key = settings.judgement_key();
-    let index = settings.enabled && sql.cleaned_with(site_id)?.as_deref() != Some(key.as_str());
+    let index =
+        settings.enabled && cleaned_with(sql.sql(), site_id)?.as_deref() != Some(key.as_str());
     let rc = sql.site_rc(site_id)?;
     let mut done = Recleaned::default();
     let mut after_id = i64::MIN;
     loop {
-        let chunk = sql.articles_after(site_id, after_id, RECLEAN_CHUNK)?;
+        let chunk = articles_after(sql.sql(), site_id, after_id, RECLEAN_CHUNK)?;
         let Some(last) = chunk.last() else { break };
         after_id = last.0;
         for (id, text, raw_text) in &chunk {
@@ -139,7 +219,7 @@ pub(crate) fn reclean_all<S: RecleanSql>(
         }
     }
     if settings.enabled {
-        sql.finish_reclean(site_id, &key)?;
+        finish_reclean(sql.sql(), site_id, &key)?;
     } else {
         sql.forget_cleaned_with(site_id)?;
     }
@@ -151,35 +231,38 @@ pub(crate) fn reclean_all<S: RecleanSql>(
 /// articles stored with learning on under the current settings. A site
 /// whose line index is incomplete (stored before migration 0010, or with
 /// learning off for a while) or whose settings changed gets the full walk.
-pub(crate) fn reclean_changed<S: RecleanSql>(
+pub(crate) fn reclean_changed<S: ArticleSql>(
     sql: &mut S,
     site_id: i64,
     settings: &LineSettings,
-) -> Result<Recleaned, S::Error> {
+) -> Result<Recleaned, StoreError>
+where
+    StoreError: From<S::Error>,
+{
     if !settings.enabled {
         return Ok(Recleaned::default());
     }
     let key = settings.judgement_key();
-    if sql.cleaned_with(site_id)?.as_deref() != Some(key.as_str()) {
+    if cleaned_with(sql.sql(), site_id)?.as_deref() != Some(key.as_str()) {
         return reclean_all(sql, site_id, settings);
     }
-    let ids = sql.articles_with_changed_lines(site_id)?;
+    let ids = articles_with_changed_lines(sql.sql(), site_id)?;
     let rc = sql.site_rc(site_id)?;
     let mut done = Recleaned::default();
     for chunk in ids.chunks(RECLEAN_CHUNK) {
-        for (id, text, raw_text) in sql.articles_by_id(site_id, chunk)? {
+        for (id, text, raw_text) in articles_by_id(sql.sql(), site_id, chunk)? {
             done.changed += usize::from(reclean_one(
                 sql, site_id, rc, id, &text, &raw_text, settings,
             )?);
             done.examined += 1;
         }
     }
-    sql.finish_reclean(site_id, &key)?;
+    finish_reclean(sql.sql(), site_id, &key)?;
     Ok(done)
 }
 
 /// Clean one article again; true when its text changed and was rewritten.
-fn reclean_one<S: RecleanSql>(
+fn reclean_one<S: ArticleSql>(
     sql: &mut S,
     site_id: i64,
     rc: u64,
@@ -187,7 +270,10 @@ fn reclean_one<S: RecleanSql>(
     text: &str,
     raw_text: &str,
     settings: &LineSettings,
-) -> Result<bool, S::Error> {
+) -> Result<bool, StoreError>
+where
+    StoreError: From<S::Error>,
+{
     let cleaned = if settings.enabled {
         let pieces = split_lines(raw_text, &settings.variant);
         clean_pieces_at(sql, site_id, rc, &pieces, settings)?.text
@@ -201,6 +287,6 @@ fn reclean_one<S: RecleanSql>(
         return Ok(false);
     }
     let words = to_i64(word_count(&cleaned) as u64);
-    sql.set_text(id, &cleaned, words)?;
+    set_text(sql.sql(), id, &cleaned, words)?;
     Ok(true)
 }

@@ -1,16 +1,12 @@
-//! Boilerplate maintenance over the whole store: re-cleaning stored articles
-//! with the lines learned since (warm-up repair; all of them, or at the end
-//! of a crawl only those with a line whose status changed), and replaying
-//! a sequence of texts through learning (what
-//! `eval --sequence` measures, on an in-memory store). In: site names, texts
-//! and settings; out: counts, lines and cleaned texts.
+//! Boilerplate maintenance over the whole store: replaying a sequence of texts through learning (what
+//! `eval --sequence` measures, on an in-memory store) with the re-clean at
+//! its end (the re-clean of stored articles is `rules::reclean`). In: site
+//! names, texts and settings; out: lines and cleaned texts.
 
-use super::articles::Sqlite;
-use super::lines::{self, Cleaned, Recleaned};
+use super::lines::{self, Cleaned};
 use super::portable::writes::site_id_created;
 use super::{Store, StoreError};
 use crate::boilerplate::LineSettings;
-use crate::store::rules::reclean::{each_site, reclean_site, Which};
 
 /// One text of a [`Store::replay_site`] sequence.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,50 +18,6 @@ pub struct Replayed {
 }
 
 impl Store {
-    /// Re-clean the stored articles of one site (or every site) from their
-    /// pre-filter text with the current line counts; one transaction per
-    /// site. Returns how many articles changed. An unknown site changes nothing.
-    pub fn reclean(
-        &mut self,
-        site: Option<&str>,
-        settings_for: impl Fn(&str) -> LineSettings,
-    ) -> Result<usize, StoreError> {
-        Ok(self.reclean_sites(site, settings_for, Which::All)?.changed)
-    }
-
-    /// The end-of-crawl re-clean: of one site (or every site), only the
-    /// articles having a line whose status changed after they were cleaned
-    /// (a site whose line index is incomplete gets the full walk of
-    /// [`Store::reclean`]); one transaction per site. Leaves the same texts
-    /// as [`Store::reclean`].
-    pub fn reclean_changed(
-        &mut self,
-        site: Option<&str>,
-        settings_for: impl Fn(&str) -> LineSettings,
-    ) -> Result<Recleaned, StoreError> {
-        self.reclean_sites(site, settings_for, Which::Changed)
-    }
-
-    /// The named site (or every site) re-cleaned, one transaction a site.
-    fn reclean_sites(
-        &mut self,
-        site: Option<&str>,
-        settings_for: impl Fn(&str) -> LineSettings,
-        which: Which,
-    ) -> Result<Recleaned, StoreError> {
-        let sites: Vec<(i64, String)> = self
-            .conn
-            .prepare("SELECT id, name FROM sites WHERE ?1 IS NULL OR name = ?1 ORDER BY id")?
-            .query_map([site], |r| Ok((r.get(0)?, r.get(1)?)))?
-            .collect::<Result<_, _>>()?;
-        each_site(sites, which, settings_for, |id, settings| {
-            let tx = self.conn.transaction()?;
-            let done = reclean_site(&mut Sqlite(&tx), id, settings, which)?;
-            tx.commit()?;
-            Ok(done)
-        })
-    }
-
     /// Feed one site's texts in order through learning, each stored as the
     /// crawler stores an article (in the same transaction as its counts),
     /// then re-clean them all with the final counts. One transaction.

@@ -7,12 +7,12 @@
 //!
 //! `open` (connection settings, integrity check), `migrate` (which
 //! migrations to apply, and applying them), `frontier` (add, claim,
-//! counts, budgets) and `requeue`, `articles` (batched writes; the SQL
+//! counts, budgets), `articles` (batched writes; the SQL
 //! primitives of `store::rules` in `articles/primitives.rs`),
 //! `search_index` (the batch's new articles into the FTS5 indexes),
 //! `checkpoint` (WAL checkpoints on a thread of their own while crawling),
 //! `search` (FTS5 and CJK search, lookup, export), `stats` and `overview`
-//! (figures), `maintenance` (re-cleaning, top lines), `lines` (learning's
+//! (figures), `maintenance` (top lines, replaying texts), `lines` (learning's
 //! entry points, the line table's figures, the re-clean's SQL), `kept` and
 //! `reextract` (kept pages, re-extraction), `rendering` (what the Markdown
 //! export reads), `site_rules`, `url_shapes`, and `trouble` (SQLite's
@@ -32,7 +32,6 @@ pub(super) mod open;
 pub(super) mod overview;
 pub(super) mod reextract;
 pub(super) mod rendering;
-pub(super) mod requeue;
 pub(super) mod search;
 pub(super) mod search_index;
 pub(super) mod site_rules;

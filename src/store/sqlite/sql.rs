@@ -5,8 +5,8 @@
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::{params_from_iter, Connection, ToSql};
 
-use crate::store::rows::Columns;
-use crate::store::sql::{Dialect, Row, Sql, Value};
+use crate::store::rows::{Cell, Columns};
+use crate::store::sql::{sql_by, Dialect, Row, Sql, Value};
 use crate::store::StoreError;
 
 impl ToSql for Value<'_> {
@@ -42,8 +42,26 @@ impl Columns for SharedRow<'_, '_> {
     fn flag(&self, i: usize) -> Result<bool, StoreError> {
         Ok(self.0.get(i)?)
     }
+    fn cell(&self, i: usize) -> Result<Cell, StoreError> {
+        Ok(cell_of(self.0.get_ref(i)?))
+    }
     fn undecodable(&self, _: usize, e: std::io::Error) -> StoreError {
         StoreError::Io(e)
+    }
+}
+
+/// A SQLite value as a [`Cell`] (text that is not UTF-8 as bytes, which a
+/// text column then refuses by name).
+pub(in crate::store) fn cell_of(v: ValueRef<'_>) -> Cell {
+    match v {
+        ValueRef::Null => Cell::Null,
+        ValueRef::Integer(v) => Cell::Int(v),
+        ValueRef::Real(v) => Cell::Float(v),
+        ValueRef::Text(v) => match std::str::from_utf8(v) {
+            Ok(text) => Cell::Text(text.to_string()),
+            Err(_) => Cell::Bytes(v.to_vec()),
+        },
+        ValueRef::Blob(v) => Cell::Bytes(v.to_vec()),
     }
 }
 
@@ -68,36 +86,4 @@ fn each_row(
     Ok(())
 }
 
-impl Sql for Connection {
-    fn dialect(&self) -> Dialect {
-        Dialect::Sqlite
-    }
-    fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
-        execute(self, sql, params)
-    }
-    fn each_row(
-        &mut self,
-        sql: &str,
-        params: &[Value<'_>],
-        each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
-    ) -> Result<(), StoreError> {
-        each_row(self, sql, params, each)
-    }
-}
-
-impl Sql for &Connection {
-    fn dialect(&self) -> Dialect {
-        Dialect::Sqlite
-    }
-    fn execute(&mut self, sql: &str, params: &[Value<'_>]) -> Result<u64, StoreError> {
-        execute(self, sql, params)
-    }
-    fn each_row(
-        &mut self,
-        sql: &str,
-        params: &[Value<'_>],
-        each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
-    ) -> Result<(), StoreError> {
-        each_row(self, sql, params, each)
-    }
-}
+sql_by!(Dialect::Sqlite => Connection, &Connection);

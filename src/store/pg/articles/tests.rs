@@ -10,3 +10,23 @@ mod same_as_sqlite;
 mod site_by_site;
 mod site_rules;
 mod speed;
+
+use crate::boilerplate::LineSettings;
+use crate::store::pg::PgStore;
+use crate::store::rules::reclean::{each_site, sites, Recleaned, Which};
+use crate::store::StoreError;
+
+impl PgStore {
+    /// The re-clean as `AnyStore::reclean` runs it.
+    pub(crate) fn reclean(
+        &mut self,
+        site: Option<&str>,
+        which: Which,
+        settings_for: impl Fn(&str) -> LineSettings,
+    ) -> Result<Recleaned, StoreError> {
+        let sites = sites(self.client(), site)?;
+        each_site(sites, which, settings_for, |id, s| {
+            self.reclean_site(id, s, which)
+        })
+    }
+}

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use crate::store::pg::testing::TestDb;
 use crate::store::pg::{PgStore, Turn};
+use crate::store::portable::requeue::{outlook, requeue_failed, requeue_refused};
 use crate::store::{ClaimFilter, FetchRecord, NewUrl, NextState, UrlKind, WriteOp, WriteOutcome};
 
 /// `n` article URLs spread over `hosts` hosts of one site.
@@ -329,8 +330,11 @@ fn refused_urls_come_back_when_the_setting_changed_and_failed_ones_on_request() 
     .expect("write");
     let sites = ["s".to_string()];
     let today = [("blocked_address".to_string(), "on".to_string())];
-    assert_eq!(s.requeue_refused(&sites, &today).expect("requeue"), 2);
-    let outlook = s.outlook(&sites, 0).expect("outlook");
+    assert_eq!(
+        requeue_refused(s.client(), &sites, &today).expect("requeue"),
+        2
+    );
+    let outlook = outlook(s.client(), &sites, 0).expect("outlook");
     let failed: Vec<(String, u64)> = outlook
         .failed
         .iter()
@@ -343,7 +347,7 @@ fn refused_urls_come_back_when_the_setting_changed_and_failed_ones_on_request() 
             ("http_4xx".to_string(), 1)
         ]
     );
-    assert_eq!(s.requeue_failed(&sites).expect("retry failed"), 2);
+    assert_eq!(requeue_failed(s.client(), &sites).expect("retry failed"), 2);
     assert_eq!(claim_all(&mut s).len(), 4);
 }
 

@@ -28,6 +28,24 @@ impl Store {
     ) -> Result<std::collections::HashMap<String, u64>, StoreError> {
         crate::store::portable::writes::pages_by_site(&mut &self.conn)
     }
+
+    /// The re-clean as `AnyStore::reclean` runs it.
+    pub(crate) fn reclean(
+        &mut self,
+        site: Option<&str>,
+        which: crate::store::Which,
+        settings_for: impl Fn(&str) -> LineSettings,
+    ) -> Result<crate::store::lines::Recleaned, StoreError> {
+        use crate::store::rules::reclean::{each_site, reclean_site, sites};
+        use crate::store::sqlite::articles::Sqlite;
+        let sites = sites(&mut &self.conn, site)?;
+        each_site(sites, which, settings_for, |id, settings| {
+            let tx = self.conn.transaction()?;
+            let done = reclean_site(&mut Sqlite(&tx), id, settings, which)?;
+            tx.commit()?;
+            Ok(done)
+        })
+    }
 }
 
 pub(super) fn off() -> LineSettings {

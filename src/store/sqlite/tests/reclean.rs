@@ -5,6 +5,7 @@
 use super::writes::{learning, learning_article};
 use super::*;
 use crate::store::lines::Recleaned;
+use crate::store::Which;
 
 const TEMPLATE: &str = "Subscribe to our newsletter today.\nCopyright Example News Group.";
 
@@ -44,7 +45,9 @@ fn reclean_reads_only_articles_whose_lines_changed_status() {
     );
     // 3: none of its lines ever changed status.
     store_one(&mut s, learning_article("https://a.test/3", &story(3)));
-    let done = s.reclean_changed(Some("a"), |_| learning()).unwrap();
+    let done = s
+        .reclean(Some("a"), Which::Changed, |_| learning())
+        .unwrap();
     assert_eq!(
         done,
         Recleaned {
@@ -54,9 +57,12 @@ fn reclean_reads_only_articles_whose_lines_changed_status() {
     );
     assert_eq!(texts(&s), [story(1), story(2), story(3)]);
     // Nothing pending any more, and the full walk finds nothing to change.
-    let again = s.reclean_changed(None, |_| learning()).unwrap();
+    let again = s.reclean(None, Which::Changed, |_| learning()).unwrap();
     assert_eq!(again, Recleaned::default());
-    assert_eq!(s.reclean(None, |_| learning()).unwrap(), 0);
+    assert_eq!(
+        s.reclean(None, Which::All, |_| learning()).unwrap().changed,
+        0
+    );
 }
 
 #[test]
@@ -85,7 +91,7 @@ fn a_line_that_falls_back_below_the_threshold_is_restored_where_it_was_dropped()
             with_settings(&format!("https://a.test/{n}"), &story(n)),
         );
     }
-    let done = s.reclean_changed(None, |_| settings).unwrap();
+    let done = s.reclean(None, Which::Changed, |_| settings).unwrap();
     assert_eq!(
         done,
         Recleaned {
@@ -94,7 +100,10 @@ fn a_line_that_falls_back_below_the_threshold_is_restored_where_it_was_dropped()
         }
     );
     assert_eq!(texts(&s)[1], format!("Menu\n{}", story(2)));
-    assert_eq!(s.reclean(None, |_| settings).unwrap(), 0);
+    assert_eq!(
+        s.reclean(None, Which::All, |_| settings).unwrap().changed,
+        0
+    );
 }
 
 #[test]
@@ -115,7 +124,7 @@ fn a_site_stored_without_learning_for_a_while_gets_the_full_walk() {
             learning_article(&format!("https://a.test/{n}"), &body),
         );
     }
-    let done = s.reclean_changed(None, |_| learning()).unwrap();
+    let done = s.reclean(None, Which::Changed, |_| learning()).unwrap();
     assert_eq!(
         done,
         Recleaned {
@@ -126,7 +135,12 @@ fn a_site_stored_without_learning_for_a_while_gets_the_full_walk() {
     assert_eq!(texts(&s), (1..=4).map(story).collect::<Vec<_>>());
     // The walk indexed every line: the next re-clean is incremental again.
     store_one(&mut s, learning_article("https://a.test/5", &story(5)));
-    assert_eq!(s.reclean_changed(None, |_| learning()).unwrap().examined, 0);
+    assert_eq!(
+        s.reclean(None, Which::Changed, |_| learning())
+            .unwrap()
+            .examined,
+        0
+    );
 }
 
 #[test]
@@ -139,13 +153,13 @@ fn changed_line_settings_make_the_next_reclean_walk_every_article() {
             learning_article(&format!("https://a.test/{n}"), &body),
         );
     }
-    s.reclean_changed(None, |_| learning()).unwrap();
+    s.reclean(None, Which::Changed, |_| learning()).unwrap();
     // A window of 1: t = 1 + RC, so the template (LC 3 ≤ 4) is kept again.
     let wide = LineSettings {
         rule: crate::boilerplate::LineRule { window: 1 },
         ..learning()
     };
-    let done = s.reclean_changed(None, |_| wide).unwrap();
+    let done = s.reclean(None, Which::Changed, |_| wide).unwrap();
     assert_eq!(
         done,
         Recleaned {
@@ -180,8 +194,11 @@ fn a_refetched_article_is_found_by_its_new_lines() {
             learning_article(&format!("https://a.test/{n}"), &body),
         );
     }
-    let done = s.reclean_changed(None, |_| learning()).unwrap();
+    let done = s.reclean(None, Which::Changed, |_| learning()).unwrap();
     assert!(done.changed >= 1, "{done:?}");
     assert_eq!(texts(&s)[0], story(1));
-    assert_eq!(s.reclean(None, |_| learning()).unwrap(), 0);
+    assert_eq!(
+        s.reclean(None, Which::All, |_| learning()).unwrap().changed,
+        0
+    );
 }

@@ -1,6 +1,7 @@
 //! Failed and refused URLs queued again; what waits and what failed.
 
 use super::*;
+use crate::store::portable::requeue::{outlook, requeue_failed, requeue_refused};
 
 /// A store with `n` article URLs of site `a` and one of site `b`, all
 /// claimed.
@@ -47,7 +48,7 @@ fn a_url_refused_under_other_settings_is_queued_again_with_fresh_attempts() {
     assert_eq!(s.counts().unwrap().failed, 4);
     let today = [("blocked_address".to_string(), "on".to_string())];
     // Only site a is crawled: b's URL stays failed.
-    let n = s.requeue_refused(&["a".into()], &today).unwrap();
+    let n = requeue_refused(&mut &s.conn, &["a".into()], &today).unwrap();
     assert_eq!(n, 2);
     let mut again: Vec<QueuedUrl> = s.claim_due(0, 10).unwrap();
     again.sort_by(|x, y| x.url.cmp(&y.url));
@@ -57,7 +58,10 @@ fn a_url_refused_under_other_settings_is_queued_again_with_fresh_attempts() {
     // Refused again under today's settings: stays failed next time.
     s.write_batch(vec![refused(again[0].id, "blocked_address", Some("on"))])
         .unwrap();
-    assert_eq!(s.requeue_refused(&["a".into()], &today).unwrap(), 0);
+    assert_eq!(
+        requeue_refused(&mut &s.conn, &["a".into()], &today).unwrap(),
+        0
+    );
 }
 
 #[test]
@@ -70,8 +74,11 @@ fn other_failures_are_not_queued_again_by_a_settings_change() {
     )])
     .unwrap();
     let today = [("blocked_address".to_string(), "on".to_string())];
-    assert_eq!(s.requeue_refused(&["a".into()], &today).unwrap(), 0);
-    assert_eq!(s.requeue_failed(&["a".into()]).unwrap(), 1);
+    assert_eq!(
+        requeue_refused(&mut &s.conn, &["a".into()], &today).unwrap(),
+        0
+    );
+    assert_eq!(requeue_failed(&mut &s.conn, &["a".into()]).unwrap(), 1);
     assert_eq!(s.claim_due(0, 10).unwrap().len(), 1);
 }
 
@@ -90,7 +97,7 @@ fn retry_failed_queues_the_failed_and_refused_urls_of_the_chosen_sites_only() {
         refused(id_of(&q, "https://b.test/0"), "http_5xx", None),
     ])
     .unwrap();
-    assert_eq!(s.requeue_failed(&["a".into()]).unwrap(), 2);
+    assert_eq!(requeue_failed(&mut &s.conn, &["a".into()]).unwrap(), 2);
     let c = s.counts().unwrap();
     assert_eq!((c.queued, c.failed, c.skipped), (2, 1, 0));
 }
@@ -114,7 +121,7 @@ fn the_outlook_says_what_waits_until_when_and_what_failed() {
         refused(id_of(&q, "https://b.test/0"), "http_4xx", None),
     ])
     .unwrap();
-    let o = s.outlook(&["a".into()], 10_000).unwrap();
+    let o = outlook(&mut &s.conn, &["a".into()], 10_000).unwrap();
     assert_eq!(
         o.waiting,
         [OutlookRow {
@@ -134,5 +141,8 @@ fn the_outlook_says_what_waits_until_when_and_what_failed() {
         }]
     );
     // Once due, they no longer wait: the crawl takes them.
-    assert!(s.outlook(&["a".into()], 90_000).unwrap().waiting.is_empty());
+    assert!(outlook(&mut &s.conn, &["a".into()], 90_000)
+        .unwrap()
+        .waiting
+        .is_empty());
 }

@@ -1,6 +1,7 @@
 //! Batched writes: atomicity, article de-duplication, word counts.
 
 use super::*;
+use crate::store::Which;
 
 #[test]
 fn write_batch_is_atomic() {
@@ -213,7 +214,10 @@ fn boilerplate_lines_are_learned_and_dropped_in_the_write() {
     assert_eq!(stats[0].boilerplate_lines, 2);
     // The raw text is kept for re-cleaning: the first article loses its
     // template once the site's lines are known.
-    let changed = s.reclean(Some("a"), |_| learning()).unwrap();
+    let changed = s
+        .reclean(Some("a"), Which::All, |_| learning())
+        .unwrap()
+        .changed;
     assert_eq!(changed, 1);
     let first = s
         .article(ArticleRef::Url("https://a.test/1".into()))

@@ -10,6 +10,7 @@ use crate::boilerplate::LineSettings;
 use crate::store::pg::articles::{is_retryable, write_article};
 use crate::store::pg::testing::TestDb;
 use crate::store::pg::PgStore;
+use crate::store::Which;
 use crate::store::{NewArticle, StoreError, WriteOutcome};
 
 fn open(url: &str) -> PgStore {
@@ -86,7 +87,7 @@ fn three_writers_sharing_the_articles_learn_the_counts_of_one_writer() {
 
     for store in [&mut single, &mut shared] {
         store
-            .reclean_changed(None, |_| LineSettings::default())
+            .reclean(None, Which::Changed, |_| LineSettings::default())
             .unwrap_or_else(|e| panic!("{e}"));
     }
     let texts = by_body(&pg_texts(&mut single));

@@ -1,0 +1,121 @@
+//! Failed and refused URLs queued again, and what waits or failed in the
+//! frontier.
+//!
+//! In: site names, and the refusal fingerprints of today's settings (the
+//! crawl's retry rule decides them; this file holds only the SQL). Out:
+//! how many URLs were queued again; the frontier's waiting and failed URLs
+//! grouped by site and reason ([`Outlook`]).
+
+use super::super::sql::{Dialect, Sql};
+use super::super::{AnyStore, Outlook, OutlookRow, StoreError};
+
+/// The failed or skipped URLs of site `?1` queued again with a fresh count
+/// of attempts (on PostgreSQL their lease, if any, ends too).
+fn queue_again(dialect: Dialect) -> String {
+    let lease = match dialect {
+        Dialect::Sqlite => "",
+        Dialect::Postgres => ", leased_by = NULL, lease_until = NULL",
+    };
+    format!(
+        "UPDATE urls SET state = 'queued', next_fetch_at = 0, attempts = 0,
+            refused_under = NULL{lease}
+         WHERE site_id = (SELECT id FROM sites WHERE name = ?1)
+           AND state IN ('failed', 'skipped')"
+    )
+}
+
+/// Queued URLs that wait because something went wrong (a skip or a
+/// failure set `last_error`), by site and reason, with the first due time.
+const WAITING_SQL: &str = "SELECT s.name, u.last_error, count(*), min(u.next_fetch_at)
+     FROM urls u JOIN sites s ON s.id = u.site_id
+     WHERE u.state = 'queued' AND u.next_fetch_at > ?1 AND u.last_error IS NOT NULL
+     GROUP BY s.name, u.last_error ORDER BY s.name, u.last_error";
+
+/// URLs given up (failed) or set aside (skipped), by site and reason.
+const FAILED_SQL: &str = "SELECT s.name, coalesce(u.last_error, 'unknown'), count(*)
+     FROM urls u JOIN sites s ON s.id = u.site_id
+     WHERE u.state IN ('failed', 'skipped')
+     GROUP BY s.name, u.last_error ORDER BY s.name, u.last_error";
+
+/// Queue again the URLs of `sites` refused for one of `refusals`' reasons
+/// under another fingerprint than the one given (or before fingerprints
+/// were kept); how many.
+pub(crate) fn requeue_refused(
+    sql: &mut dyn Sql,
+    sites: &[String],
+    refusals: &[(String, String)],
+) -> Result<usize, StoreError> {
+    let update = format!(
+        "{} AND last_error = ?2 AND coalesce(refused_under, '') <> ?3",
+        queue_again(sql.dialect())
+    );
+    let mut n = 0;
+    for site in sites {
+        for (reason, fingerprint) in refusals {
+            n += sql.execute(&update, &[site.into(), reason.into(), fingerprint.into()])?;
+        }
+    }
+    Ok(usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+/// Queue again every failed URL of `sites` (`crawl --retry-failed`), with
+/// a fresh count of attempts; how many.
+pub(crate) fn requeue_failed(sql: &mut dyn Sql, sites: &[String]) -> Result<usize, StoreError> {
+    let update = queue_again(sql.dialect());
+    let mut n = 0;
+    for site in sites {
+        n += sql.execute(&update, &[site.into()])?;
+    }
+    Ok(usize::try_from(n).unwrap_or(usize::MAX))
+}
+
+/// What of `sites` waits (not due at `now_ms`, after a skip or a failure)
+/// and what failed, in the whole frontier.
+pub(crate) fn outlook(
+    sql: &mut dyn Sql,
+    sites: &[String],
+    now_ms: i64,
+) -> Result<Outlook, StoreError> {
+    let mut waiting = sql.rows(WAITING_SQL, &[now_ms.into()], |r| {
+        Ok(OutlookRow {
+            site: r.text(0)?,
+            reason: r.text(1)?,
+            urls: r.count(2)?,
+            until: Some(r.int(3)?),
+        })
+    })?;
+    let mut failed = sql.rows(FAILED_SQL, &[], |r| {
+        Ok(OutlookRow {
+            site: r.text(0)?,
+            reason: r.text(1)?,
+            urls: r.count(2)?,
+            until: None,
+        })
+    })?;
+    waiting.retain(|r| sites.contains(&r.site));
+    failed.retain(|r| sites.contains(&r.site));
+    Ok(Outlook { waiting, failed })
+}
+
+impl AnyStore {
+    /// Queue again the URLs of `sites` refused under other settings than
+    /// `refusals` (reason, fingerprint of today's settings); how many. One
+    /// transaction.
+    pub fn requeue_refused(
+        &mut self,
+        sites: &[String],
+        refusals: &[(String, String)],
+    ) -> Result<usize, StoreError> {
+        self.in_transaction(|sql| requeue_refused(sql, sites, refusals))
+    }
+
+    /// Queue again every failed URL of `sites`; how many. One transaction.
+    pub fn requeue_failed(&mut self, sites: &[String]) -> Result<usize, StoreError> {
+        self.in_transaction(|sql| requeue_failed(sql, sites))
+    }
+
+    /// What of `sites` waits or failed in the frontier.
+    pub fn outlook(&mut self, sites: &[String], now_ms: i64) -> Result<Outlook, StoreError> {
+        outlook(self.sql(), sites, now_ms)
+    }
+}
