@@ -8,11 +8,13 @@
 
 mod browse;
 mod export;
+mod search;
 pub(crate) mod selection;
 mod with_html;
 
 pub(crate) use browse::article;
 pub(crate) use export::export;
+pub(crate) use search::{substring_search, Substrings};
 pub(crate) use with_html::{articles_with_html, Judge};
 
 use super::rows::KEPT_COLUMNS;
