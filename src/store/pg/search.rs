@@ -24,8 +24,8 @@
 use super::super::query::{Query, Term};
 use super::super::{SearchHit, Selection, StoreError};
 use super::PgStore;
-use crate::store::portable::selection::{conditions, Args};
-use crate::store::portable::{substring_search, Substrings};
+use crate::store::portable::selection::Args;
+use crate::store::portable::{search_start, substring_search, Substrings};
 use crate::store::rows::search_hit;
 use crate::store::rules::search::{like_pattern, like_snippet, one_line, MAX_RANKED};
 use crate::store::sql::Sql;
@@ -61,12 +61,9 @@ impl PgStore {
         limit: usize,
         sel: &Selection,
     ) -> Result<Vec<SearchHit>, StoreError> {
-        let query = Query::parse(query)?;
-        let mut args = Args::default();
-        let cond = conditions(self.client(), sel, &mut args)?;
-        if limit == 0 {
+        let Some((query, cond, args)) = search_start(self.client(), query, limit, sel)? else {
             return Ok(Vec::new());
-        }
+        };
         if query.has_cjk() {
             self.substring_search(&query, limit, (&cond, args))
         } else {

@@ -14,7 +14,7 @@ mod with_html;
 
 pub(crate) use browse::article;
 pub(crate) use export::export;
-pub(crate) use search::{substring_search, Substrings};
+pub(crate) use search::{search_start, substring_search, Substrings};
 pub(crate) use with_html::{articles_with_html, Judge};
 
 use super::rows::KEPT_COLUMNS;

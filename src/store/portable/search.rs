@@ -9,11 +9,26 @@
 //! and the condition that keeps the scan to articles holding Han or kana.
 //! Out: the hits, best first (then by id), at most `limit`.
 
-use super::selection::Args;
+use super::selection::{conditions, Args};
 use crate::store::query::{Query, Term};
 use crate::store::rows::search_hit;
 use crate::store::sql::Sql;
-use crate::store::{SearchHit, StoreError};
+use crate::store::{SearchHit, Selection, StoreError};
+
+/// What a search starts with on either store: the query parsed (its
+/// refusal comes first), the selection's conditions (an unknown site
+/// next), and `None` for a limit of 0 (nothing to look for).
+pub(crate) fn search_start(
+    sql: &mut dyn Sql,
+    query: &str,
+    limit: usize,
+    sel: &Selection,
+) -> Result<Option<(Query, String, Args)>, StoreError> {
+    let query = Query::parse(query)?;
+    let mut args = Args::default();
+    let cond = conditions(sql, sel, &mut args)?;
+    Ok((limit > 0).then_some((query, cond, args)))
+}
 
 /// The parts of a substring search each backend writes in its dialect.
 pub(crate) struct Substrings<'a> {

@@ -1,5 +1,7 @@
-//! Reading articles back: full-text search, one article by id or URL, and a
-//! streaming export. In: a user query / reference / site filter. Out: rows.
+//! Reading articles back on SQLite: full-text search (FTS5), and one
+//! article by id or URL and a streaming export on a bare [`Store`] (the
+//! statements of `store::portable`). In: a user query / reference / site
+//! filter. Out: rows.
 //!
 //! Search never passes user text to FTS5 as syntax: the query is parsed
 //! ([`super::query`]: words, phrases, OR, NOT, prefixes) and every term is
@@ -10,8 +12,8 @@
 //! ≥ 3 characters (a trigram index cannot match shorter strings); shorter CJK
 //! queries fall back to a LIKE scan ranked by occurrence count.
 
-use super::portable::selection::{conditions, Args};
-use super::portable::{substring_search, Substrings};
+use super::portable::selection::Args;
+use super::portable::{search_start, substring_search, Substrings};
 use super::query::{Query, QueryError, Term, MAX_PREFIX_WORDS};
 use super::rows::search_hit;
 use super::rules::search::{like_pattern, like_snippet, one_line, MAX_RANKED};
@@ -44,12 +46,9 @@ impl Store {
         limit: usize,
         sel: &Selection,
     ) -> Result<Vec<SearchHit>, StoreError> {
-        let query = Query::parse(query)?;
-        let mut args = Args::default();
-        let cond = conditions(&mut &self.conn, sel, &mut args)?;
-        if limit == 0 {
+        let Some((query, cond, args)) = search_start(&mut &self.conn, query, limit, sel)? else {
             return Ok(Vec::new());
-        }
+        };
         let sel = (cond.as_str(), args);
         if !query.has_cjk() {
             self.check_prefixes(&query)?;
