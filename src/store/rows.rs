@@ -46,6 +46,7 @@ pub(crate) enum Cell {
 pub(crate) trait Columns {
     type Error;
     fn int(&self, i: usize) -> Result<i64, Self::Error>;
+    fn float(&self, i: usize) -> Result<f64, Self::Error>;
     fn text(&self, i: usize) -> Result<String, Self::Error>;
     fn opt_text(&self, i: usize) -> Result<Option<String>, Self::Error>;
     fn bytes(&self, i: usize) -> Result<Vec<u8>, Self::Error>;
@@ -116,6 +117,22 @@ pub(crate) fn recent_hit<R: Columns + ?Sized>(r: &R) -> Result<SearchHit, R::Err
         title: r.opt_text(3)?,
         snippet: one_line(&r.text(4)?),
         rank: 0.0,
+    })
+}
+
+/// A search hit's row: id, URL, site, title, the text (or its snippet)
+/// that `snippet` makes the shown snippet of, and the rank.
+pub(crate) fn search_hit<R: Columns + ?Sized>(
+    r: &R,
+    snippet: impl FnOnce(String) -> String,
+) -> Result<SearchHit, R::Error> {
+    Ok(SearchHit {
+        id: r.int(0)?,
+        url: r.text(1)?,
+        site: r.text(2)?,
+        title: r.opt_text(3)?,
+        snippet: snippet(r.text(4)?),
+        rank: r.float(5)?,
     })
 }
 

@@ -21,14 +21,14 @@
 //!   `articles_trgm` expression index (partial: articles with Han or kana
 //!   only), ranked by how often the first term occurs.
 
-use postgres::types::ToSql;
-
 use super::super::query::{Query, Term};
 use super::super::{SearchHit, Selection, StoreError};
 use super::PgStore;
-use crate::store::portable::selection::{conditions, Args};
+use crate::store::portable::selection::Args;
+use crate::store::portable::{search_start, substring_search, Substrings};
+use crate::store::rows::search_hit;
 use crate::store::rules::search::{like_pattern, like_snippet, one_line, MAX_RANKED};
-use crate::store::sql::numbered_for_postgres;
+use crate::store::sql::Sql;
 
 /// `ts_rank_cd` weights for D, C, B, A: title (A) 10× text (B).
 const WEIGHTS: &str = "'{0.1, 0.2, 0.1, 1.0}'::float4[]";
@@ -61,27 +61,23 @@ impl PgStore {
         limit: usize,
         sel: &Selection,
     ) -> Result<Vec<SearchHit>, StoreError> {
-        let query = Query::parse(query)?;
-        let mut params = Args::default();
-        let cond = conditions(self.client(), sel, &mut params)?;
-        if limit == 0 {
+        let Some((query, cond, args)) = search_start(self.client(), query, limit, sel)? else {
             return Ok(Vec::new());
-        }
-        let limit = params.int(limit);
+        };
         if query.has_cjk() {
-            self.substring_search(&query, &cond, &limit, params)
+            self.substring_search(&query, limit, (&cond, args))
         } else {
-            self.word_search(&query, &cond, &limit, params)
+            self.word_search(&query, limit, (&cond, args))
         }
     }
 
     fn word_search(
         &mut self,
         query: &Query,
-        cond: &str,
-        limit: &str,
-        mut params: Args,
+        limit: usize,
+        (cond, mut params): (&str, Args),
     ) -> Result<Vec<SearchHit>, StoreError> {
+        let limit = params.int(limit);
         let mut any_of = |terms: &[Term]| {
             let alternatives: Vec<String> = terms.iter().map(|t| tsquery(t, &mut params)).collect();
             format!("({})", alternatives.join(" || "))
@@ -95,7 +91,7 @@ impl PgStore {
         if !query.excluded.is_empty() {
             expr = format!("({expr}) && !!{}", any_of(&query.excluded));
         }
-        let sql = format!(
+        let statement = format!(
             "WITH q AS (SELECT {expr} AS q),
              matches AS (
                 SELECT a.id FROM articles a, q WHERE a.search @@ q.q {cond}
@@ -109,75 +105,33 @@ impl PgStore {
              FROM top JOIN articles a ON a.id = top.id JOIN sites s ON s.id = a.site_id, q
              ORDER BY top.score DESC, a.id"
         );
-        self.hits(&sql, &params, |_, snippet| snippet)
+        let sql: &mut dyn Sql = self.client();
+        sql.rows(&statement, &params.values(), |r| {
+            search_hit(r, |s| one_line(&s))
+        })
     }
 
+    /// Substring search (see `store::portable`), case folded as the
+    /// trigram index folds it, over the index's own expression.
     fn substring_search(
         &mut self,
         query: &Query,
-        cond: &str,
-        limit: &str,
-        mut params: Args,
+        limit: usize,
+        sel: (&str, Args),
     ) -> Result<Vec<SearchHit>, StoreError> {
-        let first_text = query.clauses[0][0].text.clone();
-        let first = params.text(first_text.as_str());
-        let mut any_of = |terms: &[Term]| {
-            let alternatives: Vec<String> = terms
-                .iter()
-                .map(|t| format!("{HAYSTACK} ILIKE {}", params.text(like_pattern(&t.text))))
-                .collect();
-            format!("({})", alternatives.join(" OR "))
+        let term = |t: &Term, args: &mut Args| {
+            format!("{HAYSTACK} ILIKE {}", args.text(like_pattern(&t.text)))
         };
-        let mut filter: String = query
-            .clauses
-            .iter()
-            .map(|c| format!(" AND {}", any_of(c)))
-            .collect();
-        // Only rows with Han or kana are in the (partial) trigram index:
-        // when a clause needs them, say so in the index's own words.
-        if query.needs_char(in_cjk_class) {
-            filter.push_str(&format!(" AND {HAYSTACK} ~ '{CJK_CLASS}'"));
-        }
-        if !query.excluded.is_empty() {
-            filter.push_str(&format!(" AND NOT {}", any_of(&query.excluded)));
-        }
-        let sql = format!(
-            "SELECT a.id, a.url, s.name, a.title, a.text,
-                    ((length(a.text) - length(replace(a.text, {first}, ''))) / length({first}))::float8
-                      AS hits
-             FROM articles a JOIN sites s ON s.id = a.site_id
-             WHERE true {cond}{filter}
-             ORDER BY hits DESC, a.id LIMIT {limit}"
-        );
-        self.hits(&sql, &params, |_, text| like_snippet(&text, &first_text))
-    }
-
-    /// Rows of `(id, url, site, title, text-or-snippet, rank)` as hits.
-    fn hits(
-        &mut self,
-        sql: &str,
-        params: &Args,
-        snippet: impl Fn(i64, String) -> String,
-    ) -> Result<Vec<SearchHit>, StoreError> {
-        let values = params.values();
-        let refs: Vec<&(dyn ToSql + Sync)> = values.iter().map(|v| v as _).collect();
-        let rows = self
-            .client()
-            .query(numbered_for_postgres(sql).as_str(), &refs)?;
-        rows.iter()
-            .map(|r| {
-                let id: i64 = r.try_get(0)?;
-                let text: String = r.try_get(4)?;
-                Ok(SearchHit {
-                    id,
-                    url: r.try_get(1)?,
-                    site: r.try_get(2)?,
-                    title: r.try_get(3)?,
-                    snippet: one_line(&snippet(id, text)),
-                    rank: r.try_get(5)?,
-                })
-            })
-            .collect()
+        let only = format!(" AND {HAYSTACK} ~ '{CJK_CLASS}'");
+        let parts = Substrings {
+            term: &term,
+            // Only rows with Han or kana are in the (partial) trigram
+            // index: say so in the index's own words.
+            cjk_class: in_cjk_class,
+            cjk_only: &only,
+            snippet: &|text, first| one_line(&like_snippet(text, first)),
+        };
+        substring_search(self.client(), query, limit, sel, &parts)
     }
 }
 

@@ -44,6 +44,9 @@ impl Columns for postgres::Row {
     fn int(&self, i: usize) -> Result<i64, StoreError> {
         Ok(self.try_get(i)?)
     }
+    fn float(&self, i: usize) -> Result<f64, StoreError> {
+        Ok(self.try_get(i)?)
+    }
     fn text(&self, i: usize) -> Result<String, StoreError> {
         Ok(self.try_get(i)?)
     }

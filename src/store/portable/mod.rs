@@ -8,12 +8,14 @@
 
 mod browse;
 mod export;
+mod search;
 pub(crate) mod selection;
 mod with_html;
 pub(crate) mod writes;
 
 pub(crate) use browse::article;
 pub(crate) use export::export;
+pub(crate) use search::{search_start, substring_search, Substrings};
 pub(crate) use with_html::{articles_with_html, Judge};
 mod reclean;
 pub(crate) mod requeue;

@@ -1,5 +1,7 @@
-//! Reading articles back: full-text search, one article by id or URL, and a
-//! streaming export. In: a user query / reference / site filter. Out: rows.
+//! Reading articles back on SQLite: full-text search (FTS5), and one
+//! article by id or URL and a streaming export on a bare [`Store`] (the
+//! statements of `store::portable`). In: a user query / reference / site
+//! filter. Out: rows.
 //!
 //! Search never passes user text to FTS5 as syntax: the query is parsed
 //! ([`super::query`]: words, phrases, OR, NOT, prefixes) and every term is
@@ -10,13 +12,14 @@
 //! ≥ 3 characters (a trigram index cannot match shorter strings); shorter CJK
 //! queries fall back to a LIKE scan ranked by occurrence count.
 
-use rusqlite::params_from_iter;
-
-use super::portable::selection::{conditions, Args};
+use super::portable::selection::Args;
+use super::portable::{search_start, substring_search, Substrings};
 use super::query::{Query, QueryError, Term, MAX_PREFIX_WORDS};
+use super::rows::search_hit;
 use super::rules::search::{like_pattern, like_snippet, one_line, MAX_RANKED};
 use super::{ArticleRef, SearchHit, Selection, Store, StoreError, StoredArticle};
 use crate::store::portable;
+use crate::store::sql::Sql;
 use crate::words::is_han_or_kana;
 
 /// bm25 column weights (title, text): a hit in the title counts 10×.
@@ -43,12 +46,9 @@ impl Store {
         limit: usize,
         sel: &Selection,
     ) -> Result<Vec<SearchHit>, StoreError> {
-        let query = Query::parse(query)?;
-        let mut args = Args::default();
-        let cond = conditions(&mut &self.conn, sel, &mut args)?;
-        if limit == 0 {
+        let Some((query, cond, args)) = search_start(&mut &self.conn, query, limit, sel)? else {
             return Ok(Vec::new());
-        }
+        };
         let sel = (cond.as_str(), args);
         if !query.has_cjk() {
             self.check_prefixes(&query)?;
@@ -108,10 +108,8 @@ impl Store {
                 WHERE {table} MATCH {fts}{cond}{exact_sql}
                 ORDER BY {table}.rowid DESC LIMIT {cap})"
         );
-        let floor: i64 = self
-            .conn
-            .prepare_cached(&floor_sql)?
-            .query_row(params_from_iter(floor_args.values()), |r| r.get(0))?;
+        let conn: &mut dyn Sql = &mut &self.conn;
+        let floor = conn.one(&floor_sql, &floor_args.values(), |r| r.int(0))?;
         let (floor, limit) = (args.int(floor), args.int(limit));
         let sql = format!(
             "WITH top AS (
@@ -120,25 +118,14 @@ impl Store {
                 WHERE {table} MATCH {fts} AND {table}.rowid >= {floor}{cond}{exact_sql}
                 ORDER BY score LIMIT {limit})
              SELECT a.id, a.url, s.name, a.title,
-                    snippet({table}, 1, '[', ']', '…', {tokens}), top.score
+                    snippet({table}, 1, '[', ']', '…', {tokens}), -top.score
              FROM top JOIN {table} ON {table}.rowid = top.id
              JOIN articles a ON a.id = top.id
              JOIN sites s ON s.id = a.site_id
              WHERE {table} MATCH {fts}
              ORDER BY top.score, a.id"
         );
-        let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(params_from_iter(args.values()), |r| {
-            Ok(SearchHit {
-                id: r.get(0)?,
-                url: r.get(1)?,
-                site: r.get(2)?,
-                title: r.get(3)?,
-                snippet: one_line(&r.get::<_, String>(4)?),
-                rank: -r.get::<_, f64>(5)?,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        conn.rows(&sql, &args.values(), |r| search_hit(r, |s| one_line(&s)))
     }
 
     /// Refuse a `prefix*` that stands for more than [`MAX_PREFIX_WORDS`]
@@ -183,72 +170,32 @@ impl Store {
         Ok(())
     }
 
-    /// Substring search for short CJK terms; ranked by the occurrences of
-    /// the first term.
+    /// Substring search for short CJK terms (see `store::portable`).
     fn like_search(
         &self,
         query: &Query,
         limit: usize,
-        (cond, mut args): (&str, Args),
+        sel: (&str, Args),
     ) -> Result<Vec<SearchHit>, StoreError> {
-        let first = query.clauses[0][0].text.clone();
-        let f = args.text(first.as_str());
-        let mut sql = format!(
-            "SELECT a.id, a.url, s.name, a.title, a.text,
-                    (length(a.text) - length(replace(a.text, {f}, ''))) / length({f}) AS hits
-             FROM articles a JOIN sites s ON s.id = a.site_id WHERE true{cond}"
-        );
-        // Only articles in the trigram index hold Han or kana: when every
-        // alternative of a clause needs them, the scan can skip the others.
-        if query.needs_char(is_han_or_kana) {
-            sql.push_str(" AND a.id IN (SELECT rowid FROM articles_fts_cjk)");
-        }
-        let mut any_of = |terms: &[Term], sql: &mut String| {
-            let mut alternatives = Vec::new();
-            for t in terms {
-                // instr() is a plain byte search, several times faster than
-                // LIKE; LIKE only where ASCII case must be folded.
-                if t.text.chars().any(|c| c.is_ascii_alphabetic()) {
-                    let p = args.text(like_pattern(&t.text));
-                    alternatives.push(format!(
-                        "a.text LIKE {p} ESCAPE '\\' OR a.title LIKE {p} ESCAPE '\\'"
-                    ));
-                } else {
-                    let p = args.text(t.text.as_str());
-                    alternatives.push(format!(
-                        "instr(a.text, {p}) > 0 OR instr(coalesce(a.title, ''), {p}) > 0"
-                    ));
-                }
+        let term = |t: &Term, args: &mut Args| {
+            // instr() is a plain byte search, several times faster than
+            // LIKE; LIKE only where ASCII case must be folded.
+            if t.text.chars().any(|c| c.is_ascii_alphabetic()) {
+                let p = args.text(like_pattern(&t.text));
+                format!("a.text LIKE {p} ESCAPE '\\' OR a.title LIKE {p} ESCAPE '\\'")
+            } else {
+                let p = args.text(t.text.as_str());
+                format!("instr(a.text, {p}) > 0 OR instr(coalesce(a.title, ''), {p}) > 0")
             }
-            sql.push_str(&alternatives.join(" OR "));
         };
-        for clause in &query.clauses {
-            sql.push_str(" AND (");
-            any_of(clause, &mut sql);
-            sql.push(')');
-        }
-        if !query.excluded.is_empty() {
-            sql.push_str(" AND NOT (");
-            any_of(&query.excluded, &mut sql);
-            sql.push(')');
-        }
-        sql.push_str(&format!(
-            " ORDER BY hits DESC, a.id LIMIT {}",
-            args.int(limit)
-        ));
-        let mut stmt = self.conn.prepare(&sql)?;
-        let rows = stmt.query_map(params_from_iter(args.values()), |r| {
-            let text: String = r.get(4)?;
-            Ok(SearchHit {
-                id: r.get(0)?,
-                url: r.get(1)?,
-                site: r.get(2)?,
-                title: r.get(3)?,
-                snippet: like_snippet(&text, &first),
-                rank: r.get::<_, f64>(5)?,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        let parts = Substrings {
+            term: &term,
+            // Only articles in the trigram index hold Han or kana.
+            cjk_class: is_han_or_kana,
+            cjk_only: " AND a.id IN (SELECT rowid FROM articles_fts_cjk)",
+            snippet: &like_snippet,
+        };
+        substring_search(&mut &self.conn, query, limit, sel, &parts)
     }
 
     /// One article by id, or by any URL that led to it (see

@@ -30,6 +30,9 @@ impl Columns for SharedRow<'_, '_> {
     fn int(&self, i: usize) -> Result<i64, StoreError> {
         Ok(self.0.get(i)?)
     }
+    fn float(&self, i: usize) -> Result<f64, StoreError> {
+        Ok(self.0.get(i)?)
+    }
     fn text(&self, i: usize) -> Result<String, StoreError> {
         Ok(self.0.get(i)?)
     }
