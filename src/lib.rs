@@ -38,9 +38,11 @@
 //!   processes): frontier, fetch log, articles and their near-duplicate
 //!   versions, search, line hashes (learning runs inside its write
 //!   transaction). [`store::open`] opens either as an [`store::AnyStore`];
-//!   `store::rules` makes every decision once for both backends, which hold
-//!   only SQL and row mapping and do not import each other; `store::copy`
-//!   moves a corpus between them.
+//!   `store::rules` makes every decision once for both backends and
+//!   `store::portable` holds the statements both run as one text (through
+//!   the `store::sql` seam); the backends hold only what their database
+//!   does its own way and do not import each other; `store::copy` moves a
+//!   corpus between them.
 //! - [`crawl`]: orchestration (scheduler, workers, the single writer,
 //!   shutdown, run summary) and the I/O-facing stages: frontier rules,
 //!   politeness, fetch, discover.

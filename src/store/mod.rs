@@ -12,14 +12,24 @@
 //! - `target` (which store a command works on: [`StoreTarget`]) and `any`
 //!   (the one [`open`]: a target for an [`Access`] in, an [`AnyStore`]
 //!   out, either store behind one type, so that no caller names a backend);
+//! - `sql` (the seam: `Sql` runs one statement text, numbered
+//!   placeholders, on either connection; `Dialect` for the
+//!   few fragments that differ) and `rows` (each row type mapped once,
+//!   through `Columns`); `query` (the search syntax, no SQL);
 //! - `rules`: every decision written once (storing an article,
 //!   near-duplicates, learning and pruning, re-cleaning, re-extraction, a
-//!   URL's host key, the order of shape counts, the search's ranking cap
-//!   and LIKE snippet), over traits of batch SQL primitives that each
-//!   backend implements in its own dialect; `rows` (a stored article's and
-//!   a kept page's row mapped once); `query` (the search syntax, no SQL);
-//! - `sqlite` and `pg`, side by side: each holds its own SQL and row
-//!   mapping, one file per concern, and neither imports the other;
+//!   URL's host key and the claim's order, shape counts, the search's
+//!   ranking cap and LIKE snippet), with its statements over `Sql` where
+//!   both stores say them alike and over a small trait of batch primitives
+//!   where they do not (PostgreSQL's `unnest` forms, SQLite's prepared
+//!   loops);
+//! - `portable`: the statements both stores run as one text: reads
+//!   (lookup, export, browse, figures, the selection's conditions), the
+//!   crawl's writes that are alike, requeue, kept pages;
+//! - `sqlite` and `pg`, side by side: each holds only what its database
+//!   does its own way (opening, migrations, the claim, search indexes,
+//!   checkpoints, leases and turns, its `Sql` connection), and neither
+//!   imports the other;
 //! - `copy`: a whole corpus from one store to another (`newshound copy`).
 
 mod any;
