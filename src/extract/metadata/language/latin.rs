@@ -39,11 +39,16 @@ pub(super) fn languages() -> &'static [Lang] {
 pub(super) fn is_mainly_latin(text: &str) -> bool {
     let (mut letters, mut latin) = (0usize, 0usize);
     for ch in text.chars() {
-        if is_stop_char(ch) {
-            continue;
+        if ch.is_ascii() {
+            // Of the ASCII chars, the letters are Latin and DEL is the one
+            // other that is no stop char.
+            let alphabetic = ch.is_ascii_alphabetic();
+            letters += usize::from(alphabetic || ch == '\u{7f}');
+            latin += usize::from(alphabetic);
+        } else {
+            letters += 1;
+            latin += usize::from(is_latin(ch));
         }
-        letters += 1;
-        latin += usize::from(is_latin(ch));
     }
     2 * latin > letters
 }
@@ -99,23 +104,21 @@ fn is_stop_char(ch: char) -> bool {
     matches!(ch, '\u{0000}'..='\u{0040}' | '\u{005B}'..='\u{0060}' | '\u{007B}'..='\u{007E}')
 }
 
-/// whatlang's Latin script.
-fn is_latin(ch: char) -> bool {
-    matches!(ch,
-        'a'..='z'
-        | 'A'..='Z'
-        | '\u{0080}'..='\u{00FF}'
-        | '\u{0100}'..='\u{017F}'
-        | '\u{0180}'..='\u{024F}'
-        | '\u{0250}'..='\u{02AF}'
-        | '\u{1D00}'..='\u{1D7F}'
-        | '\u{1D80}'..='\u{1DBF}'
-        | '\u{1E00}'..='\u{1EFF}'
-        | '\u{2100}'..='\u{214F}'
-        | '\u{2C60}'..='\u{2C7F}'
-        | '\u{A720}'..='\u{A7FF}'
-        | '\u{AB30}'..='\u{AB6F}'
-    )
+/// whatlang's Latin script (its ranges, adjacent ones joined, the common
+/// ones tested first).
+pub(super) fn is_latin(ch: char) -> bool {
+    match u32::from(ch) {
+        0..=0x7F => ch.is_ascii_alphabetic(),
+        0x80..=0x2AF => true,
+        c => matches!(c,
+            0x1D00..=0x1DBF
+            | 0x1E00..=0x1EFF
+            | 0x2100..=0x214F
+            | 0x2C60..=0x2C7F
+            | 0xA720..=0xA7FF
+            | 0xAB30..=0xAB6F
+        ),
+    }
 }
 
 /// Three chars as one key whose order is the chars' order (21 bits each).
@@ -306,18 +309,21 @@ impl Profiles {
 /// most trigrams occur once, and those only need the keys' order.
 fn ranked_trigrams(lower: &str) -> Vec<u64> {
     let mut keys = Vec::with_capacity(lower.len() + 1);
-    let mut chars = lower
-        .chars()
-        .map(|c| if is_stop_char(c) { ' ' } else { c })
-        .chain(Some(' '));
+    let mut chars = lower.chars().map(|c| if is_stop_char(c) { ' ' } else { c });
     let mut c1 = ' ';
-    let mut c2 = chars.next().unwrap_or(' ');
+    let Some(mut c2) = chars.next() else {
+        return Vec::new();
+    };
     for c3 in chars {
         if !(c2 == ' ' && (c1 == ' ' || c3 == ' ')) {
             keys.push(trigram_key(c1, c2, c3));
         }
         c1 = c2;
         c2 = c3;
+    }
+    // The text ends in a space: its last char's trigram.
+    if c2 != ' ' {
+        keys.push(trigram_key(c1, c2, ' '));
     }
     keys.sort_unstable();
     let mut repeated: Vec<(usize, u64)> = Vec::new();

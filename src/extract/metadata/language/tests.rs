@@ -225,3 +225,16 @@ fn latin_scorer_answers_as_whatlang_on_corpus_texts() {
     }
     assert!(seen.latin > 2_500, "{} Latin texts", seen.latin);
 }
+
+/// Every char is Latin here exactly when whatlang finds a text of that one
+/// char to be in the Latin script (its stop chars are in none).
+#[test]
+fn latin_chars_are_whatlangs() {
+    for ch in (0..=0x10FFFF).filter_map(char::from_u32) {
+        let whatlang_latin =
+            whatlang::detect_script(ch.encode_utf8(&mut [0; 4])) == Some(whatlang::Script::Latin);
+        assert_eq!(latin::is_latin(ch), whatlang_latin, "{:#x}", u32::from(ch));
+        let mostly = latin::is_mainly_latin(ch.encode_utf8(&mut [0; 4]));
+        assert_eq!(mostly, whatlang_latin, "{:#x}", u32::from(ch));
+    }
+}
