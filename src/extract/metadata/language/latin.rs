@@ -11,8 +11,10 @@
 //! one table, built once, maps a trigram to its rank in every profile that
 //! has it, so one lookup per text trigram scores all languages at once:
 //! distance = 300 · 300 + Σ over the profile trigrams the text has of
-//! (|rank in text − rank in profile| − 300). Every other step (lowercasing,
-//! counting, sorting, weighting, the confidence) is whatlang's, in its order.
+//! (|rank in text − rank in profile| − 300). Every other number
+//! (lowercasing, letter scores, the trigrams' ranks, the weighting, the
+//! confidence) is computed as whatlang computes it, and its lists are sorted
+//! from the same order with the same sorts, so ties fall the same way.
 
 use std::cmp::Reverse;
 use std::collections::HashMap;
