@@ -25,6 +25,7 @@
 mod author;
 mod dates;
 mod jsonld;
+mod language;
 mod page;
 mod signals;
 #[cfg(test)]
@@ -33,12 +34,12 @@ mod title;
 
 #[cfg(test)]
 use dates::parse_date;
+pub use language::detect_language;
 pub use signals::PageSignals;
 
 use chrono_tz::Tz;
 use dates::Stamp;
 use page::Page;
-use std::sync::LazyLock;
 use url::Url;
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -201,66 +202,6 @@ pub fn metadata_and_signals(
     };
     (meta, signals)
 }
-
-/// Language of the article text (ISO 639-3), if whatlang is reliable on it.
-/// Looks at the first kilobyte, then (if whatlang is unsure and there is
-/// more) the first two: whatlang's cost grows with the sample, and one
-/// kilobyte settles most pages.
-pub fn detect_language(text: &str) -> Option<String> {
-    const SHORT: usize = 1024;
-    const LONG: usize = 2048;
-    let short = prefix(text, SHORT);
-    // Stop counting at 20: only "fewer than 20 letters" matters.
-    if short.chars().filter(|c| c.is_alphabetic()).take(20).count() < 20 {
-        return None;
-    }
-    if let Some(lang) = reliable_language(short) {
-        return Some(lang);
-    }
-    if short.len() == text.len() {
-        return None;
-    }
-    reliable_language(prefix(text, LONG))
-}
-
-/// At most `max` bytes of `text`, cut at a char boundary.
-fn prefix(text: &str, max: usize) -> &str {
-    let mut end = text.len().min(max);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
-}
-
-fn reliable_language(sample: &str) -> Option<String> {
-    let info = DETECTOR.detect(sample)?;
-    info.is_reliable().then(|| info.lang().code().to_string())
-}
-
-/// The most-published languages of the Latin script: whatlang scores only
-/// these on Latin text (it otherwise compares ~40 trigram profiles; the
-/// bench checks agreement with the full detection on the corpus).
-const LATIN_LANGUAGES: &[whatlang::Lang] = {
-    use whatlang::Lang::*;
-    &[
-        Eng, Deu, Fra, Spa, Por, Ita, Nld, Pol, Swe, Dan, Nob, Fin, Ces, Slk, Hun, Ron, Tur, Ind,
-        Vie, Hrv, Slv, Cat, Lit, Lav, Est,
-    ]
-};
-
-/// whatlang with the other Latin-script languages denied and every other
-/// script's languages allowed: one call finds the script and scores the
-/// languages (a Latin-only allowlist needed the script found first, a
-/// second pass over the sample).
-static DETECTOR: LazyLock<whatlang::Detector> = LazyLock::new(|| {
-    let denied = whatlang::Script::Latin
-        .langs()
-        .iter()
-        .copied()
-        .filter(|l| !LATIN_LANGUAGES.contains(l))
-        .collect();
-    whatlang::Detector::with_denylist(denied)
-});
 
 /// `modified` vets the weak sources: a page is not modified before it is
 /// published, so a weak date after the modification date is a date widget

@@ -304,53 +304,6 @@ fn random_strings_never_panic() {
     );
 }
 
-// ---- language ----
-
-#[test]
-fn language_detection() {
-    let en = "The council approved the new bridge on Thursday after a long debate about its cost and the traffic it would bring.";
-    assert_eq!(detect_language(en).as_deref(), Some("eng"));
-    let zh = "国务院总理李克强主持召开国务院常务会议，部署进一步做好稳就业工作，确定加快地方政府专项债券发行使用的措施。";
-    assert_eq!(detect_language(zh).as_deref(), Some("cmn"));
-    assert_eq!(detect_language("ok"), None);
-    assert_eq!(detect_language(""), None);
-    // A long text is sampled, and the cut may fall inside a character.
-    let long = format!("é{}", en.repeat(100));
-    assert_eq!(detect_language(&long).as_deref(), Some("eng"));
-}
-
-/// One whatlang call scores the most-published Latin-script languages on
-/// Latin text and every language of the other scripts: the same answers as
-/// finding the script first and then asking a Latin-only detector.
-#[test]
-fn language_detection_in_one_call_answers_as_script_first() {
-    let latin_only = whatlang::Detector::with_allowlist(super::LATIN_LANGUAGES.to_vec());
-    let script_first = |t: &str| {
-        let info = if whatlang::detect_script(t) == Some(whatlang::Script::Latin) {
-            latin_only.detect(t)
-        } else {
-            whatlang::detect(t)
-        };
-        info.map(|i| (i.lang(), i.confidence().to_bits()))
-    };
-    for text in [
-        "The council approved the new bridge on Thursday after a long debate about its cost.",
-        "Der Stadtrat hat die neue Brücke am Donnerstag nach einer langen Debatte genehmigt.",
-        "Rada miasta zatwierdziła nowy most w czwartek po długiej debacie o jego kosztach.",
-        "Mfumo wa elimu nchini umeimarika sana katika miaka kumi iliyopita.",
-        "Городской совет в четверг одобрил новый мост после долгих споров о его стоимости.",
-        "Міська рада в четвер схвалила новий міст після довгої дискусії про його вартість.",
-        "国务院总理李克强主持召开国务院常务会议，部署进一步做好稳就业工作。",
-        "市議会は木曜日、費用をめぐる長い議論の末に新しい橋を承認した。",
-        "وافق مجلس المدينة على الجسر الجديد يوم الخميس بعد نقاش طويل حول تكلفته.",
-    ] {
-        let one_call = super::DETECTOR
-            .detect(text)
-            .map(|i| (i.lang(), i.confidence().to_bits()));
-        assert_eq!(one_call, script_first(text), "{text}");
-    }
-}
-
 // ---- corpus ----
 
 /// Every page of the corpus (tests/corpus) goes through decode, metadata and language
