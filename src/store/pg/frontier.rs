@@ -25,6 +25,7 @@ use std::time::{Duration, Instant};
 use postgres::Transaction;
 
 use super::PgStore;
+use crate::store::portable::writes;
 use crate::store::rules::frontier::{round_robin, selected_sites, SiteUrlCounts};
 use crate::store::{ClaimFilter, QueuedUrl, StoreError, UrlKind};
 
@@ -244,12 +245,7 @@ impl PgStore {
     /// Put this process's claims back in the queue (never another live
     /// process's: theirs end with their lease). Returns how many.
     pub fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
-        let n = self.client.execute(
-            "UPDATE urls SET state = 'queued', leased_by = NULL, lease_until = NULL
-             WHERE state = 'fetching' AND leased_by = $1",
-            &[&self.owner],
-        )?;
-        Ok(usize::try_from(n).unwrap_or(usize::MAX))
+        writes::put_back_in_flight(&mut *self.client, Some(&self.owner))
     }
 
     /// Extend the leases of every URL this process holds to a full lease

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::portable::site_id;
-use super::portable::writes::site_id_created;
+use super::portable::writes::{self, site_id_created};
 pub(super) use super::rules::frontier::SiteUrlCounts;
 use super::rules::frontier::{now_ms, round_robin, selected_sites, url_host};
 use super::{ClaimFilter, FrontierCounts, NewUrl, QueuedUrl, Store, StoreError, UrlKind};
@@ -214,10 +214,7 @@ impl Store {
     /// Put URLs left `fetching` by an interrupted run back in the queue.
     /// Call once at crawl start, before any claim. Returns how many.
     pub fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
-        Ok(self.conn.execute(
-            "UPDATE urls SET state = 'queued' WHERE state = 'fetching'",
-            [],
-        )?)
+        writes::put_back_in_flight(&mut self.conn, None)
     }
 
     /// When the next queued URL of `sites` (`None` = all) becomes due (unix
