@@ -13,7 +13,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use super::portable::site_id;
 use super::portable::writes::{self, site_id_created};
 pub(super) use super::rules::frontier::SiteUrlCounts;
-use super::rules::frontier::{now_ms, round_robin, selected_sites, url_host};
+use super::rules::frontier::{next_queued_at, now_ms, round_robin, selected_sites, url_host};
 use super::{ClaimFilter, FrontierCounts, NewUrl, QueuedUrl, Store, StoreError, UrlKind};
 
 impl UrlKind {
@@ -221,26 +221,7 @@ impl Store {
     /// ms; `None` if nothing is queued): what a crawl of those sites (the
     /// others not claimable) waits for.
     pub fn next_due_at_for(&self, sites: Option<&[String]>) -> Result<Option<i64>, StoreError> {
-        let Some(names) = sites else {
-            return Ok(self.conn.query_row(
-                "SELECT min(next_fetch_at) FROM urls WHERE state = 'queued'",
-                [],
-                |r| r.get(0),
-            )?);
-        };
-        let ids: Vec<String> = selected_sites(&mut &self.conn, Some(names))?
-            .into_iter()
-            .map(|(id, _)| id.to_string())
-            .collect();
-        if ids.is_empty() {
-            return Ok(None);
-        }
-        // Site ids are integers from the database: safe to inline.
-        let sql = format!(
-            "SELECT min(next_fetch_at) FROM urls WHERE state = 'queued' AND site_id IN ({})",
-            ids.join(",")
-        );
-        Ok(self.conn.query_row(&sql, [], |r| r.get(0))?)
+        next_queued_at(&mut &self.conn, sites)
     }
 
     /// URLs per frontier state.
