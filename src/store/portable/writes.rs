@@ -287,3 +287,6 @@ impl AnyStore {
         pages_by_site(self.sql())
     }
 }
+
+#[cfg(test)]
+mod tests;
