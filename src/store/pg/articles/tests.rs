@@ -8,5 +8,4 @@ mod concurrent;
 mod fixtures;
 mod same_as_sqlite;
 mod site_by_site;
-mod site_rules;
 mod speed;
