@@ -9,7 +9,10 @@
 //! processes discover the same links), in URL order so two batches lock
 //! the same keys in the same order. A finished URL (fetched or skipped)
 //! leaves its lease; its fetch log row names the process (`fetched_by`).
-//! Articles and site rules go to [`super::articles`]. A batch that loses a
+//! Articles go to [`super::articles`]; fetch logs, promotions, site rules
+//! and shape counts are the statements both stores share
+//! (`portable::writes`), run prepared through the connection's [`Tx`]
+//! cache. A batch that loses a
 //! serialization or deadlock race with another process (SQLSTATE 40001,
 //! 40P01) is rolled back and run again, a few times.
 
