@@ -1,9 +1,9 @@
-//! Article writes on PostgreSQL: the `Article`, `Refetched` and `SiteRule`
-//! ops of a write batch, in the batch's transaction, and the re-clean.
+//! Article writes on PostgreSQL: the `Article` and `Refetched` ops of a
+//! write batch, in the batch's transaction, and the re-clean.
 //!
-//! In: [`NewArticle`]s and [`SiteRuleUpdate`]s. Out: rows in `articles`,
-//! `article_urls`, `article_versions`, `article_html`, the line tables and
-//! `site_rules`, and [`WriteOutcome`]s. What an article's writes decide is
+//! In: [`NewArticle`]s. Out: rows in `articles`, `article_urls`,
+//! `article_versions`, `article_html` and the line tables, and
+//! [`WriteOutcome`]s. What an article's writes decide is
 //! in `rules::article`; this store gives it its [`primitives`].
 //!
 //! Many processes write at once. An article's writes start by taking its

@@ -25,7 +25,8 @@ use std::time::{Duration, Instant};
 use postgres::Transaction;
 
 use super::PgStore;
-use crate::store::rules::frontier::{round_robin, selected_sites, SiteUrlCounts};
+use crate::store::portable::writes;
+use crate::store::rules::frontier::{next_queued_at, round_robin, selected_sites, SiteUrlCounts};
 use crate::store::{ClaimFilter, QueuedUrl, StoreError, UrlKind};
 
 /// The server's clock in unix milliseconds, in SQL.
@@ -244,12 +245,7 @@ impl PgStore {
     /// Put this process's claims back in the queue (never another live
     /// process's: theirs end with their lease). Returns how many.
     pub fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
-        let n = self.client.execute(
-            "UPDATE urls SET state = 'queued', leased_by = NULL, lease_until = NULL
-             WHERE state = 'fetching' AND leased_by = $1",
-            &[&self.owner],
-        )?;
-        Ok(usize::try_from(n).unwrap_or(usize::MAX))
+        writes::put_back_in_flight(&mut *self.client, Some(&self.owner))
     }
 
     /// Extend the leases of every URL this process holds to a full lease
@@ -282,21 +278,20 @@ impl PgStore {
     pub fn next_due_at_for(&mut self, sites: Option<&[String]>) -> Result<Option<i64>, StoreError> {
         let mut tx = self.client.transaction()?;
         let ids = selected_site_ids(&mut tx, sites)?;
-        let row = tx.query_one(
-            concat!(
-                "SELECT (SELECT min(next_fetch_at) FROM urls
-                         WHERE state = 'queued' AND site_id = ANY($1)),
-                        EXISTS (SELECT 1 FROM urls
-                                WHERE state = 'fetching' AND site_id = ANY($1)
-                                  AND (lease_until < ",
-                server_now_ms!(),
-                " OR lease_until IS NULL))"
-            ),
-            &[&ids],
-        )?;
+        let lease_ended: bool = tx
+            .query_one(
+                concat!(
+                    "SELECT EXISTS (SELECT 1 FROM urls
+                                    WHERE state = 'fetching' AND site_id = ANY($1)
+                                      AND (lease_until < ",
+                    server_now_ms!(),
+                    " OR lease_until IS NULL))"
+                ),
+                &[&ids],
+            )?
+            .get(0);
+        let queued = next_queued_at(&mut tx, sites)?;
         tx.commit()?;
-        let queued: Option<i64> = row.get(0);
-        let lease_ended: bool = row.get(1);
         Ok(if lease_ended { Some(0) } else { queued })
     }
 

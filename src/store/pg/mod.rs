@@ -20,8 +20,6 @@ mod sql;
 #[cfg(test)]
 pub(crate) mod testing;
 mod turns;
-#[cfg(test)]
-mod url_shapes;
 mod writes;
 
 pub use turns::{HostTurns, Turn, TurnsAt};

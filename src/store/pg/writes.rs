@@ -9,7 +9,10 @@
 //! processes discover the same links), in URL order so two batches lock
 //! the same keys in the same order. A finished URL (fetched or skipped)
 //! leaves its lease; its fetch log row names the process (`fetched_by`).
-//! Articles and site rules go to [`super::articles`]. A batch that loses a
+//! Articles go to [`super::articles`]; fetch logs, promotions, site rules
+//! and shape counts are the statements both stores share
+//! (`portable::writes`), run prepared through the connection's [`Tx`]
+//! cache. A batch that loses a
 //! serialization or deadlock race with another process (SQLSTATE 40001,
 //! 40P01) is rolled back and run again, a few times.
 
@@ -19,7 +22,7 @@ use std::time::Duration;
 
 use postgres::Transaction;
 
-use super::articles::{self, Tx};
+use super::articles::{self, Prepared, Tx};
 use super::frontier::{prepared, FrontierCache, COUNTS_FOR};
 use super::PgStore;
 use crate::store::portable::writes;
@@ -76,7 +79,7 @@ impl PgStore {
                 Ok(WriteOutcome::RuleRecorded)
             }
             WriteOp::Known(urls) => {
-                let added = add_known(tx, &mut cache.borrow_mut(), urls)?;
+                let added = add_known(tx, &mut cache.borrow_mut(), article_sql, urls)?;
                 Ok(WriteOutcome::UrlsAdded(added))
             }
             _ => unreachable!("learning_sites gives a site to no other op"),
@@ -112,7 +115,9 @@ impl PgStore {
                     let cap = cache.max_urls_per_site;
                     WriteOutcome::UrlsAdded(add_urls(&mut tx, cache, urls, cap)?)
                 }
-                WriteOp::Known(urls) => WriteOutcome::UrlsAdded(add_known(&mut tx, cache, urls)?),
+                WriteOp::Known(urls) => {
+                    WriteOutcome::UrlsAdded(add_known(&mut tx, cache, article_sql, urls)?)
+                }
                 WriteOp::Fetched(rec) => {
                     let sql = &mut Tx::prepared(&mut tx, article_sql);
                     writes::record_fetch(sql, &rec, Some(&owner))?;
@@ -158,10 +163,11 @@ impl PgStore {
 fn add_known(
     tx: &mut Transaction<'_>,
     cache: &mut FrontierCache,
+    prepared: &mut Prepared,
     urls: Vec<NewUrl>,
 ) -> Result<usize, StoreError> {
     let added = add_urls(tx, cache, urls.clone(), 0)?;
-    writes::known_done(&mut Tx::plain(tx), &urls)?;
+    writes::known_done(&mut Tx::prepared(tx, prepared), &urls)?;
     Ok(added)
 }
 

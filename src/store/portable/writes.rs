@@ -58,6 +58,23 @@ fn by_process(by: Option<&str>) -> [&'static str; 3] {
     }
 }
 
+/// Put the URLs left `fetching` by an interrupted run back in the queue:
+/// every one on a store of one process; on a shared store only those of
+/// process `by` (another live process's end with their lease). How many.
+pub(crate) fn put_back_in_flight(sql: &mut dyn Sql, by: Option<&str>) -> Result<usize, StoreError> {
+    let [_, _, unlease] = by_process(by);
+    let mine = if by.is_some() {
+        " AND leased_by = ?1"
+    } else {
+        ""
+    };
+    let put_back =
+        format!("UPDATE urls SET state = 'queued'{unlease} WHERE state = 'fetching'{mine}");
+    let params: Vec<Value> = by.map(Value::from).into_iter().collect();
+    let n = sql.execute(&put_back, &params)?;
+    Ok(usize::try_from(n).unwrap_or(usize::MAX))
+}
+
 /// A fetch: logged (naming the process `by`, on a shared store), the URL
 /// moved to its next state. `attempts` counts consecutive failures (the
 /// backoff exponent): a success resets it, and records when the page was
@@ -270,3 +287,6 @@ impl AnyStore {
         pages_by_site(self.sql())
     }
 }
+
+#[cfg(test)]
+mod tests;

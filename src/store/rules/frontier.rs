@@ -144,3 +144,25 @@ pub(crate) fn selected_sites(
             .collect(),
     })
 }
+
+/// When the next queued URL of `sites` (`None` = all) is due, in Unix ms
+/// (`None`: nothing is queued).
+pub(crate) fn next_queued_at(
+    sql: &mut dyn Sql,
+    sites: Option<&[String]>,
+) -> Result<Option<i64>, StoreError> {
+    let mut query = "SELECT next_fetch_at FROM urls WHERE state = 'queued'".to_string();
+    if let Some(names) = sites {
+        let ids: Vec<String> = selected_sites(sql, Some(names))?
+            .iter()
+            .map(|(id, _)| id.to_string())
+            .collect();
+        if ids.is_empty() {
+            return Ok(None);
+        }
+        // Site ids are integers from the database: safe to inline.
+        query += &format!(" AND site_id IN ({})", ids.join(","));
+    }
+    query += " ORDER BY next_fetch_at LIMIT 1";
+    sql.first(&query, &[], |r| r.int(0))
+}

@@ -2,7 +2,9 @@
 //! per op out, all in ONE transaction (any failing op rolls the whole batch
 //! back).
 //!
-//! The frontier's ops are SQL here; an article goes to the rules of
+//! New URLs are added here (the per-site cap in `rules::frontier`); fetch
+//! logs, promotions, site rules and shape counts are the statements both
+//! stores share (`portable::writes`); an article goes to the rules of
 //! [`rules::article`] (de-duplication, near-duplicates, learning in the
 //! same transaction) over this store's primitives ([`primitives`]). The batch's
 //! new articles enter the search indexes together at its end

@@ -10,9 +10,9 @@ use std::collections::HashMap;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::portable::writes::site_id_created;
+use super::portable::writes::{self, site_id_created};
 pub(super) use super::rules::frontier::SiteUrlCounts;
-use super::rules::frontier::{now_ms, round_robin, selected_sites, url_host};
+use super::rules::frontier::{next_queued_at, now_ms, round_robin, selected_sites, url_host};
 use super::{ClaimFilter, FrontierCounts, NewUrl, QueuedUrl, Store, StoreError, UrlKind};
 
 impl UrlKind {
@@ -208,36 +208,14 @@ impl Store {
     /// Put URLs left `fetching` by an interrupted run back in the queue.
     /// Call once at crawl start, before any claim. Returns how many.
     pub fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
-        Ok(self.conn.execute(
-            "UPDATE urls SET state = 'queued' WHERE state = 'fetching'",
-            [],
-        )?)
+        writes::put_back_in_flight(&mut self.conn, None)
     }
 
     /// When the next queued URL of `sites` (`None` = all) becomes due (unix
     /// ms; `None` if nothing is queued): what a crawl of those sites (the
     /// others not claimable) waits for.
     pub fn next_due_at_for(&self, sites: Option<&[String]>) -> Result<Option<i64>, StoreError> {
-        let Some(names) = sites else {
-            return Ok(self.conn.query_row(
-                "SELECT min(next_fetch_at) FROM urls WHERE state = 'queued'",
-                [],
-                |r| r.get(0),
-            )?);
-        };
-        let ids: Vec<String> = selected_sites(&mut &self.conn, Some(names))?
-            .into_iter()
-            .map(|(id, _)| id.to_string())
-            .collect();
-        if ids.is_empty() {
-            return Ok(None);
-        }
-        // Site ids are integers from the database: safe to inline.
-        let sql = format!(
-            "SELECT min(next_fetch_at) FROM urls WHERE state = 'queued' AND site_id IN ({})",
-            ids.join(",")
-        );
-        Ok(self.conn.query_row(&sql, [], |r| r.get(0))?)
+        next_queued_at(&mut &self.conn, sites)
     }
 
     /// URLs per frontier state.
@@ -258,16 +236,5 @@ impl Store {
             }
         }
         Ok(c)
-    }
-
-    /// URLs known for a site (any state), for the per-host URL cap.
-    pub fn site_urls(&self, site: &str) -> Result<u64, StoreError> {
-        let n: i64 = self
-            .conn
-            .prepare_cached(
-                "SELECT count(*) FROM urls u JOIN sites s ON s.id = u.site_id WHERE s.name = ?1",
-            )?
-            .query_row([site], |r| r.get(0))?;
-        Ok(u64::try_from(n).unwrap_or(0))
     }
 }

@@ -8,7 +8,6 @@
 //! [`StoredHtml`] (in `store::portable`: one at a time, or streamed in
 //! article id order).
 
-use rusqlite::{params, Connection};
 
 /// zstd level for kept pages. Level 2 compresses real news pages 4.06×
 /// (page-signal-dev; zstd's default level 3: 4.15×) for 11–13 % less CPU
@@ -128,56 +127,6 @@ pub struct StoredHtml {
     pub headers: KeptHeaders,
     pub fetched_at: i64,
     pub body: Vec<u8>,
-}
-
-/// How [`put`] writes the row.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Put {
-    /// The article was just inserted, so it has no kept page yet.
-    New,
-    /// A changed refetch: the row may exist and is replaced.
-    Replace,
-}
-
-/// Store (or replace, after a changed refetch) the kept page of an article.
-///
-/// Why a plain INSERT for a new article: `INSERT OR REPLACE` into a table
-/// with a foreign key makes SQLite open a statement savepoint, and every
-/// savepoint makes FTS5 flush the terms it holds for the transaction to a
-/// new segment. Written after each article's insert, it cost a flush and
-/// merge work per article instead of one per batch: 6 % of the crawler's
-/// CPU in `cargo bench --bench crawl` (perf, 5 sites × 1000 articles).
-pub(super) fn put(
-    conn: &Connection,
-    article_id: i64,
-    h: &KeptHtml,
-    how: Put,
-) -> rusqlite::Result<()> {
-    let sql = match how {
-        Put::New => {
-            "INSERT INTO article_html(article_id, url, status, content_type,
-                last_modified, etag, date, fetched_at, body_bytes, body_zstd)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
-        }
-        Put::Replace => {
-            "INSERT OR REPLACE INTO article_html(article_id, url, status, content_type,
-                last_modified, etag, date, fetched_at, body_bytes, body_zstd)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"
-        }
-    };
-    conn.prepare_cached(sql)?.execute(params![
-        article_id,
-        h.url,
-        h.status,
-        h.content_type,
-        h.last_modified,
-        h.etag,
-        h.date,
-        h.fetched_at,
-        i64::try_from(h.body_bytes).unwrap_or(i64::MAX),
-        h.body_zstd,
-    ])?;
-    Ok(())
 }
 
 /// Sizes of the kept pages: how many, raw bytes, compressed bytes.

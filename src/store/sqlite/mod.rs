@@ -15,8 +15,8 @@
 //! (figures), `maintenance` (top lines, replaying texts), `lines` (learning's
 //! entry points, the line table's figures, the re-clean's SQL), `kept` and
 //! `reextract` (kept pages, re-extraction), `rendering` (what the Markdown
-//! export reads), `site_rules`, `url_shapes`, and `trouble` (SQLite's
-//! file-level failures as sentences a user can act on).
+//! export reads), `site_rules` (the types of a site's rule), and `trouble`
+//! (SQLite's file-level failures as sentences a user can act on).
 
 // The files moved here from `store` and name its types as they did there.
 use super::*;
@@ -39,8 +39,6 @@ mod sql;
 #[cfg(test)]
 mod tests;
 pub(super) mod trouble;
-#[cfg(test)]
-mod url_shapes;
 
 /// The SQLite store. One writer at a time; readers open their own.
 pub struct Store {

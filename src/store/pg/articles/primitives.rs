@@ -18,7 +18,7 @@ use super::sql::Tx;
 use crate::boilerplate::LineHash;
 use crate::store::rules::{to_u64, ArticleRow, ArticleSql, AtUrl, NewLines, PageCounts};
 use crate::store::sql::Sql;
-use crate::store::{method_name, KeptHtml, StoreError};
+use crate::store::{method_name, StoreError};
 
 fn hash_of(md5: &[u8]) -> Option<LineHash> {
     LineHash::try_from(md5).ok()
@@ -106,33 +106,6 @@ impl ArticleSql for Tx<'_, '_> {
                 ],
             )?
             .get(0))
-    }
-
-    /// An upsert either way: a new article has no kept page to conflict with.
-    fn put_html(&mut self, id: i64, h: &KeptHtml, _replace: bool) -> Result<(), StoreError> {
-        self.execute_typed(
-            "INSERT INTO article_html (article_id, url, status, content_type, last_modified,
-                 etag, date, fetched_at, body_bytes, body_zstd)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
-             ON CONFLICT (article_id) DO UPDATE SET url = excluded.url,
-                 status = excluded.status, content_type = excluded.content_type,
-                 last_modified = excluded.last_modified, etag = excluded.etag,
-                 date = excluded.date, fetched_at = excluded.fetched_at,
-                 body_bytes = excluded.body_bytes, body_zstd = excluded.body_zstd",
-            &[
-                (&id, Type::INT8),
-                (&h.url, Type::TEXT),
-                (&i32::from(h.status), Type::INT4),
-                (&h.content_type, Type::TEXT),
-                (&h.last_modified, Type::TEXT),
-                (&h.etag, Type::TEXT),
-                (&h.date, Type::TEXT),
-                (&h.fetched_at, Type::INT8),
-                (&i64::try_from(h.body_bytes).unwrap_or(i64::MAX), Type::INT8),
-                (&h.body_zstd, Type::BYTEA),
-            ],
-        )?;
-        Ok(())
     }
 
     /// One query: each line's LC and the owners of the distinctive ones.

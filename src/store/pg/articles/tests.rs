@@ -8,7 +8,6 @@ mod concurrent;
 mod fixtures;
 mod same_as_sqlite;
 mod site_by_site;
-mod site_rules;
 mod speed;
 
 use crate::boilerplate::LineSettings;

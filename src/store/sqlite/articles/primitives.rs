@@ -13,8 +13,7 @@ use crate::boilerplate::LineHash;
 use crate::store::portable::writes::site_id_created;
 use crate::store::rules::{to_u64, ArticleRow, ArticleSql, AtUrl, NewLines, PageCounts};
 use crate::store::sql::Sql;
-use crate::store::sqlite::kept::{self, Put};
-use crate::store::{method_name, KeptHtml, StoreError};
+use crate::store::{method_name, StoreError};
 
 /// A connection (a transaction, for writes) seen through [`ArticleSql`].
 pub(crate) struct Sqlite<'c>(pub(crate) &'c Connection);
@@ -81,11 +80,6 @@ impl ArticleSql for Sqlite<'_> {
             self.add_alias(url, id)?;
         }
         Ok(id)
-    }
-
-    fn put_html(&mut self, id: i64, html: &KeptHtml, replace: bool) -> Result<(), StoreError> {
-        let how = if replace { Put::Replace } else { Put::New };
-        Ok(kept::put(self.0, id, html, how)?)
     }
 
     fn page_lines(

@@ -28,6 +28,17 @@ impl Store {
             .query_row([site], |r| r.get(0))?;
         Ok(u64::try_from(n).unwrap_or(0))
     }
+
+    /// URLs known for a site (any state), for the per-host URL cap.
+    pub(super) fn site_urls(&self, site: &str) -> Result<u64, StoreError> {
+        let n: i64 = self
+            .conn
+            .prepare_cached(
+                "SELECT count(*) FROM urls u JOIN sites s ON s.id = u.site_id WHERE s.name = ?1",
+            )?
+            .query_row([site], |r| r.get(0))?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
 }
 
 #[test]
