@@ -2,10 +2,12 @@
 //! cleaned (warm-up repair: a site's first pages are cleaned before its
 //! template is known).
 //!
-//! In: a backend's [`RecleanSql`] inside one transaction per site, a site
-//! id and its [`LineSettings`]. Out: articles' `text` (and `word_count`)
-//! rewritten where the cleaned text changes, and how many were read and
-//! rewritten ([`Recleaned`]).
+//! In: a backend's [`RecleanSql`] inside one transaction per site (its
+//! article primitives judge the lines; the re-clean's own statements, one
+//! text for both stores, run on its connection), a site id and its
+//! [`LineSettings`]. Out: articles' `text` (and `word_count`) rewritten
+//! where the cleaned text changes, and how many were read and rewritten
+//! ([`Recleaned`]).
 //!
 //! Two ways: [`reclean_all`] reads every article of the site (the
 //! `reclean` command, and the repair when the site's articles are not all
