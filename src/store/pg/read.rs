@@ -5,7 +5,7 @@
 //! In: an article reference, a [`Selection`], a site. Out: the same
 //! [`StoredArticle`] and [`SiteStats`] values either store gives.
 
-use postgres::types::{ToSql, Type};
+use postgres::types::ToSql;
 use postgres::Row;
 
 use super::super::{ArticleRef, Selection, StoreError, StoredArticle, StoredHtml};
@@ -105,25 +105,7 @@ impl crate::store::rows::Columns for Row {
         Ok(self.try_get(i)?)
     }
     fn cell(&self, i: usize) -> Result<Cell, StoreError> {
-        let ty = self.columns()[i].type_();
-        let cell = if *ty == Type::INT2 {
-            self.try_get::<_, Option<i16>>(i)?
-                .map(|v| Cell::Int(v.into()))
-        } else if *ty == Type::INT4 {
-            self.try_get::<_, Option<i32>>(i)?
-                .map(|v| Cell::Int(v.into()))
-        } else if *ty == Type::INT8 {
-            self.try_get::<_, Option<i64>>(i)?.map(Cell::Int)
-        } else if *ty == Type::FLOAT8 {
-            self.try_get::<_, Option<f64>>(i)?.map(Cell::Float)
-        } else if *ty == Type::BOOL {
-            self.try_get::<_, Option<bool>>(i)?.map(Cell::Bool)
-        } else if *ty == Type::BYTEA {
-            self.try_get::<_, Option<Vec<u8>>>(i)?.map(Cell::Bytes)
-        } else {
-            self.try_get::<_, Option<String>>(i)?.map(Cell::Text)
-        };
-        Ok(cell.unwrap_or(Cell::Null))
+        super::sql::cell_of(self, i)
     }
     fn undecodable(&self, _: usize, e: std::io::Error) -> StoreError {
         StoreError::Io(e)

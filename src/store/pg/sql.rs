@@ -9,6 +9,7 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{to_sql_checked, IsNull, ToSql, Type};
 use postgres::GenericClient;
 
+use crate::store::rows::Cell;
 use crate::store::sql::{numbered_for_postgres, sql_by, Dialect, Row, Sql, Value};
 use crate::store::StoreError;
 
@@ -36,6 +37,30 @@ impl ToSql for Value<'_> {
     }
 
     to_sql_checked!();
+}
+
+/// Column `i` of a row as whatever its type is (NULL included).
+pub(in crate::store::pg) fn cell_of(row: &postgres::Row, i: usize) -> Result<Cell, StoreError> {
+    // A column past the row's falls through to `try_get`'s error.
+    let ty = row.columns().get(i).map(|c| c.type_());
+    let cell = if ty == Some(&Type::INT2) {
+        row.try_get::<_, Option<i16>>(i)?
+            .map(|v| Cell::Int(v.into()))
+    } else if ty == Some(&Type::INT4) {
+        row.try_get::<_, Option<i32>>(i)?
+            .map(|v| Cell::Int(v.into()))
+    } else if ty == Some(&Type::INT8) {
+        row.try_get::<_, Option<i64>>(i)?.map(Cell::Int)
+    } else if ty == Some(&Type::FLOAT8) {
+        row.try_get::<_, Option<f64>>(i)?.map(Cell::Float)
+    } else if ty == Some(&Type::BOOL) {
+        row.try_get::<_, Option<bool>>(i)?.map(Cell::Bool)
+    } else if ty == Some(&Type::BYTEA) {
+        row.try_get::<_, Option<Vec<u8>>>(i)?.map(Cell::Bytes)
+    } else {
+        row.try_get::<_, Option<String>>(i)?.map(Cell::Text)
+    };
+    Ok(cell.unwrap_or(Cell::Null))
 }
 
 fn execute<C: GenericClient>(
