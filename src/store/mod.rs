@@ -46,7 +46,7 @@ pub use query::{Query, QueryError, MAX_PREFIX_WORDS, MAX_TERMS};
 pub(crate) mod portable;
 mod rows;
 pub(crate) mod rules;
-pub use rules::reclean::Which;
+pub use rules::reclean::{Recleaned, Which};
 pub(crate) mod sql;
 pub use rules::frontier::url_host;
 mod sqlite;

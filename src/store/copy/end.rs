@@ -62,32 +62,42 @@ impl End {
         }
     }
 
-    /// `rows` in one transaction, one multi-row `INSERT` per [`MAX_PARAMS`]
-    /// values (a statement per row cost PostgreSQL a round trip each);
-    /// rows whose key is present are ignored.
+    /// `rows` in one transaction; rows whose key is present are ignored.
+    /// PostgreSQL takes one multi-row `INSERT` per [`MAX_PARAMS`] values (a
+    /// statement per row cost a round trip each); SQLite, which has no
+    /// round trips, one prepared statement a row (a statement of thousands
+    /// of rows is slower to compile than to run, and kept in the cache).
     pub(super) fn write(&mut self, table: &Table, rows: &[Vec<Cell>]) -> Result<(), CopyError> {
         let width = table.columns.len();
         self.0.in_transaction(|sql| {
-            let (insert, ignore) = match sql.dialect() {
-                Dialect::Sqlite => ("INSERT OR IGNORE", ""),
-                Dialect::Postgres => ("INSERT", " ON CONFLICT DO NOTHING"),
+            let (insert, ignore, per_statement) = match sql.dialect() {
+                Dialect::Sqlite => ("INSERT OR IGNORE", "", 1),
+                Dialect::Postgres => ("INSERT", " ON CONFLICT DO NOTHING", MAX_PARAMS / width),
             };
-            for chunk in rows.chunks((MAX_PARAMS / width).max(1)) {
-                let tuples: Vec<String> = (0..chunk.len())
+            let statement = |rows: usize| {
+                let tuples: Vec<String> = (0..rows)
                     .map(|r| {
                         let cells: Vec<String> =
                             (1..=width).map(|c| format!("?{}", r * width + c)).collect();
                         format!("({})", cells.join(", "))
                     })
                     .collect();
-                let statement = format!(
+                format!(
                     "{insert} INTO {} ({}) VALUES {}{ignore}",
                     table.name,
                     table.column_list(),
                     tuples.join(", ")
-                );
+                )
+            };
+            let per_statement = per_statement.max(1);
+            let full = statement(per_statement);
+            for chunk in rows.chunks(per_statement) {
                 let params: Vec<Value<'_>> = chunk.iter().flatten().map(Value::from).collect();
-                sql.execute(&statement, &params)?;
+                if chunk.len() == per_statement {
+                    sql.execute(&full, &params)?;
+                } else {
+                    sql.execute(&statement(chunk.len()), &params)?;
+                }
             }
             Ok(())
         })?;

@@ -60,29 +60,35 @@ impl Columns for postgres::Row {
         Ok(self.try_get(i)?)
     }
     fn cell(&self, i: usize) -> Result<Cell, StoreError> {
-        let ty = self.columns()[i].type_();
-        let cell = if *ty == Type::INT2 {
-            self.try_get::<_, Option<i16>>(i)?
-                .map(|v| Cell::Int(v.into()))
-        } else if *ty == Type::INT4 {
-            self.try_get::<_, Option<i32>>(i)?
-                .map(|v| Cell::Int(v.into()))
-        } else if *ty == Type::INT8 {
-            self.try_get::<_, Option<i64>>(i)?.map(Cell::Int)
-        } else if *ty == Type::FLOAT8 {
-            self.try_get::<_, Option<f64>>(i)?.map(Cell::Float)
-        } else if *ty == Type::BOOL {
-            self.try_get::<_, Option<bool>>(i)?.map(Cell::Bool)
-        } else if *ty == Type::BYTEA {
-            self.try_get::<_, Option<Vec<u8>>>(i)?.map(Cell::Bytes)
-        } else {
-            self.try_get::<_, Option<String>>(i)?.map(Cell::Text)
-        };
-        Ok(cell.unwrap_or(Cell::Null))
+        cell_of(self, i)
     }
     fn undecodable(&self, _: usize, e: std::io::Error) -> StoreError {
         StoreError::Io(e)
     }
+}
+
+/// Column `i` of a row as whatever its type is (NULL included).
+pub(in crate::store::pg) fn cell_of(row: &postgres::Row, i: usize) -> Result<Cell, StoreError> {
+    // A column past the row's falls through to `try_get`'s error.
+    let ty = row.columns().get(i).map(|c| c.type_());
+    let cell = if ty == Some(&Type::INT2) {
+        row.try_get::<_, Option<i16>>(i)?
+            .map(|v| Cell::Int(v.into()))
+    } else if ty == Some(&Type::INT4) {
+        row.try_get::<_, Option<i32>>(i)?
+            .map(|v| Cell::Int(v.into()))
+    } else if ty == Some(&Type::INT8) {
+        row.try_get::<_, Option<i64>>(i)?.map(Cell::Int)
+    } else if ty == Some(&Type::FLOAT8) {
+        row.try_get::<_, Option<f64>>(i)?.map(Cell::Float)
+    } else if ty == Some(&Type::BOOL) {
+        row.try_get::<_, Option<bool>>(i)?.map(Cell::Bool)
+    } else if ty == Some(&Type::BYTEA) {
+        row.try_get::<_, Option<Vec<u8>>>(i)?.map(Cell::Bytes)
+    } else {
+        row.try_get::<_, Option<String>>(i)?.map(Cell::Text)
+    };
+    Ok(cell.unwrap_or(Cell::Null))
 }
 
 fn execute<C: GenericClient>(

@@ -133,14 +133,15 @@ fn finish_reclean(sql: &mut dyn Sql, site_id: i64, key: &str) -> Result<(), Stor
     .map(drop)
 }
 
-/// Which articles a re-clean of a store's sites reads.
+/// Which articles a re-clean of a store's sites reads
+/// ([`AnyStore::reclean`](crate::store::AnyStore::reclean)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Which {
-    /// Every article ([`reclean_all`], the `reclean` command); a site with
-    /// learning off is left as it is.
+    /// Every article (the `reclean` command); a site with learning off is
+    /// left as it is.
     All,
-    /// The articles a line's status change can alter ([`reclean_changed`],
-    /// the end of a crawl).
+    /// Only the articles a line's status change can alter (the end of a
+    /// crawl): the same texts as `All` leaves.
     Changed,
 }
 

@@ -8,7 +8,6 @@
 //! [`StoredHtml`] (in `store::portable`: one at a time, or streamed in
 //! article id order).
 
-
 /// zstd level for kept pages. Level 2 compresses real news pages 4.06×
 /// (page-signal-dev; zstd's default level 3: 4.15×) for 11–13 % less CPU
 /// than level 3 on the simulated webs' pages; level 1 saves no more CPU on

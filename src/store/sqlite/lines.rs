@@ -114,7 +114,7 @@ pub fn boilerplate_lines(
 }
 
 mod reclean;
-pub use reclean::{reclean_site, Recleaned};
+pub(crate) use reclean::reclean_site;
 
 #[cfg(test)]
 mod tests;

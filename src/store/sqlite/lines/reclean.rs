@@ -5,19 +5,18 @@
 //! In: a transaction, a site id and its [`LineSettings`]. Out: articles'
 //! `text` (and `word_count`) rewritten where the cleaned text changes — the
 //! FTS triggers follow — and how many were read and rewritten
-//! ([`Recleaned`]).
+//! (`Recleaned`).
 
 use rusqlite::Transaction;
 
 use crate::boilerplate::LineSettings;
 use crate::store::rules::reclean;
-pub use crate::store::rules::reclean::Recleaned;
 use crate::store::sqlite::articles::Sqlite;
 use crate::store::StoreError;
 
 /// Re-clean every stored article of the site with the current counts;
 /// returns how many changed (see `rules::reclean::reclean_all`).
-pub fn reclean_site(
+pub(crate) fn reclean_site(
     tx: &Transaction<'_>,
     site_id: i64,
     settings: &LineSettings,

@@ -35,7 +35,7 @@ impl Store {
         site: Option<&str>,
         which: crate::store::Which,
         settings_for: impl Fn(&str) -> LineSettings,
-    ) -> Result<crate::store::lines::Recleaned, StoreError> {
+    ) -> Result<crate::store::Recleaned, StoreError> {
         use crate::store::rules::reclean::{each_site, reclean_site, sites};
         use crate::store::sqlite::articles::Sqlite;
         let sites = sites(&mut &self.conn, site)?;

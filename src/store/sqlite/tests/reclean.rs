@@ -4,8 +4,7 @@
 
 use super::writes::{learning, learning_article};
 use super::*;
-use crate::store::lines::Recleaned;
-use crate::store::Which;
+use crate::store::{Recleaned, Which};
 
 const TEMPLATE: &str = "Subscribe to our newsletter today.\nCopyright Example News Group.";
 
