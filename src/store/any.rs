@@ -13,6 +13,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::pg::{PgStore, TurnsAt};
+use super::rules::reclean::{each_site, sites, Recleaned, Which};
 use super::sql::Sql;
 use super::{
     ClaimFilter, QueuedUrl, ReextractCounts, Reextracted, SearchHit, Selection, Store, StoreError,
@@ -117,6 +118,28 @@ impl AnyStore {
             AnyStore::Sqlite(s) => &mut s.conn,
             AnyStore::Pg(s) => s.client(),
         }
+    }
+
+    /// Re-clean the stored articles of one site (or every site) from their
+    /// raw text with the current line counts, one transaction a site:
+    /// every article ([`Which::All`], the `reclean` command: a site with
+    /// learning off is left as it is), or at the end of a crawl only those
+    /// having a line whose status changed since they were cleaned
+    /// ([`Which::Changed`], which leaves the same texts). An unknown site
+    /// changes nothing.
+    pub fn reclean(
+        &mut self,
+        site: Option<&str>,
+        which: Which,
+        settings_for: &dyn Fn(&str) -> LineSettings,
+    ) -> Result<Recleaned, StoreError> {
+        let sites = sites(self.sql(), site)?;
+        each_site(
+            sites,
+            which,
+            settings_for,
+            |id, settings| either!(self, s => s.reclean_site(id, settings, which)),
+        )
     }
 
     /// `f` run in one transaction, committed when it succeeds.

@@ -196,7 +196,7 @@ impl dyn Sql + '_ {
 
 /// `sql` with SQLite's numbered placeholders (`?1`) written as PostgreSQL's
 /// (`$1`). A `?` inside a quoted string or identifier is left alone.
-pub(crate) fn numbered_for_postgres(sql: &str) -> String {
+pub(crate) fn dollar_numbered(sql: &str) -> String {
     let mut out = String::with_capacity(sql.len());
     let mut quote = None;
     let mut chars = sql.chars().peekable();
@@ -222,7 +222,7 @@ mod tests {
     #[test]
     fn numbered_placeholders_become_dollars_outside_quotes_only() {
         assert_eq!(
-            numbered_for_postgres("SELECT ?1, '?2', \"a?3\" FROM t WHERE x = ?12 AND y ? 'k'"),
+            dollar_numbered("SELECT ?1, '?2', \"a?3\" FROM t WHERE x = ?12 AND y ? 'k'"),
             "SELECT $1, '?2', \"a?3\" FROM t WHERE x = $12 AND y ? 'k'"
         );
     }
@@ -230,7 +230,7 @@ mod tests {
     #[test]
     fn a_doubled_quote_inside_a_string_keeps_the_string_open() {
         assert_eq!(
-            numbered_for_postgres("SELECT 'it''s ?1', ?2"),
+            dollar_numbered("SELECT 'it''s ?1', ?2"),
             "SELECT 'it''s ?1', $2"
         );
     }

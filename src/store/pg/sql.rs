@@ -10,7 +10,7 @@ use postgres::types::{to_sql_checked, IsNull, ToSql, Type};
 use postgres::GenericClient;
 
 use crate::store::rows::{Cell, Columns};
-use crate::store::sql::{numbered_for_postgres, sql_by, Dialect, Row, Sql, Value};
+use crate::store::sql::{dollar_numbered, sql_by, Dialect, Row, Sql, Value};
 use crate::store::StoreError;
 
 impl ToSql for Value<'_> {
@@ -97,7 +97,7 @@ fn execute<C: GenericClient>(
     params: &[Value<'_>],
 ) -> Result<u64, StoreError> {
     let params: Vec<&(dyn ToSql + Sync)> = params.iter().map(|p| p as _).collect();
-    Ok(c.execute(numbered_for_postgres(sql).as_str(), &params)?)
+    Ok(c.execute(dollar_numbered(sql).as_str(), &params)?)
 }
 
 fn each_row<C: GenericClient>(
@@ -106,7 +106,7 @@ fn each_row<C: GenericClient>(
     params: &[Value<'_>],
     each: &mut dyn FnMut(&Row<'_>) -> Result<(), StoreError>,
 ) -> Result<(), StoreError> {
-    let mut rows = c.query_raw(numbered_for_postgres(sql).as_str(), params.iter())?;
+    let mut rows = c.query_raw(dollar_numbered(sql).as_str(), params.iter())?;
     while let Some(row) = rows.next()? {
         each(&row)?;
     }

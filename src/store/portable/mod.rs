@@ -17,7 +17,6 @@ pub(crate) use browse::article;
 pub(crate) use export::export;
 pub(crate) use search::{search_start, substring_search, Substrings};
 pub(crate) use with_html::{articles_with_html, Judge};
-mod reclean;
 pub(crate) mod requeue;
 
 use super::rows::KEPT_COLUMNS;

@@ -15,7 +15,7 @@ use postgres::fallible_iterator::FallibleIterator;
 use postgres::types::{ToSql, Type};
 use postgres::{Row, Statement, Transaction};
 
-use crate::store::sql::{numbered_for_postgres, Dialect, Sql, Value};
+use crate::store::sql::{dollar_numbered, Dialect, Sql, Value};
 use crate::store::StoreError;
 
 /// Statements prepared on one connection, by their text. Keep it beside
@@ -123,7 +123,7 @@ impl Tx<'_, '_> {
         if let Some(s) = self.prepared.as_deref().and_then(|c| c.statements.get(sql)) {
             return Ok(s.clone());
         }
-        let s = self.tx.prepare(&numbered_for_postgres(sql))?;
+        let s = self.tx.prepare(&dollar_numbered(sql))?;
         if let Some(cache) = self.prepared.as_deref_mut() {
             cache.statements.insert(sql.to_string(), s.clone());
         }

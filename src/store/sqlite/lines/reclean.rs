@@ -10,9 +10,9 @@
 use rusqlite::Transaction;
 
 use crate::boilerplate::LineSettings;
-use crate::store::rules::reclean;
+use crate::store::rules::reclean::{self, Recleaned, Which};
 use crate::store::sqlite::articles::Sqlite;
-use crate::store::StoreError;
+use crate::store::{Store, StoreError};
 
 /// Re-clean every stored article of the site with the current counts;
 /// returns how many changed (see `rules::reclean::reclean_all`).
@@ -22,4 +22,20 @@ pub(crate) fn reclean_site(
     settings: &LineSettings,
 ) -> Result<usize, StoreError> {
     Ok(reclean::reclean_all(&mut Sqlite(tx), site_id, settings)?.changed)
+}
+
+impl Store {
+    /// One site's re-clean (see `rules::reclean`), in a transaction of its
+    /// own.
+    pub(crate) fn reclean_site(
+        &mut self,
+        site_id: i64,
+        settings: &LineSettings,
+        which: Which,
+    ) -> Result<Recleaned, StoreError> {
+        let tx = self.conn.transaction()?;
+        let done = reclean::reclean_site(&mut Sqlite(&tx), site_id, settings, which)?;
+        tx.commit()?;
+        Ok(done)
+    }
 }
