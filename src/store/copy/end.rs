@@ -13,7 +13,7 @@ use super::super::rows::Cell;
 use super::super::sql::{Dialect, Row, Value};
 use super::super::{AnyStore, StoreError};
 use super::tables::{column_list, typed, Column};
-use super::{cell_error, CopyError, Table, TABLES};
+use super::{CopyError, Table, TABLES};
 
 /// Most bound values in one statement (PostgreSQL's protocol allows
 /// 65,535; SQLite 32,766).
@@ -22,11 +22,6 @@ const MAX_PARAMS: usize = 30_000;
 pub(super) struct End(pub(super) AnyStore);
 
 impl End {
-    /// The database for messages (no password).
-    pub(super) fn shown(&self) -> String {
-        self.0.shown()
-    }
-
     pub(super) fn count(&mut self, table: &Table) -> Result<u64, CopyError> {
         let count = format!("SELECT count(*) FROM {}", table.name);
         Ok(self.0.sql().one(&count, &[], |r| r.count(0))?)
@@ -51,7 +46,11 @@ impl End {
                     let mut cells = Vec::with_capacity(columns.len());
                     for (i, (column, ty)) in columns.iter().enumerate() {
                         let cell = typed(r.cell(i)?, *ty);
-                        cells.push(cell.map_err(|reason| cell_error(table, column, reason))?);
+                        cells.push(cell.map_err(|reason| CopyError::Cell {
+                            table: table.name,
+                            column: column.clone(),
+                            reason,
+                        })?);
                     }
                     each(cells)
                 };

@@ -252,7 +252,7 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
 /// interrupted copy): its sites are the source's, and its first and last
 /// articles are the source's articles of those ids.
 fn same_corpus(src: &mut End, dst: &mut End) -> Result<(), CopyError> {
-    let shown = dst.shown();
+    let shown = dst.0.shown();
     let differ = |detail: String| CopyError::DifferentCorpus {
         dst: shown.clone(),
         detail,
@@ -280,13 +280,4 @@ fn same_corpus(src: &mut End, dst: &mut End) -> Result<(), CopyError> {
         }
     }
     Ok(())
-}
-
-/// A cell that cannot travel, named by table and column.
-fn cell_error(table: &Table, column: &str, reason: String) -> CopyError {
-    CopyError::Cell {
-        table: table.name,
-        column: column.to_string(),
-        reason,
-    }
 }
