@@ -38,27 +38,32 @@ impl End {
         // What stopped the stream, when it is the copy's own error rather
         // than the store's.
         let mut stopped = None;
-        let read = self
-            .0
-            .sql()
-            .each_row(&table.select(columns), &[], &mut |r| {
-                let mut row = || -> Result<(), CopyError> {
-                    let mut cells = Vec::with_capacity(columns.len());
-                    for (i, (column, ty)) in columns.iter().enumerate() {
-                        let cell = typed(r.cell(i)?, *ty);
-                        cells.push(cell.map_err(|reason| CopyError::Cell {
-                            table: table.name,
-                            column: column.clone(),
-                            reason,
-                        })?);
-                    }
-                    each(cells)
-                };
-                row().map_err(|e| {
-                    stopped = Some(e);
-                    StoreError::Io(std::io::Error::other("copy stopped"))
-                })
-            });
+        // Key order: the order both stores agree on within themselves,
+        // which is all a read needs.
+        let select = format!(
+            "SELECT {} FROM {} ORDER BY {}",
+            column_list(columns),
+            table.name,
+            table.key.join(", ")
+        );
+        let read = self.0.sql().each_row(&select, &[], &mut |r| {
+            let mut row = || -> Result<(), CopyError> {
+                let mut cells = Vec::with_capacity(columns.len());
+                for (i, (column, ty)) in columns.iter().enumerate() {
+                    let cell = typed(r.cell(i)?, *ty);
+                    cells.push(cell.map_err(|reason| CopyError::Cell {
+                        table: table.name,
+                        column: column.clone(),
+                        reason,
+                    })?);
+                }
+                each(cells)
+            };
+            row().map_err(|e| {
+                stopped = Some(e);
+                StoreError::Io(std::io::Error::other("copy stopped"))
+            })
+        });
         match stopped {
             Some(e) => Err(e),
             None => Ok(read?),

@@ -110,19 +110,6 @@ pub(super) fn column_list(columns: &[Column]) -> String {
     names.join(", ")
 }
 
-impl Table {
-    /// `SELECT cols FROM t ORDER BY key` (the order both stores agree on
-    /// within themselves, which is all a read needs).
-    pub(super) fn select(&self, columns: &[Column]) -> String {
-        format!(
-            "SELECT {} FROM {} ORDER BY {}",
-            column_list(columns),
-            self.name,
-            self.key.join(", ")
-        )
-    }
-}
-
 /// `cell` as a value of column type `ty`, which both stores take (SQLite
 /// keeps a boolean, and a real without a fraction, as an integer); or why
 /// it cannot travel.
