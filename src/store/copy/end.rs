@@ -12,8 +12,8 @@
 use super::super::rows::Cell;
 use super::super::sql::{Dialect, Row, Value};
 use super::super::{AnyStore, StoreError};
-use super::tables::typed;
-use super::{cell_error, CopyError, Table, TABLES};
+use super::tables::{column_list, typed, Column};
+use super::{CopyError, Table, TABLES};
 
 /// Most bound values in one statement (PostgreSQL's protocol allows
 /// 65,535; SQLite 32,766).
@@ -22,11 +22,6 @@ const MAX_PARAMS: usize = 30_000;
 pub(super) struct End(pub(super) AnyStore);
 
 impl End {
-    /// The database for messages (no password).
-    pub(super) fn shown(&self) -> String {
-        self.0.shown()
-    }
-
     pub(super) fn count(&mut self, table: &Table) -> Result<u64, CopyError> {
         let count = format!("SELECT count(*) FROM {}", table.name);
         Ok(self.0.sql().one(&count, &[], |r| r.count(0))?)
@@ -37,17 +32,30 @@ impl End {
     pub(super) fn read(
         &mut self,
         table: &Table,
+        columns: &[Column],
         each: &mut dyn FnMut(Vec<Cell>) -> Result<(), CopyError>,
     ) -> Result<(), CopyError> {
         // What stopped the stream, when it is the copy's own error rather
         // than the store's.
         let mut stopped = None;
-        let read = self.0.sql().each_row(&table.select(), &[], &mut |r| {
+        // Key order: the order both stores agree on within themselves,
+        // which is all a read needs.
+        let select = format!(
+            "SELECT {} FROM {} ORDER BY {}",
+            column_list(columns),
+            table.name,
+            table.key.join(", ")
+        );
+        let read = self.0.sql().each_row(&select, &[], &mut |r| {
             let mut row = || -> Result<(), CopyError> {
-                let mut cells = Vec::with_capacity(table.columns.len());
-                for (i, &(column, ty)) in table.columns.iter().enumerate() {
-                    let cell = typed(r.cell(i)?, ty);
-                    cells.push(cell.map_err(|reason| cell_error(table, column, reason))?);
+                let mut cells = Vec::with_capacity(columns.len());
+                for (i, (column, ty)) in columns.iter().enumerate() {
+                    let cell = typed(r.cell(i)?, *ty);
+                    cells.push(cell.map_err(|reason| CopyError::Cell {
+                        table: table.name,
+                        column: column.clone(),
+                        reason,
+                    })?);
                 }
                 each(cells)
             };
@@ -67,8 +75,13 @@ impl End {
     /// statement per row cost a round trip each); SQLite, which has no
     /// round trips, one prepared statement a row (a statement of thousands
     /// of rows is slower to compile than to run, and kept in the cache).
-    pub(super) fn write(&mut self, table: &Table, rows: &[Vec<Cell>]) -> Result<(), CopyError> {
-        let width = table.columns.len();
+    pub(super) fn write(
+        &mut self,
+        table: &Table,
+        columns: &[Column],
+        rows: &[Vec<Cell>],
+    ) -> Result<(), CopyError> {
+        let width = columns.len();
         self.0.in_transaction(|sql| {
             let (insert, ignore, per_statement) = match sql.dialect() {
                 Dialect::Sqlite => ("INSERT OR IGNORE", "", 1),
@@ -85,7 +98,7 @@ impl End {
                 format!(
                     "{insert} INTO {} ({}) VALUES {}{ignore}",
                     table.name,
-                    table.column_list(),
+                    column_list(columns),
                     tuples.join(", ")
                 )
             };
@@ -102,6 +115,20 @@ impl End {
             Ok(())
         })?;
         Ok(())
+    }
+
+    /// The columns of `table` (name, declared type) in the schema's order.
+    pub(super) fn columns(&mut self, table: &Table) -> Result<Vec<(String, String)>, CopyError> {
+        let query = match self.0.sql().dialect() {
+            Dialect::Sqlite => "SELECT name, type FROM pragma_table_info(?1) ORDER BY cid",
+            Dialect::Postgres => {
+                "SELECT column_name::text, udt_name::text FROM information_schema.columns \
+                 WHERE table_schema = current_schema() AND table_name = ?1 \
+                 ORDER BY ordinal_position"
+            }
+        };
+        let pair = |r: &Row<'_>| Ok((r.text(0)?, r.text(1)?));
+        Ok(self.0.sql().rows(query, &[table.name.into()], pair)?)
     }
 
     /// `(id, text)` rows of a query both SQL dialects understand.

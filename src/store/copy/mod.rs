@@ -26,7 +26,7 @@
 mod end;
 mod tables;
 
-pub use tables::{ColType, Table, TABLES};
+pub use tables::{Table, TABLES};
 
 use super::rows::Cell;
 use super::target::{redacted, StoreTarget};
@@ -89,7 +89,7 @@ pub enum CopyError {
     #[error("{table}.{column}: {reason}")]
     Cell {
         table: &'static str,
-        column: &'static str,
+        column: String,
         reason: String,
     },
     #[error("copy interrupted after {0} batches (run it again to finish)")]
@@ -121,10 +121,11 @@ pub fn copy(
             });
             continue;
         }
+        let columns = tables::shared(&src.columns(table)?, dst.columns(table)?);
         let mut batch: Vec<Vec<Cell>> = Vec::with_capacity(options.batch_rows);
         let mut done = 0u64;
         let mut flush = |batch: &mut Vec<Vec<Cell>>, done: u64| -> Result<(), CopyError> {
-            dst.write(table, batch)?;
+            dst.write(table, &columns, batch)?;
             report.rows_offered += batch.len() as u64;
             batch.clear();
             batches += 1;
@@ -138,7 +139,7 @@ pub fn copy(
                 _ => Ok(()),
             }
         };
-        src.read(table, &mut |row| {
+        src.read(table, &columns, &mut |row| {
             batch.push(row);
             done += 1;
             if batch.len() >= options.batch_rows.max(1) {
@@ -251,7 +252,7 @@ fn same_file(a: &std::path::Path, b: &std::path::Path) -> bool {
 /// interrupted copy): its sites are the source's, and its first and last
 /// articles are the source's articles of those ids.
 fn same_corpus(src: &mut End, dst: &mut End) -> Result<(), CopyError> {
-    let shown = dst.shown();
+    let shown = dst.0.shown();
     let differ = |detail: String| CopyError::DifferentCorpus {
         dst: shown.clone(),
         detail,
@@ -279,13 +280,4 @@ fn same_corpus(src: &mut End, dst: &mut End) -> Result<(), CopyError> {
         }
     }
     Ok(())
-}
-
-/// A cell that cannot travel, named by table and column.
-fn cell_error(table: &Table, column: &'static str, reason: String) -> CopyError {
-    CopyError::Cell {
-        table: table.name,
-        column,
-        reason,
-    }
 }

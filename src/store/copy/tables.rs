@@ -1,10 +1,12 @@
 //! What `copy` moves: every corpus table both stores have, in dependency
 //! order (a row's references are copied before it), with the columns both
-//! hold and the type each has on PostgreSQL (the client there is strict:
-//! an `INTEGER` column takes an `i32`, a `BIGINT` an `i64`).
+//! ends hold (read from their live schemas) and the type the destination
+//! declares for each (the PostgreSQL client is strict: an `INTEGER` column
+//! takes an `i32`, a `BIGINT` an `i64`).
 //!
-//! In: nothing (constants), and a cell read from a source. Out: [`TABLES`],
-//! and the cell as the value its column's type takes ([`typed`]).
+//! In: nothing (constants), both ends' columns, and a cell read from a
+//! source. Out: [`TABLES`], the columns to copy ([`shared`]), and the cell
+//! as the value its column's type takes ([`typed`]).
 //!
 //! Left out on purpose: `schema_migrations` (each database records its own
 //! migrations), the SQLite FTS5 tables (rebuilt from `articles` at the
@@ -15,13 +17,13 @@
 
 use super::super::rows::Cell;
 
-/// A column's type on PostgreSQL (SQLite stores all of them as integer,
-/// real, text or blob).
+/// A column's type in the destination (SQLite stores all of them as
+/// integer, real, text or blob).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ColType {
-    /// `INTEGER`.
+pub(super) enum ColType {
+    /// PostgreSQL's `INTEGER` (or `SMALLINT`).
     I4,
-    /// `BIGINT` / `BIGSERIAL`.
+    /// PostgreSQL's `BIGINT` / `BIGSERIAL`, SQLite's `INTEGER`.
     I8,
     /// `DOUBLE PRECISION` (SQLite `REAL`).
     F8,
@@ -32,12 +34,25 @@ pub enum ColType {
     Bool,
 }
 
+impl ColType {
+    /// The type a schema declares: PostgreSQL's `udt_name`, or SQLite's
+    /// declared type.
+    fn of(declared: &str) -> ColType {
+        match declared.to_ascii_lowercase().as_str() {
+            "int2" | "int4" => ColType::I4,
+            "int8" | "integer" => ColType::I8,
+            "float8" | "real" => ColType::F8,
+            "bool" => ColType::Bool,
+            "bytea" | "blob" => ColType::Bytes,
+            _ => ColType::Text,
+        }
+    }
+}
+
 /// A table to copy.
 #[derive(Debug)]
 pub struct Table {
     pub name: &'static str,
-    /// The columns both stores have, the key first.
-    pub columns: &'static [(&'static str, ColType)],
     /// The key the rows are read in order of (and de-duplicated by on a
     /// second run).
     pub key: &'static [&'static str],
@@ -46,223 +61,53 @@ pub struct Table {
     pub serial_id: bool,
 }
 
-use ColType::{Bool, Bytes, Text, F8, I4, I8};
+const fn table(name: &'static str, key: &'static [&'static str], serial_id: bool) -> Table {
+    Table {
+        name,
+        key,
+        serial_id,
+    }
+}
 
 /// Every table, parents before children.
 pub const TABLES: &[Table] = &[
-    Table {
-        name: "sites",
-        columns: &[("id", I8), ("name", Text)],
-        key: &["id"],
-        serial_id: true,
-    },
-    Table {
-        name: "urls",
-        columns: &[
-            ("id", I8),
-            ("url", Text),
-            ("site_id", I8),
-            ("host", Text),
-            ("kind", Text),
-            ("state", Text),
-            ("priority", I4),
-            ("depth", I4),
-            ("next_fetch_at", I8),
-            ("etag", Text),
-            ("last_modified", Text),
-            ("attempts", I4),
-            ("last_status", I4),
-            ("last_error", Text),
-            ("discovered_at", I8),
-            ("fetched_at", I8),
-        ],
-        key: &["id"],
-        serial_id: true,
-    },
-    Table {
-        name: "fetches",
-        columns: &[
-            ("id", I8),
-            ("url_id", I8),
-            ("started_at", I8),
-            ("status", I4),
-            ("error_kind", Text),
-            ("bytes", I8),
-            ("elapsed_ms", I8),
-            ("final_url", Text),
-            ("content_type", Text),
-            ("skipped", Bool),
-            ("judged", Text),
-            ("judge_reason", Text),
-        ],
-        key: &["id"],
-        serial_id: true,
-    },
-    Table {
-        name: "articles",
-        columns: &[
-            ("id", I8),
-            ("url_id", I8),
-            ("url", Text),
-            ("canonical_url", Text),
-            ("site_id", I8),
-            ("title", Text),
-            ("author", Text),
-            ("published_at", Text),
-            ("modified_at", Text),
-            ("language", Text),
-            ("site_name", Text),
-            ("text", Text),
-            ("raw_text", Text),
-            ("content_hash", Text),
-            ("word_count", I8),
-            ("fetched_at", I8),
-            ("method", Text),
-        ],
-        key: &["id"],
-        serial_id: true,
-    },
-    Table {
-        name: "article_urls",
-        columns: &[("url", Text), ("article_id", I8)],
-        key: &["url"],
-        serial_id: false,
-    },
-    Table {
-        name: "line_hashes",
-        columns: &[
-            ("site_id", I8),
-            ("md5", Bytes),
-            ("count", I8),
-            ("first_seen", I8),
-            ("last_seen", I8),
-            ("sample", Text),
-        ],
-        key: &["site_id", "md5"],
-        serial_id: false,
-    },
-    Table {
-        name: "site_stats",
-        columns: &[
-            ("site_id", I8),
-            ("articles_processed", I8),
-            ("last_prune_rc", I8),
-            ("cleaned_with", Text),
-        ],
-        key: &["site_id"],
-        serial_id: false,
-    },
-    Table {
-        name: "article_lines",
-        columns: &[
-            ("site_id", I8),
-            ("md5", Bytes),
-            ("article_id", I8),
-            ("chars", I4),
-        ],
-        key: &["site_id", "md5", "article_id"],
-        serial_id: false,
-    },
-    Table {
-        name: "article_versions",
-        columns: &[
-            ("url", Text),
-            ("article_id", I8),
-            ("raw_text", Text),
-            ("content_hash", Text),
-            ("shared", F8),
-            ("fetched_at", I8),
-        ],
-        key: &["url"],
-        serial_id: false,
-    },
-    Table {
-        name: "article_html",
-        columns: &[
-            ("article_id", I8),
-            ("url", Text),
-            ("status", I4),
-            ("content_type", Text),
-            ("last_modified", Text),
-            ("etag", Text),
-            ("date", Text),
-            ("fetched_at", I8),
-            ("body_bytes", I8),
-            ("body_zstd", Bytes),
-        ],
-        key: &["article_id"],
-        serial_id: false,
-    },
-    Table {
-        name: "reextract_progress",
-        columns: &[
-            ("selection", Text),
-            ("last_id", I8),
-            ("changed", I8),
-            ("seen", I8),
-        ],
-        key: &["selection"],
-        serial_id: false,
-    },
-    Table {
-        name: "site_rules",
-        columns: &[
-            ("site_id", I8),
-            ("rule", Text),
-            ("display", Text),
-            ("pages_by_rule", I8),
-            ("pages_by_tree", I8),
-            ("dropped", I8),
-        ],
-        key: &["site_id"],
-        serial_id: false,
-    },
-    Table {
-        name: "url_shapes",
-        columns: &[
-            ("site_id", I8),
-            ("shape", Text),
-            ("articles", I8),
-            ("listings", I8),
-            ("others", I8),
-        ],
-        key: &["site_id", "shape"],
-        serial_id: false,
-    },
-    Table {
-        name: "line_changes",
-        columns: &[("site_id", I8), ("md5", Bytes), ("before_id", I8)],
-        key: &["site_id", "md5"],
-        serial_id: false,
-    },
-    Table {
-        name: "article_shared_lines",
-        columns: &[("site_id", I8), ("md5", Bytes), ("article_id", I8)],
-        key: &["site_id", "md5", "article_id"],
-        serial_id: false,
-    },
+    table("sites", &["id"], true),
+    table("urls", &["id"], true),
+    table("fetches", &["id"], true),
+    table("articles", &["id"], true),
+    table("article_urls", &["url"], false),
+    table("line_hashes", &["site_id", "md5"], false),
+    table("site_stats", &["site_id"], false),
+    table("article_lines", &["site_id", "md5", "article_id"], false),
+    table("article_versions", &["url"], false),
+    table("article_html", &["article_id"], false),
+    table("reextract_progress", &["selection"], false),
+    table("site_rules", &["site_id"], false),
+    table("url_shapes", &["site_id", "shape"], false),
+    table("line_changes", &["site_id", "md5"], false),
+    table(
+        "article_shared_lines",
+        &["site_id", "md5", "article_id"],
+        false,
+    ),
 ];
 
-impl Table {
-    /// `a, b, c`
-    pub fn column_list(&self) -> String {
-        self.columns
-            .iter()
-            .map(|(c, _)| *c)
-            .collect::<Vec<_>>()
-            .join(", ")
-    }
+/// A column both ends hold, with the destination's type for it.
+pub(super) type Column = (String, ColType);
 
-    /// `SELECT cols FROM t ORDER BY key` (the order both stores agree on
-    /// within themselves, which is all a read needs).
-    pub fn select(&self) -> String {
-        format!(
-            "SELECT {} FROM {} ORDER BY {}",
-            self.column_list(),
-            self.name,
-            self.key.join(", ")
-        )
-    }
+/// The columns of `dst` (name, declared type) that `src` holds too, in the
+/// destination's order.
+pub(super) fn shared(src: &[(String, String)], dst: Vec<(String, String)>) -> Vec<Column> {
+    dst.into_iter()
+        .filter(|(name, _)| src.iter().any(|(s, _)| s == name))
+        .map(|(name, declared)| (name, ColType::of(&declared)))
+        .collect()
+}
+
+/// `a, b, c`
+pub(super) fn column_list(columns: &[Column]) -> String {
+    let names: Vec<&str> = columns.iter().map(|(c, _)| c.as_str()).collect();
+    names.join(", ")
 }
 
 /// `cell` as a value of column type `ty`, which both stores take (SQLite
@@ -275,6 +120,7 @@ pub(super) fn typed(cell: Cell, ty: ColType) -> Result<Cell, String> {
             return Err(format!("{v} is out of INTEGER range"))
         }
         (ColType::I4 | ColType::I8, cell @ Cell::Int(_)) => cell,
+        (ColType::I4 | ColType::I8, Cell::Bool(v)) => Cell::Int(v.into()),
         (ColType::Bool, Cell::Int(v)) => Cell::Bool(v != 0),
         (ColType::F8, Cell::Int(v)) => Cell::Float(v as f64),
         (ColType::Bool, cell @ Cell::Bool(_))
