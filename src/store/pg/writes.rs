@@ -110,6 +110,11 @@ impl PgStore {
                 out.push(outcome.clone());
                 continue;
             }
+            let sql = &mut Tx::prepared(&mut tx, article_sql);
+            if let Some(outcome) = writes::write_op(sql, op, Some(&owner), &mut shapes)? {
+                out.push(outcome);
+                continue;
+            }
             out.push(match op.clone() {
                 WriteOp::AddUrls(urls) => {
                     let cap = cache.max_urls_per_site;
@@ -117,16 +122,6 @@ impl PgStore {
                 }
                 WriteOp::Known(urls) => {
                     WriteOutcome::UrlsAdded(add_known(&mut tx, cache, article_sql, urls)?)
-                }
-                WriteOp::Fetched(rec) => {
-                    let sql = &mut Tx::prepared(&mut tx, article_sql);
-                    writes::record_fetch(sql, &rec, Some(&owner))?;
-                    WriteOutcome::FetchRecorded
-                }
-                WriteOp::Skipped(rec) => {
-                    let sql = &mut Tx::prepared(&mut tx, article_sql);
-                    writes::record_skip(sql, &rec, Some(&owner))?;
-                    WriteOutcome::FetchRecorded
                 }
                 // Written site by site before (`write_learning_site_by_site`);
                 // here, should an op come without its site's outcome.
@@ -136,19 +131,7 @@ impl PgStore {
                 WriteOp::Refetched(a) => {
                     articles::write_article_prepared(&mut tx, article_sql, a, true)?
                 }
-                WriteOp::SiteRule(u) => {
-                    let sql = &mut Tx::prepared(&mut tx, article_sql);
-                    writes::record_site_rule(sql, &u)?;
-                    WriteOutcome::RuleRecorded
-                }
-                WriteOp::Shapes(u) => {
-                    shapes.push(u);
-                    WriteOutcome::ShapesRecorded
-                }
-                WriteOp::Promote(urls) => {
-                    let sql = &mut Tx::prepared(&mut tx, article_sql);
-                    WriteOutcome::UrlsPromoted(writes::promote(sql, &urls)?)
-                }
+                _ => unreachable!("writes::write_op writes the other ops"),
             });
         }
         let sql = &mut Tx::prepared(&mut tx, article_sql);
@@ -185,10 +168,19 @@ fn add_urls(
     for group in urls.chunk_by(|a, b| a.site == b.site) {
         let site = writes::site_id_known(&mut Tx::plain(tx), &mut cache.sites, &group[0].site)?;
         let room = cache.url_counts.room(&mut Tx::plain(tx), site, cap)?;
+        let statements = &mut cache.statements;
         let n = if group.len() <= room {
-            insert_all(tx, &mut cache.statements, site, group, now)?
+            insert_all(tx, statements, site, group, now)?
         } else {
-            insert_until(tx, &mut cache.statements, site, group, now, room)?
+            // One URL at a time until `room` of them were new (the cap).
+            let mut n = 0;
+            for u in group {
+                if n >= room {
+                    break;
+                }
+                n += insert_all(tx, statements, site, std::slice::from_ref(u), now)?;
+            }
+            n
         };
         cache.url_counts.add(site, n);
         added += n;
@@ -226,25 +218,6 @@ fn insert_all(
         &[&urls, &site, &hosts, &kinds, &priorities, &depths, &now],
     )?;
     Ok(usize::try_from(n).unwrap_or(usize::MAX))
-}
-
-/// One URL at a time until `room` of them were new (the site's cap).
-fn insert_until(
-    tx: &mut Transaction<'_>,
-    statements: &mut Statements,
-    site: i64,
-    group: &[NewUrl],
-    now: i64,
-    room: usize,
-) -> Result<usize, postgres::Error> {
-    let mut added = 0;
-    for u in group {
-        if added >= room {
-            break;
-        }
-        added += insert_all(tx, statements, site, std::slice::from_ref(u), now)?;
-    }
-    Ok(added)
 }
 
 /// Statements prepared once per connection.

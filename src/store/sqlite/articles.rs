@@ -59,32 +59,18 @@ fn write_batch_in(
             // It may update an article of this batch: index those first.
             indexed = search_index::index_after(&tx, indexed)?;
         }
+        if let Some(outcome) = writes::write_op(&mut &*tx, &op, None, &mut shapes)? {
+            out.push(outcome);
+            continue;
+        }
         out.push(match op {
             WriteOp::AddUrls(urls) => {
                 WriteOutcome::UrlsAdded(add_urls_in(&tx, &urls, cap, counts)?)
             }
-            WriteOp::Fetched(rec) => {
-                writes::record_fetch(&mut &*tx, &rec, None)?;
-                WriteOutcome::FetchRecorded
-            }
             WriteOp::Known(urls) => WriteOutcome::UrlsAdded(add_known(&tx, &urls, counts)?),
-            WriteOp::Skipped(rec) => {
-                writes::record_skip(&mut &*tx, &rec, None)?;
-                WriteOutcome::FetchRecorded
-            }
             WriteOp::Article(a) => rules::article::store(&mut Sqlite(&tx), &a)?,
             WriteOp::Refetched(a) => rules::article::refetched(&mut Sqlite(&tx), &a)?,
-            WriteOp::SiteRule(u) => {
-                writes::record_site_rule(&mut &*tx, &u)?;
-                WriteOutcome::RuleRecorded
-            }
-            WriteOp::Shapes(u) => {
-                shapes.push(u);
-                WriteOutcome::ShapesRecorded
-            }
-            WriteOp::Promote(urls) => {
-                WriteOutcome::UrlsPromoted(writes::promote(&mut &*tx, &urls)?)
-            }
+            _ => unreachable!("writes::write_op writes the other ops"),
         });
     }
     writes::add_shapes(&mut &*tx, &mut HashMap::new(), &shapes)?;
