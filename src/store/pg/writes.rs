@@ -17,13 +17,12 @@
 //! 40P01) is rolled back and run again, a few times.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::time::Duration;
 
 use postgres::Transaction;
 
 use super::articles::{self, Prepared, Tx};
-use super::frontier::{prepared, FrontierCache, COUNTS_FOR};
+use super::frontier::{FrontierCache, COUNTS_FOR};
 use super::PgStore;
 use crate::store::portable::writes;
 use crate::store::rules::frontier::{now_ms, url_host};
@@ -118,7 +117,7 @@ impl PgStore {
             out.push(match op.clone() {
                 WriteOp::AddUrls(urls) => {
                     let cap = cache.max_urls_per_site;
-                    WriteOutcome::UrlsAdded(add_urls(&mut tx, cache, urls, cap)?)
+                    WriteOutcome::UrlsAdded(add_urls(&mut tx, cache, article_sql, urls, cap)?)
                 }
                 WriteOp::Known(urls) => {
                     WriteOutcome::UrlsAdded(add_known(&mut tx, cache, article_sql, urls)?)
@@ -149,7 +148,7 @@ fn add_known(
     prepared: &mut Prepared,
     urls: Vec<NewUrl>,
 ) -> Result<usize, StoreError> {
-    let added = add_urls(tx, cache, urls.clone(), 0)?;
+    let added = add_urls(tx, cache, prepared, urls.clone(), 0)?;
     writes::known_done(&mut Tx::prepared(tx, prepared), &urls)?;
     Ok(added)
 }
@@ -159,6 +158,7 @@ fn add_known(
 fn add_urls(
     tx: &mut Transaction<'_>,
     cache: &mut FrontierCache,
+    prepared: &mut Prepared,
     mut urls: Vec<NewUrl>,
     cap: u64,
 ) -> Result<usize, StoreError> {
@@ -168,9 +168,8 @@ fn add_urls(
     for group in urls.chunk_by(|a, b| a.site == b.site) {
         let site = writes::site_id_known(&mut Tx::plain(tx), &mut cache.sites, &group[0].site)?;
         let room = cache.url_counts.room(&mut Tx::plain(tx), site, cap)?;
-        let statements = &mut cache.statements;
         let n = if group.len() <= room {
-            insert_all(tx, statements, site, group, now)?
+            insert_all(tx, prepared, site, group, now)?
         } else {
             // One URL at a time until `room` of them were new (the cap).
             let mut n = 0;
@@ -178,7 +177,7 @@ fn add_urls(
                 if n >= room {
                     break;
                 }
-                n += insert_all(tx, statements, site, std::slice::from_ref(u), now)?;
+                n += insert_all(tx, prepared, site, std::slice::from_ref(u), now)?;
             }
             n
         };
@@ -199,7 +198,7 @@ const INSERT_URLS_SQL: &str =
 /// One statement for the whole group.
 fn insert_all(
     tx: &mut Transaction<'_>,
-    statements: &mut Statements,
+    prepared: &mut Prepared,
     site: i64,
     group: &[NewUrl],
     now: i64,
@@ -212,13 +211,10 @@ fn insert_all(
         .iter()
         .map(|u| i32::try_from(u.depth).unwrap_or(i32::MAX))
         .collect();
-    let insert = prepared(tx, statements, INSERT_URLS_SQL)?;
+    let insert = Tx::prepared(tx, prepared).shared(INSERT_URLS_SQL)?;
     let n = tx.execute(
         &insert,
         &[&urls, &site, &hosts, &kinds, &priorities, &depths, &now],
     )?;
     Ok(usize::try_from(n).unwrap_or(usize::MAX))
 }
-
-/// Statements prepared once per connection.
-type Statements = HashMap<&'static str, postgres::Statement>;
