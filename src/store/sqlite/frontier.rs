@@ -13,10 +13,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use super::portable::writes;
 pub(super) use super::rules::frontier::SiteUrlCounts;
 use super::rules::frontier::{next_queued_at, now_ms, round_robin, selected_sites, url_host};
-use super::{
-    ClaimFilter, FrontierCounts, NewUrl, QueuedUrl, Store, StoreError, UrlKind, WriteOp,
-    WriteOutcome,
-};
+use super::{ClaimFilter, FrontierCounts, NewUrl, QueuedUrl, Store, StoreError, UrlKind};
 
 impl UrlKind {
     /// The name stored in `urls.kind`.
@@ -102,22 +99,6 @@ impl Store {
     /// max_urls_per_site`. URLs beyond it are dropped when added.
     pub fn set_max_urls_per_site(&mut self, cap: u64) {
         self.max_urls_per_site = cap;
-    }
-
-    /// Add URLs to the frontier (one transaction); known URLs are ignored.
-    /// Returns how many were new.
-    pub fn add_urls(&mut self, urls: &[NewUrl]) -> Result<usize, StoreError> {
-        let out = self.write_batch(vec![WriteOp::AddUrls(urls.to_vec())])?;
-        Ok(match out[..] {
-            [WriteOutcome::UrlsAdded(n)] => n,
-            _ => unreachable!("a batch gives one outcome per op"),
-        })
-    }
-
-    /// Claim up to `limit` queued URLs due at `now_ms` of any site, with no
-    /// per-host cap: [`Store::claim_due_for`] with the default filter.
-    pub fn claim_due(&mut self, now_ms: i64, limit: usize) -> Result<Vec<QueuedUrl>, StoreError> {
-        self.claim_due_for(now_ms, limit, &ClaimFilter::default())
     }
 
     /// Claim up to `limit` queued URLs due at `now_ms` that pass `filter`,
