@@ -14,13 +14,10 @@ mod primitives;
 
 use std::collections::HashMap;
 
-use rusqlite::Transaction;
-
 use super::frontier::{add_urls_in, SiteUrlCounts};
 use super::portable::writes;
 use super::rules;
 use super::search_index;
-use super::NewUrl;
 use super::{Store, StoreError, WriteOp, WriteOutcome};
 pub(crate) use primitives::Sqlite;
 
@@ -67,7 +64,13 @@ fn write_batch_in(
             WriteOp::AddUrls(urls) => {
                 WriteOutcome::UrlsAdded(add_urls_in(&tx, &urls, cap, counts)?)
             }
-            WriteOp::Known(urls) => WriteOutcome::UrlsAdded(add_known(&tx, &urls, counts)?),
+            // Known without a fetch (canonical aliases): never capped, as
+            // they are not fetched (`writes::known_done`).
+            WriteOp::Known(urls) => {
+                let added = add_urls_in(&tx, &urls, 0, counts)?;
+                writes::known_done(&mut &*tx, &urls)?;
+                WriteOutcome::UrlsAdded(added)
+            }
             WriteOp::Article(a) => rules::article::store(&mut Sqlite(&tx), &a)?,
             WriteOp::Refetched(a) => rules::article::refetched(&mut Sqlite(&tx), &a)?,
             _ => unreachable!("writes::write_op writes the other ops"),
@@ -77,17 +80,4 @@ fn write_batch_in(
     search_index::index_after(&tx, indexed)?;
     tx.commit()?;
     Ok(out)
-}
-
-/// URLs known without a fetch: inserted as `done` (or a queued one set
-/// `done`). `fetched_at` stays empty, so they cost no page budget.
-fn add_known(
-    tx: &Transaction<'_>,
-    urls: &[NewUrl],
-    counts: &mut SiteUrlCounts,
-) -> Result<usize, StoreError> {
-    // Known URLs (canonical aliases) are never capped: they are not fetched.
-    let added = add_urls_in(tx, urls, 0, counts)?;
-    writes::known_done(&mut &**tx, urls)?;
-    Ok(added)
 }
