@@ -99,7 +99,7 @@ async fn a_site_crawl_on_a_shared_database_claims_only_its_own_urls_fairly() {
         .collect();
     Store::open(&db)
         .expect("open")
-        .add_urls(&backlog)
+        .write_batch(vec![WriteOp::AddUrls(backlog)])
         .expect("add");
 
     let (store, claims) = recording(&db);

@@ -14,7 +14,7 @@ use std::process::{Command, Stdio};
 use newshound::boilerplate::LineSettings;
 use newshound::extract::Article;
 use newshound::store::{
-    FetchRecord, NewArticle, NewUrl, NextState, Store, UrlKind, WriteOp, WriteOutcome,
+    ClaimFilter, FetchRecord, NewArticle, NewUrl, NextState, Store, UrlKind, WriteOp, WriteOutcome,
 };
 
 const URLS: usize = 3000;
@@ -52,11 +52,13 @@ fn run_writer(db: &Path) {
             priority: 0,
         })
         .collect();
-    s.add_urls(&all).expect("add");
+    s.write_batch(vec![WriteOp::AddUrls(all)]).expect("add");
     let settings = LineSettings::default();
     let mut n = 0;
     loop {
-        let claimed = s.claim_due(0, BATCH).expect("claim");
+        let claimed = s
+            .claim_due_for(0, BATCH, &ClaimFilter::default())
+            .expect("claim");
         if claimed.is_empty() {
             println!("done");
             return;

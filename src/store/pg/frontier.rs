@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 
 use postgres::Transaction;
 
+use super::articles::Tx;
 use super::PgStore;
 use crate::store::portable::writes;
 use crate::store::rules::frontier::{next_queued_at, round_robin, selected_sites, SiteUrlCounts};
@@ -108,23 +109,6 @@ pub(super) struct FrontierCache {
     pub(super) max_urls_per_site: u64,
     /// When this process's leases were last renewed.
     pub(super) renewed: Option<Instant>,
-    /// The frontier's statements, prepared once per connection (a statement
-    /// given as text costs a round trip more, to prepare it, each time).
-    pub(super) statements: HashMap<&'static str, postgres::Statement>,
-}
-
-/// The statement of `sql`, prepared on this connection once.
-pub(super) fn prepared(
-    tx: &mut Transaction<'_>,
-    statements: &mut HashMap<&'static str, postgres::Statement>,
-    sql: &'static str,
-) -> Result<postgres::Statement, postgres::Error> {
-    if let Some(statement) = statements.get(sql) {
-        return Ok(statement.clone());
-    }
-    let statement = tx.prepare(sql)?;
-    statements.insert(sql, statement.clone());
-    Ok(statement)
 }
 
 /// How long a process trusts its per-site URL counts (the cap is a trap
@@ -190,16 +174,18 @@ impl PgStore {
         let per_host = i64::try_from(per_host).unwrap_or(i64::MAX);
         let lease = millis(self.lease);
         let owner = self.owner.clone();
-        let statements = &mut self.frontier.statements;
+        // Prepared once per connection (a statement given as text costs a
+        // round trip more, to prepare it, each time).
+        let prepared = &mut self.article_sql;
         let mut tx = self.client.transaction()?;
         let sites = selected_site_ids(&mut tx, filter.sites.as_deref())?;
         if sites.is_empty() {
             return Ok(Vec::new());
         }
         let skip: Vec<&str> = filter.skip_hosts.iter().map(String::as_str).collect();
-        let candidates = prepared(&mut tx, statements, CANDIDATES_SQL)?;
+        let candidates = Tx::prepared(&mut tx, prepared).shared(CANDIDATES_SQL)?;
         let rows = tx.query(&candidates, &[&sites, &skip, &now_ms, &per_host])?;
-        let lock = prepared(&mut tx, statements, LOCK_SQL)?;
+        let lock = Tx::prepared(&mut tx, prepared).shared(LOCK_SQL)?;
         let order = claim_order(&rows);
         let mut locked: Vec<i64> = Vec::with_capacity(limit);
         let mut rest = order.as_slice();
@@ -218,7 +204,7 @@ impl PgStore {
             tx.commit()?;
             return Ok(Vec::new());
         }
-        let mark = prepared(&mut tx, statements, MARK_SQL)?;
+        let mark = Tx::prepared(&mut tx, prepared).shared(MARK_SQL)?;
         let mut by_id: HashMap<i64, QueuedUrl> = tx
             .query(&mark, &[&locked, &owner, &lease])?
             .iter()

@@ -17,13 +17,12 @@
 //! 40P01) is rolled back and run again, a few times.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::time::Duration;
 
 use postgres::Transaction;
 
 use super::articles::{self, Prepared, Tx};
-use super::frontier::{prepared, FrontierCache, COUNTS_FOR};
+use super::frontier::{FrontierCache, COUNTS_FOR};
 use super::PgStore;
 use crate::store::portable::writes;
 use crate::store::rules::frontier::{now_ms, url_host};
@@ -110,23 +109,18 @@ impl PgStore {
                 out.push(outcome.clone());
                 continue;
             }
+            let sql = &mut Tx::prepared(&mut tx, article_sql);
+            if let Some(outcome) = writes::write_op(sql, op, Some(&owner), &mut shapes)? {
+                out.push(outcome);
+                continue;
+            }
             out.push(match op.clone() {
                 WriteOp::AddUrls(urls) => {
                     let cap = cache.max_urls_per_site;
-                    WriteOutcome::UrlsAdded(add_urls(&mut tx, cache, urls, cap)?)
+                    WriteOutcome::UrlsAdded(add_urls(&mut tx, cache, article_sql, urls, cap)?)
                 }
                 WriteOp::Known(urls) => {
                     WriteOutcome::UrlsAdded(add_known(&mut tx, cache, article_sql, urls)?)
-                }
-                WriteOp::Fetched(rec) => {
-                    let sql = &mut Tx::prepared(&mut tx, article_sql);
-                    writes::record_fetch(sql, &rec, Some(&owner))?;
-                    WriteOutcome::FetchRecorded
-                }
-                WriteOp::Skipped(rec) => {
-                    let sql = &mut Tx::prepared(&mut tx, article_sql);
-                    writes::record_skip(sql, &rec, Some(&owner))?;
-                    WriteOutcome::FetchRecorded
                 }
                 // Written site by site before (`write_learning_site_by_site`);
                 // here, should an op come without its site's outcome.
@@ -136,19 +130,7 @@ impl PgStore {
                 WriteOp::Refetched(a) => {
                     articles::write_article_prepared(&mut tx, article_sql, a, true)?
                 }
-                WriteOp::SiteRule(u) => {
-                    let sql = &mut Tx::prepared(&mut tx, article_sql);
-                    writes::record_site_rule(sql, &u)?;
-                    WriteOutcome::RuleRecorded
-                }
-                WriteOp::Shapes(u) => {
-                    shapes.push(u);
-                    WriteOutcome::ShapesRecorded
-                }
-                WriteOp::Promote(urls) => {
-                    let sql = &mut Tx::prepared(&mut tx, article_sql);
-                    WriteOutcome::UrlsPromoted(writes::promote(sql, &urls)?)
-                }
+                _ => unreachable!("writes::write_op writes the other ops"),
             });
         }
         let sql = &mut Tx::prepared(&mut tx, article_sql);
@@ -166,7 +148,7 @@ fn add_known(
     prepared: &mut Prepared,
     urls: Vec<NewUrl>,
 ) -> Result<usize, StoreError> {
-    let added = add_urls(tx, cache, urls.clone(), 0)?;
+    let added = add_urls(tx, cache, prepared, urls.clone(), 0)?;
     writes::known_done(&mut Tx::prepared(tx, prepared), &urls)?;
     Ok(added)
 }
@@ -176,6 +158,7 @@ fn add_known(
 fn add_urls(
     tx: &mut Transaction<'_>,
     cache: &mut FrontierCache,
+    prepared: &mut Prepared,
     mut urls: Vec<NewUrl>,
     cap: u64,
 ) -> Result<usize, StoreError> {
@@ -186,9 +169,17 @@ fn add_urls(
         let site = writes::site_id_known(&mut Tx::plain(tx), &mut cache.sites, &group[0].site)?;
         let room = cache.url_counts.room(&mut Tx::plain(tx), site, cap)?;
         let n = if group.len() <= room {
-            insert_all(tx, &mut cache.statements, site, group, now)?
+            insert_all(tx, prepared, site, group, now)?
         } else {
-            insert_until(tx, &mut cache.statements, site, group, now, room)?
+            // One URL at a time until `room` of them were new (the cap).
+            let mut n = 0;
+            for u in group {
+                if n >= room {
+                    break;
+                }
+                n += insert_all(tx, prepared, site, std::slice::from_ref(u), now)?;
+            }
+            n
         };
         cache.url_counts.add(site, n);
         added += n;
@@ -207,7 +198,7 @@ const INSERT_URLS_SQL: &str =
 /// One statement for the whole group.
 fn insert_all(
     tx: &mut Transaction<'_>,
-    statements: &mut Statements,
+    prepared: &mut Prepared,
     site: i64,
     group: &[NewUrl],
     now: i64,
@@ -220,32 +211,10 @@ fn insert_all(
         .iter()
         .map(|u| i32::try_from(u.depth).unwrap_or(i32::MAX))
         .collect();
-    let insert = prepared(tx, statements, INSERT_URLS_SQL)?;
+    let insert = Tx::prepared(tx, prepared).shared(INSERT_URLS_SQL)?;
     let n = tx.execute(
         &insert,
         &[&urls, &site, &hosts, &kinds, &priorities, &depths, &now],
     )?;
     Ok(usize::try_from(n).unwrap_or(usize::MAX))
 }
-
-/// One URL at a time until `room` of them were new (the site's cap).
-fn insert_until(
-    tx: &mut Transaction<'_>,
-    statements: &mut Statements,
-    site: i64,
-    group: &[NewUrl],
-    now: i64,
-    room: usize,
-) -> Result<usize, postgres::Error> {
-    let mut added = 0;
-    for u in group {
-        if added >= room {
-            break;
-        }
-        added += insert_all(tx, statements, site, std::slice::from_ref(u), now)?;
-    }
-    Ok(added)
-}
-
-/// Statements prepared once per connection.
-type Statements = HashMap<&'static str, postgres::Statement>;

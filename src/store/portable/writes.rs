@@ -17,6 +17,7 @@ use crate::store::rules::shapes::summed;
 use crate::store::sql::{int, Dialect, Sql, Value};
 use crate::store::{
     AnyStore, FetchRecord, NewUrl, ShapeUpdate, SiteRuleUpdate, SkipRecord, StoreError, UrlKind,
+    WriteOp, WriteOutcome,
 };
 
 /// The id of the named site, created if new. Looked up first, so that a
@@ -43,6 +44,42 @@ pub(crate) fn site_id_known(
     let id = site_id_created(sql, name)?;
     known.insert(name.to_string(), id);
     Ok(id)
+}
+
+/// One op of a batch that both stores write with the statements here (a
+/// fetch's or a skip's log, a site rule's use, promotions; shape counts
+/// are only gathered into `shapes`, for [`add_shapes`] at the batch's
+/// end), and its outcome; `None` for the ops each store writes its own
+/// way (new and known URLs, articles). `by` names the process on a shared
+/// store.
+pub(crate) fn write_op(
+    sql: &mut dyn Sql,
+    op: &WriteOp,
+    by: Option<&str>,
+    shapes: &mut Vec<ShapeUpdate>,
+) -> Result<Option<WriteOutcome>, StoreError> {
+    Ok(Some(match op {
+        WriteOp::Fetched(rec) => {
+            record_fetch(sql, rec, by)?;
+            WriteOutcome::FetchRecorded
+        }
+        WriteOp::Skipped(rec) => {
+            record_skip(sql, rec, by)?;
+            WriteOutcome::FetchRecorded
+        }
+        WriteOp::SiteRule(u) => {
+            record_site_rule(sql, u)?;
+            WriteOutcome::RuleRecorded
+        }
+        WriteOp::Shapes(u) => {
+            shapes.push(u.clone());
+            WriteOutcome::ShapesRecorded
+        }
+        WriteOp::Promote(urls) => WriteOutcome::UrlsPromoted(promote(sql, urls)?),
+        WriteOp::AddUrls(_) | WriteOp::Known(_) | WriteOp::Article(_) | WriteOp::Refetched(_) => {
+            return Ok(None)
+        }
+    }))
 }
 
 /// What a store shared by several processes also writes when a URL is

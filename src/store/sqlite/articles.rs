@@ -14,13 +14,10 @@ mod primitives;
 
 use std::collections::HashMap;
 
-use rusqlite::Transaction;
-
-use super::frontier::{add_urls_in, SiteUrlCounts};
+use super::frontier::add_urls_in;
 use super::portable::writes;
 use super::rules;
 use super::search_index;
-use super::NewUrl;
 use super::{Store, StoreError, WriteOp, WriteOutcome};
 pub(crate) use primitives::Sqlite;
 
@@ -28,12 +25,43 @@ impl Store {
     /// Apply a batch of writes in one transaction. On error nothing of the
     /// batch is kept.
     pub fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
-        let out = write_batch_in(
-            &mut self.conn,
-            self.max_urls_per_site,
-            &mut self.url_counts,
-            ops,
-        );
+        let (cap, counts) = (self.max_urls_per_site, &mut self.url_counts);
+        let out = (|| {
+            let tx = self.conn.transaction()?;
+            let mut indexed = search_index::last_article_id(&tx)?;
+            let mut out = Vec::with_capacity(ops.len());
+            // Summed and added last, in one order (see `url_shapes::summed`).
+            let mut shapes = Vec::new();
+            for op in ops {
+                if matches!(op, WriteOp::Refetched(_)) {
+                    // It may update an article of this batch: index those first.
+                    indexed = search_index::index_after(&tx, indexed)?;
+                }
+                if let Some(outcome) = writes::write_op(&mut &*tx, &op, None, &mut shapes)? {
+                    out.push(outcome);
+                    continue;
+                }
+                out.push(match op {
+                    WriteOp::AddUrls(urls) => {
+                        WriteOutcome::UrlsAdded(add_urls_in(&tx, &urls, cap, counts)?)
+                    }
+                    // Known without a fetch (canonical aliases): never capped, as
+                    // they are not fetched (`writes::known_done`).
+                    WriteOp::Known(urls) => {
+                        let added = add_urls_in(&tx, &urls, 0, counts)?;
+                        writes::known_done(&mut &*tx, &urls)?;
+                        WriteOutcome::UrlsAdded(added)
+                    }
+                    WriteOp::Article(a) => rules::article::store(&mut Sqlite(&tx), &a)?,
+                    WriteOp::Refetched(a) => rules::article::refetched(&mut Sqlite(&tx), &a)?,
+                    _ => unreachable!("writes::write_op writes the other ops"),
+                });
+            }
+            writes::add_shapes(&mut &*tx, &mut HashMap::new(), &shapes)?;
+            search_index::index_after(&tx, indexed)?;
+            tx.commit()?;
+            Ok(out)
+        })();
         match out {
             Ok(_) => self.after_commit(),
             // Rolled back: the counts of its URLs are wrong.
@@ -41,67 +69,4 @@ impl Store {
         }
         out
     }
-}
-
-fn write_batch_in(
-    conn: &mut rusqlite::Connection,
-    cap: u64,
-    counts: &mut SiteUrlCounts,
-    ops: Vec<WriteOp>,
-) -> Result<Vec<WriteOutcome>, StoreError> {
-    let tx = conn.transaction()?;
-    let mut indexed = search_index::last_article_id(&tx)?;
-    let mut out = Vec::with_capacity(ops.len());
-    // Summed and added last, in one order (see `url_shapes::summed`).
-    let mut shapes = Vec::new();
-    for op in ops {
-        if matches!(op, WriteOp::Refetched(_)) {
-            // It may update an article of this batch: index those first.
-            indexed = search_index::index_after(&tx, indexed)?;
-        }
-        out.push(match op {
-            WriteOp::AddUrls(urls) => {
-                WriteOutcome::UrlsAdded(add_urls_in(&tx, &urls, cap, counts)?)
-            }
-            WriteOp::Fetched(rec) => {
-                writes::record_fetch(&mut &*tx, &rec, None)?;
-                WriteOutcome::FetchRecorded
-            }
-            WriteOp::Known(urls) => WriteOutcome::UrlsAdded(add_known(&tx, &urls, counts)?),
-            WriteOp::Skipped(rec) => {
-                writes::record_skip(&mut &*tx, &rec, None)?;
-                WriteOutcome::FetchRecorded
-            }
-            WriteOp::Article(a) => rules::article::store(&mut Sqlite(&tx), &a)?,
-            WriteOp::Refetched(a) => rules::article::refetched(&mut Sqlite(&tx), &a)?,
-            WriteOp::SiteRule(u) => {
-                writes::record_site_rule(&mut &*tx, &u)?;
-                WriteOutcome::RuleRecorded
-            }
-            WriteOp::Shapes(u) => {
-                shapes.push(u);
-                WriteOutcome::ShapesRecorded
-            }
-            WriteOp::Promote(urls) => {
-                WriteOutcome::UrlsPromoted(writes::promote(&mut &*tx, &urls)?)
-            }
-        });
-    }
-    writes::add_shapes(&mut &*tx, &mut HashMap::new(), &shapes)?;
-    search_index::index_after(&tx, indexed)?;
-    tx.commit()?;
-    Ok(out)
-}
-
-/// URLs known without a fetch: inserted as `done` (or a queued one set
-/// `done`). `fetched_at` stays empty, so they cost no page budget.
-fn add_known(
-    tx: &Transaction<'_>,
-    urls: &[NewUrl],
-    counts: &mut SiteUrlCounts,
-) -> Result<usize, StoreError> {
-    // Known URLs (canonical aliases) are never capped: they are not fetched.
-    let added = add_urls_in(tx, urls, 0, counts)?;
-    writes::known_done(&mut &**tx, urls)?;
-    Ok(added)
 }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::portable::writes::{self, site_id_created};
+use super::portable::writes;
 pub(super) use super::rules::frontier::SiteUrlCounts;
 use super::rules::frontier::{next_queued_at, now_ms, round_robin, selected_sites, url_host};
 use super::{ClaimFilter, FrontierCounts, NewUrl, QueuedUrl, Store, StoreError, UrlKind};
@@ -68,21 +68,14 @@ pub(super) fn add_urls_in(
 ) -> Result<usize, StoreError> {
     let now = now_ms();
     // Site ids of this batch's sites.
-    let mut sites: HashMap<&str, i64> = HashMap::new();
+    let mut sites = HashMap::new();
     let mut insert = conn.prepare_cached(
         "INSERT OR IGNORE INTO urls(url, site_id, kind, priority, depth, discovered_at, host)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
     let mut added = 0;
     for u in urls {
-        let site_id = match sites.get(u.site.as_str()) {
-            Some(&id) => id,
-            None => {
-                let id = site_id_created(&mut &*conn, &u.site)?;
-                sites.insert(&u.site, id);
-                id
-            }
-        };
+        let site_id = writes::site_id_known(&mut &*conn, &mut sites, &u.site)?;
         if counts.room(&mut &*conn, site_id, cap)? == 0 {
             continue;
         }
@@ -106,29 +99,6 @@ impl Store {
     /// max_urls_per_site`. URLs beyond it are dropped when added.
     pub fn set_max_urls_per_site(&mut self, cap: u64) {
         self.max_urls_per_site = cap;
-    }
-
-    /// Add URLs to the frontier (one transaction); known URLs are ignored.
-    /// Returns how many were new.
-    pub fn add_urls(&mut self, urls: &[NewUrl]) -> Result<usize, StoreError> {
-        let cap = self.max_urls_per_site;
-        let counts = &mut self.url_counts;
-        let added = (|| {
-            let tx = self.conn.transaction()?;
-            let n = add_urls_in(&tx, urls, cap, counts)?;
-            tx.commit()?;
-            Ok(n)
-        })();
-        if added.is_err() {
-            self.url_counts.forget();
-        }
-        added
-    }
-
-    /// Claim up to `limit` queued URLs due at `now_ms` of any site, with no
-    /// per-host cap: [`Store::claim_due_for`] with the default filter.
-    pub fn claim_due(&mut self, now_ms: i64, limit: usize) -> Result<Vec<QueuedUrl>, StoreError> {
-        self.claim_due_for(now_ms, limit, &ClaimFilter::default())
     }
 
     /// Claim up to `limit` queued URLs due at `now_ms` that pass `filter`,

@@ -119,7 +119,7 @@ fn values<'p>(params: &'p Params<'p>) -> Vec<&'p (dyn ToSql + Sync)> {
 impl Tx<'_, '_> {
     /// A shared statement (numbered placeholders), its parameter types
     /// those the server infers; kept like the others when they are.
-    fn shared(&mut self, sql: &str) -> Result<Statement, postgres::Error> {
+    pub(in crate::store::pg) fn shared(&mut self, sql: &str) -> Result<Statement, postgres::Error> {
         if let Some(s) = self.prepared.as_deref().and_then(|c| c.statements.get(sql)) {
             return Ok(s.clone());
         }

@@ -17,6 +17,30 @@ mod writes;
 use super::*;
 use crate::boilerplate::LineSettings;
 
+/// Shorthands of the tests for a one-op batch and a claim with the
+/// default filter.
+impl Store {
+    /// Add URLs to the frontier (one transaction); known URLs are ignored.
+    /// Returns how many were new.
+    pub(crate) fn add_urls(&mut self, urls: &[crate::store::NewUrl]) -> Result<usize, StoreError> {
+        let out = self.write_batch(vec![crate::store::WriteOp::AddUrls(urls.to_vec())])?;
+        Ok(match out[..] {
+            [crate::store::WriteOutcome::UrlsAdded(n)] => n,
+            _ => unreachable!("a batch gives one outcome per op"),
+        })
+    }
+
+    /// Claim up to `limit` queued URLs due at `now_ms` of any site, with no
+    /// per-host cap: [`Store::claim_due_for`] with the default filter.
+    pub(crate) fn claim_due(
+        &mut self,
+        now_ms: i64,
+        limit: usize,
+    ) -> Result<Vec<crate::store::QueuedUrl>, StoreError> {
+        self.claim_due_for(now_ms, limit, &crate::store::ClaimFilter::default())
+    }
+}
+
 /// The reads both stores share, on a bare SQLite store (the library has
 /// them on [`AnyStore`] only).
 impl Store {
