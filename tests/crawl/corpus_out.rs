@@ -175,7 +175,9 @@ async fn reextract_after_an_option_change_updates_text_and_search_in_place() {
         .split_whitespace()
         .find(|w| w.len() > 6 && w.chars().all(char::is_alphabetic) && !old_words.contains(w))
     {
-        let hits = sqlite(&store).search(word, 100).unwrap();
+        let hits = sqlite(&store)
+            .search_in(word, 100, &Selection::default())
+            .unwrap();
         assert!(hits.iter().any(|h| h.id == a.id), "{word} finds {}", a.url);
     }
 

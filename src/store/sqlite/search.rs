@@ -31,15 +31,10 @@ const SNIPPET_TOKENS: i64 = 16;
 const SNIPPET_CHARS_CJK: i64 = 48;
 
 impl Store {
-    /// Full-text search, best first, in the syntax of [`Query`]. A query
-    /// with no searchable term, or too many, is a [`QueryError`]; no query
-    /// text can cause an SQL error.
-    pub fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
-        self.search_in(query, limit, &Selection::default())
-    }
-
-    /// [`Store::search`] among the selected articles (an unknown site is an
-    /// error).
+    /// Full-text search, best first, in the syntax of [`Query`], among the
+    /// selected articles (an unknown site is an error). A query with no
+    /// searchable term, or too many, is a [`QueryError`]; no query text can
+    /// cause an SQL error.
     pub fn search_in(
         &self,
         query: &str,

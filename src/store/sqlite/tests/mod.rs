@@ -20,6 +20,9 @@ use crate::boilerplate::LineSettings;
 /// The reads both stores share, on a bare SQLite store (the library has
 /// them on [`AnyStore`] only).
 impl Store {
+    pub(crate) fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
+        self.search_in(query, limit, &Selection::default())
+    }
     pub(crate) fn site_stats(&self, line_window: u64) -> Result<Vec<SiteStats>, StoreError> {
         crate::store::rules::stats::site_stats(&mut &self.conn, line_window)
     }
