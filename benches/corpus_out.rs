@@ -296,14 +296,14 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 
 /// Returns the query words, for the concurrency bench.
 fn search_bench(rt: &tokio::runtime::Runtime, big: &Path) -> Result<Vec<String>, String> {
-    let store = Store::open_read_only(big).map_err(|e| e.to_string())?;
+    let mut store = AnyStore::from(Store::open_read_only(big).map_err(|e| e.to_string())?);
     // Query words: the 4th word of every 250th article (a spread of common
     // and rare words), and a CJK title prefix.
     let mut words = Vec::new();
     let mut cjk = None;
     let mut i = 0;
     store
-        .export(&Selection::default(), |a| {
+        .export(&Selection::default(), &mut |a| {
             i += 1;
             if i % 250 == 0 {
                 if let Some(w) = a.article.text.split_whitespace().nth(3) {

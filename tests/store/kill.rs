@@ -159,7 +159,8 @@ fn kill_at_any_point_loses_nothing() {
     let c = s.counts().unwrap();
     assert_eq!((c.done, c.queued, c.fetching), (URLS as u64, 0, 0));
     assert_eq!(
-        s.export(&newshound::store::Selection::default(), |_| Ok(()))
+        newshound::store::AnyStore::from(Store::open(&db).unwrap())
+            .export(&newshound::store::Selection::default(), &mut |_| Ok(()))
             .unwrap(),
         URLS as u64
     );
