@@ -78,19 +78,7 @@ impl PgStore {
         (cond, mut params): (&str, Args),
     ) -> Result<Vec<SearchHit>, StoreError> {
         let limit = params.int(limit);
-        let mut any_of = |terms: &[Term]| {
-            let alternatives: Vec<String> = terms.iter().map(|t| tsquery(t, &mut params)).collect();
-            format!("({})", alternatives.join(" || "))
-        };
-        let mut expr = query
-            .clauses
-            .iter()
-            .map(|c| any_of(c))
-            .collect::<Vec<_>>()
-            .join(" && ");
-        if !query.excluded.is_empty() {
-            expr = format!("({expr}) && !!{}", any_of(&query.excluded));
-        }
+        let expr = query.expression(|t| tsquery(t, &mut params), [" || ", " && ", " && !!"]);
         let statement = format!(
             "WITH q AS (SELECT {expr} AS q),
              matches AS (

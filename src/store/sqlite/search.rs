@@ -201,14 +201,5 @@ fn fts_expression(query: &Query, prefixes: bool) -> String {
         let star = if t.prefix && prefixes { "*" } else { "" };
         format!("\"{}\"{star}", t.text.replace('"', "\"\""))
     };
-    let any_of = |terms: &[Term]| {
-        let alternatives: Vec<String> = terms.iter().map(quoted).collect();
-        format!("({})", alternatives.join(" OR "))
-    };
-    let all: Vec<String> = query.clauses.iter().map(|c| any_of(c)).collect();
-    let mut expr = all.join(" AND ");
-    if !query.excluded.is_empty() {
-        expr = format!("({expr}) NOT {}", any_of(&query.excluded));
-    }
-    expr
+    query.expression(quoted, [" OR ", " AND ", " NOT "])
 }
