@@ -38,7 +38,7 @@ use newshound::export::{self, Format};
 use newshound::extract::Article;
 use newshound::simweb::{SimWeb, SimWebSpec};
 use newshound::store::{
-    AnyStore, KeptHtml, NewArticle, Selection, Store, StoredHtml, WriteOp, ZSTD_LEVEL,
+    AnyStore, KeptCompressor, NewArticle, Selection, Store, StoredHtml, WriteOp, ZSTD_LEVEL,
 };
 
 const SEED: u64 = 2026;
@@ -164,9 +164,11 @@ fn build_big(small: &Path, big: &Path) -> Result<(), String> {
     let mut src = AnyStore::from(Store::open(small).map_err(|e| e.to_string())?);
     let articles = articles_of(&mut src)?;
     let mut pages = Vec::new();
+    let mut kept = KeptCompressor::new().map_err(|e| e.to_string())?;
     for a in &articles {
         if let Some(p) = src.kept_html(a.id).map_err(|e| e.to_string())? {
-            let html = KeptHtml::new(&p.url, p.status, p.headers.clone(), p.fetched_at, &p.body)
+            let html = kept
+                .keep(&p.url, p.status, p.headers.clone(), p.fetched_at, &p.body)
                 .map_err(|e| e.to_string())?;
             pages.push((a.clone(), html));
         }
