@@ -38,7 +38,7 @@ use newshound::export::{self, Format};
 use newshound::extract::Article;
 use newshound::simweb::{SimWeb, SimWebSpec};
 use newshound::store::{
-    AnyStore, KeptHtml, NewArticle, Selection, Store, StoredHtml, WriteOp, ZSTD_LEVEL,
+    AnyStore, KeptCompressor, NewArticle, Selection, Store, StoredHtml, WriteOp, ZSTD_LEVEL,
 };
 
 const SEED: u64 = 2026;
@@ -164,9 +164,11 @@ fn build_big(small: &Path, big: &Path) -> Result<(), String> {
     let mut src = AnyStore::from(Store::open(small).map_err(|e| e.to_string())?);
     let articles = articles_of(&mut src)?;
     let mut pages = Vec::new();
+    let mut kept = KeptCompressor::new().map_err(|e| e.to_string())?;
     for a in &articles {
         if let Some(p) = src.kept_html(a.id).map_err(|e| e.to_string())? {
-            let html = KeptHtml::new(&p.url, p.status, p.headers.clone(), p.fetched_at, &p.body)
+            let html = kept
+                .keep(&p.url, p.status, p.headers.clone(), p.fetched_at, &p.body)
                 .map_err(|e| e.to_string())?;
             pages.push((a.clone(), html));
         }
@@ -296,14 +298,14 @@ fn percentile(sorted: &[Duration], p: f64) -> f64 {
 
 /// Returns the query words, for the concurrency bench.
 fn search_bench(rt: &tokio::runtime::Runtime, big: &Path) -> Result<Vec<String>, String> {
-    let store = Store::open_read_only(big).map_err(|e| e.to_string())?;
+    let mut store = AnyStore::from(Store::open_read_only(big).map_err(|e| e.to_string())?);
     // Query words: the 4th word of every 250th article (a spread of common
     // and rare words), and a CJK title prefix.
     let mut words = Vec::new();
     let mut cjk = None;
     let mut i = 0;
     store
-        .export(&Selection::default(), |a| {
+        .export(&Selection::default(), &mut |a| {
             i += 1;
             if i % 250 == 0 {
                 if let Some(w) = a.article.text.split_whitespace().nth(3) {

@@ -250,7 +250,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for run in 0..4 {
             let cpu = thread_cpu();
             let t = Instant::now();
-            let result = store.search(&query, LIMIT);
+            let result = store.search_in(&query, LIMIT, &newshound::store::Selection::default());
             let elapsed = t.elapsed();
             if let (Some(a), Some(b), true) = (cpu, thread_cpu(), run > 0) {
                 cpu_times.push(b.saturating_sub(a));

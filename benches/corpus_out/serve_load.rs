@@ -46,11 +46,13 @@ pub fn serve_child(db: &Path) -> Result<(), String> {
 
 /// Query words of a database: the 4th word of every 25th article.
 pub fn query_words(db: &Path) -> Result<Vec<String>, String> {
-    let store = newshound::store::Store::open_read_only(db).map_err(|e| e.to_string())?;
+    let mut store = newshound::store::AnyStore::from(
+        newshound::store::Store::open_read_only(db).map_err(|e| e.to_string())?,
+    );
     let mut words = Vec::new();
     let mut i = 0;
     store
-        .export(&newshound::store::Selection::default(), |a| {
+        .export(&newshound::store::Selection::default(), &mut |a| {
             i += 1;
             if i % 25 == 0 {
                 if let Some(w) = a.article.text.split_whitespace().nth(3) {

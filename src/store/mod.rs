@@ -123,7 +123,7 @@ pub enum StoreError {
     UnknownSite(String),
     #[error("search: {0}")]
     Query(#[from] QueryError),
-    /// Raised by the caller's sink in [`Store::export`] (e.g. a closed pipe).
+    /// Raised by the caller's sink in [`AnyStore::export`] (e.g. a closed pipe).
     #[error("write failed: {0}")]
     Io(#[from] std::io::Error),
     #[error("database error: {0}")]
@@ -215,7 +215,7 @@ pub enum ArticleRef {
     Url(String),
 }
 
-/// Which stored articles [`Store::search_in`] and [`Store::export`] cover;
+/// Which stored articles [`AnyStore::search_in`] and [`AnyStore::export`] cover;
 /// the default is all of them. A date bound leaves out articles without a
 /// publication date.
 #[derive(Debug, Clone, Default)]

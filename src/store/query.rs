@@ -132,6 +132,27 @@ impl Query {
         Ok(query)
     }
 
+    /// The query as one boolean expression in a backend's words: each
+    /// term as `term` writes it, a clause's alternatives joined by `or`,
+    /// the clauses by `and`, and the exclusions (as alternatives) after
+    /// `not`, following the rest in parentheses.
+    pub(crate) fn expression(
+        &self,
+        mut term: impl FnMut(&Term) -> String,
+        [or, and, not]: [&str; 3],
+    ) -> String {
+        let mut any_of = |terms: &[Term]| {
+            let alternatives: Vec<String> = terms.iter().map(&mut term).collect();
+            format!("({})", alternatives.join(or))
+        };
+        let all: Vec<String> = self.clauses.iter().map(|c| any_of(c)).collect();
+        let mut expr = all.join(and);
+        if !self.excluded.is_empty() {
+            expr = format!("({expr}){not}{}", any_of(&self.excluded));
+        }
+        expr
+    }
+
     /// Whether any term holds Chinese or Japanese (substring search).
     pub fn has_cjk(&self) -> bool {
         self.terms().any(|t| t.text.chars().any(is_han_or_kana))

@@ -7,7 +7,6 @@
 //! values; counts are kept as signed integers). Out: the public type, the
 //! same on either store.
 
-use super::rules::search::one_line;
 use super::rules::to_u64;
 use super::{
     method_of_name, DayCount, KeptHeaders, KeptSizes, LanguageCount, ReextractCursor, SearchHit,
@@ -25,9 +24,10 @@ pub(crate) const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.w
 pub(crate) const KEPT_COLUMNS: &str = "k.article_id, s.name, k.url, CAST(k.status AS BIGINT), \
     k.content_type, k.last_modified, k.etag, k.date, k.fetched_at, k.body_bytes, k.body_zstd";
 
-/// The columns [`recent_hit`] reads, `a` the article, `s` its site: the
-/// snippet of a browsed article is its text's first 200 characters.
-pub(crate) const RECENT_COLUMNS: &str = "a.id, a.url, s.name, a.title, substr(a.text, 1, 200)";
+/// A browsed article as a [`search_hit`] row, `a` the article, `s` its
+/// site: its snippet is its text's first 200 characters, its rank 0.
+pub(crate) const RECENT_COLUMNS: &str =
+    "a.id, a.url, s.name, a.title, substr(a.text, 1, 200), CAST(0 AS DOUBLE PRECISION)";
 
 /// One cell of a row read whole, whatever its column's type (what `copy`
 /// moves; a statement that knows its columns reads them through
@@ -104,19 +104,6 @@ pub(crate) fn stored_html<R: Columns + ?Sized>(r: &R) -> Result<StoredHtml, R::E
         },
         fetched_at: r.int(8)?,
         body,
-    })
-}
-
-/// A row of [`RECENT_COLUMNS`]: a hit whose snippet is the text's
-/// beginning, on one line, and whose rank is 0.
-pub(crate) fn recent_hit<R: Columns + ?Sized>(r: &R) -> Result<SearchHit, R::Error> {
-    Ok(SearchHit {
-        id: r.int(0)?,
-        url: r.text(1)?,
-        site: r.text(2)?,
-        title: r.opt_text(3)?,
-        snippet: one_line(&r.text(4)?),
-        rank: 0.0,
     })
 }
 

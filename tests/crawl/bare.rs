@@ -27,10 +27,10 @@ async fn crawl(cfg: &Config, db: &Path) -> CrawlSummary {
 }
 
 fn stored(db: &Path) -> Vec<StoredArticle> {
-    let store = Store::open(db).expect("reopen store");
+    let mut store = AnyStore::from(Store::open(db).expect("reopen store"));
     let mut all = Vec::new();
     store
-        .export(&newshound::store::Selection::default(), |a| {
+        .export(&newshound::store::Selection::default(), &mut |a| {
             all.push(a.clone());
             Ok(())
         })

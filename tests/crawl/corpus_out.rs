@@ -30,10 +30,10 @@ pub(crate) async fn crawl_into(cfg: &Config, db: &Path) {
     assert!(summary.articles_stored > 0, "{summary}");
 }
 
-pub(crate) fn stored(store: &Store) -> Vec<StoredArticle> {
+pub(crate) fn stored(store: &mut AnyStore) -> Vec<StoredArticle> {
     let mut all = Vec::new();
     store
-        .export(&Selection::default(), |a| {
+        .export(&Selection::default(), &mut |a| {
             all.push(a.clone());
             Ok(())
         })
@@ -70,7 +70,7 @@ async fn kept_html_is_the_served_page_with_its_headers() {
     let (web, dir, cfg) = start_web(spec(31)).await;
     let db = dir.path().join("kept.db");
     crawl_into(&cfg, &db).await;
-    let articles = stored(&Store::open(&db).unwrap());
+    let articles = stored(&mut AnyStore::from(Store::open(&db).unwrap()));
     let mut store = AnyStore::from(Store::open(&db).unwrap());
     let sizes = store.kept_sizes().unwrap();
     assert_eq!(
@@ -105,7 +105,7 @@ async fn keep_html_false_keeps_nothing_and_warc_counts_the_skipped() {
     let db = dir.path().join("nokeep.db");
     crawl_into(&cfg, &db).await;
     let mut store = AnyStore::from(Store::open(&db).unwrap());
-    let n = stored(sqlite(&store)).len() as u64;
+    let n = stored(&mut store).len() as u64;
     assert_eq!(store.kept_sizes().unwrap().pages, 0);
     let mut warc = Vec::new();
     let summary =
@@ -132,7 +132,7 @@ async fn reextract_after_an_option_change_updates_text_and_search_in_place() {
     let db = dir.path().join("re.db");
     crawl_into(&cfg, &db).await;
     let mut store = AnyStore::from(Store::open(&db).unwrap());
-    let before = stored(sqlite(&store));
+    let before = stored(&mut store);
     let all = Selection::default();
     let limits = ReextractLimits::default();
 
@@ -152,7 +152,7 @@ async fn reextract_after_an_option_change_updates_text_and_search_in_place() {
     .unwrap();
     assert!(td.finished);
     assert!(td.changed_total() > 0, "td should change something: {td:?}");
-    let after = stored(sqlite(&store));
+    let after = stored(&mut store);
     assert_eq!(after.len(), before.len(), "no article added or lost");
     let changed: Vec<(&StoredArticle, &StoredArticle)> = before
         .iter()
@@ -175,14 +175,16 @@ async fn reextract_after_an_option_change_updates_text_and_search_in_place() {
         .split_whitespace()
         .find(|w| w.len() > 6 && w.chars().all(char::is_alphabetic) && !old_words.contains(w))
     {
-        let hits = sqlite(&store).search(word, 100).unwrap();
+        let hits = sqlite(&store)
+            .search_in(word, 100, &Selection::default())
+            .unwrap();
         assert!(hits.iter().any(|h| h.id == a.id), "{word} finds {}", a.url);
     }
 
     // And back: the crawl's text again, exactly.
     let back = reextract::reextract(&mut store, &cfg, &cfg_opts(&cfg), &all, limits).unwrap();
     assert_eq!(back.changed_total(), td.changed_total());
-    let restored = stored(sqlite(&store));
+    let restored = stored(&mut store);
     for (b, r) in before.iter().zip(&restored) {
         assert_eq!(b.article.text, r.article.text, "{}", b.url);
         assert_eq!(b.word_count, r.word_count, "{}", b.url);
@@ -247,10 +249,11 @@ async fn reextract_killed_after_a_batch_resumes_where_it_stopped() {
         .reextract_cursor(&reextract::selection_key(&all))
         .unwrap()
         .is_none());
-    let twin_store = Store::open(&twin).unwrap();
-    let texts =
-        |s: &Store| -> Vec<String> { stored(s).into_iter().map(|a| a.article.text).collect() };
-    assert_eq!(texts(sqlite(&store)), texts(&twin_store));
+    let mut twin_store = AnyStore::from(Store::open(&twin).unwrap());
+    let texts = |s: &mut AnyStore| -> Vec<String> {
+        stored(s).into_iter().map(|a| a.article.text).collect()
+    };
+    assert_eq!(texts(&mut store), texts(&mut twin_store));
     web.shutdown().await;
 }
 
@@ -260,7 +263,7 @@ async fn every_export_format_carries_every_article() {
     let db = dir.path().join("export.db");
     crawl_into(&cfg, &db).await;
     let mut store = AnyStore::from(Store::open(&db).unwrap());
-    let articles = stored(sqlite(&store));
+    let articles = stored(&mut store);
     assert!(
         articles.iter().all(|a| a.method == Some(a.article.method)),
         "the crawl records every article's extraction method"
@@ -415,7 +418,7 @@ async fn regression_reextract_tree_ignored_the_sites_learned_rules() {
         )])
         .unwrap();
     let tree = with_algorithm(Algorithm::Tree);
-    let planet: Vec<StoredArticle> = stored(sqlite(&store))
+    let planet: Vec<StoredArticle> = stored(&mut store)
         .into_iter()
         .filter(|a| a.site == "dailyplanet")
         .collect();
@@ -439,7 +442,7 @@ async fn regression_reextract_tree_ignored_the_sites_learned_rules() {
         ReextractLimits::default(),
     )
     .unwrap();
-    for a in stored(sqlite(&store))
+    for a in stored(&mut store)
         .iter()
         .filter(|a| a.site == "dailyplanet")
     {

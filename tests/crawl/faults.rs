@@ -118,10 +118,10 @@ async fn every_fault_is_counted_and_none_wedges_the_crawl() {
     assert!(traps <= bound, "{traps} trap pages fetched (bound {bound})");
 
     // Nothing broken was stored: no fault page other than the lying charset.
-    let store = Store::open(&db).expect("reopen");
+    let mut store = AnyStore::from(Store::open(&db).expect("reopen"));
     let mut stored = Vec::new();
     store
-        .export(&newshound::store::Selection::site("faults"), |a| {
+        .export(&newshound::store::Selection::site("faults"), &mut |a| {
             stored.push(a.clone());
             Ok(())
         })

@@ -80,10 +80,10 @@ async fn killed_crawls_resume_and_store_every_article_once() {
     assert_eq!(check, "ok");
     drop(conn);
 
-    let store = Store::open(&db).expect("reopen");
+    let mut store = newshound::store::AnyStore::from(Store::open(&db).expect("reopen"));
     let mut stored: HashMap<String, usize> = HashMap::new();
     store
-        .export(&newshound::store::Selection::default(), |a| {
+        .export(&newshound::store::Selection::default(), &mut |a| {
             *stored.entry(a.url.clone()).or_default() += 1;
             Ok(())
         })

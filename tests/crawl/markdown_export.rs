@@ -30,10 +30,7 @@ async fn markdown_export_keeps_lists_from_kept_html_and_drops_learned_boilerplat
     let db = dir.path().join("markdown.db");
     crawl_into(&cfg, &db).await;
     let mut store = AnyStore::from(Store::open(&db).unwrap());
-    let articles = stored(match &store {
-        AnyStore::Sqlite(s) => s,
-        AnyStore::Pg(_) => unreachable!("a SQLite file"),
-    });
+    let articles = stored(&mut store);
     let rendering = export::Rendering {
         extract: ExtractOptions::default(),
         config: Some(&cfg),

@@ -38,9 +38,8 @@ async fn crawl_wire() -> (SimWeb, SimSite, Vec<StoredArticle>, tempfile::TempDir
         .expect("crawl runs");
     println!("{summary}");
     let mut articles = Vec::new();
-    Store::open(&db)
-        .expect("reopen store")
-        .export(&Selection::default(), |a| {
+    AnyStore::from(Store::open(&db).expect("reopen store"))
+        .export(&Selection::default(), &mut |a| {
             articles.push(a.clone());
             Ok(())
         })

@@ -8,10 +8,10 @@ use crate::support::{crawl_into, set_rate_per_host, start_web};
 use newshound::simweb::SimWebSpec;
 use newshound::store::{AnyStore, Selection, Store, Which};
 
-fn texts(store: &Store) -> Vec<(String, String)> {
+fn texts(store: &mut AnyStore) -> Vec<(String, String)> {
     let mut all = Vec::new();
     store
-        .export(&Selection::default(), |a| {
+        .export(&Selection::default(), &mut |a| {
             all.push((a.url.clone(), a.article.text.clone()));
             Ok(())
         })
@@ -45,8 +45,8 @@ async fn the_incremental_reclean_of_a_crawl_leaves_what_a_full_reclean_would() {
     assert!(summary.articles_stored >= 100, "{summary}");
     assert!(summary.articles_recleaned > 0, "{summary}");
 
-    let store = Store::open(&db).expect("reopen store");
-    let after_crawl = texts(&store);
+    let mut store = AnyStore::from(Store::open(&db).expect("reopen store"));
+    let after_crawl = texts(&mut store);
     // Nothing is pending: the crawl's re-clean emptied the change list.
     let mut any = AnyStore::from(Store::open(&db).expect("reopen store"));
     let settings = |name: &str| cfg.line_settings(Some(name));
@@ -58,7 +58,7 @@ async fn the_incremental_reclean_of_a_crawl_leaves_what_a_full_reclean_would() {
     let all = any.reclean(None, Which::All, &settings).expect("reclean");
     assert_eq!(all.changed, 0);
     drop(any);
-    assert_eq!(texts(&store), after_crawl);
+    assert_eq!(texts(&mut store), after_crawl);
     // And the web's template lines did go: most articles differ from their
     // raw text.
     drop(store);

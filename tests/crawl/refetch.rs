@@ -120,7 +120,7 @@ async fn articles_are_refetched_once_and_updated_when_changed() {
     assert_eq!(summary.articles_stored, 2, "{summary}");
     assert_eq!(summary.articles_updated, 1, "{summary}");
 
-    let store = Store::open(&db).expect("reopen");
+    let mut store = AnyStore::from(Store::open(&db).expect("reopen"));
     let changed = store
         .article(ArticleRef::Url(format!("{base}a/1")))
         .expect("query")
@@ -131,12 +131,21 @@ async fn articles_are_refetched_once_and_updated_when_changed() {
         changed.article.text
     );
     assert!(!changed.article.text.contains("Zanzibar"));
-    let hits_new = store.search("quokka", 10).expect("search");
+    let hits_new = store
+        .search_in("quokka", 10, &newshound::store::Selection::default())
+        .expect("search");
     assert_eq!(hits_new.len(), 1);
     assert_eq!(hits_new[0].id, changed.id);
-    assert!(store.search("zanzibar", 10).expect("search").is_empty());
+    assert!(store
+        .search_in("zanzibar", 10, &newshound::store::Selection::default())
+        .expect("search")
+        .is_empty());
     assert_eq!(
-        store.counts().expect("counts").queued,
+        Store::open(&db)
+            .expect("reopen")
+            .counts()
+            .expect("counts")
+            .queued,
         1,
         "only the start page"
     );

@@ -65,10 +65,10 @@ async fn interrupted_crawls_resume_without_refetching_articles() {
         stored_total as usize, total,
         "articles stored over the three runs"
     );
-    let store = Store::open(&db).expect("reopen");
+    let mut store = AnyStore::from(Store::open(&db).expect("reopen"));
     let mut urls: HashMap<String, usize> = HashMap::new();
     store
-        .export(&newshound::store::Selection::default(), |a| {
+        .export(&newshound::store::Selection::default(), &mut |a| {
             *urls.entry(a.url.clone()).or_default() += 1;
             Ok(())
         })

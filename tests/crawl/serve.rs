@@ -37,10 +37,10 @@ pub async fn crawled(seed: u64) -> Crawled {
     crawl::run(&cfg, AnyStore::from(store), opts, std::future::pending())
         .await
         .expect("crawl runs");
-    let store = Store::open(&db).unwrap();
+    let mut store = AnyStore::from(Store::open(&db).unwrap());
     let mut articles = Vec::new();
     store
-        .export(&Selection::default(), |a| {
+        .export(&Selection::default(), &mut |a| {
             articles.push(a.clone());
             Ok(())
         })

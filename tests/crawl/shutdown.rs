@@ -94,7 +94,7 @@ async fn a_shutdown_mid_crawl_writes_in_flight_pages_and_the_next_run_resumes() 
                 .expect("site")
                 .base_url;
             let url = base.join(path).expect("url");
-            let found = store
+            let found = AnyStore::from(Store::open(&db).expect("reopen"))
                 .article(newshound::store::ArticleRef::Url(url.to_string()))
                 .expect("query");
             assert!(found.is_some(), "served but not stored: {url}");

@@ -28,10 +28,10 @@ async fn crawl_once(cfg: &Config, db: &Path) -> CrawlSummary {
 }
 
 fn stored(db: &Path) -> Vec<StoredArticle> {
-    let store = Store::open(db).expect("reopen store");
+    let mut store = AnyStore::from(Store::open(db).expect("reopen store"));
     let mut all = Vec::new();
     store
-        .export(&newshound::store::Selection::default(), |a| {
+        .export(&newshound::store::Selection::default(), &mut |a| {
             all.push(a.clone());
             Ok(())
         })
@@ -225,7 +225,7 @@ async fn regression_republished_copies_taught_the_line_table_and_later_copies_ca
 
     // Every URL shows an article, none empty, and the stored text of each
     // story scores high against the true body of the URL it was stored from.
-    let store = Store::open(&db).expect("reopen");
+    let mut store = AnyStore::from(Store::open(&db).expect("reopen"));
     for url in &urls {
         let shown = store
             .article(ArticleRef::Url(url.clone()))

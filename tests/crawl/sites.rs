@@ -315,7 +315,7 @@ async fn regression_an_article_url_given_in_start_was_crawled_for_links_but_neve
     .expect("crawl runs");
     assert_eq!(summary.pages_fetched, 1, "{summary}");
     assert_eq!(summary.articles_stored, 1, "{summary}");
-    let store = Store::open(&dir.path().join("start.db")).expect("open");
+    let mut store = AnyStore::from(Store::open(&dir.path().join("start.db")).expect("open"));
     let stored = store
         .article(ArticleRef::Url(article.to_string()))
         .expect("query")

@@ -161,7 +161,8 @@ fn kill_at_any_point_loses_nothing() {
     let c = s.counts().unwrap();
     assert_eq!((c.done, c.queued, c.fetching), (URLS as u64, 0, 0));
     assert_eq!(
-        s.export(&newshound::store::Selection::default(), |_| Ok(()))
+        newshound::store::AnyStore::from(Store::open(&db).unwrap())
+            .export(&newshound::store::Selection::default(), &mut |_| Ok(()))
             .unwrap(),
         URLS as u64
     );
@@ -189,9 +190,21 @@ fn kill_at_any_point_loses_nothing() {
     )
     .unwrap();
     for id in [1, 1500, URLS as i64] {
-        assert_eq!(s.search(&word(id), 10).unwrap().len(), 1, "{}", word(id));
+        assert_eq!(
+            s.search_in(&word(id), 10, &newshound::store::Selection::default())
+                .unwrap()
+                .len(),
+            1,
+            "{}",
+            word(id)
+        );
     }
-    assert!(s.search("Share", 10).unwrap().len() < 10);
+    assert!(
+        s.search_in("Share", 10, &newshound::store::Selection::default())
+            .unwrap()
+            .len()
+            < 10
+    );
     // Storing any of them again is a duplicate, not a second article.
     let again = s
         .write_batch(vec![WriteOp::Article(NewArticle {

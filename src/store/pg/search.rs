@@ -27,7 +27,7 @@ use super::PgStore;
 use crate::store::portable::selection::Args;
 use crate::store::portable::{search_start, substring_search, Substrings};
 use crate::store::rows::search_hit;
-use crate::store::rules::search::{like_pattern, like_snippet, one_line, MAX_RANKED};
+use crate::store::rules::search::{in_cjk_index, like_pattern, like_snippet, one_line, MAX_RANKED};
 use crate::store::sql::Sql;
 
 /// `ts_rank_cd` weights for D, C, B, A: title (A) 10× text (B).
@@ -44,13 +44,6 @@ const HAYSTACK: &str = "(coalesce(a.title, '') || ' ' || a.text)";
 /// The predicate of the partial `articles_trgm` index (migration 0001),
 /// character for character: Han (extension A, unified) and kana.
 const CJK_CLASS: &str = "[㐀-䶿一-鿿ぁ-ヿ]";
-
-/// Whether `c` is in [`CJK_CLASS`]: a text holding a term with such a
-/// character is in the index (a wider test, such as Han compatibility
-/// ideographs, would leave out articles the index does not hold).
-fn in_cjk_class(c: char) -> bool {
-    matches!(c as u32, 0x3041..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF)
-}
 
 impl PgStore {
     /// Full-text search, best first, among the selected articles (an
@@ -78,19 +71,7 @@ impl PgStore {
         (cond, mut params): (&str, Args),
     ) -> Result<Vec<SearchHit>, StoreError> {
         let limit = params.int(limit);
-        let mut any_of = |terms: &[Term]| {
-            let alternatives: Vec<String> = terms.iter().map(|t| tsquery(t, &mut params)).collect();
-            format!("({})", alternatives.join(" || "))
-        };
-        let mut expr = query
-            .clauses
-            .iter()
-            .map(|c| any_of(c))
-            .collect::<Vec<_>>()
-            .join(" && ");
-        if !query.excluded.is_empty() {
-            expr = format!("({expr}) && !!{}", any_of(&query.excluded));
-        }
+        let expr = query.expression(|t| tsquery(t, &mut params), [" || ", " && ", " && !!"]);
         let statement = format!(
             "WITH q AS (SELECT {expr} AS q),
              matches AS (
@@ -127,7 +108,7 @@ impl PgStore {
             term: &term,
             // Only rows with Han or kana are in the (partial) trigram
             // index: say so in the index's own words.
-            cjk_class: in_cjk_class,
+            cjk_class: in_cjk_index,
             cjk_only: &only,
             snippet: &|text, first| one_line(&like_snippet(text, first)),
         };

@@ -8,8 +8,8 @@
 
 use super::selection::{conditions, published, published_day, utc, Args};
 use super::site_id;
-use crate::store::rows::{day_count, recent_hit, stored_article, ARTICLE_COLUMNS, RECENT_COLUMNS};
-use crate::store::rules::search::article_id;
+use crate::store::rows::{day_count, search_hit, stored_article, ARTICLE_COLUMNS, RECENT_COLUMNS};
+use crate::store::rules::search::{article_id, one_line};
 use crate::store::sql::{int, Sql};
 use crate::store::{
     AnyStore, ArticleRef, DayCount, SearchHit, Selection, StoreError, StoredArticle,
@@ -67,7 +67,7 @@ impl AnyStore {
              ORDER BY {at} IS NULL, {at} DESC, a.id DESC
              LIMIT {limit} OFFSET {offset}"
         );
-        sql.rows(&query, &args.values(), |r| recent_hit(r))
+        sql.rows(&query, &args.values(), |r| search_hit(r, |s| one_line(&s)))
     }
 
     /// Dated articles per site and publication day (UTC), oldest day first;

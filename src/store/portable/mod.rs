@@ -13,7 +13,9 @@ pub(crate) mod selection;
 mod with_html;
 pub(crate) mod writes;
 
+#[cfg(test)]
 pub(crate) use browse::article;
+#[cfg(test)]
 pub(crate) use export::export;
 pub(crate) use search::{search_start, substring_search, Substrings};
 pub(crate) use with_html::{articles_with_html, Judge};

@@ -54,18 +54,10 @@ pub(crate) fn substring_search(
 ) -> Result<Vec<SearchHit>, StoreError> {
     let first = query.clauses[0][0].text.as_str();
     let f = args.text(first);
-    let mut any_of = |terms: &[Term]| {
-        let alternatives: Vec<String> = terms.iter().map(|t| (parts.term)(t, &mut args)).collect();
-        format!("({})", alternatives.join(" OR "))
-    };
-    let mut filter: String = query
-        .clauses
-        .iter()
-        .map(|c| format!(" AND {}", any_of(c)))
-        .collect();
-    if !query.excluded.is_empty() {
-        filter.push_str(&format!(" AND NOT {}", any_of(&query.excluded)));
-    }
+    let filter = query.expression(
+        |t| (parts.term)(t, &mut args),
+        [" OR ", " AND ", " AND NOT "],
+    );
     // Only articles holding Han or kana can match a clause that needs them.
     let cjk = match query.needs_char(parts.cjk_class) {
         true => parts.cjk_only,
@@ -77,7 +69,7 @@ pub(crate) fn substring_search(
                 CAST((length(a.text) - length(replace(a.text, {f}, ''))) / length({f})
                      AS DOUBLE PRECISION) AS hits
          FROM articles a JOIN sites s ON s.id = a.site_id
-         WHERE true{cond}{cjk}{filter}
+         WHERE true{cond}{cjk} AND {filter}
          ORDER BY hits DESC, a.id LIMIT {limit}"
     );
     sql.rows(&statement, &args.values(), |r| {

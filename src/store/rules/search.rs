@@ -17,6 +17,13 @@ pub(crate) const MAX_RANKED: i64 = 10_000;
 /// Characters of context either side of the first hit in a LIKE snippet.
 const LIKE_CONTEXT: usize = 40;
 
+/// A character of both stores' indexes of Chinese and Japanese articles
+/// (by migration): Han (extension A, unified) and kana; a wider test would
+/// leave out articles the index does not hold.
+pub(crate) fn in_cjk_index(c: char) -> bool {
+    matches!(c as u32, 0x3041..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF)
+}
+
 /// `%term%` with LIKE's wildcards and escape character escaped.
 pub(crate) fn like_pattern(term: &str) -> String {
     let mut p = String::from("%");

@@ -2,9 +2,9 @@
 //! migration 0007), so that it can be extracted again (`reextract`) and
 //! exported as WARC.
 //!
-//! In: a fetched body with its status, headers and fetch time ([`KeptHtml::new`]
-//! compresses it; the crawl does this on the blocking pool, not in the
-//! writer). Out: rows of `article_html`, read back decompressed as
+//! In: a fetched body with its status, headers and fetch time
+//! ([`KeptCompressor::keep`] compresses it; the crawl does this on the
+//! blocking pool, not in the writer). Out: rows of `article_html`, read back decompressed as
 //! [`StoredHtml`] (in `store::portable`: one at a time, or streamed in
 //! article id order).
 
@@ -44,10 +44,11 @@ pub struct KeptHeaders {
     pub date: Option<String>,
 }
 
+#[cfg(test)]
 impl KeptHtml {
     /// Compress `body` for keeping, with a compression context of its own:
-    /// for one page. Many pages in a row go through one [`KeptCompressor`].
-    pub fn new(
+    /// for one page (the tests' way; the crawl keeps one [`KeptCompressor`]).
+    pub(crate) fn new(
         url: &str,
         status: u16,
         headers: KeptHeaders,

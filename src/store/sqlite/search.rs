@@ -1,7 +1,5 @@
-//! Reading articles back on SQLite: full-text search (FTS5), and one
-//! article by id or URL and a streaming export on a bare [`Store`] (the
-//! statements of `store::portable`). In: a user query / reference / site
-//! filter. Out: rows.
+//! Full-text search on SQLite (FTS5). In: a user query and a site filter.
+//! Out: hits, best first.
 //!
 //! Search never passes user text to FTS5 as syntax: the query is parsed
 //! ([`super::query`]: words, phrases, OR, NOT, prefixes) and every term is
@@ -17,8 +15,7 @@ use super::portable::{search_start, substring_search, Substrings};
 use super::query::{Query, QueryError, Term, MAX_PREFIX_WORDS};
 use super::rows::search_hit;
 use super::rules::search::{like_pattern, like_snippet, one_line, MAX_RANKED};
-use super::{ArticleRef, SearchHit, Selection, Store, StoreError, StoredArticle};
-use crate::store::portable;
+use super::{SearchHit, Selection, Store, StoreError};
 use crate::store::sql::Sql;
 use crate::words::is_han_or_kana;
 
@@ -31,15 +28,10 @@ const SNIPPET_TOKENS: i64 = 16;
 const SNIPPET_CHARS_CJK: i64 = 48;
 
 impl Store {
-    /// Full-text search, best first, in the syntax of [`Query`]. A query
-    /// with no searchable term, or too many, is a [`QueryError`]; no query
-    /// text can cause an SQL error.
-    pub fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
-        self.search_in(query, limit, &Selection::default())
-    }
-
-    /// [`Store::search`] among the selected articles (an unknown site is an
-    /// error).
+    /// Full-text search, best first, in the syntax of [`Query`], among the
+    /// selected articles (an unknown site is an error). A query with no
+    /// searchable term, or too many, is a [`QueryError`]; no query text can
+    /// cause an SQL error.
     pub fn search_in(
         &self,
         query: &str,
@@ -197,22 +189,6 @@ impl Store {
         };
         substring_search(&mut &self.conn, query, limit, sel, &parts)
     }
-
-    /// One article by id, or by any URL that led to it (see
-    /// [`AnyStore::article`](super::AnyStore::article)).
-    pub fn article(&self, r: ArticleRef) -> Result<Option<StoredArticle>, StoreError> {
-        portable::article(&mut &self.conn, r)
-    }
-
-    /// Stream the selected articles in id order to `f`; how many were
-    /// written (see [`AnyStore::export`](super::AnyStore::export)).
-    pub fn export(
-        &self,
-        sel: &Selection,
-        mut f: impl FnMut(&StoredArticle) -> std::io::Result<()>,
-    ) -> Result<u64, StoreError> {
-        portable::export(&mut &self.conn, sel, &mut f)
-    }
 }
 
 /// The query as an FTS5 expression: every term a quoted string (`"`
@@ -225,14 +201,5 @@ fn fts_expression(query: &Query, prefixes: bool) -> String {
         let star = if t.prefix && prefixes { "*" } else { "" };
         format!("\"{}\"{star}", t.text.replace('"', "\"\""))
     };
-    let any_of = |terms: &[Term]| {
-        let alternatives: Vec<String> = terms.iter().map(quoted).collect();
-        format!("({})", alternatives.join(" OR "))
-    };
-    let all: Vec<String> = query.clauses.iter().map(|c| any_of(c)).collect();
-    let mut expr = all.join(" AND ");
-    if !query.excluded.is_empty() {
-        expr = format!("({expr}) NOT {}", any_of(&query.excluded));
-    }
-    expr
+    query.expression(quoted, [" OR ", " AND ", " NOT "])
 }

@@ -19,6 +19,8 @@
 use rusqlite::types::ValueRef;
 use rusqlite::Connection;
 
+use crate::store::rules::search::in_cjk_index;
+
 /// The highest article id (0 when there is none): rows inserted later get
 /// higher ids (`INTEGER PRIMARY KEY` without reuse of the maximum).
 pub(super) fn last_article_id(conn: &Connection) -> rusqlite::Result<i64> {
@@ -79,10 +81,7 @@ pub(super) fn has_cjk(utf8: &[u8]) -> bool {
             return false;
         };
         let c = (u32::from(lead & 0x0F) << 12) | (u32::from(b1 & 0x3F) << 6) | u32::from(b2 & 0x3F);
-        if (0x3041..=0x30FF).contains(&c)
-            || (0x3400..=0x4DBF).contains(&c)
-            || (0x4E00..=0x9FFF).contains(&c)
-        {
+        if char::from_u32(c).is_some_and(in_cjk_index) {
             return true;
         }
         rest = &rest[at + 1..];

@@ -44,6 +44,19 @@ impl Store {
 /// The reads both stores share, on a bare SQLite store (the library has
 /// them on [`AnyStore`] only).
 impl Store {
+    pub(crate) fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>, StoreError> {
+        self.search_in(query, limit, &Selection::default())
+    }
+    pub(crate) fn article(&self, r: ArticleRef) -> Result<Option<StoredArticle>, StoreError> {
+        crate::store::portable::article(&mut &self.conn, r)
+    }
+    pub(crate) fn export(
+        &self,
+        sel: &Selection,
+        mut f: impl FnMut(&StoredArticle) -> std::io::Result<()>,
+    ) -> Result<u64, StoreError> {
+        crate::store::portable::export(&mut &self.conn, sel, &mut f)
+    }
     pub(crate) fn site_stats(&self, line_window: u64) -> Result<Vec<SiteStats>, StoreError> {
         crate::store::rules::stats::site_stats(&mut &self.conn, line_window)
     }
