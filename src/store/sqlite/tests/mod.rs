@@ -5,6 +5,7 @@
 mod checkpoint;
 mod frontier;
 mod method;
+mod old_rows;
 mod open;
 mod reclean;
 mod requeue;
