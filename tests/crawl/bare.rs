@@ -8,35 +8,12 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
+use crate::support::{crawl_into, stored};
 use newshound::config::Config;
-use newshound::crawl::{self, CrawlOptions, CrawlSummary};
+use newshound::crawl::{self, CrawlOptions};
 use newshound::simweb::bare::{BareSpec, BareWeb};
 use newshound::store::AnyStore;
-use newshound::store::{Store, StoredArticle};
-
-async fn crawl(cfg: &Config, db: &Path) -> CrawlSummary {
-    let store = Store::open(db).expect("open store");
-    crawl::run(
-        cfg,
-        AnyStore::from(store),
-        CrawlOptions::default(),
-        std::future::pending(),
-    )
-    .await
-    .expect("crawl runs")
-}
-
-fn stored(db: &Path) -> Vec<StoredArticle> {
-    let mut store = AnyStore::from(Store::open(db).expect("reopen store"));
-    let mut all = Vec::new();
-    store
-        .export(&newshound::store::Selection::default(), &mut |a| {
-            all.push(a.clone());
-            Ok(())
-        })
-        .expect("export");
-    all
-}
+use newshound::store::StoredArticle;
 
 /// (judged, reason) → fetches, from the fetch log.
 fn judgements(db: &Path) -> BTreeMap<(String, String), u64> {
@@ -130,10 +107,10 @@ async fn regression_a_config_of_names_and_start_pages_stored_none_of_360_article
     let pattern_cfg = parse(web.config_toml(true));
 
     let bare_db = dir.path().join("bare.db");
-    let bare_run = crawl(&bare_cfg, &bare_db).await;
+    let bare_run = crawl_into(&bare_cfg, &bare_db).await;
     println!("bare crawl:\n{bare_run}");
     let pattern_db = dir.path().join("patterns.db");
-    let pattern_run = crawl(&pattern_cfg, &pattern_db).await;
+    let pattern_run = crawl_into(&pattern_cfg, &pattern_db).await;
     println!("pattern crawl:\n{pattern_run}");
 
     let bare = measure(&web, &stored(&bare_db));
@@ -220,7 +197,7 @@ async fn regression_a_too_wide_pattern_stored_the_about_page_but_a_bare_site_doe
     for (name, text, stores_about) in [("wide", wide_text, true), ("bare", bare_text, false)] {
         let cfg = Config::parse(&text, Path::new("c.toml"), dir.path()).expect("parses");
         let db = dir.path().join(format!("{name}.db"));
-        crawl(&cfg, &db).await;
+        crawl_into(&cfg, &db).await;
         let urls: HashSet<String> = stored(&db).into_iter().map(|a| a.url).collect();
         assert_eq!(urls.contains(&about), stores_about, "{name}: {urls:?}");
         if !stores_about {
@@ -247,7 +224,7 @@ async fn a_bare_crawl_judges_the_same_on_postgresql_as_on_sqlite() {
     let cfg =
         Config::parse(&web.config_toml(false), Path::new("c.toml"), dir.path()).expect("parses");
     let db = dir.path().join("bare.db");
-    crawl(&cfg, &db).await;
+    crawl_into(&cfg, &db).await;
     let on_sqlite: HashSet<String> = stored(&db).into_iter().map(|a| a.url).collect();
     let judged_sqlite = verdicts(&db);
 

@@ -11,34 +11,20 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use crate::support::start_web;
+use crate::support::{start_web, stored_in};
 use crate::warc_reader;
 use newshound::config::Config;
-use newshound::crawl::{self, CrawlOptions};
 use newshound::export::{self, Format, FIELDS};
 use newshound::extract::{Algorithm, ExtractOptions};
 use newshound::reextract::{self, ReextractLimits};
 use newshound::simweb::SimWebSpec;
 use newshound::store::{AnyStore, Selection, Store, StoredArticle};
 
+/// [`support::crawl_into`](crate::support::crawl_into), which must store
+/// articles.
 pub(crate) async fn crawl_into(cfg: &Config, db: &Path) {
-    let store = Store::open(db).expect("open store");
-    let opts = CrawlOptions::default();
-    let summary = crawl::run(cfg, AnyStore::from(store), opts, std::future::pending())
-        .await
-        .expect("crawl runs");
+    let summary = crate::support::crawl_into(cfg, db).await;
     assert!(summary.articles_stored > 0, "{summary}");
-}
-
-pub(crate) fn stored(store: &mut AnyStore) -> Vec<StoredArticle> {
-    let mut all = Vec::new();
-    store
-        .export(&Selection::default(), &mut |a| {
-            all.push(a.clone());
-            Ok(())
-        })
-        .expect("export");
-    all
 }
 
 /// The SQLite store inside a test's [`AnyStore`].
@@ -70,7 +56,7 @@ async fn kept_html_is_the_served_page_with_its_headers() {
     let (web, dir, cfg) = start_web(spec(31)).await;
     let db = dir.path().join("kept.db");
     crawl_into(&cfg, &db).await;
-    let articles = stored(&mut AnyStore::from(Store::open(&db).unwrap()));
+    let articles = stored_in(&mut AnyStore::from(Store::open(&db).unwrap()));
     let mut store = AnyStore::from(Store::open(&db).unwrap());
     let sizes = store.kept_sizes().unwrap();
     assert_eq!(
@@ -105,7 +91,7 @@ async fn keep_html_false_keeps_nothing_and_warc_counts_the_skipped() {
     let db = dir.path().join("nokeep.db");
     crawl_into(&cfg, &db).await;
     let mut store = AnyStore::from(Store::open(&db).unwrap());
-    let n = stored(&mut store).len() as u64;
+    let n = stored_in(&mut store).len() as u64;
     assert_eq!(store.kept_sizes().unwrap().pages, 0);
     let mut warc = Vec::new();
     let summary =
@@ -132,7 +118,7 @@ async fn reextract_after_an_option_change_updates_text_and_search_in_place() {
     let db = dir.path().join("re.db");
     crawl_into(&cfg, &db).await;
     let mut store = AnyStore::from(Store::open(&db).unwrap());
-    let before = stored(&mut store);
+    let before = stored_in(&mut store);
     let all = Selection::default();
     let limits = ReextractLimits::default();
 
@@ -152,7 +138,7 @@ async fn reextract_after_an_option_change_updates_text_and_search_in_place() {
     .unwrap();
     assert!(td.finished);
     assert!(td.changed_total() > 0, "td should change something: {td:?}");
-    let after = stored(&mut store);
+    let after = stored_in(&mut store);
     assert_eq!(after.len(), before.len(), "no article added or lost");
     let changed: Vec<(&StoredArticle, &StoredArticle)> = before
         .iter()
@@ -184,7 +170,7 @@ async fn reextract_after_an_option_change_updates_text_and_search_in_place() {
     // And back: the crawl's text again, exactly.
     let back = reextract::reextract(&mut store, &cfg, &cfg_opts(&cfg), &all, limits).unwrap();
     assert_eq!(back.changed_total(), td.changed_total());
-    let restored = stored(&mut store);
+    let restored = stored_in(&mut store);
     for (b, r) in before.iter().zip(&restored) {
         assert_eq!(b.article.text, r.article.text, "{}", b.url);
         assert_eq!(b.word_count, r.word_count, "{}", b.url);
@@ -251,7 +237,7 @@ async fn reextract_killed_after_a_batch_resumes_where_it_stopped() {
         .is_none());
     let mut twin_store = AnyStore::from(Store::open(&twin).unwrap());
     let texts = |s: &mut AnyStore| -> Vec<String> {
-        stored(s).into_iter().map(|a| a.article.text).collect()
+        stored_in(s).into_iter().map(|a| a.article.text).collect()
     };
     assert_eq!(texts(&mut store), texts(&mut twin_store));
     web.shutdown().await;
@@ -263,7 +249,7 @@ async fn every_export_format_carries_every_article() {
     let db = dir.path().join("export.db");
     crawl_into(&cfg, &db).await;
     let mut store = AnyStore::from(Store::open(&db).unwrap());
-    let articles = stored(&mut store);
+    let articles = stored_in(&mut store);
     assert!(
         articles.iter().all(|a| a.method == Some(a.article.method)),
         "the crawl records every article's extraction method"
@@ -418,7 +404,7 @@ async fn regression_reextract_tree_ignored_the_sites_learned_rules() {
         )])
         .unwrap();
     let tree = with_algorithm(Algorithm::Tree);
-    let planet: Vec<StoredArticle> = stored(&mut store)
+    let planet: Vec<StoredArticle> = stored_in(&mut store)
         .into_iter()
         .filter(|a| a.site == "dailyplanet")
         .collect();
@@ -442,7 +428,7 @@ async fn regression_reextract_tree_ignored_the_sites_learned_rules() {
         ReextractLimits::default(),
     )
     .unwrap();
-    for a in stored(&mut store)
+    for a in stored_in(&mut store)
         .iter()
         .filter(|a| a.site == "dailyplanet")
     {

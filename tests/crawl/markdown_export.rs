@@ -2,8 +2,9 @@
 //! the body rendered again from the kept page keeps the `wire` page's list,
 //! and lines the sites' line tables learned as boilerplate are not in it.
 
-use crate::corpus_out::{crawl_into, stored};
+use crate::corpus_out::crawl_into;
 use crate::support::start_web;
+use crate::support::stored_in;
 use newshound::export::{self, Format};
 use newshound::extract::{ExtractOptions, Extractor, Page};
 use newshound::simweb::SimWebSpec;
@@ -30,7 +31,7 @@ async fn markdown_export_keeps_lists_from_kept_html_and_drops_learned_boilerplat
     let db = dir.path().join("markdown.db");
     crawl_into(&cfg, &db).await;
     let mut store = AnyStore::from(Store::open(&db).unwrap());
-    let articles = stored(&mut store);
+    let articles = stored_in(&mut store);
     let rendering = export::Rendering {
         extract: ExtractOptions::default(),
         config: Some(&cfg),

@@ -5,12 +5,9 @@
 //! article again.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::support::{article_paths, max_in_window, start_web, start_web_with};
-use newshound::config::Config;
-use newshound::crawl::{self, CrawlOptions, CrawlSummary};
+use crate::support::{article_paths, crawl_into, max_in_window, start_web, start_web_with, stored};
 use newshound::simweb::{Behaviour, RequestRecord, SimWebSpec};
 use newshound::store::AnyStore;
 use newshound::store::{ArticleRef, Store, StoredArticle};
@@ -18,26 +15,6 @@ use newshound::store::{ArticleRef, Store, StoredArticle};
 /// Articles stored before this many per site are judged without the
 /// boilerplate table (it has not learned yet).
 const LEARNING_PAGES: usize = 5;
-
-async fn crawl_once(cfg: &Config, db: &Path) -> CrawlSummary {
-    let store = Store::open(db).expect("open store");
-    let opts = CrawlOptions::default();
-    crawl::run(cfg, AnyStore::from(store), opts, std::future::pending())
-        .await
-        .expect("crawl runs")
-}
-
-fn stored(db: &Path) -> Vec<StoredArticle> {
-    let mut store = AnyStore::from(Store::open(db).expect("reopen store"));
-    let mut all = Vec::new();
-    store
-        .export(&newshound::store::Selection::default(), &mut |a| {
-            all.push(a.clone());
-            Ok(())
-        })
-        .expect("export");
-    all
-}
 
 fn per_site_times(requests: &[RequestRecord]) -> BTreeMap<String, Vec<Instant>> {
     let mut by_site: BTreeMap<String, Vec<Instant>> = BTreeMap::new();
@@ -61,7 +38,7 @@ async fn crawl_stores_every_article_once_cleanly_and_politely() {
     let (web, dir, cfg) = start_web(spec).await;
     let db = dir.path().join("crawl.db");
 
-    let first = crawl_once(&cfg, &db).await;
+    let first = crawl_into(&cfg, &db).await;
     println!("first run:\n{first}");
     let articles = stored(&db);
 
@@ -173,7 +150,7 @@ async fn crawl_stores_every_article_once_cleanly_and_politely() {
 
     // A second run on the same database fetches no article again.
     let before = requests.len();
-    let second = crawl_once(&cfg, &db).await;
+    let second = crawl_into(&cfg, &db).await;
     println!("second run:\n{second}");
     let after = web.requests();
     let mut article_requests: HashMap<(&str, &str), usize> = HashMap::new();
@@ -213,7 +190,7 @@ async fn regression_republished_copies_taught_the_line_table_and_later_copies_ca
     };
     let (web, dir, cfg) = start_web_with(spec, behaviour).await;
     let db = dir.path().join("copies.db");
-    let summary = crawl_once(&cfg, &db).await;
+    let summary = crawl_into(&cfg, &db).await;
     println!("{summary}");
     let urls: Vec<String> = web
         .sites()
@@ -269,7 +246,7 @@ async fn tree_site_rules_are_learned_then_reused_on_later_pages() {
     let (web, dir, mut cfg) = start_web(spec).await;
     cfg.extract.algorithm = newshound::extract::Algorithm::Tree;
     let db = dir.path().join("rules.db");
-    crawl_once(&cfg, &db).await;
+    crawl_into(&cfg, &db).await;
     let mut store = AnyStore::from(Store::open(&db).expect("reopen store"));
     for site in web.sites() {
         let r = store.site_rule_stats(&site.name).expect("rule stats");

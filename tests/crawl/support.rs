@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use newshound::config::Config;
 use newshound::crawl::{self, CrawlOptions, CrawlSummary};
 use newshound::simweb::{Behaviour, SimWeb, SimWebSpec};
-use newshound::store::{AnyStore, Store};
+use newshound::store::{AnyStore, Selection, Store, StoredArticle};
 
 /// The simulated web, a temporary directory, and the web's own config
 /// (seed files resolved in the directory; change fields before crawling).
@@ -76,4 +76,21 @@ pub async fn crawl_into(cfg: &Config, db: &Path) -> CrawlSummary {
     )
     .await
     .expect("crawl runs")
+}
+
+/// Every article of `store`, in id order.
+pub fn stored_in(store: &mut AnyStore) -> Vec<StoredArticle> {
+    let mut all = Vec::new();
+    store
+        .export(&Selection::default(), &mut |a| {
+            all.push(a.clone());
+            Ok(())
+        })
+        .expect("export");
+    all
+}
+
+/// Every article of the SQLite store at `db`, in id order.
+pub fn stored(db: &Path) -> Vec<StoredArticle> {
+    stored_in(&mut AnyStore::from(Store::open(db).expect("reopen store")))
 }
