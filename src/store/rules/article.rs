@@ -22,8 +22,14 @@ use crate::words::word_count;
 
 /// MD5 hex of the extracted text: the duplicate key within a site.
 pub fn content_hash(text: &str) -> String {
+    use std::fmt::Write;
     let digest = Md5::digest(text.as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    let mut hex = String::with_capacity(32);
+    for b in digest.iter() {
+        // Writing to a String cannot fail.
+        let _ = write!(hex, "{b:02x}");
+    }
+    hex
 }
 
 fn row<'a>(a: &'a NewArticle, site_id: i64, text: &'a str, hash: &'a str) -> ArticleRow<'a> {
