@@ -68,7 +68,7 @@ impl Columns for postgres::Row {
 }
 
 /// Column `i` of a row as whatever its type is (NULL included).
-pub(in crate::store::pg) fn cell_of(row: &postgres::Row, i: usize) -> Result<Cell, StoreError> {
+fn cell_of(row: &postgres::Row, i: usize) -> Result<Cell, StoreError> {
     // A column past the row's falls through to `try_get`'s error.
     let ty = row.columns().get(i).map(|c| c.type_());
     let cell = if ty == Some(&Type::INT2) {

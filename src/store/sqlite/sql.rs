@@ -55,7 +55,7 @@ impl Columns for SharedRow<'_, '_> {
 
 /// A SQLite value as a [`Cell`] (text that is not UTF-8 as bytes, which a
 /// text column then refuses by name).
-pub(in crate::store) fn cell_of(v: ValueRef<'_>) -> Cell {
+fn cell_of(v: ValueRef<'_>) -> Cell {
     match v {
         ValueRef::Null => Cell::Null,
         ValueRef::Integer(v) => Cell::Int(v),
