@@ -13,8 +13,12 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::pg::{PgStore, TurnsAt};
-use super::rules::reclean::{each_site, sites, Recleaned, Which};
+use super::portable::articles_with_html;
+use super::rules::reclean::{each_site, reclean_site, sites, Recleaned, Which};
+use super::rules::reextract::apply_batch;
+use super::rules::ArticleSql;
 use super::sql::Sql;
+use super::sqlite::articles::Sqlite;
 use super::{
     ClaimFilter, QueuedUrl, ReextractCounts, Reextracted, SearchHit, Selection, Store, StoreError,
     StoreTarget, StoredArticle, StoredHtml, WriteOp, WriteOutcome,
@@ -134,12 +138,33 @@ impl AnyStore {
         settings_for: &dyn Fn(&str) -> LineSettings,
     ) -> Result<Recleaned, StoreError> {
         let sites = sites(self.sql(), site)?;
-        each_site(
-            sites,
-            which,
-            settings_for,
-            |id, settings| either!(self, s => s.reclean_site(id, settings, which)),
-        )
+        each_site(sites, which, settings_for, |id, settings| {
+            self.in_article_transaction(|w| reclean_site(w, id, settings, which))
+        })
+    }
+
+    /// Write one batch of re-extracted articles and move `key`'s cursor to
+    /// `last_id`, in one transaction (see `rules::reextract`).
+    pub fn apply_reextracted(
+        &mut self,
+        key: &str,
+        batch: &[Reextracted],
+        last_id: i64,
+        settings_for: &dyn Fn(&str) -> LineSettings,
+    ) -> Result<ReextractCounts, StoreError> {
+        self.in_article_transaction(|w| apply_batch(w, key, batch, last_id, settings_for))
+    }
+
+    /// Stream the selected articles in id order to `f`, each with its kept
+    /// page (`None`: not kept) and the line table to judge its lines by,
+    /// one at a time, in one transaction; how many were written. A store
+    /// error inside the stream ends it and is returned as itself.
+    pub fn articles_with_html(
+        &mut self,
+        sel: &Selection,
+        f: &mut WithHtml<'_>,
+    ) -> Result<u64, StoreError> {
+        self.in_article_transaction(|w| articles_with_html(w, sel, f))
     }
 
     /// `f` run in one transaction, committed when it succeeds.
@@ -147,19 +172,23 @@ impl AnyStore {
         &mut self,
         f: impl FnOnce(&mut dyn Sql) -> Result<T, StoreError>,
     ) -> Result<T, StoreError> {
+        self.in_article_transaction(|w| f(w.sql()))
+    }
+
+    /// `f` over the article statements of one transaction, committed when
+    /// it succeeds.
+    pub(crate) fn in_article_transaction<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn ArticleSql) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
         match self {
             AnyStore::Sqlite(s) => {
                 let tx = s.conn.transaction()?;
-                let out = f(&mut &*tx)?;
+                let out = f(&mut Sqlite(&tx))?;
                 tx.commit()?;
                 Ok(out)
             }
-            AnyStore::Pg(s) => {
-                let mut tx = s.client().transaction()?;
-                let out = f(&mut tx)?;
-                tx.commit()?;
-                Ok(out)
-            }
+            AnyStore::Pg(s) => s.in_article_transaction(f),
         }
     }
 
@@ -185,23 +214,6 @@ impl AnyStore {
         /// [`Query`](super::Query), among the selected articles.
         fn search_in(&mut self, query: &str, limit: usize, sel: &Selection)
             -> Result<Vec<SearchHit>, StoreError>;
-        /// Stream the selected articles in id order to `f`, each with its
-        /// kept page (`None`: not kept) and the line table to judge its
-        /// lines by, one at a time; how many were written. A store error
-        /// inside the stream ends it and is returned as itself.
-        fn articles_with_html(&mut self, sel: &Selection, f: &mut WithHtml<'_>)
-            -> Result<u64, StoreError>;
-
-        /// Write one batch of re-extracted articles and move `key`'s cursor
-        /// to `last_id`, in one transaction.
-        fn apply_reextracted(
-            &mut self,
-            key: &str,
-            batch: &[Reextracted],
-            last_id: i64,
-            settings_for: &dyn Fn(&str) -> LineSettings
-        ) -> Result<ReextractCounts, StoreError>;
-
         /// Put back the URLs this store's crawl left claimed; how many.
         fn reset_in_flight(&mut self) -> Result<usize, StoreError>;
         /// Claim up to `limit` URLs due at `now_ms`.

@@ -1,5 +1,5 @@
 //! Article writes on PostgreSQL: the `Article` and `Refetched` ops of a
-//! write batch, in the batch's transaction, and the re-clean.
+//! write batch, in the batch's transaction.
 //!
 //! In: [`NewArticle`]s. Out: rows in `articles`, `article_urls`,
 //! `article_versions`, `article_html` and the line tables, and
@@ -7,7 +7,7 @@
 //! in `rules::article`; this store gives it its [`primitives`].
 //!
 //! Many processes write at once. An article's writes start by taking its
-//! site's learning lock ([`lock_site`], a transaction-level advisory lock),
+//! site's learning lock (`locks::lock_site`, a transaction-level advisory lock),
 //! so the transactions storing one site's articles run one after another:
 //! each sees what the ones before it committed (dedup by URL and content,
 //! near-duplicates, line counts), as one process would. Batches write
@@ -15,7 +15,7 @@
 //! ([`site_by_site`]), so a site's lock is held only while its lines are
 //! counted: batches of different processes overlap. A transaction holding
 //! articles of several sites should lock them all first, in id order
-//! ([`lock_sites`]); else two may wait on each other's sites, which the
+//! (`ArticleSql::lock_sites`); else two may wait on each other's sites, which the
 //! server breaks by failing one with a deadlock error that
 //! [`is_retryable`] recognises: the transaction is then run again, whole.
 //!
@@ -25,15 +25,13 @@
 
 mod locks;
 mod primitives;
-mod reclean;
 mod sql;
 
 use postgres::Transaction;
 
 use crate::store::rules;
 use crate::store::{NewArticle, StoreError, WriteOutcome};
-use locks::lock_site;
-pub(super) use locks::{is_retryable, learning_sites, lock_sites, site_by_site, Commit};
+pub(super) use locks::{is_retryable, learning_sites, site_by_site, Commit};
 pub(super) use sql::{Prepared, Tx};
 
 /// Store one extracted article (`refetch`: an article's URL fetched again

@@ -13,8 +13,6 @@
 mod articles;
 mod frontier;
 mod migrate;
-mod reextract;
-mod rendering;
 mod search;
 mod sql;
 #[cfg(test)]
@@ -27,6 +25,7 @@ pub use writes::BATCH_ATTEMPTS;
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use super::rules::ArticleSql;
 use super::target::redacted;
 use super::StoreError;
 
@@ -101,6 +100,18 @@ impl PgStore {
     /// The connection: the store's own modules, `copy` and tests query it.
     pub fn client(&mut self) -> &mut postgres::Client {
         &mut self.client
+    }
+
+    /// `f` over the article statements (prepared once per connection) of
+    /// one transaction, committed when it succeeds.
+    pub(in crate::store) fn in_article_transaction<T>(
+        &mut self,
+        f: impl FnOnce(&mut dyn ArticleSql) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut tx = self.client.transaction()?;
+        let out = f(&mut articles::Tx::prepared(&mut tx, &mut self.article_sql))?;
+        tx.commit()?;
+        Ok(out)
     }
 }
 

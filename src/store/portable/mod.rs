@@ -18,7 +18,7 @@ pub(crate) use browse::article;
 #[cfg(test)]
 pub(crate) use export::export;
 pub(crate) use search::{search_start, substring_search, Substrings};
-pub(crate) use with_html::{articles_with_html, Judge};
+pub(crate) use with_html::articles_with_html;
 pub(crate) mod requeue;
 
 use super::rows::KEPT_COLUMNS;

@@ -17,7 +17,7 @@ use md5::{Digest, Md5};
 use super::learning::{self, Cleaned};
 use super::{near_dup, ArticleRow, ArticleSql, AtUrl};
 use crate::boilerplate::split_lines;
-use crate::store::{NewArticle, WriteOutcome};
+use crate::store::{NewArticle, StoreError, WriteOutcome};
 use crate::words::word_count;
 
 /// MD5 hex of the extracted text: the duplicate key within a site.
@@ -48,11 +48,11 @@ fn row<'a>(a: &'a NewArticle, site_id: i64, text: &'a str, hash: &'a str) -> Art
 
 /// Store one extracted article (`refetch`: its URL fetched again to catch
 /// updates, see [`refetched`]).
-pub(crate) fn write<S: ArticleSql>(
+pub(crate) fn write<S: ArticleSql + ?Sized>(
     sql: &mut S,
     a: &NewArticle,
     refetch: bool,
-) -> Result<WriteOutcome, S::Error> {
+) -> Result<WriteOutcome, StoreError> {
     if refetch {
         refetched(sql, a)
     } else {
@@ -63,7 +63,10 @@ pub(crate) fn write<S: ArticleSql>(
 /// Store a newly extracted article: a duplicate (by URL, canonical URL or
 /// content) records its URL against the stored one; a near-duplicate is
 /// recorded as a version; a new body is learned from, cleaned and stored.
-pub(crate) fn store<S: ArticleSql>(sql: &mut S, a: &NewArticle) -> Result<WriteOutcome, S::Error> {
+pub(crate) fn store<S: ArticleSql + ?Sized>(
+    sql: &mut S,
+    a: &NewArticle,
+) -> Result<WriteOutcome, StoreError> {
     let raw = a.article.text.as_str();
     if raw.trim().is_empty() {
         return Ok(WriteOutcome::ArticleEmpty);
@@ -139,10 +142,10 @@ pub(crate) fn store<S: ArticleSql>(sql: &mut S, a: &NewArticle) -> Result<WriteO
 /// empty extraction, and a new body that another article of the site
 /// already has (the content-hash dedup keeps one row per body).
 /// A URL with no article yet (the first fetch stored none) is stored as new.
-pub(crate) fn refetched<S: ArticleSql>(
+pub(crate) fn refetched<S: ArticleSql + ?Sized>(
     sql: &mut S,
     a: &NewArticle,
-) -> Result<WriteOutcome, S::Error> {
+) -> Result<WriteOutcome, StoreError> {
     let raw = a.article.text.as_str();
     let Some(found) = sql.article_at_url(&a.url)? else {
         return match sql.article_by_url(&a.url)? {

@@ -31,6 +31,7 @@ use crate::boilerplate::{
     assemble, distinct_lines, judge, split_lines, LineHash, LineRule, LineSettings, Piece,
     SiteCounts, TextLine,
 };
+use crate::store::StoreError;
 
 /// Text after boilerplate removal (`text`, `dropped` lines).
 pub type Cleaned = crate::boilerplate::Filtered;
@@ -76,12 +77,12 @@ fn crossed(rule: &LineRule, lc: u64, rc: u64) -> bool {
 /// Learn from one article (each distinct line counted once, RC += 1,
 /// periodic pruning) and return its text cleaned with the counts
 /// including it; records the lines whose status the counts moved.
-pub(crate) fn learn_and_clean<S: ArticleSql>(
+pub(crate) fn learn_and_clean<S: ArticleSql + ?Sized>(
     sql: &mut S,
     site_id: i64,
     pieces: &[Piece<'_>],
     settings: &LineSettings,
-) -> Result<Cleaned, S::Error> {
+) -> Result<Cleaned, StoreError> {
     let rule = &settings.rule;
     // A site's first learned article starts its line index (cleaned_with
     // set); a site that already had articles stored without learning does
@@ -132,13 +133,13 @@ pub(crate) fn learn_and_clean<S: ArticleSql>(
 
 /// Delete the site's records with LC ≤ RC × ratio (recording those whose
 /// status was not "kept": pruning sets their LC to 0), and remember when.
-fn prune<S: ArticleSql>(
+fn prune<S: ArticleSql + ?Sized>(
     sql: &mut S,
     site_id: i64,
     rc: i64,
     settings: &LineSettings,
     changed: &mut Vec<LineHash>,
-) -> Result<(), S::Error> {
+) -> Result<(), StoreError> {
     // LC is an integer, so LC ≤ RC·ratio ⟺ LC ≤ floor(RC·ratio).
     let limit = (rc as f64 * settings.prune_ratio).floor() as i64;
     let t = to_i64(settings.rule.threshold(to_u64(rc)));
@@ -149,13 +150,13 @@ fn prune<S: ArticleSql>(
 }
 
 /// Which pieces of a text the site's counts at `rc` drop (nothing learned).
-fn judged_at<S: ArticleSql>(
+fn judged_at<S: ArticleSql + ?Sized>(
     sql: &mut S,
     site_id: i64,
     rc: u64,
     pieces: &[Piece<'_>],
     settings: &LineSettings,
-) -> Result<Vec<bool>, S::Error> {
+) -> Result<Vec<bool>, StoreError> {
     let counts = SiteCounts {
         rc,
         lc: sql.line_counts(site_id, &hashes(&sorted_lines(pieces)))?,
@@ -164,25 +165,25 @@ fn judged_at<S: ArticleSql>(
 }
 
 /// Clean split text with the site's counts at RC `rc`, learning nothing.
-pub(crate) fn clean_pieces_at<S: ArticleSql>(
+pub(crate) fn clean_pieces_at<S: ArticleSql + ?Sized>(
     sql: &mut S,
     site_id: i64,
     rc: u64,
     pieces: &[Piece<'_>],
     settings: &LineSettings,
-) -> Result<Cleaned, S::Error> {
+) -> Result<Cleaned, StoreError> {
     let drop = judged_at(sql, site_id, rc, pieces, settings)?;
     Ok(assemble(pieces, &drop))
 }
 
 /// Clean a text with the site's counts as they are, learning nothing.
 #[cfg(test)]
-pub(crate) fn clean_with_current_counts<S: ArticleSql>(
+pub(crate) fn clean_with_current_counts<S: ArticleSql + ?Sized>(
     sql: &mut S,
     site_id: i64,
     raw_text: &str,
     settings: &LineSettings,
-) -> Result<Cleaned, S::Error> {
+) -> Result<Cleaned, StoreError> {
     if !settings.enabled {
         return Ok(unchanged(raw_text));
     }
@@ -196,13 +197,13 @@ pub(crate) fn clean_with_current_counts<S: ArticleSql>(
 /// learning on, its lines are indexed for the re-clean; with it off, the
 /// site is marked for a full re-clean (its articles' lines are not all
 /// indexed any more).
-pub(crate) fn clean_stored_with_current_counts<S: ArticleSql>(
+pub(crate) fn clean_stored_with_current_counts<S: ArticleSql + ?Sized>(
     sql: &mut S,
     site_id: i64,
     article_id: i64,
     raw_text: &str,
     settings: &LineSettings,
-) -> Result<Cleaned, S::Error> {
+) -> Result<Cleaned, StoreError> {
     if !settings.enabled {
         sql.forget_cleaned_with(site_id)?;
         return Ok(unchanged(raw_text));
@@ -217,12 +218,12 @@ pub(crate) fn clean_stored_with_current_counts<S: ArticleSql>(
 /// counts as they are would drop: the same judgement, for a caller that removes the lines
 /// from another rendering of the same text (the Markdown export). Empty
 /// when `settings.enabled` is false; nothing learned.
-pub(crate) fn boilerplate_hashes<S: ArticleSql>(
+pub(crate) fn boilerplate_hashes<S: ArticleSql + ?Sized>(
     sql: &mut S,
     site_id: i64,
     raw_text: &str,
     settings: &LineSettings,
-) -> Result<HashSet<LineHash>, S::Error> {
+) -> Result<HashSet<LineHash>, StoreError> {
     if !settings.enabled {
         return Ok(HashSet::new());
     }

@@ -26,6 +26,7 @@ use std::collections::HashMap;
 use super::learning::sorted_lines;
 use super::{ArticleSql, NewLines};
 use crate::boilerplate::{LineHash, Piece};
+use crate::store::StoreError;
 
 /// Least share of distinctive text (characters) a page and a stored article
 /// must have in common, each way, for the page to be a version of it. Below
@@ -79,11 +80,11 @@ pub struct Version {
 /// Look up LC of each distinct line of the page (0 for lines never seen,
 /// or pruned as rare) and, for the distinctive ones, the stored articles
 /// having them.
-pub(crate) fn read<S: ArticleSql>(
+pub(crate) fn read<S: ArticleSql + ?Sized>(
     sql: &mut S,
     site_id: i64,
     pieces: &[Piece<'_>],
-) -> Result<PageLines, S::Error> {
+) -> Result<PageLines, StoreError> {
     let lines = sorted_lines(pieces);
     let md5s: Vec<LineHash> = lines.iter().map(|l| l.hash).collect();
     let (lc_of, owners) = sql.page_lines(site_id, &md5s, MAX_OWNERS)?;
@@ -99,10 +100,10 @@ pub(crate) fn read<S: ArticleSql>(
 
 /// The stored article of the site whose distinctive lines the page mostly
 /// shares, if any (see the module doc for the rule).
-pub(crate) fn find<S: ArticleSql>(
+pub(crate) fn find<S: ArticleSql + ?Sized>(
     sql: &mut S,
     page: &PageLines,
-) -> Result<Option<Version>, S::Error> {
+) -> Result<Option<Version>, StoreError> {
     let mut page_chars = 0usize;
     let mut chars_of: HashMap<LineHash, usize> = HashMap::new();
     for (hash, chars, lc) in &page.lines {

@@ -167,16 +167,16 @@ pub(crate) fn each_site<E>(
     Ok(done)
 }
 
-/// One site's re-clean, of the articles `which` says.
-pub(crate) fn reclean_site<S: ArticleSql>(
+/// One site's re-clean, of the articles `which` says, holding the site's
+/// learning lock.
+pub(crate) fn reclean_site<S: ArticleSql + ?Sized>(
     sql: &mut S,
     site_id: i64,
     settings: &LineSettings,
     which: Which,
-) -> Result<Recleaned, StoreError>
-where
-    StoreError: From<S::Error>,
-{
+) -> Result<Recleaned, StoreError> {
+    // A crawl storing the site's articles meanwhile waits rather than races.
+    sql.lock_sites(&[site_id])?;
     match which {
         Which::All => reclean_all(sql, site_id, settings),
         Which::Changed => reclean_changed(sql, site_id, settings),
@@ -189,14 +189,11 @@ where
 /// When the site's line index is incomplete or was built under other
 /// settings (`site_stats.cleaned_with`), every article's lines are indexed
 /// on the way, so the next re-clean can be incremental.
-pub(crate) fn reclean_all<S: ArticleSql>(
+pub(crate) fn reclean_all<S: ArticleSql + ?Sized>(
     sql: &mut S,
     site_id: i64,
     settings: &LineSettings,
-) -> Result<Recleaned, StoreError>
-where
-    StoreError: From<S::Error>,
-{
+) -> Result<Recleaned, StoreError> {
     let key = settings.judgement_key();
     let index =
         settings.enabled && cleaned_with(sql.sql(), site_id)?.as_deref() != Some(key.as_str());
@@ -232,14 +229,11 @@ where
 /// articles stored with learning on under the current settings. A site
 /// whose line index is incomplete (stored before migration 0010, or with
 /// learning off for a while) or whose settings changed gets the full walk.
-pub(crate) fn reclean_changed<S: ArticleSql>(
+pub(crate) fn reclean_changed<S: ArticleSql + ?Sized>(
     sql: &mut S,
     site_id: i64,
     settings: &LineSettings,
-) -> Result<Recleaned, StoreError>
-where
-    StoreError: From<S::Error>,
-{
+) -> Result<Recleaned, StoreError> {
     if !settings.enabled {
         return Ok(Recleaned::default());
     }
@@ -263,7 +257,7 @@ where
 }
 
 /// Clean one article again; true when its text changed and was rewritten.
-fn reclean_one<S: ArticleSql>(
+fn reclean_one<S: ArticleSql + ?Sized>(
     sql: &mut S,
     site_id: i64,
     rc: u64,
@@ -271,10 +265,7 @@ fn reclean_one<S: ArticleSql>(
     text: &str,
     raw_text: &str,
     settings: &LineSettings,
-) -> Result<bool, StoreError>
-where
-    StoreError: From<S::Error>,
-{
+) -> Result<bool, StoreError> {
     let cleaned = if settings.enabled {
         let pieces = split_lines(raw_text, &settings.variant);
         clean_pieces_at(sql, site_id, rc, &pieces, settings)?.text

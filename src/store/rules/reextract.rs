@@ -14,8 +14,54 @@ use super::ArticleSql;
 use crate::boilerplate::LineSettings;
 use crate::extract::Article;
 use crate::store::sql::{int, Sql};
-use crate::store::{method_name, ReextractCounts, Reextracted, StoreError};
+use crate::store::{method_name, StoreError};
 use crate::words::word_count;
+
+/// An article extracted again from its kept page.
+#[derive(Debug, Clone)]
+pub struct Reextracted {
+    pub article_id: i64,
+    pub article: Article,
+}
+
+/// What applying re-extracted articles did. `changed` counts articles whose
+/// stored text (after boilerplate removal) changed; metadata changes alone
+/// are written but not counted there.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReextractCounts {
+    /// Articles looked at.
+    pub seen: u64,
+    /// Articles whose text changed.
+    pub changed: u64,
+    /// Articles whose metadata (or extraction method) changed but not their
+    /// text.
+    pub metadata_only: u64,
+    /// Left as stored: the new extraction found no text.
+    pub empty: u64,
+    /// Left as stored: the new text is another stored article's of the site
+    /// (one row per body, as when crawling).
+    pub duplicates: u64,
+}
+
+impl ReextractCounts {
+    pub fn add(&mut self, other: &ReextractCounts) {
+        self.seen += other.seen;
+        self.changed += other.changed;
+        self.metadata_only += other.metadata_only;
+        self.empty += other.empty;
+        self.duplicates += other.duplicates;
+    }
+}
+
+/// Where an interrupted run of a selection stopped.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReextractCursor {
+    /// The last article id done (0: nothing yet).
+    pub last_id: i64,
+    /// Counted so far: articles seen and articles whose text changed.
+    pub seen: u64,
+    pub changed: u64,
+}
 
 /// The stored row an update is compared with (`meta` is title, author,
 /// published_at, modified_at, language, site_name).
@@ -178,18 +224,28 @@ pub(crate) fn rewrite_of(
 }
 
 /// Write a batch of re-extracted articles one by one and move `key`'s
-/// cursor past it to `last_id`, inside the batch's transaction; what the
-/// batch changed.
-pub(crate) fn apply_batch<S: ArticleSql>(
+/// cursor past it to `last_id`, inside the batch's transaction, holding
+/// the learning locks of the batch's sites (a crawl storing their articles
+/// meanwhile waits rather than counting lines under it); what the batch
+/// changed.
+pub(crate) fn apply_batch<S: ArticleSql + ?Sized>(
     sql: &mut S,
     key: &str,
     batch: &[Reextracted],
     last_id: i64,
     settings_for: &dyn Fn(&str) -> LineSettings,
-) -> Result<ReextractCounts, StoreError>
-where
-    StoreError: From<S::Error>,
-{
+) -> Result<ReextractCounts, StoreError> {
+    let mut sites = Vec::with_capacity(batch.len());
+    for r in batch {
+        sites.extend(sql.sql().first(
+            "SELECT site_id FROM articles WHERE id = ?1",
+            &[r.article_id.into()],
+            |r| r.int(0),
+        )?);
+    }
+    sites.sort_unstable();
+    sites.dedup();
+    sql.lock_sites(&sites)?;
     let mut counts = ReextractCounts::default();
     for r in batch {
         counts.seen += 1;
@@ -200,15 +256,12 @@ where
 }
 
 /// Write one re-extracted article (see the module doc); counted in `counts`.
-fn apply_one<S: ArticleSql>(
+fn apply_one<S: ArticleSql + ?Sized>(
     sql: &mut S,
     r: &Reextracted,
     settings_for: &dyn Fn(&str) -> LineSettings,
     counts: &mut ReextractCounts,
-) -> Result<(), StoreError>
-where
-    StoreError: From<S::Error>,
-{
+) -> Result<(), StoreError> {
     // Deleted since the batch was read: nothing to update.
     let Some(cur) = current(sql.sql(), r.article_id)? else {
         return Ok(());

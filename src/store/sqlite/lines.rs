@@ -1,8 +1,6 @@
 //! Boilerplate learning on SQLite for callers outside the write batch
-//! (re-cleaning, the Markdown export, tools and benches): the rules of
-//! `rules::learning` over this store's connection, and the line table's
-//! size (benches). The re-clean ([`reclean`]) reads only the articles a
-//! line's status change can alter.
+//! (tools and benches): the rules of `rules::learning` over this store's
+//! connection, and the line table's size (benches).
 //!
 //! In: a connection or transaction, a site id, extracted text and the
 //! site's [`LineSettings`]. Out: the text with boilerplate lines removed
@@ -112,9 +110,6 @@ pub fn boilerplate_lines(
         )?;
     Ok(to_u64(n))
 }
-
-mod reclean;
-pub(crate) use reclean::reclean_site;
 
 #[cfg(test)]
 mod tests;

@@ -3,8 +3,10 @@
 //! its end (the re-clean of stored articles is `rules::reclean`). In: site
 //! names, texts and settings; out: lines and cleaned texts.
 
+use super::articles::Sqlite;
 use super::lines::{self, Cleaned};
 use super::portable::writes::site_id_created;
+use super::rules::reclean;
 use super::{Store, StoreError};
 use crate::boilerplate::LineSettings;
 
@@ -41,7 +43,7 @@ impl Store {
             learned.push(cleaned);
         }
         super::search_index::index_after(&tx, indexed)?;
-        lines::reclean_site(&tx, site_id, settings)?;
+        reclean::reclean_all(&mut Sqlite(&tx), site_id, settings)?;
         let recleaned: Vec<String> = {
             let mut stmt =
                 tx.prepare("SELECT text FROM articles WHERE site_id = ?1 ORDER BY id")?;

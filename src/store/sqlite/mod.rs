@@ -7,16 +7,15 @@
 //!
 //! `open` (connection settings, integrity check), `migrate` (which
 //! migrations to apply, and applying them), `frontier` (add, claim,
-//! counts, budgets), `articles` (batched writes; the SQL
-//! primitives of `store::rules` in `articles/primitives.rs`),
-//! `search_index` (the batch's new articles into the FTS5 indexes),
-//! `checkpoint` (WAL checkpoints on a thread of their own while crawling),
-//! `search` (FTS5 and CJK search, lookup, export), `stats` and `overview`
-//! (figures), `maintenance` (top lines, replaying texts), `lines` (learning's
-//! entry points, the line table's figures, the re-clean's SQL), `kept` and
-//! `reextract` (kept pages, re-extraction), `rendering` (what the Markdown
-//! export reads), `site_rules` (the types of a site's rule), and `trouble`
-//! (SQLite's file-level failures as sentences a user can act on).
+//! counts, budgets), `articles` (batched writes; the SQL primitives of
+//! `store::rules` in `articles/primitives.rs`), `search_index` (the
+//! batch's new articles into the FTS5 indexes), `checkpoint` (WAL
+//! checkpoints on a thread of their own while crawling), `search` (FTS5
+//! and CJK search), `overview` (figures), `maintenance` (replaying texts),
+//! `lines` (learning's entry points for tools, the line table's size),
+//! `kept` (kept pages), `site_rules` (the types of a site's rule), `sql`
+//! (the shared statements' connection), and `trouble` (SQLite's file-level
+//! failures as sentences a user can act on).
 
 // The files moved here from `store` and name its types as they did there.
 use super::*;
@@ -30,8 +29,6 @@ pub(super) mod maintenance;
 pub(super) mod migrate;
 pub(super) mod open;
 pub(super) mod overview;
-pub(super) mod reextract;
-pub(super) mod rendering;
 pub(super) mod search;
 pub(super) mod search_index;
 pub(super) mod site_rules;

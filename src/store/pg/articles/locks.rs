@@ -1,9 +1,9 @@
 //! Sites and their learning locks: the transaction-level advisory lock
 //! that makes one site's article writes run one after another across
-//! processes, taken in one order by batches of several sites; the errors
-//! after which a transaction is run again; and [`site_by_site`], which
-//! writes a batch's learning in one short transaction per site, so that
-//! a lock is held only while its site's lines are counted.
+//! processes; the errors after which a transaction is run again; and
+//! [`site_by_site`], which writes a batch's learning in one short
+//! transaction per site, so that a lock is held only while its site's
+//! lines are counted.
 //!
 //! In: a transaction (or a connection) and site names or ids. Out: site
 //! ids (sites created as needed), locks held until the transaction ends.
@@ -20,31 +20,6 @@ use crate::store::{StoreError, WriteOp};
 /// First key of the two-key advisory locks that serialise a site's
 /// learning ("nh" + 15); the second is the site id.
 pub(super) const SITE_LOCK_CLASS: i32 = 0x006e_680f;
-
-/// Take the learning locks of these sites in id order (creating the sites
-/// as needed, in name order): a batch that calls this before its articles
-/// cannot deadlock with another batch over them.
-pub(in crate::store::pg) fn lock_sites(
-    tx: &mut Transaction<'_>,
-    sites: &[&str],
-) -> Result<(), StoreError> {
-    let tx = &mut Tx::plain(tx);
-    // Two batches creating the same new sites wait for each other's
-    // inserts; in one order, neither waits for the other twice.
-    let mut names = sites.to_vec();
-    names.sort_unstable();
-    names.dedup();
-    let mut ids = Vec::with_capacity(names.len());
-    for site in names {
-        ids.push(site_id_created(tx, site)?);
-    }
-    ids.sort_unstable();
-    ids.dedup();
-    for id in ids {
-        lock_site(tx, id)?;
-    }
-    Ok(())
-}
 
 /// Wait for and hold (until the transaction ends) the site's learning lock.
 /// Taking it again in the same transaction is free.
@@ -209,7 +184,7 @@ fn site_once<T>(
     if commit == Commit::FlushedByNext {
         tx.batch_execute("SET LOCAL synchronous_commit = off")?;
     }
-    lock_sites(&mut tx, &[site])?;
+    locked_site(&mut Tx::plain(&mut tx), site)?;
     let mut done = Vec::with_capacity(ops.len());
     for &i in ops {
         done.push(write(&mut tx, i)?);

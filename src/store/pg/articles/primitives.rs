@@ -29,8 +29,6 @@ fn md5s_of(hashes: &[LineHash]) -> Vec<&[u8]> {
 }
 
 impl ArticleSql for Tx<'_, '_> {
-    type Error = StoreError;
-
     fn sql(&mut self) -> &mut dyn Sql {
         self
     }
@@ -43,6 +41,10 @@ impl ArticleSql for Tx<'_, '_> {
         // Another process may have just updated the row.
         lock_site(self, found.site_id)?;
         self.article_at_url(url)
+    }
+
+    fn lock_sites(&mut self, site_ids: &[i64]) -> Result<(), StoreError> {
+        Ok(site_ids.iter().try_for_each(|&id| lock_site(self, id))?)
     }
 
     /// One statement inserts the article, its lines and its URLs.

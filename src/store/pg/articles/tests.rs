@@ -12,7 +12,7 @@ mod speed;
 
 use crate::boilerplate::LineSettings;
 use crate::store::pg::PgStore;
-use crate::store::rules::reclean::{each_site, sites, Recleaned, Which};
+use crate::store::rules::reclean::{each_site, reclean_site, sites, Recleaned, Which};
 use crate::store::StoreError;
 
 impl PgStore {
@@ -25,7 +25,7 @@ impl PgStore {
     ) -> Result<Recleaned, StoreError> {
         let sites = sites(self.client(), site)?;
         each_site(sites, which, settings_for, |id, s| {
-            self.reclean_site(id, s, which)
+            self.in_article_transaction(|w| reclean_site(w, id, s, which))
         })
     }
 }

@@ -19,8 +19,6 @@ use crate::store::{method_name, StoreError};
 pub(crate) struct Sqlite<'c>(pub(crate) &'c Connection);
 
 impl ArticleSql for Sqlite<'_> {
-    type Error = StoreError;
-
     fn sql(&mut self) -> &mut dyn Sql {
         &mut self.0
     }

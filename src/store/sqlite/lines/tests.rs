@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::boilerplate::Variant;
+use crate::store::rules::reclean::reclean_all;
 use rusqlite::OptionalExtension;
 
 fn db() -> Connection {
@@ -207,7 +208,7 @@ fn reclean_repairs_warm_up_articles() {
     );
 
     let tx = conn.transaction().unwrap();
-    assert_eq!(reclean_site(&tx, 1, &s).unwrap(), 1);
+    assert_eq!(reclean_all(&mut Sqlite(&tx), 1, &s).unwrap().changed, 1);
     tx.commit().unwrap();
     let texts: Vec<String> = conn
         .prepare("SELECT text FROM articles WHERE site_id = 1 ORDER BY id")
@@ -237,7 +238,7 @@ fn reclean_repairs_warm_up_articles() {
     assert_eq!(hits, 1);
     // Nothing left to change.
     let tx = conn.transaction().unwrap();
-    assert_eq!(reclean_site(&tx, 1, &s).unwrap(), 0);
+    assert_eq!(reclean_all(&mut Sqlite(&tx), 1, &s).unwrap().changed, 0);
     let other: String = tx
         .query_row("SELECT text FROM articles WHERE site_id = 2", [], |r| {
             r.get(0)

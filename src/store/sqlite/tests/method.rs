@@ -43,7 +43,13 @@ fn reextract_records_the_method_of_articles_stored_before_0009() {
             ..Article::default()
         },
     };
-    let counts = s.apply_reextracted("k", &[again], id, |_| off()).unwrap();
+    let mut any = AnyStore::from(s);
+    let counts = any
+        .apply_reextracted("k", &[again], id, &|_| off())
+        .unwrap();
+    let AnyStore::Sqlite(s) = any else {
+        unreachable!("opened on SQLite")
+    };
     assert_eq!((counts.changed, counts.metadata_only), (0, 1));
     assert_eq!(stored_method(&s, id), Some(Method::Fallback));
 }

@@ -7,9 +7,11 @@ use std::thread;
 
 use super::fixtures::{by_body, pg_counts, pg_texts, stream, Mix, Rng};
 use crate::boilerplate::LineSettings;
-use crate::store::pg::articles::{is_retryable, write_article};
+use crate::store::pg::articles::{is_retryable, write_article, Tx};
 use crate::store::pg::testing::TestDb;
 use crate::store::pg::PgStore;
+use crate::store::portable::writes::site_id_created;
+use crate::store::rules::ArticleSql;
 use crate::store::Which;
 use crate::store::{NewArticle, StoreError, WriteOutcome};
 
@@ -174,8 +176,16 @@ fn batches_of_several_sites_from_three_writers_never_deadlock() {
                     // One attempt: `lock_sites` orders the sites, so no
                     // batch may fail as a deadlock's victim.
                     let mut tx = store.client().transaction()?;
-                    let sites: Vec<&str> = batch.iter().map(|(a, _)| a.site.as_str()).collect();
-                    super::super::lock_sites(&mut tx, &sites)?;
+                    let mut sites: Vec<&str> = batch.iter().map(|(a, _)| a.site.as_str()).collect();
+                    sites.sort_unstable();
+                    let mut w = Tx::plain(&mut tx);
+                    let mut ids = Vec::new();
+                    for site in sites {
+                        ids.push(site_id_created(&mut w, site)?);
+                    }
+                    ids.sort_unstable();
+                    ids.dedup();
+                    w.lock_sites(&ids)?;
                     for (a, refetch) in batch {
                         write_article(&mut tx, a.clone(), *refetch)?;
                     }
