@@ -27,7 +27,7 @@ use super::PgStore;
 use crate::store::portable::selection::Args;
 use crate::store::portable::{search_start, substring_search, Substrings};
 use crate::store::rows::search_hit;
-use crate::store::rules::search::{in_cjk_index, like_pattern, like_snippet, one_line, MAX_RANKED};
+use crate::store::rules::search::{like_pattern, like_snippet, one_line, MAX_RANKED};
 use crate::store::sql::Sql;
 
 /// `ts_rank_cd` weights for D, C, B, A: title (A) 10× text (B).
@@ -108,8 +108,7 @@ impl PgStore {
             term: &term,
             // Only rows with Han or kana are in the (partial) trigram
             // index: say so in the index's own words.
-            cjk_class: in_cjk_index,
-            cjk_only: &only,
+            cjk_only: Some(&only),
             snippet: &|text, first| one_line(&like_snippet(text, first)),
         };
         substring_search(self.client(), query, limit, sel, &parts)

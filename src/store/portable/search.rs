@@ -12,6 +12,7 @@
 use super::selection::{conditions, Args};
 use crate::store::query::{Query, Term};
 use crate::store::rows::search_hit;
+use crate::store::rules::search::in_cjk_index;
 use crate::store::sql::Sql;
 use crate::store::{SearchHit, Selection, StoreError};
 
@@ -34,11 +35,11 @@ pub(crate) fn search_start(
 pub(crate) struct Substrings<'a> {
     /// The condition matching one term, its values added to the args.
     pub(crate) term: &'a dyn Fn(&Term, &mut Args) -> String,
-    /// The characters the backend's index of Chinese and Japanese articles
-    /// is for, and the ` AND …` keeping the scan to that index, for a
-    /// query a clause of which needs one of them.
-    pub(crate) cjk_class: fn(char) -> bool,
-    pub(crate) cjk_only: &'a str,
+    /// The ` AND …` keeping the scan to the articles of the backend's index
+    /// of Chinese and Japanese text, for a query a clause of which needs
+    /// one of its characters ([`in_cjk_index`]); `None` where that index
+    /// narrows nothing.
+    pub(crate) cjk_only: Option<&'a str>,
     /// The shown snippet from the text and the first term.
     pub(crate) snippet: &'a dyn Fn(&str, &str) -> String,
 }
@@ -59,9 +60,9 @@ pub(crate) fn substring_search(
         [" OR ", " AND ", " AND NOT "],
     );
     // Only articles holding Han or kana can match a clause that needs them.
-    let cjk = match query.needs_char(parts.cjk_class) {
-        true => parts.cjk_only,
-        false => "",
+    let cjk = match parts.cjk_only {
+        Some(only) if query.needs_char(in_cjk_index) => only,
+        _ => "",
     };
     let limit = args.int(limit);
     let statement = format!(

@@ -7,17 +7,17 @@
 //! use `articles_fts` (unicode61, bm25 with the title weighted up). Queries
 //! containing CJK use the trigram table `articles_fts_cjk` (which indexes
 //! only articles with CJK text, migration 0003) when every term has
-//! ≥ 3 characters (a trigram index cannot match shorter strings); shorter CJK
-//! queries fall back to a LIKE scan ranked by occurrence count.
+//! ≥ 3 characters (a trigram index cannot match shorter strings) and every
+//! match must hold CJK text; other CJK queries fall back to a LIKE scan
+//! ranked by occurrence count.
 
 use super::portable::selection::Args;
 use super::portable::{search_start, substring_search, Substrings};
 use super::query::{Query, QueryError, Term, MAX_PREFIX_WORDS};
 use super::rows::search_hit;
-use super::rules::search::{like_pattern, like_snippet, one_line, MAX_RANKED};
+use super::rules::search::{in_cjk_index, like_pattern, like_snippet, one_line, MAX_RANKED};
 use super::{SearchHit, Selection, Store, StoreError};
 use crate::store::sql::Sql;
-use crate::words::is_han_or_kana;
 
 /// bm25 column weights (title, text): a hit in the title counts 10×.
 const TITLE_WEIGHT: f64 = 10.0;
@@ -46,8 +46,10 @@ impl Store {
             self.check_prefixes(&query)?;
             return self.fts_search("articles_fts", &query, limit, sel);
         }
-        // A trigram index cannot match strings shorter than 3 characters.
-        if query.terms().all(|t| t.text.chars().count() >= 3) {
+        // A trigram index cannot match strings shorter than 3 characters,
+        // and holds only the articles with text of `in_cjk_index`: a query
+        // that another article could match scans them all instead.
+        if query.needs_char(in_cjk_index) && query.terms().all(|t| t.text.chars().count() >= 3) {
             return self.fts_search("articles_fts_cjk", &query, limit, sel);
         }
         self.like_search(&query, limit, sel)
@@ -182,9 +184,9 @@ impl Store {
         };
         let parts = Substrings {
             term: &term,
-            // Only articles in the trigram index hold Han or kana.
-            cjk_class: is_han_or_kana,
-            cjk_only: " AND a.id IN (SELECT rowid FROM articles_fts_cjk)",
+            // The trigram table's rowids without MATCH are those of its
+            // content table, `articles`: every article.
+            cjk_only: None,
             snippet: &like_snippet,
         };
         substring_search(&mut &self.conn, query, limit, sel, &parts)

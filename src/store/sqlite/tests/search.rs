@@ -302,3 +302,30 @@ fn export_and_search_select_by_publication_time_across_offsets() {
         Err(StoreError::UnknownSite(_))
     ));
 }
+
+#[test]
+fn regression_cjk_queries_an_article_outside_the_trigram_index_can_match_find_it() {
+    let mut s = search_fixture();
+    // Compatibility ideographs only: no Han of the trigram index's ranges.
+    s.write_batch(vec![WriteOp::Article(article(
+        "https://c.test/3",
+        "xinhua",
+        "Old forms",
+        "Written with \u{F900}\u{F901}\u{F902} in it.",
+    ))])
+    .unwrap();
+    assert_eq!(trigram_rows(&s, "\u{F900}\u{F901}\u{F902}"), 0);
+    for q in ["\u{F900}", "\u{F900}\u{F901}\u{F902}"] {
+        let hits = s.search(q, 10).unwrap();
+        let urls: Vec<&str> = hits.iter().map(|h| h.url.as_str()).collect();
+        assert_eq!(urls, ["https://c.test/3"], "{q}");
+    }
+    // An alternative without CJK matches articles the index does not hold.
+    let hits = s.search("国务院 OR harbour", 10).unwrap();
+    let mut urls: Vec<&str> = hits.iter().map(|h| h.url.as_str()).collect();
+    urls.sort_unstable();
+    assert_eq!(
+        urls,
+        ["https://a.test/1", "https://a.test/2", "https://c.test/1"]
+    );
+}
