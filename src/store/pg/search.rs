@@ -109,7 +109,7 @@ impl PgStore {
             // Only rows with Han or kana are in the (partial) trigram
             // index: say so in the index's own words.
             cjk_only: Some(&only),
-            snippet: &|text, first| one_line(&like_snippet(text, first)),
+            snippet: &like_snippet,
         };
         substring_search(self.client(), query, limit, sel, &parts)
     }

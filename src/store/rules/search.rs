@@ -61,7 +61,7 @@ pub(crate) fn article_id<E>(
 /// Text around the first occurrence of `term`, the hit marked `[…]`.
 pub(crate) fn like_snippet(text: &str, term: &str) -> String {
     let Some(at) = text.find(term) else {
-        return text.chars().take(2 * LIKE_CONTEXT).collect();
+        return one_line(&text.chars().take(2 * LIKE_CONTEXT).collect::<String>());
     };
     let before: String = {
         let mut v: Vec<char> = text[..at].chars().rev().take(LIKE_CONTEXT).collect();
@@ -81,4 +81,23 @@ pub(crate) fn like_snippet(text: &str, term: &str) -> String {
 /// Snippets are shown one per line: paragraph breaks become spaces.
 pub(crate) fn one_line(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn regression_a_snippet_without_the_term_verbatim_was_not_on_one_line() {
+        // LIKE folds ASCII case: the text holds the term in another case.
+        let text = "First paragraph.\n\nSecond STRIKE paragraph.";
+        assert_eq!(
+            like_snippet(text, "strike"),
+            "First paragraph. Second STRIKE paragraph."
+        );
+        assert_eq!(
+            like_snippet(text, "STRIKE"),
+            "First paragraph. Second [STRIKE] paragraph."
+        );
+    }
 }
