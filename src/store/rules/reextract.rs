@@ -236,12 +236,10 @@ pub(crate) fn apply_batch<S: ArticleSql + ?Sized>(
     settings_for: &dyn Fn(&str) -> LineSettings,
 ) -> Result<ReextractCounts, StoreError> {
     let mut sites = Vec::with_capacity(batch.len());
+    let site_of = "SELECT site_id FROM articles WHERE id = ?1";
     for r in batch {
-        sites.extend(sql.sql().first(
-            "SELECT site_id FROM articles WHERE id = ?1",
-            &[r.article_id.into()],
-            |r| r.int(0),
-        )?);
+        let id = [r.article_id.into()];
+        sites.extend(sql.sql().first(site_of, &id, |row| row.int(0))?);
     }
     sites.sort_unstable();
     sites.dedup();
