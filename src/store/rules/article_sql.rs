@@ -38,6 +38,11 @@ pub(crate) trait ArticleSql {
         let _ = site_ids;
         Ok(())
     }
+    /// [`ArticleSql::lock_sites`] of the sites of these articles.
+    fn lock_article_sites(&mut self, article_ids: &[i64]) -> Result<(), StoreError> {
+        let _ = article_ids;
+        Ok(())
+    }
     /// Insert an article with its lines' index rows and its URLs; its id.
     fn insert_article(
         &mut self,

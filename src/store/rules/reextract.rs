@@ -235,15 +235,8 @@ pub(crate) fn apply_batch<S: ArticleSql + ?Sized>(
     last_id: i64,
     settings_for: &dyn Fn(&str) -> LineSettings,
 ) -> Result<ReextractCounts, StoreError> {
-    let mut sites = Vec::with_capacity(batch.len());
-    let site_of = "SELECT site_id FROM articles WHERE id = ?1";
-    for r in batch {
-        let id = [r.article_id.into()];
-        sites.extend(sql.sql().first(site_of, &id, |row| row.int(0))?);
-    }
-    sites.sort_unstable();
-    sites.dedup();
-    sql.lock_sites(&sites)?;
+    let ids: Vec<i64> = batch.iter().map(|r| r.article_id).collect();
+    sql.lock_article_sites(&ids)?;
     let mut counts = ReextractCounts::default();
     for r in batch {
         counts.seen += 1;

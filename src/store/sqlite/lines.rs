@@ -4,17 +4,14 @@
 //!
 //! In: a connection or transaction, a site id, extracted text and the
 //! site's [`LineSettings`]. Out: the text with boilerplate lines removed
-//! ([`Cleaned`]) or the hashes of those lines ([`boilerplate_hashes`]);
-//! updated counts.
-
-use std::collections::HashSet;
+//! ([`Cleaned`]); updated counts.
 
 use rusqlite::{params, Connection, Transaction};
 
 use super::articles::Sqlite;
 use super::rules::{learning, to_u64};
 use super::StoreError;
-use crate::boilerplate::{split_lines, LineHash, LineSettings};
+use crate::boilerplate::{split_lines, LineSettings};
 
 pub use super::rules::learning::{Cleaned, SAMPLE_CHARS};
 
@@ -41,18 +38,6 @@ pub fn learn_and_clean(
 pub fn site_rc(conn: &Connection, site_id: i64) -> Result<u64, StoreError> {
     use super::rules::ArticleSql;
     Sqlite(conn).site_rc(site_id)
-}
-
-/// The hashes of the lines of `raw_text` that cleaning with the counts as
-/// they are would drop, for a caller that removes the lines from another rendering
-/// of the same text (the Markdown export); nothing learned.
-pub fn boilerplate_hashes(
-    conn: &Connection,
-    site_id: i64,
-    raw_text: &str,
-    settings: &LineSettings,
-) -> Result<HashSet<LineHash>, StoreError> {
-    learning::boilerplate_hashes(&mut Sqlite(conn), site_id, raw_text, settings)
 }
 
 /// Clean a text with the site's counts as they are, learning nothing.

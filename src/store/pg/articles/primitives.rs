@@ -47,6 +47,18 @@ impl ArticleSql for Tx<'_, '_> {
         Ok(site_ids.iter().try_for_each(|&id| lock_site(self, id))?)
     }
 
+    fn lock_article_sites(&mut self, article_ids: &[i64]) -> Result<(), StoreError> {
+        let sites: Vec<i64> = self
+            .query_typed(
+                "SELECT DISTINCT site_id FROM articles WHERE id = ANY($1) ORDER BY site_id",
+                &[(&article_ids, Type::INT8_ARRAY)],
+            )?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        self.lock_sites(&sites)
+    }
+
     /// One statement inserts the article, its lines and its URLs.
     fn insert_article(
         &mut self,
