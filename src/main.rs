@@ -8,12 +8,13 @@
 
 mod cli;
 
+use cli::filter::Filter;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use chrono::{DateTime, FixedOffset, NaiveDate};
 use chrono_tz::Tz;
-use clap::{Args, Parser, Subcommand};
+use clap::{Parser, Subcommand};
 
 use newshound::config::parse_time_zone;
 use newshound::export::Format;
@@ -103,51 +104,6 @@ fn learned_algorithm(s: &str) -> Result<Algorithm, String> {
         Ok(a) if a.is_learned() => Ok(a),
         _ => Err("expected nb or tree".to_string()),
     }
-}
-
-/// A `--since`/`--until` bound: a whole day or an instant.
-#[derive(Debug, Clone, Copy)]
-pub enum When {
-    /// `2026-11-01`: that day, in UTC.
-    Day(NaiveDate),
-    /// `2026-11-01T08:00:00+01:00` (RFC 3339).
-    Instant(DateTime<FixedOffset>),
-}
-
-fn when(s: &str) -> Result<When, String> {
-    let s = s.trim();
-    // `26-11-01` was read as the year 26: a year has four digits.
-    let year = s.split('-').next().unwrap_or_default();
-    if year.len() != 4 && !year.is_empty() && year.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "{s:?}: the year must have four digits (2026-11-01, or an RFC 3339 time \
-             such as 2026-11-01T08:00:00Z)"
-        ));
-    }
-    if let Ok(day) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
-        return Ok(When::Day(day));
-    }
-    DateTime::parse_from_rfc3339(s)
-        .map(When::Instant)
-        .map_err(|_| {
-            "expected a day (2026-11-01) or an RFC 3339 time (2026-11-01T08:00:00Z)".into()
-        })
-}
-
-/// Which stored articles `search` and `export` cover.
-#[derive(Debug, Clone, Args)]
-pub struct Filter {
-    /// Only this site (its name in the config).
-    #[arg(long, value_name = "NAME")]
-    site: Option<String>,
-    /// Only articles published on or after this day (UTC) or time
-    /// (articles without a publication date are left out).
-    #[arg(long, value_name = "WHEN", value_parser = when)]
-    since: Option<When>,
-    /// Only articles published on or before this day (the whole day, UTC)
-    /// or time (articles without a publication date are left out).
-    #[arg(long, value_name = "WHEN", value_parser = when)]
-    until: Option<When>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -280,7 +236,8 @@ pub enum Command {
     /// jsonl: one JSON object per line: id, url, site, fetched_at,
     /// word_count, title, author, published_at, modified_at (times in RFC
     /// 3339), language (ISO 639-3, e.g. eng, cmn), canonical_url, site_name,
-    /// text, method. csv: the same fields, RFC 4180 with a header row (a
+    /// text, method, authors, description, section, tags, image, paywalled.
+    /// csv: the same fields, RFC 4180 with a header row (a
     /// cell a spreadsheet would run as a formula gets a leading ').
     /// parquet: the same fields as typed columns (UTC timestamps, integers),
     /// zstd-compressed; write it with --out. warc:
@@ -288,7 +245,8 @@ pub enum Command {
     /// without kept HTML are skipped and counted). markdown: `# title`, the
     /// URL, the body rendered as Markdown from the kept HTML (headings,
     /// lists, quotes, tables; the site's boilerplate lines dropped), else
-    /// the stored text (counted). docs/export.md documents each field.
+    /// the stored text (counted), each article after a YAML front matter
+    /// block of its metadata. docs/export.md documents each field.
     ///
     /// Examples: newshound export --site bbc --out bbc.jsonl;
     /// newshound export --format parquet --out corpus.parquet

@@ -10,6 +10,7 @@ mod corpus;
 mod corpus_store;
 mod crawl_cmd;
 mod extract_cmd;
+pub mod filter;
 mod methods;
 mod out;
 mod reextract_cmd;

@@ -13,9 +13,9 @@ use newshound::crawl::shapes::{LearnedShape, ShapeClass, ShapeTable};
 use newshound::export::{self, Format};
 use newshound::store::{AnyStore, ArticleRef, Query, Selection, SiteStats};
 
+use super::filter::{Filter, When};
 use super::out::Out;
 use super::{one_line_text, status, Globals};
-use crate::{Filter, When};
 
 /// JSON, pretty-printed, then a newline.
 pub fn write_json(out: &mut Out, value: &impl Serialize) -> Result<()> {
@@ -75,8 +75,8 @@ pub fn search(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The store's [`Selection`] for `--site/--since/--until`: a day bound
-/// covers the whole day in UTC.
+/// The store's [`Selection`] for `--site/--since/--until/--author/
+/// --section/--tag`: a day bound covers the whole day in UTC.
 pub fn selection(filter: &Filter) -> Result<Selection> {
     let day_start = |d: NaiveDate| d.and_time(NaiveTime::MIN).and_utc().fixed_offset();
     let since = filter.since.map(|w| match w {
@@ -97,6 +97,9 @@ pub fn selection(filter: &Filter) -> Result<Selection> {
         published_since: since,
         published_until: until,
         language: None,
+        author: filter.author.clone(),
+        section: filter.section.clone(),
+        tag: filter.tag.clone(),
     })
 }
 
@@ -122,19 +125,33 @@ pub fn show(globals: &Globals, out: &mut Out, which: &str, json: bool) -> Result
         write_json(out, &a)?;
         return Ok(ExitCode::SUCCESS);
     }
+    let art = &a.article;
     let field = |name: &str, v: &Option<String>| match v {
         Some(v) => format!("{name:<10} {v}\n"),
         None => String::new(),
     };
+    let list = |items: &[String]| (!items.is_empty()).then(|| items.join("; "));
+    let paywalled = art.paywalled.map(|p| {
+        if p {
+            "yes (declared not free)".to_string()
+        } else {
+            "no (declared free)".to_string()
+        }
+    });
     write!(
         out,
-        "{}{}{}{}{}{}",
-        field("title", &a.article.title),
-        field("author", &a.article.author),
-        field("published", &a.article.published_at),
-        field("language", &a.article.language),
-        field("canonical", &a.article.canonical_url),
-        field("site name", &a.article.site_name),
+        "{}{}{}{}{}{}{}{}{}{}{}",
+        field("title", &art.title),
+        field("authors", &list(&art.authors)),
+        field("published", &art.published_at),
+        field("section", &art.section),
+        field("tags", &list(&art.tags)),
+        field("paywalled", &paywalled),
+        field("language", &art.language),
+        field("canonical", &art.canonical_url),
+        field("site name", &art.site_name),
+        field("image", &art.image),
+        field("summary", &art.description),
     )?;
     writeln!(out, "{:<10} {}", "site", a.site)?;
     writeln!(out, "{:<10} {}", "url", a.url)?;

@@ -24,10 +24,14 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use unicode_normalization::UnicodeNormalization;
 
+pub use summary::{summary, GroupScores, RecordSummary};
+
 use super::corpus::score_pages;
 use super::{score_tokens, EvalError, EvalReport, PageScore};
-use crate::extract::{Article, ExtractOptions, Extractor, Page};
+use crate::extract::{ExtractOptions, Extractor, Page};
 use crate::words::is_cjk;
+
+mod summary;
 
 /// One page's gold record (fields the scoring reads; others are ignored).
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -58,6 +62,8 @@ pub struct RecordScores {
     pub title_exact: Option<bool>,
     pub authors_f1: Option<f64>,
     pub same_day: Option<bool>,
+    /// Set F1 of the tags against the gold `topics`.
+    pub tags_f1: Option<f64>,
 }
 
 /// Whether `gold_dir` holds gold records (`.json`) rather than gold texts.
@@ -162,16 +168,6 @@ pub fn language_group(lang: Option<&str>) -> &'static str {
     }
 }
 
-/// The author names of an extracted article (the stored field joins them
-/// with ", ").
-fn authors_of(article: &Article) -> Vec<String> {
-    article
-        .author
-        .as_deref()
-        .map(|a| a.split(", ").map(str::to_string).collect())
-        .unwrap_or_default()
-}
-
 /// Score every page of `html_dir` against its record in `gold_dir`.
 pub fn evaluate_records(
     html_dir: &Path,
@@ -238,8 +234,8 @@ fn score_page(page: &Path, gold_dir: &Path, extractor: &Extractor) -> Result<Pag
             .as_deref()
             .filter(|t| !t.trim().is_empty())
             .map(|t| article.title.as_deref().map(normalised) == Some(normalised(t))),
-        authors_f1: (!gold.authors.is_empty())
-            .then(|| set_f1(&authors_of(&article), &gold.authors)),
+        authors_f1: (!gold.authors.is_empty()).then(|| set_f1(&article.authors, &gold.authors)),
+        tags_f1: (!gold.topics.is_empty()).then(|| set_f1(&article.tags, &gold.topics)),
         same_day: gold
             .publishing_date
             .as_deref()
@@ -260,103 +256,6 @@ fn score_page(page: &Path, gold_dir: &Path, extractor: &Extractor) -> Result<Pag
         snippets: None,
         record: Some(record),
     })
-}
-
-/// The record scores of a report, over its pages and per language group.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct RecordSummary {
-    /// `("all", …)` first, then each group by name.
-    pub groups: Vec<GroupScores>,
-}
-
-/// Means over the pages of one group (each metadata score over the pages
-/// whose gold has that field).
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct GroupScores {
-    pub group: String,
-    pub pages: usize,
-    pub body_f1: f64,
-    /// Pages with no body text extracted although the gold has one.
-    pub empty: usize,
-    pub title_exact: Option<f64>,
-    pub authors_f1: Option<f64>,
-    pub same_day: Option<f64>,
-}
-
-fn mean(v: impl Iterator<Item = f64>) -> Option<f64> {
-    let (mut sum, mut n) = (0.0, 0usize);
-    for x in v {
-        sum += x;
-        n += 1;
-    }
-    (n > 0).then(|| sum / n as f64)
-}
-
-fn group_scores(group: &str, pages: &[&PageScore]) -> GroupScores {
-    let recs = || pages.iter().filter_map(|p| p.record.as_ref());
-    let flag = |b: bool| if b { 1.0 } else { 0.0 };
-    GroupScores {
-        group: group.to_string(),
-        pages: pages.len(),
-        body_f1: mean(pages.iter().map(|p| p.score.f1)).unwrap_or(0.0),
-        empty: pages
-            .iter()
-            .filter(|p| p.extracted_tokens == 0 && p.gold_tokens > 0)
-            .count(),
-        title_exact: mean(recs().filter_map(|r| r.title_exact).map(flag)),
-        authors_f1: mean(recs().filter_map(|r| r.authors_f1)),
-        same_day: mean(recs().filter_map(|r| r.same_day).map(flag)),
-    }
-}
-
-/// The summary of a report's record pages (`None` when it has none).
-pub fn summary(pages: &[PageScore]) -> Option<RecordSummary> {
-    let with: Vec<&PageScore> = pages.iter().filter(|p| p.record.is_some()).collect();
-    if with.is_empty() {
-        return None;
-    }
-    let mut groups: Vec<&str> = with
-        .iter()
-        .filter_map(|p| p.record.as_ref().map(|r| r.group))
-        .collect();
-    groups.sort_unstable();
-    groups.dedup();
-    let mut out = vec![group_scores("all", &with)];
-    for g in groups {
-        let mine: Vec<&PageScore> = with
-            .iter()
-            .copied()
-            .filter(|p| p.record.as_ref().is_some_and(|r| r.group == g))
-            .collect();
-        out.push(group_scores(g, &mine));
-    }
-    Some(RecordSummary { groups: out })
-}
-
-impl RecordSummary {
-    /// One line per group: pages, body F1, empty pages, title, authors, day.
-    pub fn render(&self) -> String {
-        use std::fmt::Write as _;
-        let opt = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |v| format!("{v:.3}"));
-        let mut out = format!(
-            "{:<13} {:>5} {:>7} {:>5} {:>7} {:>7} {:>7}\n",
-            "group", "pages", "body F1", "empty", "title", "authors", "day"
-        );
-        for g in &self.groups {
-            let _ = writeln!(
-                out,
-                "{:<13} {:>5} {:>7.3} {:>5} {:>7} {:>7} {:>7}",
-                g.group,
-                g.pages,
-                g.body_f1,
-                g.empty,
-                opt(g.title_exact),
-                opt(g.authors_f1),
-                opt(g.same_day)
-            );
-        }
-        out
-    }
 }
 
 #[cfg(test)]

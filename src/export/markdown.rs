@@ -3,9 +3,10 @@
 //!
 //! In: an [`AnyStore`] (the SQLite or the PostgreSQL store), a
 //! [`Selection`] and the [`Rendering`] settings (the
-//! `[extract]` options and each site's line settings). Out: per article
-//! `# title`, its URL on the next line, then its body; one article at a
-//! time (constant memory), and an [`ExportSummary`] whose `from_stored_text`
+//! `[extract]` options and each site's line settings). Out: per article a
+//! YAML front matter block of its metadata ([`front_matter`]), `# title`,
+//! its URL on the next line, then its body; one article at a time
+//! (constant memory), and an [`ExportSummary`] whose `from_stored_text`
 //! counts the articles written from their stored text.
 //!
 //! 1. An article with a kept page: the page is decoded and extracted again
@@ -132,11 +133,45 @@ fn without_title_headings(md: &str, title: Option<&str>) -> String {
     kept.join("\n")
 }
 
+/// The article's metadata as a YAML front matter block (`---` lines around
+/// `key: value` lines), the fields it has only. Every value is written as
+/// JSON (a string in double quotes with its escapes, a list in brackets,
+/// a boolean), which YAML reads as it is: nothing a page says can end the
+/// block or become YAML of its own.
+fn front_matter(a: &StoredArticle) -> String {
+    use serde_json::{json, Value};
+    let art = &a.article;
+    let opt = |v: &Option<String>| v.as_ref().map(|s| json!(s));
+    let list = |v: &[String]| (!v.is_empty()).then(|| json!(v));
+    let fields: [(&str, Option<Value>); 11] = [
+        ("title", opt(&art.title)),
+        ("url", Some(json!(a.url))),
+        ("site", Some(json!(a.site))),
+        ("published_at", opt(&art.published_at)),
+        ("authors", list(&art.authors)),
+        ("section", opt(&art.section)),
+        ("tags", list(&art.tags)),
+        ("description", opt(&art.description)),
+        ("image", opt(&art.image)),
+        ("paywalled", art.paywalled.map(Value::Bool)),
+        ("language", opt(&art.language)),
+    ];
+    let mut out = String::from("---\n");
+    for (key, value) in fields {
+        if let Some(v) = value {
+            out.push_str(&format!("{key}: {v}\n"));
+        }
+    }
+    out.push_str("---\n");
+    out
+}
+
 fn write_article(
     out: &mut dyn Write,
     a: &StoredArticle,
     markdown: Option<&str>,
 ) -> std::io::Result<()> {
+    writeln!(out, "{}", front_matter(a))?;
     let title = a
         .article
         .title
@@ -247,7 +282,37 @@ mod tests {
         write_article(&mut out, &a, None).unwrap();
         let want = "# XSSTITLE \\<script\\>alert(1)\\</script\\>\njavascript:alert(1)\n\n\
                     \\&lt;b\\&gt; is \\<b\\>\n\n\\# not a heading\n\n\\[x\\](javascript:alert(1))\n\n";
-        assert_eq!(String::from_utf8(out).unwrap(), want);
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.ends_with(want), "{out}");
+        assert!(out.starts_with(&front_matter(&a)), "{out}");
+    }
+
+    #[test]
+    fn front_matter_holds_the_metadata_as_json_values_yaml_reads() {
+        let a = StoredArticle {
+            id: 1,
+            url: "https://a.test/1".into(),
+            site: "s".into(),
+            fetched_at: 0,
+            word_count: 0,
+            article: crate::extract::Article {
+                title: Some("A \"quoted\"\n---\ntitle: injected".into()),
+                authors: vec!["Jane Roe".into(), "John Doe".into()],
+                tags: vec!["Port".into()],
+                paywalled: Some(false),
+                ..Default::default()
+            },
+            method: None,
+        };
+        let fm = front_matter(&a);
+        assert_eq!(
+            fm,
+            "---\ntitle: \"A \\\"quoted\\\"\\n---\\ntitle: injected\"\n\
+             url: \"https://a.test/1\"\nsite: \"s\"\nauthors: [\"Jane Roe\",\"John Doe\"]\n\
+             tags: [\"Port\"]\npaywalled: false\n---\n"
+        );
+        // The block's lines: the two fences, one line per field.
+        assert_eq!(fm.lines().filter(|l| *l == "---").count(), 2);
     }
 
     #[test]

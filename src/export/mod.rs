@@ -38,7 +38,7 @@ use chrono::Utc;
 use crate::store::{AnyStore, Selection, StoreError};
 
 /// The fields of every JSONL object and CSV row, in order.
-pub const FIELDS: [&str; 14] = [
+pub const FIELDS: [&str; 20] = [
     "id",
     "url",
     "site",
@@ -53,6 +53,12 @@ pub const FIELDS: [&str; 14] = [
     "site_name",
     "text",
     "method",
+    "authors",
+    "description",
+    "section",
+    "tags",
+    "image",
+    "paywalled",
 ];
 
 #[derive(Debug, thiserror::Error)]

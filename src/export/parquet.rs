@@ -11,13 +11,14 @@
 //! Types: `id` and `word_count` are 64-bit integers; `fetched_at`,
 //! `published_at` and `modified_at` are UTC timestamps in milliseconds (the
 //! offset a page gave is not kept; the JSONL export keeps it); strings are
-//! UTF-8; absent values are null.
+//! UTF-8; `authors` and `tags` are lists of strings (empty when none);
+//! `paywalled` is a boolean; absent values are null.
 
 use std::io::Write;
 use std::sync::Arc;
 
 use parquet::basic::{Compression, ZstdLevel};
-use parquet::data_type::{ByteArray, ByteArrayType, Int64Type};
+use parquet::data_type::{BoolType, ByteArray, ByteArrayType, Int64Type};
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::parser::parse_message_type;
@@ -40,6 +41,20 @@ pub const SCHEMA: &str = "message article {
     optional binary site_name (STRING);
     required binary text (STRING);
     optional binary method (STRING);
+    required group authors (LIST) {
+        repeated group list {
+            required binary element (STRING);
+        }
+    }
+    optional binary description (STRING);
+    optional binary section (STRING);
+    required group tags (LIST) {
+        repeated group list {
+            required binary element (STRING);
+        }
+    }
+    optional binary image (STRING);
+    optional boolean paywalled;
 }";
 
 /// Rows per row group at most.
@@ -58,6 +73,11 @@ enum Column {
     OptLong(Vec<i64>, Vec<i16>),
     Text(Vec<ByteArray>),
     OptText(Vec<ByteArray>, Vec<i16>),
+    OptBool(Vec<bool>, Vec<i16>),
+    /// A list's elements, a definition level per element or empty list (1:
+    /// an element, 0: the list is empty) and a repetition level (0: a row's
+    /// first, 1: the next ones of its list).
+    List(Vec<ByteArray>, Vec<i16>, Vec<i16>),
 }
 
 impl Column {
@@ -68,6 +88,8 @@ impl Column {
             Value::OptLong(_) => Column::OptLong(Vec::new(), Vec::new()),
             Value::Text(_) => Column::Text(Vec::new()),
             Value::OptText(_) => Column::OptText(Vec::new(), Vec::new()),
+            Value::OptBool(_) => Column::OptBool(Vec::new(), Vec::new()),
+            Value::List(_) => Column::List(Vec::new(), Vec::new(), Vec::new()),
         }
     }
 
@@ -83,6 +105,15 @@ impl Column {
                 v.clear();
                 d.clear();
             }
+            Column::OptBool(v, d) => {
+                v.clear();
+                d.clear();
+            }
+            Column::List(v, d, r) => {
+                v.clear();
+                d.clear();
+                r.clear();
+            }
         }
     }
 }
@@ -93,6 +124,8 @@ enum Value<'a> {
     OptLong(Option<i64>),
     Text(&'a str),
     OptText(Option<&'a str>),
+    OptBool(Option<bool>),
+    List(&'a [String]),
 }
 
 /// An RFC 3339 time as Unix milliseconds in UTC.
@@ -102,8 +135,9 @@ fn millis(rfc3339: Option<&str>) -> Option<i64> {
         .map(|t| t.timestamp_millis())
 }
 
-/// The row of an article, in [`SCHEMA`] order.
-fn row_of(a: &StoredArticle) -> [Value<'_>; 14] {
+/// The row of an article, in [`SCHEMA`] order (`author`: its authors
+/// joined, [`crate::extract::Article::author`]).
+fn row_of<'a>(a: &'a StoredArticle, author: &'a Option<String>) -> [Value<'a>; 20] {
     let art = &a.article;
     [
         Value::Long(a.id),
@@ -112,7 +146,7 @@ fn row_of(a: &StoredArticle) -> [Value<'_>; 14] {
         Value::Long(a.fetched_at),
         Value::Long(i64::try_from(a.word_count).unwrap_or(i64::MAX)),
         Value::OptText(art.title.as_deref()),
-        Value::OptText(art.author.as_deref()),
+        Value::OptText(author.as_deref()),
         Value::OptLong(millis(art.published_at.as_deref())),
         Value::OptLong(millis(art.modified_at.as_deref())),
         Value::OptText(art.language.as_deref()),
@@ -120,6 +154,12 @@ fn row_of(a: &StoredArticle) -> [Value<'_>; 14] {
         Value::OptText(art.site_name.as_deref()),
         Value::Text(&art.text),
         Value::OptText(a.method.map(method_name)),
+        Value::List(&art.authors),
+        Value::OptText(art.description.as_deref()),
+        Value::OptText(art.section.as_deref()),
+        Value::List(&art.tags),
+        Value::OptText(art.image.as_deref()),
+        Value::OptBool(art.paywalled),
     ]
 }
 
@@ -167,7 +207,8 @@ impl<'w> ParquetWriter<'w> {
 
     /// Add one article; a full row group is written out.
     pub fn push(&mut self, a: &StoredArticle) -> std::io::Result<()> {
-        let row = row_of(a);
+        let author = a.article.author();
+        let row = row_of(a, &author);
         if self.columns.is_empty() {
             self.columns = row.iter().map(Column::for_value).collect();
         }
@@ -187,6 +228,22 @@ impl<'w> ParquetWriter<'w> {
                     if let Some(s) = s {
                         self.bytes += s.len();
                         v.push(ByteArray::from(s));
+                    }
+                }
+                (Column::OptBool(v, d), Value::OptBool(b)) => {
+                    d.push(i16::from(b.is_some()));
+                    v.extend(b);
+                }
+                (Column::List(v, d, r), Value::List(items)) => {
+                    if items.is_empty() {
+                        d.push(0);
+                        r.push(0);
+                    }
+                    for (i, s) in items.iter().enumerate() {
+                        self.bytes += s.len();
+                        v.push(ByteArray::from(s.as_str()));
+                        d.push(1);
+                        r.push(i16::from(i > 0));
                     }
                 }
                 _ => return Err(std::io::Error::other("parquet: column and value differ")),
@@ -218,6 +275,12 @@ impl<'w> ParquetWriter<'w> {
                     writer
                         .typed::<ByteArrayType>()
                         .write_batch(v, Some(d), None)
+                }
+                Column::OptBool(v, d) => writer.typed::<BoolType>().write_batch(v, Some(d), None),
+                Column::List(v, d, r) => {
+                    writer
+                        .typed::<ByteArrayType>()
+                        .write_batch(v, Some(d), Some(r))
                 }
             }
             .map_err(other)?;

@@ -93,23 +93,31 @@ fn csv_quotes_commas_quotes_and_line_breaks_per_rfc_4180() {
         row.contains(",\"Say \"\"hi\"\", world\","),
         "title quoted, quotes doubled: {row}"
     );
+    // The fields added after `method`: empty lists as `[]`, absent values
+    // empty.
     assert!(
-        row.ends_with(",\"First line.\nSecond, with comma.\",density\r\n"),
+        row.ends_with(",\"First line.\nSecond, with comma.\",density,[],,,[],,\r\n"),
         "{row:?}"
     );
 }
 
 #[test]
-fn markdown_opens_each_article_with_title_heading_and_url() {
+fn markdown_opens_each_article_with_front_matter_title_heading_and_url() {
+    let mut one = article_with_html("http://a.test/1", "One", "# Not a heading\nPlain.", None);
+    one.article.authors = vec!["Jane Roe".into()];
+    one.article.tags = vec!["Port".into(), "Ships".into()];
     let mut store = store_with(vec![
-        article_with_html("http://a.test/1", "One", "# Not a heading\nPlain.", None),
+        one,
         article_with_html("http://a.test/2", "Two", "Text two.", None),
     ]);
     let (md, summary) = export(&mut store, Format::Markdown);
     assert_eq!((summary.written, summary.from_stored_text), (2, 2));
     assert_eq!(
         md,
-        "# One\n<http://a.test/1>\n\n\\# Not a heading\n\nPlain.\n\n\
+        "---\ntitle: \"One\"\nurl: \"http://a.test/1\"\nsite: \"a\"\nauthors: [\"Jane Roe\"]\n\
+         tags: [\"Port\",\"Ships\"]\n---\n\n\
+         # One\n<http://a.test/1>\n\n\\# Not a heading\n\nPlain.\n\n\
+         ---\ntitle: \"Two\"\nurl: \"http://a.test/2\"\nsite: \"a\"\n---\n\n\
          # Two\n<http://a.test/2>\n\nText two.\n\n"
     );
 }
@@ -200,7 +208,10 @@ fn regression_export_printed_density_for_every_article_whatever_the_method() {
         .split("\r\n")
         .skip(1)
         .filter(|r| !r.is_empty())
-        .map(|r| r.rsplit(',').next().unwrap())
+        .map(|r| {
+            let from_end = FIELDS.len() - 1 - FIELDS.iter().position(|f| *f == "method").unwrap();
+            r.rsplit(',').nth(from_end).unwrap()
+        })
         .collect();
     assert_eq!(ends, ["schema", "fallback", ""]);
 }
@@ -243,7 +254,12 @@ fn parquet_round_trip_holds_the_jsonl_fields_as_typed_columns() {
         None,
     );
     full.fetched_at = 1_764_000_000_123;
-    full.article.author = Some("A. Writer".into());
+    full.article.authors = vec!["A. Writer".into(), "B. Writer".into()];
+    full.article.tags = vec!["Harbour".into()];
+    full.article.section = Some("Local".into());
+    full.article.paywalled = Some(true);
+    full.article.image = Some("http://a.test/lead.jpg".into());
+    full.article.description = Some("The harbour, again.".into());
     full.article.published_at = Some("2019-09-05T11:10:00+02:00".into());
     full.article.modified_at = Some("2019-09-06T08:00:00Z".into());
     full.article.language = Some("eng".into());
@@ -280,6 +296,18 @@ fn parquet_round_trip_holds_the_jsonl_fields_as_typed_columns() {
                 Field::Str(s) => assert_eq!(json.as_str(), Some(s.as_str()), "{name}"),
                 Field::TimestampMillis(ms) => assert_eq!(instant_ms(json), *ms, "{name}"),
                 Field::Null => assert!(json.is_null(), "{name}: {json}"),
+                Field::Bool(b) => assert_eq!(json.as_bool(), Some(*b), "{name}"),
+                Field::ListInternal(list) => {
+                    let items: Vec<serde_json::Value> = list
+                        .elements()
+                        .iter()
+                        .map(|e| match e {
+                            Field::Str(s) => serde_json::json!(s),
+                            other => panic!("{name}: unexpected element {other:?}"),
+                        })
+                        .collect();
+                    assert_eq!(json.as_array(), Some(&items), "{name}");
+                }
                 other => panic!("{name}: unexpected column type {other:?}"),
             }
         }

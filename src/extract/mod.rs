@@ -224,10 +224,13 @@ impl Selection {
 }
 
 /// What extraction yields for one page.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Article {
     pub title: Option<String>,
-    pub author: Option<String>,
+    /// The authors' names, in the page's order, each once: no "By", no
+    /// job titles or share links; an organisation only when the page
+    /// names it as the author. [`Article::author`] joins them.
+    pub authors: Vec<String>,
     /// RFC 3339.
     pub published_at: Option<String>,
     /// RFC 3339.
@@ -236,15 +239,78 @@ pub struct Article {
     pub language: Option<String>,
     pub canonical_url: Option<String>,
     pub site_name: Option<String>,
+    /// The standfirst or summary the page gives (`og:description`…).
+    pub description: Option<String>,
+    /// The publisher's section (`article:section`, `articleSection`).
+    pub section: Option<String>,
+    /// The publisher's own tags and keywords for the story.
+    pub tags: Vec<String>,
+    /// The lead image's URL.
+    pub image: Option<String>,
+    /// Whether the page declares the story not free to read (`Some(false)`:
+    /// declared free; `None`: it says neither).
+    pub paywalled: Option<bool>,
     /// One paragraph per line; blocks separated by one blank line.
     pub text: String,
     /// How the text was found (not stored).
-    #[serde(default)]
     pub method: Method,
     /// The text as Markdown (headings, lists, quotes, tables), when
     /// [`ExtractOptions::markdown`] asked for it (not stored).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub markdown: Option<String>,
+}
+
+impl Article {
+    /// The authors as one display string, joined with ", " (the `author`
+    /// field of the store and the exports); `None` without authors.
+    pub fn author(&self) -> Option<String> {
+        (!self.authors.is_empty()).then(|| self.authors.join(", "))
+    }
+}
+
+/// `extract --json`'s and `extract DIR`'s record: every field, `author`
+/// (the joined display string) beside `authors`.
+impl Serialize for Article {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Record<'a> {
+            title: &'a Option<String>,
+            author: Option<String>,
+            authors: &'a [String],
+            published_at: &'a Option<String>,
+            modified_at: &'a Option<String>,
+            language: &'a Option<String>,
+            canonical_url: &'a Option<String>,
+            site_name: &'a Option<String>,
+            description: &'a Option<String>,
+            section: &'a Option<String>,
+            tags: &'a [String],
+            image: &'a Option<String>,
+            paywalled: Option<bool>,
+            text: &'a str,
+            method: Method,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            markdown: Option<&'a str>,
+        }
+        Record {
+            title: &self.title,
+            author: self.author(),
+            authors: &self.authors,
+            published_at: &self.published_at,
+            modified_at: &self.modified_at,
+            language: &self.language,
+            canonical_url: &self.canonical_url,
+            site_name: &self.site_name,
+            description: &self.description,
+            section: &self.section,
+            tags: &self.tags,
+            image: &self.image,
+            paywalled: self.paywalled,
+            text: &self.text,
+            method: self.method,
+            markdown: self.markdown.as_deref(),
+        }
+        .serialize(s)
+    }
 }
 
 /// The article (extracted text plus metadata of the same document) and the
@@ -264,9 +330,15 @@ fn article_and_signals_of(
     } = selection;
     let (meta, signals) = metadata::metadata_and_signals(doc, url, opts.timezone);
     let language = metadata::detect_language(language_sample(&text));
+    let details = meta.details;
     let article = Article {
         title: meta.title,
-        author: meta.author,
+        authors: meta.authors,
+        description: details.description,
+        section: details.section,
+        tags: details.tags,
+        image: details.image,
+        paywalled: details.paywalled,
         published_at: meta
             .published_at
             .or_else(|| metadata::wechat_publish_time(html)),

@@ -3,7 +3,9 @@
 //!
 //! `since`/`until` take a day (`2026-11-01`, whole days in UTC) or an RFC
 //! 3339 time, as the CLI's `--since`/`--until` do; `lang` takes the codes
-//! `export` writes (`eng`, `fra`, `cmn`: three lower-case letters).
+//! `export` writes (`eng`, `fra`, `cmn`: three lower-case letters);
+//! `author`, `section` and `tag` one name each, compared as `search
+//! --author` compares them.
 
 use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeDelta};
 
@@ -47,7 +49,11 @@ fn get<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
         .filter(|v| !v.is_empty())
 }
 
-/// `site`, `since`, `until`, `lang` → a [`Selection`].
+/// The parameters of a [`Selection`].
+const SELECTION: &[&str] = &["site", "since", "until", "lang", "author", "section", "tag"];
+
+/// `site`, `since`, `until`, `lang`, `author`, `section`, `tag` → a
+/// [`Selection`].
 pub fn selection(pairs: &[(String, String)]) -> Result<Selection, ApiError> {
     let since = get(pairs, "since")
         .map(|s| bound(s, "since", false))
@@ -78,6 +84,9 @@ pub fn selection(pairs: &[(String, String)]) -> Result<Selection, ApiError> {
         published_since: since,
         published_until: until,
         language,
+        author: get(pairs, "author").map(str::to_string),
+        section: get(pairs, "section").map(str::to_string),
+        tag: get(pairs, "tag").map(str::to_string),
     })
 }
 
@@ -110,7 +119,7 @@ pub struct SearchRequest {
 }
 
 pub fn search(raw: Option<&str>) -> Result<SearchRequest, ApiError> {
-    let allowed = ["q", "limit", "offset", "site", "since", "until", "lang"];
+    let allowed = [&["q", "limit", "offset"][..], SELECTION].concat();
     let pairs = pairs(raw, &allowed)?;
     let q = get(&pairs, "q").unwrap_or("").to_string();
     if q.chars().count() > MAX_QUERY_CHARS {
@@ -148,7 +157,7 @@ fn number(
 
 /// An export request: format (jsonl, csv or parquet) and selection.
 pub fn export(raw: Option<&str>) -> Result<(Format, Selection), ApiError> {
-    let pairs = pairs(raw, &["format", "site", "since", "until", "lang"])?;
+    let pairs = pairs(raw, &[&["format"][..], SELECTION].concat())?;
     let format = match get(&pairs, "format").unwrap_or("jsonl") {
         "jsonl" => Format::Jsonl,
         "csv" => Format::Csv,
@@ -203,5 +212,16 @@ mod tests {
             "2026-11-01T23:59:59.999+00:00"
         );
         assert!(search(None).unwrap().q.is_empty());
+    }
+
+    #[test]
+    fn author_section_and_tag_select_on_search_and_export() {
+        let r = search(Some("author=Jane+Roe&section=Local&tag=%C3%A9t%C3%A9")).unwrap();
+        assert_eq!(r.selection.author.as_deref(), Some("Jane Roe"));
+        assert_eq!(r.selection.section.as_deref(), Some("Local"));
+        assert_eq!(r.selection.tag.as_deref(), Some("été"));
+        let (_, sel) = export(Some("format=csv&tag=x")).unwrap();
+        assert_eq!(sel.tag.as_deref(), Some("x"));
+        assert!(search(Some("tags=x")).is_err(), "unknown parameter");
     }
 }

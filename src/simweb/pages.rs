@@ -77,12 +77,15 @@ pub fn head(ctx: &Ctx, title: &str, article: Option<(&Article, &Url)>) -> String
             );
         }
         if matches!(site.template, Template::Planet | Template::Globe) {
+            let section = site.sections.get(a.section).map(|s| s.label);
             let ld = serde_json::json!({
                 "@context": "https://schema.org",
                 "@type": "NewsArticle",
                 "headline": a.title,
                 "datePublished": a.published.rfc3339(),
                 "author": {"@type": "Person", "name": a.author},
+                "articleSection": section,
+                "keywords": section.into_iter().collect::<Vec<_>>(),
                 "publisher": {"@type": "Organization", "name": site.display},
                 "mainEntityOfPage": url.as_str(),
                 "inLanguage": site.lang.code(),

@@ -59,6 +59,8 @@ pub use sqlite::overview::{DayCount, LanguageCount};
 pub use sqlite::site_rules::{SiteRuleStats, SiteRuleUpdate};
 pub use sqlite::trouble::FileTrouble;
 pub use sqlite::Store;
+mod stored;
+pub use stored::StoredArticle;
 pub mod target;
 pub use target::StoreTarget;
 
@@ -229,6 +231,13 @@ pub struct Selection {
     /// Only articles in this language (the ISO 639-3 code stored and
     /// exported, e.g. `eng`, `cmn`).
     pub language: Option<String>,
+    /// Only articles by this author (one of its names; case, width and
+    /// spacing aside).
+    pub author: Option<String>,
+    /// Only articles of this section (compared as authors are).
+    pub section: Option<String>,
+    /// Only articles with this tag (compared as authors are).
+    pub tag: Option<String>,
 }
 
 impl Selection {
@@ -238,67 +247,6 @@ impl Selection {
             site: Some(name.to_string()),
             ..Selection::default()
         }
-    }
-}
-
-/// An article as stored; serialized, the record of `export` and
-/// `show --json` (every field is documented in docs/export.md;
-/// exporters of other formats reuse this one struct).
-#[derive(Debug, Clone)]
-pub struct StoredArticle {
-    pub id: i64,
-    pub url: String,
-    pub site: String,
-    /// When the page was fetched, in ms since the Unix epoch; serialized as
-    /// RFC 3339 in UTC with milliseconds, like the other dates.
-    pub fetched_at: i64,
-    pub word_count: u64,
-    /// Its `method` is [`StoredArticle::method`] or the default.
-    pub article: Article,
-    /// The extraction path that found the text (`articles.method`); `None`
-    /// for articles stored before migration 0009 (serialized as null).
-    pub method: Option<Method>,
-}
-
-impl Serialize for StoredArticle {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        /// The exported record: the fields of docs/export.md, in order.
-        #[derive(Serialize)]
-        struct Record<'a> {
-            id: i64,
-            url: &'a str,
-            site: &'a str,
-            #[serde(serialize_with = "ms_as_rfc3339")]
-            fetched_at: i64,
-            word_count: u64,
-            title: &'a Option<String>,
-            author: &'a Option<String>,
-            published_at: &'a Option<String>,
-            modified_at: &'a Option<String>,
-            language: &'a Option<String>,
-            canonical_url: &'a Option<String>,
-            site_name: &'a Option<String>,
-            text: &'a str,
-            method: Option<Method>,
-        }
-        let a = &self.article;
-        Record {
-            id: self.id,
-            url: &self.url,
-            site: &self.site,
-            fetched_at: self.fetched_at,
-            word_count: self.word_count,
-            title: &a.title,
-            author: &a.author,
-            published_at: &a.published_at,
-            modified_at: &a.modified_at,
-            language: &a.language,
-            canonical_url: &a.canonical_url,
-            site_name: &a.site_name,
-            text: &a.text,
-            method: self.method,
-        }
-        .serialize(s)
     }
 }
 
@@ -319,13 +267,6 @@ pub fn method_of_name(name: Option<&str>) -> Option<Method> {
 pub fn ms_to_rfc3339(ms: i64) -> Option<String> {
     chrono::DateTime::from_timestamp_millis(ms)
         .map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true))
-}
-
-fn ms_as_rfc3339<S: serde::Serializer>(ms: &i64, s: S) -> Result<S::Ok, S::Error> {
-    match ms_to_rfc3339(*ms) {
-        Some(t) => s.serialize_str(&t),
-        None => s.serialize_none(),
-    }
 }
 
 #[derive(Debug, Clone, Serialize)]

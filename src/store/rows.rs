@@ -7,6 +7,7 @@
 //! values; counts are kept as signed integers). Out: the public type, the
 //! same on either store.
 
+use super::rules::details::{list_of, opt_flag};
 use super::rules::to_u64;
 use super::{
     method_of_name, DayCount, KeptHeaders, KeptSizes, LanguageCount, ReextractCursor, SearchHit,
@@ -17,7 +18,7 @@ use crate::extract::Article;
 /// The columns [`stored_article`] reads, `a` the article, `s` its site.
 pub(crate) const ARTICLE_COLUMNS: &str = "a.id, a.url, s.name, a.fetched_at, a.word_count, \
     a.title, a.author, a.published_at, a.modified_at, a.language, a.canonical_url, a.site_name, \
-    a.text, a.method";
+    a.text, a.method, a.authors, a.description, a.section, a.tags, a.image, a.paywalled";
 
 /// The columns [`stored_html`] reads, `k` the kept page, `s` its site (the
 /// status widened: PostgreSQL keeps it in an `integer`).
@@ -65,6 +66,12 @@ pub(crate) trait Columns {
 /// A row of [`ARTICLE_COLUMNS`].
 pub(crate) fn stored_article<R: Columns + ?Sized>(r: &R) -> Result<StoredArticle, R::Error> {
     let method = method_of_name(r.opt_text(13)?.as_deref());
+    // A row written without the list (by a process of an older build on a
+    // shared database) has its names in `author` alone.
+    let mut authors = list_of(r.opt_text(14)?.as_deref());
+    if authors.is_empty() {
+        authors.extend(r.opt_text(6)?);
+    }
     Ok(StoredArticle {
         id: r.int(0)?,
         url: r.text(1)?,
@@ -73,7 +80,12 @@ pub(crate) fn stored_article<R: Columns + ?Sized>(r: &R) -> Result<StoredArticle
         word_count: u64::try_from(r.int(4)?).unwrap_or(0),
         article: Article {
             title: r.opt_text(5)?,
-            author: r.opt_text(6)?,
+            authors,
+            description: r.opt_text(15)?,
+            section: r.opt_text(16)?,
+            tags: list_of(r.opt_text(17)?.as_deref()),
+            image: r.opt_text(18)?,
+            paywalled: opt_flag(r.cell(19)?),
             published_at: r.opt_text(7)?,
             modified_at: r.opt_text(8)?,
             language: r.opt_text(9)?,

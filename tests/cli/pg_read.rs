@@ -188,3 +188,64 @@ fn errors_on_postgres_are_the_sqlite_ones() {
     );
     assert_clean_failure(&out, "127.0.0.1:9/none: cannot connect to PostgreSQL");
 }
+
+#[test]
+fn export_and_search_filter_by_author_section_and_tag_alike_on_both_stores() {
+    let dir = tempfile::tempdir().unwrap();
+    let pg = demo_on_both(dir.path());
+    let export = run_ok(&["--db", "demo.db", "export"], dir.path());
+    let records: Vec<serde_json::Value> = export
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let with_section = records
+        .iter()
+        .find(|r| r["section"].is_string() && !r["tags"].as_array().unwrap().is_empty())
+        .expect("an article with a section and tags");
+    let author = with_section["authors"][0].as_str().expect("an author");
+    let section = with_section["section"].as_str().unwrap();
+    let tag = with_section["tags"][0].as_str().unwrap();
+    let ids = |db: &str, args: &[&str]| -> Vec<i64> {
+        let mut a = vec!["--db", db, "export"];
+        a.extend(args);
+        run_ok(&a, dir.path())
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                    .as_i64()
+                    .unwrap()
+            })
+            .collect()
+    };
+    let shouting = author.to_uppercase();
+    for args in [
+        vec!["--author", shouting.as_str()],
+        vec!["--section", section],
+        vec!["--tag", tag],
+        vec!["--author", author, "--section", section],
+    ] {
+        let sqlite = ids("demo.db", &args);
+        assert!(!sqlite.is_empty(), "{args:?} selected nothing");
+        assert!(sqlite.len() < records.len(), "{args:?} selected everything");
+        assert_eq!(sqlite, ids(&pg.url, &args), "{args:?}");
+    }
+    assert!(ids("demo.db", &["--tag", "no such tag"]).is_empty());
+    // Search takes the same filters: a word of the article's title finds
+    // it among the author's articles.
+    let word = with_section["title"]
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .max_by_key(|w| w.chars().count())
+        .unwrap()
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_string();
+    for db in ["demo.db", pg.url.as_str()] {
+        let hits = run_ok(
+            &["--db", db, "search", &word, "--author", author, "--json"],
+            dir.path(),
+        );
+        let hits: serde_json::Value = serde_json::from_str(&hits).unwrap();
+        assert!(!hits.as_array().unwrap().is_empty(), "{db}");
+    }
+}

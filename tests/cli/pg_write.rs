@@ -193,7 +193,11 @@ fn markdown_export_on_postgres_is_the_sqlite_one_byte_for_byte() {
             "{}",
             stderr(&outs[1])
         );
-        assert!(stdout(&outs[1]).starts_with("# "), "{}", stdout(&outs[1]));
+        assert!(
+            stdout(&outs[1]).starts_with("---\ntitle: "),
+            "{}",
+            stdout(&outs[1])
+        );
     }
     // With the default window the boilerplate lines of `globe` are dropped
     // from the Markdown: the two windows give different files.

@@ -80,12 +80,7 @@ async fn modern_template_crawl_keeps_only_the_story_and_reads_json_ld() {
             assert!(!lines.contains(&noise), "{}: {noise:?} kept", a.url);
         }
         let (author, published) = web.true_byline(&a.url).expect("true byline");
-        assert_eq!(
-            a.article.author.as_deref(),
-            Some(author.as_str()),
-            "{}",
-            a.url
-        );
+        assert_eq!(a.article.authors, [author.as_str()], "{}", a.url);
         // The page shows the day only: the time of day comes from the JSON-LD.
         assert_eq!(
             a.article.published_at.as_deref(),

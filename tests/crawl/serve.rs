@@ -186,6 +186,33 @@ async fn api_searches_filters_pages_and_reports_errors_as_json() {
     .await;
     assert!(ids(&v).is_empty(), "lang filter: {v}");
 
+    // Author, section and tag filters: the articles listing that name.
+    let author = en.article.authors.first().expect("an author").clone();
+    let (status, v) = get_json(
+        &http,
+        addr,
+        &format!(
+            "/api/search?author={}&limit=100",
+            enc(&author.to_lowercase())
+        ),
+    )
+    .await;
+    assert_eq!(status, 200, "{v}");
+    let by_author: Vec<i64> = c
+        .articles
+        .iter()
+        .filter(|a| a.article.authors.contains(&author))
+        .map(|a| a.id)
+        .collect();
+    let mut found = ids(&v);
+    found.sort_unstable();
+    assert_eq!(found, by_author, "{author}: {v}");
+    let (status, v) = get_json(&http, addr, "/api/search?tag=no+such+tag").await;
+    assert_eq!(status, 200, "{v}");
+    assert!(ids(&v).is_empty(), "tag filter: {v}");
+    let (_, one) = get_json(&http, addr, &format!("/api/articles/{}", en.id)).await;
+    assert_eq!(one["authors"][0], author.as_str(), "{one}");
+
     // Site filter and paging, browsing without a word.
     let (_, all) = get_json(
         &http,

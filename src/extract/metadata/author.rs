@@ -1,16 +1,21 @@
 //! Byline strings → an author name.
 //!
 //! In: raw author text from meta tags, `itemprop=author`, `rel=author` links
-//! or byline elements ("By Jane Roe | Sep 5, 2019", "作者：张三"). Out: the
-//! name ("Jane Roe"), or `None` when the text does not look like a name (a
-//! URL, a handle, an e-mail address, a paragraph of biography).
+//! or byline elements ("By Jane Roe | Sep 5, 2019", "Von Jane Roe",
+//! "作者：张三"), one name's part of it once [`super::authors`] has split a
+//! list. Out: the name ("Jane Roe"), or `None` when the text does not look
+//! like a name (a URL, a slug, a handle, an e-mail address, a paragraph of
+//! biography, share links, a job title alone).
 
 use regex::Regex;
 use std::sync::LazyLock;
 
-/// Byline lead-ins to drop.
+/// Byline lead-ins to drop: "By" and its equivalents in the languages of
+/// the news (German "Von", French "Par", Spanish and Portuguese "Por",
+/// Dutch "Door", Scandinavian "Av"/"Af", Italian "di"), the labels "Author:",
+/// "Text:", and the Chinese ones.
 static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:(?:written|posted|published|reported|text|story|words)\s+)?by\s*:?\s+|^(?:authors?|author\(s\)|reporter|writer)\s*[:：]\s*|^(?:作者|记者|文|撰文|来源作者)\s*[:：/／]?\s*")
+    Regex::new(r"(?i)^(?:(?:written|posted|published|reported|text|story|words)\s+)?by\s*:?\s+|^(?:von|par|por|door|av|af)\s*:?\s+|^(?-i:di)\s+|^(?:authors?|author\(s\)|autor(?:in|en)?|auteur|reporter|writer|text|texto)\s*[:：]\s*|^(?:作者|记者|文|撰文|来源作者|责任编辑)\s*[:：/／]?\s*")
         .expect("valid regex")
 });
 /// "By" inside a byline that starts with something else (a date).
@@ -18,7 +23,7 @@ static INNER_BY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"\b(?:By|BY)\s+").expect("valid regex"));
 /// Where a byline stops being the name: separators, dates, roles.
 static TAIL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\s*(?:[|•·/(\[\n<]|\s[-–—]\s|,?\s+(?:updated|published|posted|on)\b|,?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d|责任编辑|编辑|来源)")
+    Regex::new(r"(?i)\s*(?:[|•·/(\[\n<]|\s[-–—]\s|,?\s+(?:updated|published|posted|on)\b|,?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\b\d|责任编辑|编辑|来源)")
         .expect("valid regex")
 });
 
@@ -31,6 +36,11 @@ static ROLE: LazyLock<Regex> = LazyLock::new(|| {
 /// Longest plausible author string (several co-authors included).
 const MAX_CHARS: usize = 100;
 const MAX_WORDS: usize = 12;
+
+/// `raw` without its byline lead-in ("By ", "Von ", "Author: ").
+pub(super) fn strip_lead_in(raw: &str) -> &str {
+    PREFIX.find(raw).map_or(raw, |m| &raw[m.end()..])
+}
 
 /// Clean one author string; `None` when it is not a plausible name.
 pub(super) fn clean_author(raw: &str) -> Option<String> {
@@ -53,19 +63,125 @@ pub(super) fn clean_author(raw: &str) -> Option<String> {
     let name = body[..cut].trim_matches(|c: char| c.is_whitespace() || ",;:-–—".contains(c));
     let words = name.split_whitespace().count();
     let letters = name.chars().filter(|c| c.is_alphabetic()).count();
-    // Two letters name nobody in Latin script ("vv"), but do in Chinese.
-    let min_letters = if name.is_ascii() { 3 } else { 2 };
+    // Two letters name nobody in Latin script ("vv"), but do in Chinese,
+    // and an agency in capitals does ("AP").
+    let acronym = name.len() == 2 && name.bytes().all(|b| b.is_ascii_uppercase());
+    let min_letters = if name.is_ascii() && !acronym { 3 } else { 2 };
     let ok = letters >= min_letters
         && name.chars().count() <= MAX_CHARS
         && !lower.contains("photo")
         && words <= MAX_WORDS
-        && !is_placeholder(name);
+        && !is_placeholder(name)
+        && !is_slug(name)
+        && !is_links_or_role(name);
     ok.then(|| name.to_string())
+}
+
+/// A URL slug or user name in place of a name ("jane-roe", "j_roe"): one
+/// lower-case word joined by hyphens or underscores.
+fn is_slug(name: &str) -> bool {
+    !name.contains(' ')
+        && name.contains(['-', '_'])
+        && !name.chars().any(char::is_uppercase)
+        && name.chars().any(char::is_lowercase)
+}
+
+/// A domain name ("ndr.de", "Lrt.lt"): a publisher named by its address.
+pub(super) fn is_domain(name: &str) -> bool {
+    let Some((host, tld)) = name.rsplit_once('.') else {
+        return false;
+    };
+    !name.contains(char::is_whitespace)
+        && !host.is_empty()
+        && (2..=6).contains(&tld.len())
+        && tld.chars().all(|c| c.is_ascii_alphabetic())
+        && host
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '.' || c == '-')
+}
+
+/// Job titles' last word ("Senior Writer", "Entertainment Reporter").
+const ROLE_NOUNS: &[&str] = &[
+    "writer",
+    "reporter",
+    "correspondent",
+    "columnist",
+    "editor",
+    "editors",
+    "redakteur",
+    "redakteurin",
+    "journalist",
+    "journalistin",
+    "contributor",
+    "photographer",
+    "producer",
+];
+
+/// Words of share and follow links ("Twitter Facebook", "E-Mail") and of
+/// job titles ("Senior Writer"): an author box's links and labels, not a
+/// name, when every word of the text is one of them.
+fn is_links_or_role(name: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "twitter",
+        "facebook",
+        "x",
+        "instagram",
+        "linkedin",
+        "whatsapp",
+        "telegram",
+        "youtube",
+        "tiktok",
+        "pinterest",
+        "reddit",
+        "threads",
+        "bluesky",
+        "mastodon",
+        "rss",
+        "email",
+        "e-mail",
+        "mail",
+        "share",
+        "follow",
+        "teilen",
+        "folgen",
+        "copy",
+        "link",
+        "print",
+        "senior",
+        "chief",
+        "staff",
+        "sports",
+        "news",
+        "political",
+        "foreign",
+        "national",
+    ];
+    name.split_whitespace().all(|w| {
+        let w = w.trim_matches(',');
+        WORDS
+            .iter()
+            .chain(ROLE_NOUNS)
+            .any(|x| w.eq_ignore_ascii_case(x))
+    })
+}
+
+/// A job title beside a name in a list ("Jane Roe, Entertainment Writer"):
+/// its last word names a role.
+pub(super) fn is_job_title(part: &str) -> bool {
+    part.split_whitespace()
+        .last()
+        .is_some_and(|w| ROLE_NOUNS.iter().any(|r| w.eq_ignore_ascii_case(r)))
 }
 
 /// CMS defaults and byline fragments that name nobody.
 fn is_placeholder(name: &str) -> bool {
     const WORDS: &[&str] = &[
+        "von",
+        "par",
+        "por",
+        "door",
+        "av",
+        "af",
         "admin",
         "administrator",
         "author",
@@ -142,17 +258,6 @@ pub(super) fn looks_like_name(name: &str) -> bool {
             Some(c) => c.is_uppercase() || PARTICLES.contains(&w),
         }
     })
-}
-
-/// Join several names, dropping duplicates.
-pub(super) fn join_names(names: &[String]) -> Option<String> {
-    let mut seen: Vec<&str> = Vec::new();
-    for n in names {
-        if !seen.iter().any(|s| s.eq_ignore_ascii_case(n)) {
-            seen.push(n);
-        }
-    }
-    (!seen.is_empty()).then(|| seen.join(", "))
 }
 
 #[cfg(test)]
@@ -253,13 +358,25 @@ mod tests {
     }
 
     #[test]
-    fn joining_dedupes() {
-        let v = vec![
-            "Jane Roe".to_string(),
-            "jane roe".to_string(),
-            "John Doe".to_string(),
-        ];
-        assert_eq!(join_names(&v).as_deref(), Some("Jane Roe, John Doe"));
-        assert_eq!(join_names(&[]), None);
+    fn lead_ins_acronyms_slugs_and_share_links() {
+        assert_eq!(c("Von BR24 Redaktion").as_deref(), Some("BR24 Redaktion"));
+        assert_eq!(c("von dpa").as_deref(), Some("dpa"));
+        assert_eq!(c("Par Jeanne Roe").as_deref(), Some("Jeanne Roe"));
+        assert_eq!(c("Por Juana Roe").as_deref(), Some("Juana Roe"));
+        assert_eq!(c("di Mario Rossi").as_deref(), Some("Mario Rossi"));
+        // A name that starts like a lead-in keeps it.
+        assert_eq!(c("Di Maria").as_deref(), Some("Di Maria"));
+        assert_eq!(c("AP").as_deref(), Some("AP"));
+        for s in [
+            "Von",
+            "jane-roe",
+            "j_roe",
+            "Twitter Facebook",
+            "Senior Writer",
+        ] {
+            assert_eq!(c(s), None, "{s:?}");
+        }
+        assert!(is_domain("ndr.de") && is_domain("Lrt.lt"));
+        assert!(!is_domain("J. Roe") && !is_domain("Jane Roe"));
     }
 }

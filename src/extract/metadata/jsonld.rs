@@ -1,12 +1,15 @@
 //! `<script type="application/ld+json">` blocks → article facts.
 //!
 //! In: the raw text of each block. Out: [`JsonLd`] with the headline, the raw
-//! `datePublished`/`dateModified` strings, author names, and publisher /
-//! website names. Handles top-level arrays, `@graph`, nested nodes
-//! (`mainEntity`…), `@id` references to Person/Organization nodes (Yoast), and
-//! values given as strings, arrays or `{"@value": …}`. Blocks that are not
-//! valid JSON (after removing the comment/CDATA wrappers some CMSs add) are
-//! skipped.
+//! `datePublished`/`dateModified` strings, author names, publisher /
+//! website names, and the story's description, section, keywords, lead
+//! image and whether it is free to read. Handles top-level arrays, `@graph`,
+//! nested nodes (`mainEntity`…), `@id` references to Person/Organization
+//! nodes (Yoast), persons named only by `givenName` and `familyName`, and
+//! values given as strings, arrays or `{"@value": …}`; character references
+//! in strings (`&quot;`, `&uuml;`: CMSs write the JSON from HTML-escaped
+//! fields) are decoded. Blocks that are not valid JSON (after removing the
+//! comment/CDATA wrappers some CMSs add) are skipped.
 
 use serde_json::{Map, Value};
 use std::collections::{HashMap, VecDeque};
@@ -22,6 +25,17 @@ pub(super) struct JsonLd {
     pub authors: Vec<String>,
     pub publisher: Option<String>,
     pub website: Option<String>,
+    pub description: Option<String>,
+    /// `articleSection` (the first, when several).
+    pub section: Option<String>,
+    /// `keywords`: a list, or one string of comma-separated keywords.
+    pub keywords: Vec<String>,
+    /// The story's `image` (a URL, an `ImageObject`'s `url`, the first of
+    /// a list), else its `thumbnailUrl`; as written (maybe relative).
+    pub image: Option<String>,
+    /// `isAccessibleForFree` of the story, `false` too when a part of it
+    /// (`hasPart`) is not free: the paywall markup search engines read.
+    pub free: Option<bool>,
     /// A node is typed as a story (`NewsArticle`, `BlogPosting`, …; not a
     /// `Blog`, which is a blog's front page).
     pub story_typed: bool,
@@ -53,7 +67,7 @@ pub(super) fn read<S: AsRef<str>>(blocks: &[S]) -> JsonLd {
     let by_id: HashMap<&str, &Node> = nodes
         .iter()
         // References ({"@id": …} alone) must not shadow the node they point to.
-        .filter(|n| n.contains_key("name"))
+        .filter(|n| n.contains_key("name") || n.contains_key("familyName"))
         .filter_map(|n| Some((n.get("@id")?.as_str()?, *n)))
         .collect();
     let articles: Vec<&Node> = nodes.iter().copied().filter(|n| is_article(n)).collect();
@@ -103,7 +117,82 @@ pub(super) fn read<S: AsRef<str>>(blocks: &[S]) -> JsonLd {
         authors,
         publisher,
         website,
+        description: articles.iter().find_map(|n| text_of(n.get("description")?)),
+        section: articles
+            .iter()
+            .find_map(|n| text_of(n.get("articleSection")?)),
+        keywords: articles
+            .iter()
+            .map(|n| keywords_of(n.get("keywords")))
+            .find(|k| !k.is_empty())
+            .unwrap_or_default(),
+        image: articles.iter().find_map(|n| {
+            n.get("image")
+                .and_then(|v| image_of(v, &by_id))
+                .or_else(|| text_of(n.get("thumbnailUrl")?))
+        }),
+        free: articles.iter().find_map(|n| free_of(n)),
     }
+}
+
+/// Keywords as a list: each string of an array, or a string split at its
+/// commas; blank ones dropped.
+fn keywords_of(v: Option<&Value>) -> Vec<String> {
+    let strings: Vec<String> = match v {
+        Some(Value::Array(items)) => items.iter().take(100).filter_map(text_of).collect(),
+        Some(v @ Value::String(_)) => text_of(v)
+            .map(|s| s.split(',').map(str::to_string).collect())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    strings
+        .into_iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// An image's URL: a string, an `ImageObject` (`url`, `contentUrl`, or an
+/// `@id` reference to one), the first of a list.
+fn image_of(v: &Value, by_id: &HashMap<&str, &Node>) -> Option<String> {
+    match v {
+        Value::String(_) => text_of(v),
+        Value::Array(items) => items.iter().take(20).find_map(|i| image_of(i, by_id)),
+        Value::Object(o) => o
+            .get("url")
+            .or_else(|| o.get("contentUrl"))
+            .and_then(text_of)
+            .or_else(|| {
+                let target = by_id.get(o.get("@id")?.as_str()?)?;
+                text_of(target.get("url").or_else(|| target.get("contentUrl"))?)
+            }),
+        _ => None,
+    }
+}
+
+/// Whether a story says it is free to read: its own `isAccessibleForFree`
+/// (a boolean or the strings "true"/"false", the key in any case), and
+/// `false` when a part of it is declared not free.
+fn free_of(node: &Node) -> Option<bool> {
+    let flag = |n: &Node| {
+        n.iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case("isAccessibleForFree"))
+            .and_then(|(_, v)| match v {
+                Value::Bool(b) => Some(*b),
+                Value::String(s) if s.trim().eq_ignore_ascii_case("true") => Some(true),
+                Value::String(s) if s.trim().eq_ignore_ascii_case("false") => Some(false),
+                _ => None,
+            })
+    };
+    let parts: Vec<&Node> = match node.get("hasPart") {
+        Some(Value::Object(o)) => vec![o],
+        Some(Value::Array(items)) => items.iter().filter_map(Value::as_object).collect(),
+        _ => Vec::new(),
+    };
+    if parts.iter().any(|p| flag(p) == Some(false)) {
+        return Some(false);
+    }
+    flag(node)
 }
 
 /// The `articleBody` of the first article node that has one, one paragraph
@@ -179,7 +268,7 @@ fn is_article(node: &Node) -> bool {
 }
 
 /// A string value, the first string of an array, or an `@value` object;
-/// whitespace collapsed, empty → None.
+/// character references decoded, whitespace collapsed, empty → None.
 fn text_of(v: &Value) -> Option<String> {
     let s = match v {
         Value::String(s) => s.as_str(),
@@ -187,8 +276,31 @@ fn text_of(v: &Value) -> Option<String> {
         Value::Object(o) => return o.get("@value").and_then(text_of),
         _ => return None,
     };
-    let collapsed = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let decoded = decode_references(s);
+    let collapsed = decoded.split_whitespace().collect::<Vec<_>>().join(" ");
     (!collapsed.is_empty()).then_some(collapsed)
+}
+
+/// `s` with its character references (`&quot;`, `&#039;`, `&uuml;`)
+/// decoded as an HTML parser decodes them in text; a string without one is
+/// returned as it is (most are: the parse is only paid for the others).
+fn decode_references(s: &str) -> std::borrow::Cow<'_, str> {
+    let has_reference = s.match_indices('&').any(|(at, _)| {
+        let rest = &s[at + 1..];
+        let name_len = rest
+            .bytes()
+            .take(32)
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'#')
+            .count();
+        name_len > 0 && rest.as_bytes().get(name_len) == Some(&b';')
+    });
+    if !has_reference {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    // Escaped as text first: a `<` in a headline is a character, not a tag.
+    let escaped = s.replace('<', "&lt;");
+    let fragment = scraper::Html::parse_fragment(&escaped);
+    std::borrow::Cow::Owned(fragment.root_element().text().collect())
 }
 
 /// Names from an author/publisher value: a string, an object with `name`, an
@@ -203,9 +315,9 @@ fn names_of(v: &Value, by_id: &HashMap<&str, &Node>) -> Vec<String> {
     for item in items {
         let name = match item {
             Value::String(_) => text_of(item),
-            Value::Object(o) => o.get("name").and_then(text_of).or_else(|| {
+            Value::Object(o) => person_name(o).or_else(|| {
                 let target = by_id.get(o.get("@id")?.as_str()?)?;
-                text_of(target.get("name")?)
+                person_name(target)
             }),
             _ => None,
         };
@@ -216,6 +328,17 @@ fn names_of(v: &Value, by_id: &HashMap<&str, &Node>) -> Vec<String> {
         }
     }
     out
+}
+
+/// A node's `name`, else its `givenName` and `familyName` together.
+fn person_name(node: &Node) -> Option<String> {
+    node.get("name").and_then(text_of).or_else(|| {
+        let parts: Vec<String> = ["givenName", "familyName"]
+            .iter()
+            .filter_map(|k| text_of(node.get(*k)?))
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(" "))
+    })
 }
 
 pub(super) fn looks_like_url(s: &str) -> bool {

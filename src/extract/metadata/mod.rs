@@ -1,5 +1,6 @@
-//! DOM → [`Metadata`]: title, dates, author, canonical URL, site name; plus
-//! language detection on the article text.
+//! DOM → [`Metadata`]: title, dates, authors, canonical URL, site name,
+//! description, section, tags, lead image, paywall; plus language detection
+//! on the article text.
 //!
 //! In: a parsed page and its URL. Out: [`Metadata`], every field `None` when
 //! the page does not say (never a guess from nothing, never a panic).
@@ -16,14 +17,18 @@
 //!   the canonical URL (/2019/09/05/, 20190905) ([`dates`]);
 //! - modified: JSON-LD `dateModified`, `article:modified_time` and kin,
 //!   `itemprop=dateModified`, "Updated: …" texts;
-//! - author: JSON-LD author names, `meta name=author`, `article:author` (not a
-//!   URL), other author metas, `itemprop=author`, `rel=author`, byline classes;
+//! - authors: JSON-LD author names, `meta name=author`, `article:author` (not a
+//!   URL), other author metas, `itemprop=author`, `rel=author`, byline
+//!   classes, each split into names ([`authors`]);
 //! - canonical: `link rel=canonical` resolved against the URL, else og:url;
 //! - site name: og:site_name, JSON-LD publisher / WebSite name,
-//!   application-name.
+//!   application-name;
+//! - description, section, tags, image, paywalled: [`details`].
 
 mod author;
+mod authors;
 mod dates;
+mod details;
 mod jsonld;
 mod language;
 mod page;
@@ -45,12 +50,16 @@ use url::Url;
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Metadata {
     pub title: Option<String>,
-    pub author: Option<String>,
+    /// In the page's order, each once.
+    pub authors: Vec<String>,
     pub published_at: Option<String>,
     pub modified_at: Option<String>,
     pub canonical_url: Option<String>,
     pub site_name: Option<String>,
+    pub details: Details,
 }
+
+pub use details::Details;
 
 const PUBLISHED_METAS: &[&str] = &[
     "article:published_time",
@@ -89,6 +98,7 @@ const MODIFIED_METAS: &[&str] = &[
     "lastmod",
     "last-modified",
 ];
+/// Metas naming the author, each a source of its own ([`authors`]).
 const AUTHOR_METAS: &[&str] = &[
     "author",
     "article:author",
@@ -194,7 +204,8 @@ pub fn metadata_and_signals(
 
     let meta = Metadata {
         title,
-        author: find_author(&page, &ld, site_name.as_deref()),
+        authors: authors::find_authors(&page, &ld, site_name.as_deref()),
+        details: details::details(&page, &ld, url, &site_names),
         published_at: published.map(|d| d.to_rfc3339(zone)),
         modified_at: modified.map(|d| d.to_rfc3339(zone)),
         canonical_url,
@@ -309,34 +320,6 @@ fn find_modified(page: &Page, ld: &jsonld::JsonLd) -> Option<Stamp> {
 
 fn first_stamp<'a>(mut values: impl Iterator<Item = &'a str>) -> Option<Stamp> {
     values.find_map(dates::parse_stamp)
-}
-
-fn find_author(page: &Page, ld: &jsonld::JsonLd, site_name: Option<&str>) -> Option<String> {
-    let not_site = |n: &String| site_name.is_none_or(|s| !s.eq_ignore_ascii_case(n));
-    // An organisation named as author is the site, not a person.
-    let from_ld: Vec<String> = ld
-        .authors
-        .iter()
-        .filter_map(|a| author::clean_author(a))
-        .filter(not_site)
-        .collect();
-    if let Some(joined) = author::join_names(&from_ld) {
-        return Some(joined);
-    }
-    let strong = AUTHOR_METAS
-        .iter()
-        .flat_map(|k| page.metas_for(k))
-        .filter(|v| !jsonld::looks_like_url(v))
-        .chain(page.itemprop_authors.iter().map(String::as_str))
-        .filter_map(author::clean_author);
-    let weak = page
-        .rel_authors
-        .iter()
-        .chain(&page.byline_name_hints)
-        .chain(&page.byline_hints)
-        .filter_map(|a| author::clean_author(a))
-        .filter(|a| author::looks_like_name(a));
-    strong.chain(weak).find(not_site)
 }
 
 /// Resolve `href` against the page URL; only http(s) results count.

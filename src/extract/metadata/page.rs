@@ -11,6 +11,9 @@ use scraper::ElementRef;
 use std::sync::LazyLock;
 
 use super::signals::PageSignals;
+use place::{hint, hint_words, in_chrome_or_comments, in_rail};
+
+mod place;
 
 /// Byline-ish texts longer than this are paragraphs, not bylines.
 const HINT_TEXT_LIMIT: usize = 300;
@@ -353,9 +356,12 @@ impl Page {
         if !self.spend() {
             return;
         }
-        let Some(t) = bounded_text(el, HINT_TEXT_LIMIT, true) else {
+        // Each text node on a line of its own: a byline's names are often
+        // one element each, with no separator between them.
+        let Some(lines) = bounded_lines(el, HINT_TEXT_LIMIT) else {
             return;
         };
+        let t = lines.replace('\n', " ");
         // A date-classed "Last updated: …" (class `updated`) dates a change.
         let date = date && t.bytes().any(|b| b.is_ascii_digit()) && !is_modified_label(&t);
         // The ancestor walk only for texts worth keeping.
@@ -366,9 +372,9 @@ impl Page {
             // "byline-name" beats the "byline" around it, which also holds
             // the job title ("BBC, Washington").
             if key_has_name {
-                self.byline_name_hints.push(t.clone());
+                self.byline_name_hints.push(lines);
             } else {
-                self.byline_hints.push(t.clone());
+                self.byline_hints.push(lines);
             }
         }
         if date {
@@ -429,112 +435,35 @@ fn bounded_text(el: ElementRef, limit: usize, spaced: bool) -> Option<String> {
     (!collapsed.is_empty()).then_some(collapsed)
 }
 
-/// Inside the page's header, nav or footer, or inside a comment thread or
-/// a related-stories block. An `<article>`'s own `<header>` (headline,
-/// byline, date) is content, so an `<article>` or `<main>` ancestor anywhere
-/// clears the header/nav/footer verdict (but not the comments one).
-fn in_chrome_or_comments(el: ElementRef) -> bool {
-    let mut chrome = false;
-    let mut content = false;
-    let mut key = String::new();
-    for a in el
-        .ancestors()
-        .take(MAX_ANCESTORS)
-        .filter_map(ElementRef::wrap)
-    {
-        let v = a.value();
-        match v.name() {
-            "article" | "main" => content = true,
-            "header" | "nav" | "footer" => chrome = true,
-            _ => {
-                let role = v.attr("role").unwrap_or("");
-                chrome |= ["banner", "navigation", "contentinfo"]
-                    .iter()
-                    .any(|r| role.eq_ignore_ascii_case(r));
-            }
+/// The element's text nodes, each collapsed, one per line; `None` as for
+/// [`bounded_text`].
+fn bounded_lines(el: ElementRef, limit: usize) -> Option<String> {
+    let mut s = String::new();
+    for (i, node) in el.descendants().enumerate() {
+        if i > NODE_BUDGET {
+            return None;
         }
-        key.clear();
-        key.push_str(v.attr("class").unwrap_or(""));
-        key.push(' ');
-        key.push_str(v.id().unwrap_or(""));
-        key.make_ascii_lowercase();
-        if key.contains("comment") || key.contains("related") {
-            return true;
-        }
-    }
-    chrome && !content
-}
-
-/// Class/id words of the blocks beside a story that link other stories.
-const RAIL_WORDS: &[&str] = &[
-    "related",
-    "more",
-    "recommend",
-    "popular",
-    "trending",
-    "most-read",
-    "mostread",
-    "read-next",
-    "sidebar",
-    "rail",
-    "widget",
-];
-
-/// Inside an `<aside>` or a block whose class or id names a rail of other
-/// stories ("more stories", "most read", "sidebar"): not the page's own
-/// teasers.
-fn in_rail(el: ElementRef) -> bool {
-    let mut key = String::new();
-    el.ancestors()
-        .take(MAX_ANCESTORS)
-        .filter_map(ElementRef::wrap)
-        .any(|a| {
-            let v = a.value();
-            if v.name() == "aside" {
-                return true;
-            }
-            key.clear();
-            key.push_str(v.attr("class").unwrap_or(""));
-            key.push(' ');
-            key.push_str(v.id().unwrap_or(""));
-            key.make_ascii_lowercase();
-            RAIL_WORDS.iter().any(|w| key.contains(w))
-        })
-}
-
-/// Groups of class/id words [`hint_words`] looks for.
-mod hint {
-    pub const SKIP: u8 = 1;
-    pub const NAME: u8 = 2;
-    pub const BYLINE: u8 = 4;
-    pub const DATE: u8 = 8;
-}
-
-/// The [`hint`] groups whose words occur in `key` (lower case). One pass over
-/// the key instead of a substring search per word, and at each byte only the
-/// words that start with it: this runs for most elements of a page.
-fn hint_words(key: &[u8]) -> u8 {
-    let mut found = 0;
-    for i in 0..key.len() {
-        let rest = &key[i..];
-        let starts = |w: &[u8]| rest.starts_with(w);
-        found |= match key[i] {
-            b'c' if starts(b"comment") => hint::SKIP,
-            b'r' if starts(b"related") => hint::SKIP,
-            b'r' if starts(b"reporter") => hint::BYLINE,
-            b'n' if starts(b"name") => hint::NAME,
-            b'b' if starts(b"byline") => hint::BYLINE,
-            b'a' if starts(b"author") => hint::BYLINE,
-            b'w' if starts(b"writer") => hint::BYLINE,
-            b'd' if starts(b"date") => hint::DATE,
-            b't' if starts(b"time") => hint::DATE,
-            b'p' if starts(b"publish") || starts(b"posted") => hint::DATE,
-            b'm' if starts(b"meta") => hint::DATE,
-            b'i' if starts(b"info") => hint::DATE,
-            _ => 0,
+        let Some(t) = node.value().as_text() else {
+            continue;
         };
+        let mut words = t.split_whitespace().peekable();
+        if words.peek().is_none() {
+            continue;
+        }
+        if !s.is_empty() {
+            s.push('\n');
+        }
+        for (j, w) in words.enumerate() {
+            if j > 0 {
+                s.push(' ');
+            }
+            s.push_str(w);
+        }
+        if s.len() > limit {
+            return None;
+        }
     }
-    found
+    (!s.is_empty()).then_some(s)
 }
 
 fn has_token(attr: Option<&str>, token: &str) -> bool {
@@ -542,22 +471,4 @@ fn has_token(attr: Option<&str>, token: &str) -> bool {
         a.split_ascii_whitespace()
             .any(|t| t.eq_ignore_ascii_case(token))
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hint_words_finds_every_group_anywhere_in_the_key() {
-        assert_eq!(
-            hint_words(b"article-byline__name "),
-            hint::BYLINE | hint::NAME
-        );
-        assert_eq!(hint_words(b"entry-meta published"), hint::DATE);
-        assert_eq!(hint_words(b"x relatedposts"), hint::SKIP);
-        assert_eq!(hint_words(b"comment-time"), hint::SKIP | hint::DATE);
-        assert_eq!(hint_words(b"story body "), 0);
-        assert_eq!(hint_words(b"dat"), 0);
-    }
 }

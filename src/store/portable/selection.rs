@@ -3,13 +3,16 @@
 //! piece collects on the way.
 //!
 //! In: a connection (to find the site's id) and a selection. Out: ` AND …`
-//! conditions whose placeholders are numbered in [`Args`]. Dates compare
+//! conditions whose placeholders are numbered in [`Args`]. An author,
+//! section or tag is looked up in the folded keys of
+//! [`crate::store::rules::details`]. Dates compare
 //! as instants: SQLite's `julianday` reads any RFC 3339 offset; PostgreSQL
 //! reads [`PUBLISHED`] in a session set to UTC (so a date written without
 //! an offset is UTC there too). Text that is not a date drops out of a
 //! date bound on both rather than failing the query.
 
 use super::site_id;
+use crate::store::rules::details::{facet_pattern, Facet};
 use crate::store::sql::{Dialect, Sql, Value};
 use crate::store::{Selection, StoreError};
 
@@ -117,6 +120,17 @@ pub(crate) fn conditions(
     }
     if let Some(lang) = &sel.language {
         out.push_str(&format!(" AND a.language = {}", args.text(lang)));
+    }
+    let facets = [
+        (Facet::Author, &sel.author),
+        (Facet::Section, &sel.section),
+        (Facet::Tag, &sel.tag),
+    ];
+    for (kind, value) in facets {
+        if let Some(v) = value {
+            let p = args.text(facet_pattern(kind, v));
+            out.push_str(&format!(" AND a.facets LIKE {p} ESCAPE '\\'"));
+        }
     }
     Ok(out)
 }

@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+use super::details::{self, Details};
 use super::{ArticleRow, AtUrl, NewLines, PageCounts, Version};
 use crate::boilerplate::LineHash;
 use crate::store::sql::{int, Sql, Value};
@@ -155,15 +156,20 @@ pub(crate) trait ArticleSql {
     /// new extraction lacks is kept).
     fn update_article(&mut self, id: i64, row: &ArticleRow<'_>) -> Result<(), StoreError> {
         let m = row.article;
-        let sql = "UPDATE articles SET title = ?2, author = ?3, published_at = ?4,
-                       modified_at = ?5, language = ?6, site_name = ?7, text = ?8,
-                       raw_text = ?9, content_hash = ?10, word_count = ?11, fetched_at = ?12,
-                       canonical_url = coalesce(?13, canonical_url), method = ?14
-                   WHERE id = ?1";
-        let params = [
+        let sql = format!(
+            "UPDATE articles SET title = ?2, author = ?3, published_at = ?4,
+                 modified_at = ?5, language = ?6, site_name = ?7, text = ?8,
+                 raw_text = ?9, content_hash = ?10, word_count = ?11, fetched_at = ?12,
+                 canonical_url = coalesce(?13, canonical_url), method = ?14, {}
+             WHERE id = ?1",
+            details::assignments(15)
+        );
+        let author = m.author();
+        let details = Details::of(m);
+        let mut params = vec![
             id.into(),
             m.title.as_ref().into(),
-            m.author.as_ref().into(),
+            author.as_ref().into(),
             m.published_at.as_ref().into(),
             m.modified_at.as_ref().into(),
             m.language.as_ref().into(),
@@ -176,7 +182,8 @@ pub(crate) trait ArticleSql {
             m.canonical_url.as_ref().into(),
             method_name(m.method).into(),
         ];
-        self.sql().execute(sql, &params)?;
+        params.extend(details.values());
+        self.sql().execute(&sql, &params)?;
         Ok(())
     }
     /// Store an article's kept page (`replace`: it may have one already).

@@ -17,6 +17,7 @@
 
 pub(crate) mod article;
 mod article_sql;
+pub(crate) mod details;
 pub(crate) mod frontier;
 pub(crate) mod learning;
 pub(crate) mod near_dup;

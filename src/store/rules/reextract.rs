@@ -9,6 +9,7 @@
 //! the row as stored.
 
 use super::article::content_hash;
+use super::details::{self, Details};
 use super::learning::clean_stored_with_current_counts;
 use super::ArticleSql;
 use crate::boilerplate::LineSettings;
@@ -64,19 +65,21 @@ pub struct ReextractCursor {
 }
 
 /// The stored row an update is compared with (`meta` is title, author,
-/// published_at, modified_at, language, site_name).
+/// published_at, modified_at, language, site_name; `details` the rest).
 pub(crate) struct Current {
     pub(crate) site_id: i64,
     pub(crate) site: String,
     pub(crate) text: String,
     pub(crate) content_hash: String,
     pub(crate) meta: [Option<String>; 6],
+    pub(crate) details: Details,
     pub(crate) method: Option<String>,
 }
 
 /// A re-extracted article's new row.
 pub(crate) struct NewRow<'a> {
     pub(crate) meta: &'a [Option<String>; 6],
+    pub(crate) details: &'a Details,
     pub(crate) text: &'a str,
     pub(crate) raw: &'a str,
     pub(crate) content_hash: &'a str,
@@ -86,29 +89,30 @@ pub(crate) struct NewRow<'a> {
 
 /// The stored row of an article (`None`: deleted meanwhile).
 fn current(sql: &mut dyn Sql, article_id: i64) -> Result<Option<Current>, StoreError> {
-    sql.first(
+    let query = format!(
         "SELECT a.site_id, s.name, a.text, a.content_hash, a.title, a.author,
-                a.published_at, a.modified_at, a.language, a.site_name, a.method
+                a.published_at, a.modified_at, a.language, a.site_name, a.method, {}
          FROM articles a JOIN sites s ON s.id = a.site_id WHERE a.id = ?1",
-        &[article_id.into()],
-        |r| {
-            Ok(Current {
-                site_id: r.int(0)?,
-                site: r.text(1)?,
-                text: r.text(2)?,
-                content_hash: r.text(3)?,
-                meta: [
-                    r.opt_text(4)?,
-                    r.opt_text(5)?,
-                    r.opt_text(6)?,
-                    r.opt_text(7)?,
-                    r.opt_text(8)?,
-                    r.opt_text(9)?,
-                ],
-                method: r.opt_text(10)?,
-            })
-        },
-    )
+        details::columns_of(Some("a"))
+    );
+    sql.first(&query, &[article_id.into()], |r| {
+        Ok(Current {
+            site_id: r.int(0)?,
+            site: r.text(1)?,
+            text: r.text(2)?,
+            content_hash: r.text(3)?,
+            meta: [
+                r.opt_text(4)?,
+                r.opt_text(5)?,
+                r.opt_text(6)?,
+                r.opt_text(7)?,
+                r.opt_text(8)?,
+                r.opt_text(9)?,
+            ],
+            method: r.opt_text(10)?,
+            details: Details::read(r, 11)?,
+        })
+    })
 }
 
 /// True when another article of the site has this content hash.
@@ -130,27 +134,29 @@ fn hash_taken(
 /// Write the whole row.
 fn rewrite(sql: &mut dyn Sql, article_id: i64, row: &NewRow<'_>) -> Result<(), StoreError> {
     let m = row.meta;
-    sql.execute(
+    let query = format!(
         "UPDATE articles SET title = ?2, author = ?3, published_at = ?4,
             modified_at = ?5, language = ?6, site_name = ?7, text = ?8, raw_text = ?9,
-            content_hash = ?10, word_count = ?11, method = ?12
+            content_hash = ?10, word_count = ?11, method = ?12, {}
          WHERE id = ?1",
-        &[
-            article_id.into(),
-            m[0].as_ref().into(),
-            m[1].as_ref().into(),
-            m[2].as_ref().into(),
-            m[3].as_ref().into(),
-            m[4].as_ref().into(),
-            m[5].as_ref().into(),
-            row.text.into(),
-            row.raw.into(),
-            row.content_hash.into(),
-            row.word_count.into(),
-            row.method.into(),
-        ],
-    )
-    .map(drop)
+        details::assignments(13)
+    );
+    let mut params = vec![
+        article_id.into(),
+        m[0].as_ref().into(),
+        m[1].as_ref().into(),
+        m[2].as_ref().into(),
+        m[3].as_ref().into(),
+        m[4].as_ref().into(),
+        m[5].as_ref().into(),
+        row.text.into(),
+        row.raw.into(),
+        row.content_hash.into(),
+        row.word_count.into(),
+        row.method.into(),
+    ];
+    params.extend(row.details.values());
+    sql.execute(&query, &params).map(drop)
 }
 
 /// Move the cursor of `key` to `last_id`, adding a batch's articles seen
@@ -189,7 +195,7 @@ pub(crate) enum Rewrite {
 fn meta_of(m: &Article) -> [Option<String>; 6] {
     [
         m.title.clone(),
-        m.author.clone(),
+        m.author(),
         m.published_at.clone(),
         m.modified_at.clone(),
         m.language.clone(),
@@ -203,12 +209,13 @@ pub(crate) fn rewrite_of(
     cur: &Current,
     text: &str,
     hash: &str,
-    meta: &[Option<String>; 6],
+    (meta, details): (&[Option<String>; 6], &Details),
     method: &str,
     counts: &mut ReextractCounts,
 ) -> Rewrite {
     let text_changed = text != cur.text;
-    if !text_changed && *meta == cur.meta && hash == cur.content_hash {
+    let same_meta = *meta == cur.meta && *details == cur.details;
+    if !text_changed && same_meta && hash == cur.content_hash {
         if cur.method.as_deref() == Some(method) {
             return Rewrite::Nothing;
         }
@@ -279,8 +286,9 @@ fn apply_one<S: ArticleSql + ?Sized>(
         cleaned.text.as_str()
     };
     let meta = meta_of(m);
+    let details = Details::of(m);
     let method = method_name(m.method);
-    match rewrite_of(&cur, text, &hash, &meta, method, counts) {
+    match rewrite_of(&cur, text, &hash, (&meta, &details), method, counts) {
         Rewrite::Nothing => Ok(()),
         Rewrite::MethodOnly => {
             let set = "UPDATE articles SET method = ?2 WHERE id = ?1";
@@ -293,6 +301,7 @@ fn apply_one<S: ArticleSql + ?Sized>(
             r.article_id,
             &NewRow {
                 meta: &meta,
+                details: &details,
                 text,
                 raw,
                 content_hash: &hash,

@@ -57,6 +57,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         13,
         include_str!("../../../migrations/0013_refused_under.sql"),
     ),
+    (
+        14,
+        include_str!("../../../migrations/0014_article_details.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

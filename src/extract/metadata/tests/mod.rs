@@ -84,44 +84,103 @@ fn title_from_lone_h1_and_svg_title_ignored() {
     assert_eq!(m.title.as_deref(), Some("Only headline here"));
 }
 
-// ---- author ----
+// ---- authors ----
 
 #[test]
-fn author_from_jsonld() {
+fn authors_from_jsonld() {
     let m = head(
         r#"<script type="application/ld+json">{"@type":"NewsArticle","author":[{"name":"Jane Roe"},{"name":"John Doe"}]}</script>
         <meta name="author" content="Someone Else">"#,
     );
-    assert_eq!(m.author.as_deref(), Some("Jane Roe, John Doe"));
+    assert_eq!(m.authors, ["Jane Roe", "John Doe"]);
 }
 
 #[test]
-fn jsonld_author_that_is_the_site_is_skipped() {
+fn regression_persons_named_by_given_and_family_name_were_joined_from_the_byline() {
+    // The byline holds one element per name without separators; JSON-LD
+    // names each person by givenName and familyName only.
+    let m = meta_of(
+        r#"<head><script type="application/ld+json">{"@type":"NewsArticle","author":[
+        {"@type":"Person","givenName":"Birgit","familyName":"Baumann"},
+        {"@type":"Person","givenName":"Anna Giulia","familyName":"Fink"}]}</script></head>
+        <body><div class="article-byline"><span>Birgit Baumann</span>
+        <span>Anna Giulia Fink</span></div></body>"#,
+        None,
+    );
+    assert_eq!(m.authors, ["Birgit Baumann", "Anna Giulia Fink"]);
+    let m = body(
+        r#"<div class="article-byline"><span>Birgit Baumann</span>
+        <span>Anna Giulia Fink</span></div>"#,
+        None,
+    );
+    assert_eq!(m.authors, ["Birgit Baumann", "Anna Giulia Fink"]);
+}
+
+#[test]
+fn regression_share_links_in_an_author_box_were_taken_for_a_name() {
+    let m = body(
+        r#"<div class="author-contact-wrapper"><a href="https://twitter.com/x">Twitter</a>
+        <a href="https://facebook.com/x">Facebook</a></div>"#,
+        None,
+    );
+    assert!(m.authors.is_empty(), "{:?}", m.authors);
+}
+
+#[test]
+fn regression_names_joined_by_a_conjunction_were_one_author() {
+    let m = head(
+        r#"<script type="application/ld+json">{"@type":"NewsArticle",
+        "author":[{"@type":"Person","name":"Felix Schröder und Jörg Soldwisch"},{"@type":"Person","name":"dpa"}]}</script>"#,
+    );
+    assert_eq!(m.authors, ["Felix Schröder", "Jörg Soldwisch", "dpa"]);
+}
+
+#[test]
+fn regression_an_affiliation_after_the_name_dropped_the_author() {
+    let m = meta_of(
+        r#"<script type="application/ld+json">{"@type":"NewsArticle","author":[{"@type":"Person",
+        "name":"Povilas Aleksandravičius, Mykolo Romerio universiteto profesorius, Lrt.lt"}]}</script>"#,
+        Some("https://www.lrt.lt/naujienos/1"),
+    );
+    assert_eq!(m.authors, ["Povilas Aleksandravičius"]);
+}
+
+#[test]
+fn jsonld_author_that_is_the_site_is_skipped_for_a_person() {
     let m = head(
         r#"<meta property="og:site_name" content="BBC News">
         <script type="application/ld+json">{"@type":"NewsArticle","author":{"@type":"Organization","name":"BBC News"}}</script>
         <meta name="author" content="Jane Roe">"#,
     );
-    assert_eq!(m.author.as_deref(), Some("Jane Roe"));
+    assert_eq!(m.authors, ["Jane Roe"]);
 }
 
 #[test]
-fn author_from_metas() {
+fn the_site_as_the_only_declared_author_is_the_author() {
+    let m = head(
+        r#"<meta property="og:site_name" content="DER SPIEGEL">
+        <script type="application/ld+json">{"@type":"NewsArticle","author":{"@type":"Organization","name":"DER SPIEGEL"}}</script>"#,
+    );
+    assert_eq!(m.authors, ["DER SPIEGEL"]);
+    let m = head(
+        r#"<script type="application/ld+json">{"@type":"NewsArticle","author":{"@type":"Person","name":"ndr.de"}}</script>"#,
+    );
+    assert_eq!(m.authors, ["ndr.de"]);
+}
+
+#[test]
+fn authors_from_metas() {
     assert_eq!(
-        head(r#"<meta name="author" content="Jane Roe">"#)
-            .author
-            .as_deref(),
-        Some("Jane Roe")
+        head(r#"<meta name="author" content="Jane Roe">"#).authors,
+        ["Jane Roe"]
     );
     let m = head(
-        r#"<meta property="article:author" content="https://facebook.com/jane"><meta property="article:author" content="Jane Roe">"#,
+        r#"<meta property="article:author" content="https://facebook.com/jane"><meta property="article:author" content="Jane Roe"><meta property="article:author" content="John Doe">"#,
     );
-    assert_eq!(m.author.as_deref(), Some("Jane Roe"));
+    assert_eq!(m.authors, ["Jane Roe", "John Doe"]);
     assert_eq!(
-        head(r#"<meta name="byl" content="By JANE ROE">"#)
-            .author
-            .as_deref(),
-        Some("JANE ROE")
+        head(r#"<meta name="byl" content="By JANE ROE and JOHN DOE">"#).authors,
+        ["JANE ROE", "JOHN DOE"]
     );
 }
 
@@ -130,33 +189,43 @@ fn author_equal_to_site_name_is_skipped() {
     let m = head(
         r#"<meta property="og:site_name" content="Daily Planet"><meta name="author" content="Daily Planet"><meta name="dc.creator" content="Jane Roe">"#,
     );
-    assert_eq!(m.author.as_deref(), Some("Jane Roe"));
+    assert_eq!(m.authors, ["Jane Roe"]);
 }
 
 #[test]
-fn author_from_itemprop_rel_and_byline() {
+fn authors_from_itemprop_rel_and_byline() {
     let m = body(
         r#"<span itemprop="author" itemscope><span itemprop="name">Jane Roe</span></span>"#,
         None,
     );
-    assert_eq!(m.author.as_deref(), Some("Jane Roe"));
+    assert_eq!(m.authors, ["Jane Roe"]);
     let m = body(r#"<a rel="author" href="/jane">Jane Roe</a>"#, None);
-    assert_eq!(m.author.as_deref(), Some("Jane Roe"));
+    assert_eq!(m.authors, ["Jane Roe"]);
     let m = body(
         r#"<div class="article-byline"><span>By</span><a href="/j">Jane Roe</a> | Sep 5, 2019</div>"#,
         None,
     );
-    assert_eq!(m.author.as_deref(), Some("Jane Roe"));
+    assert_eq!(m.authors, ["Jane Roe"]);
     let m = body(
         r#"<div class="byline"><span class="byline-name">By Jane O'Brien</span> <span class="byline-title">BBC, Washington</span></div>"#,
         None,
     );
-    assert_eq!(m.author.as_deref(), Some("Jane O'Brien"));
+    assert_eq!(m.authors, ["Jane O'Brien"]);
     let m = body(
         r#"<ol class="comments"><li><span class="author">troll99</span></li></ol>"#,
         None,
     );
-    assert_eq!(m.author, None);
+    assert!(m.authors.is_empty());
+}
+
+#[test]
+fn regression_bylines_of_teasers_in_a_rail_were_added_to_the_authors() {
+    let m = body(
+        r#"<ul class="meta-author-list"><li>Nathaniel Flakin</li></ul><p>Story.</p>
+        <div class="teaser"><ul class="teaser-author-list"><li>Emilio Albamonte</li></ul></div>"#,
+        None,
+    );
+    assert_eq!(m.authors, ["Nathaniel Flakin"]);
 }
 
 // ---- canonical ----

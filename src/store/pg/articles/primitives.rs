@@ -10,12 +10,14 @@
 //! lock ([`ArticleSql::article_site`], see [`super::locks`]).
 
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use postgres::types::Type;
 
 use super::locks::{lock_site, locked_site};
 use super::sql::Tx;
 use crate::boilerplate::LineHash;
+use crate::store::rules::details::{self, Details};
 use crate::store::rules::{to_u64, ArticleRow, ArticleSql, AtUrl, NewLines, PageCounts};
 use crate::store::sql::Sql;
 use crate::store::{method_name, StoreError};
@@ -27,6 +29,36 @@ fn hash_of(md5: &[u8]) -> Option<LineHash> {
 fn md5s_of(hashes: &[LineHash]) -> Vec<&[u8]> {
     hashes.iter().map(|h| &h[..]).collect()
 }
+
+/// One statement inserts the article (its details from `$21` on), its
+/// lines and its URLs.
+static INSERT_ARTICLE: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "WITH a AS (
+             INSERT INTO articles (url_id, url, canonical_url, site_id, title, author,
+                 published_at, modified_at, language, site_name, text, raw_text,
+                 content_hash, word_count, fetched_at, method, {})
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16,
+                 {})
+             RETURNING id),
+         distinctive AS (
+             INSERT INTO article_lines (site_id, md5, article_id, chars)
+             SELECT $4, u.md5, a.id, u.chars
+             FROM a, unnest($17::bytea[], $18::int[]) AS u(md5, chars)
+             ON CONFLICT DO NOTHING),
+         shared AS (
+             INSERT INTO article_shared_lines (site_id, md5, article_id)
+             SELECT $4, u.md5, a.id FROM a, unnest($19::bytea[]) AS u(md5)
+             ON CONFLICT DO NOTHING),
+         urls AS (
+             INSERT INTO article_urls (url, article_id)
+             SELECT u.url, a.id FROM a, unnest($20::text[]) AS u(url)
+             ON CONFLICT DO NOTHING)
+         SELECT id FROM a",
+        details::columns_of(None),
+        details::placeholders('$', 21)
+    )
+});
 
 impl ArticleSql for Tx<'_, '_> {
     fn sql(&mut self) -> &mut dyn Sql {
@@ -73,36 +105,19 @@ impl ArticleSql for Tx<'_, '_> {
             .unzip();
         let shared = md5s_of(&lines.shared);
         let m = row.article;
+        let author = m.author();
+        let details = Details::of(m);
+        let [authors, description, section, tags, image, paywalled, facets] = details.values();
         Ok(self
             .query_typed_one(
-                "WITH a AS (
-                     INSERT INTO articles (url_id, url, canonical_url, site_id, title, author,
-                         published_at, modified_at, language, site_name, text, raw_text,
-                         content_hash, word_count, fetched_at, method)
-                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,
-                         $16)
-                     RETURNING id),
-                 distinctive AS (
-                     INSERT INTO article_lines (site_id, md5, article_id, chars)
-                     SELECT $4, u.md5, a.id, u.chars
-                     FROM a, unnest($17::bytea[], $18::int[]) AS u(md5, chars)
-                     ON CONFLICT DO NOTHING),
-                 shared AS (
-                     INSERT INTO article_shared_lines (site_id, md5, article_id)
-                     SELECT $4, u.md5, a.id FROM a, unnest($19::bytea[]) AS u(md5)
-                     ON CONFLICT DO NOTHING),
-                 urls AS (
-                     INSERT INTO article_urls (url, article_id)
-                     SELECT u.url, a.id FROM a, unnest($20::text[]) AS u(url)
-                     ON CONFLICT DO NOTHING)
-                 SELECT id FROM a",
+                &INSERT_ARTICLE,
                 &[
                     (&row.url_id, Type::INT8),
                     (&row.url, Type::TEXT),
                     (&m.canonical_url, Type::TEXT),
                     (&row.site_id, Type::INT8),
                     (&m.title, Type::TEXT),
-                    (&m.author, Type::TEXT),
+                    (&author, Type::TEXT),
                     (&m.published_at, Type::TEXT),
                     (&m.modified_at, Type::TEXT),
                     (&m.language, Type::TEXT),
@@ -117,6 +132,13 @@ impl ArticleSql for Tx<'_, '_> {
                     (&chars, Type::INT4_ARRAY),
                     (&shared, Type::BYTEA_ARRAY),
                     (&urls, Type::TEXT_ARRAY),
+                    (&authors, Type::TEXT),
+                    (&description, Type::TEXT),
+                    (&section, Type::TEXT),
+                    (&tags, Type::TEXT),
+                    (&image, Type::TEXT),
+                    (&paywalled, Type::BOOL),
+                    (&facets, Type::TEXT),
                 ],
             )?
             .get(0))

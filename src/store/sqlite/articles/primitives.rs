@@ -6,14 +6,28 @@
 //! rows. Line hashes are stored as 16-byte BLOBs.
 
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::boilerplate::LineHash;
 use crate::store::portable::writes::site_id_created;
+use crate::store::rules::details::{self, Details};
 use crate::store::rules::{to_u64, ArticleRow, ArticleSql, AtUrl, NewLines, PageCounts};
 use crate::store::sql::Sql;
 use crate::store::{method_name, StoreError};
+
+/// An article's row, its details from `?17` on.
+static INSERT_ARTICLE: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "INSERT INTO articles(url_id, url, canonical_url, site_id, title, author, published_at,
+                              modified_at, language, site_name, text, raw_text, content_hash,
+                              word_count, fetched_at, method, {})
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, {})",
+        details::columns_of(None),
+        details::placeholders('?', 17)
+    )
+});
 
 /// A connection (a transaction, for writes) seen through [`ArticleSql`].
 pub(crate) struct Sqlite<'c>(pub(crate) &'c Connection);
@@ -39,31 +53,33 @@ impl ArticleSql for Sqlite<'_> {
         urls: &[&str],
     ) -> Result<i64, StoreError> {
         let m = row.article;
-        self.0
-            .prepare_cached(
-                "INSERT INTO articles(url_id, url, canonical_url, site_id, title, author,
-                                      published_at, modified_at, language, site_name, text,
-                                      raw_text, content_hash, word_count, fetched_at, method)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
-            )?
-            .execute(params![
-                row.url_id,
-                row.url,
-                m.canonical_url,
-                row.site_id,
-                m.title,
-                m.author,
-                m.published_at,
-                m.modified_at,
-                m.language,
-                m.site_name,
-                row.text,
-                row.raw,
-                row.content_hash,
-                row.word_count,
-                row.fetched_at,
-                method_name(m.method),
-            ])?;
+        let details = Details::of(m);
+        let [authors, description, section, tags, image, paywalled, facets] = details.values();
+        self.0.prepare_cached(&INSERT_ARTICLE)?.execute(params![
+            row.url_id,
+            row.url,
+            m.canonical_url,
+            row.site_id,
+            m.title,
+            m.author(),
+            m.published_at,
+            m.modified_at,
+            m.language,
+            m.site_name,
+            row.text,
+            row.raw,
+            row.content_hash,
+            row.word_count,
+            row.fetched_at,
+            method_name(m.method),
+            authors,
+            description,
+            section,
+            tags,
+            image,
+            paywalled,
+            facets,
+        ])?;
         let id = self.0.last_insert_rowid();
         let mut distinctive = self.0.prepare_cached(
             "INSERT OR IGNORE INTO article_lines(site_id, md5, article_id, chars)

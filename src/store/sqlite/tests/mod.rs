@@ -3,6 +3,7 @@
 //! live here; the tests are grouped by what they exercise.
 
 mod checkpoint;
+mod details;
 mod frontier;
 mod method;
 mod old_rows;
@@ -111,7 +112,6 @@ pub(super) fn article(u: &str, site: &str, title: &str, text: &str) -> NewArticl
         fetched_at: 1_000,
         article: Article {
             title: Some(title.into()),
-            author: None,
             published_at: Some("2026-11-26T01:00:00Z".into()),
             modified_at: None,
             language: None,

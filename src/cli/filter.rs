@@ -1,0 +1,62 @@
+//! `--site`, `--since`, `--until`, `--author`, `--section`, `--tag`: the
+//! arguments that select stored articles (`search`, `export`,
+//! `reextract`), parsed and checked; `store_cmds::selection` turns them
+//! into the store's selection.
+
+use chrono::{DateTime, FixedOffset, NaiveDate};
+use clap::Args;
+
+/// A `--since`/`--until` bound: a whole day or an instant.
+#[derive(Debug, Clone, Copy)]
+pub enum When {
+    /// `2026-11-01`: that day, in UTC.
+    Day(NaiveDate),
+    /// `2026-11-01T08:00:00+01:00` (RFC 3339).
+    Instant(DateTime<FixedOffset>),
+}
+
+fn when(s: &str) -> Result<When, String> {
+    let s = s.trim();
+    // `26-11-01` was read as the year 26: a year has four digits.
+    let year = s.split('-').next().unwrap_or_default();
+    if year.len() != 4 && !year.is_empty() && year.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "{s:?}: the year must have four digits (2026-11-01, or an RFC 3339 time \
+             such as 2026-11-01T08:00:00Z)"
+        ));
+    }
+    if let Ok(day) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
+        return Ok(When::Day(day));
+    }
+    DateTime::parse_from_rfc3339(s)
+        .map(When::Instant)
+        .map_err(|_| {
+            "expected a day (2026-11-01) or an RFC 3339 time (2026-11-01T08:00:00Z)".into()
+        })
+}
+
+/// Which stored articles `search` and `export` cover.
+#[derive(Debug, Clone, Args)]
+pub struct Filter {
+    /// Only this site (its name in the config).
+    #[arg(long, value_name = "NAME")]
+    pub site: Option<String>,
+    /// Only articles published on or after this day (UTC) or time
+    /// (articles without a publication date are left out).
+    #[arg(long, value_name = "WHEN", value_parser = when)]
+    pub since: Option<When>,
+    /// Only articles published on or before this day (the whole day, UTC)
+    /// or time (articles without a publication date are left out).
+    #[arg(long, value_name = "WHEN", value_parser = when)]
+    pub until: Option<When>,
+    /// Only articles by this author (one of the names an article lists;
+    /// case and spacing do not matter).
+    #[arg(long, value_name = "NAME")]
+    pub author: Option<String>,
+    /// Only articles of this section (the publisher's, as `show` prints it).
+    #[arg(long, value_name = "NAME")]
+    pub section: Option<String>,
+    /// Only articles with this tag (one of the publisher's keywords).
+    #[arg(long, value_name = "TAG")]
+    pub tag: Option<String>,
+}
