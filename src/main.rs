@@ -98,6 +98,15 @@ fn eval_algorithms(s: &str) -> Result<EvalAlgorithms, String> {
         })
 }
 
+/// `extract --url`: an absolute http(s) URL.
+fn page_url(s: &str) -> Result<url::Url, String> {
+    let url = url::Url::parse(s.trim()).map_err(|e| format!("{s:?}: {e}"))?;
+    match url.scheme() {
+        "http" | "https" => Ok(url),
+        other => Err(format!("{s:?}: an http(s) URL, not {other}:")),
+    }
+}
+
 /// `train --algorithm`: a learned algorithm.
 fn learned_algorithm(s: &str) -> Result<Algorithm, String> {
     match <AlgorithmArg as clap::ValueEnum>::from_str(s.trim(), true).map(Algorithm::from) {
@@ -144,14 +153,15 @@ pub enum Command {
     /// Extract the article from an HTML file, a URL, stdin, or every *.html of a directory.
     ///
     /// One page (a file, an http(s) URL, or `-` for stdin) prints its text,
-    /// or text plus metadata with --json. A directory prints one JSON object
+    /// or with --json the text, the metadata, and whether the crawl would
+    /// judge the page an article and why. A directory prints one JSON object
     /// per page to stdout (JSONL), or with --out writes <out>/<name>.txt per
     /// page (or <out>/articles.jsonl with --jsonl). A URL gets the crawler's
     /// address guard on every redirect hop: private, loopback and other
     /// special-purpose addresses are refused unless --allow-private is given
     /// (or `[fetch] allow_private_addresses` is on).
     ///
-    /// Examples: newshound extract page.html --json;
+    /// Examples: newshound extract page.html --json --url https://example.org/2026/05/03/story;
     /// newshound extract pages/ --out texts/ --jobs 2
     Extract {
         /// An HTML file, an http(s) URL, `-` for stdin, or a directory of
@@ -195,6 +205,11 @@ pub enum Command {
         /// adds a "markdown" field.
         #[arg(long, value_name = "FORMAT", default_value = "text", value_parser = ["text", "markdown"])]
         format: String,
+        /// A file or stdin: the page's real address. It resolves relative
+        /// links, gives a date written in the URL, and counts in the
+        /// judgement of whether the page is an article (--json).
+        #[arg(long, value_name = "URL", value_parser = page_url)]
+        url: Option<url::Url>,
     },
     /// Full-text search over stored articles (FTS5, best match first).
     ///

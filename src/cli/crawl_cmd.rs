@@ -10,7 +10,6 @@ use anyhow::{bail, Context, Result};
 
 use newshound::config::{Config, FetchConfig};
 use newshound::crawl::{self, CrawlOptions};
-use newshound::extract::{Article, ExtractOptions, Extractor, Page};
 use newshound::simweb::{SimWeb, SimWebSpec};
 use newshound::store::{self, Access, AnyStore, Selection, StoreTarget, Which};
 
@@ -198,16 +197,15 @@ pub fn reclean(globals: &Globals, out: &mut Out, site: Option<String>) -> Result
     Ok(ExitCode::SUCCESS)
 }
 
-/// `extract URL`: the crawler's fetcher with its address guard. A typed URL
-/// may still redirect anywhere (an untrusted link pasted from a page), so
-/// private addresses are refused on every hop unless `allow_private` (or
-/// the config) says otherwise.
-pub fn extract_url(
+/// `extract URL`: the page fetched with the crawler's fetcher and its
+/// address guard. A typed URL may still redirect anywhere (an untrusted
+/// link pasted from a page), so private addresses are refused on every hop
+/// unless `allow_private` (or the config) says otherwise.
+pub fn fetch_url(
     globals: &Globals,
     url: &str,
     allow_private: bool,
-    opts: &ExtractOptions,
-) -> Result<Article> {
+) -> Result<crawl::fetch::Fetched> {
     let config = globals.config()?;
     let fetch = FetchConfig {
         allow_private_addresses: config.fetch.allow_private_addresses || allow_private,
@@ -215,7 +213,7 @@ pub fn extract_url(
     };
     let url = url::Url::parse(url).with_context(|| format!("{url}: invalid URL"))?;
     let fetcher = crawl::fetch::Fetcher::new(&fetch, &config.crawler.user_agent)?;
-    let page = runtime()?
+    runtime()?
         .block_on(fetcher.fetch(
             &url,
             &crawl::fetch::Validators::default(),
@@ -226,9 +224,7 @@ pub fn extract_url(
                 anyhow::anyhow!("{url}: {e} (pass --allow-private to fetch it anyway)")
             }
             other => anyhow::Error::new(other).context(url.to_string()),
-        })?;
-    let page = Page::from_bytes(&page.body, page.content_type.as_deref()).url(&page.final_url);
-    Ok(Extractor::new(opts.clone()).extract(page).article)
+        })
 }
 
 pub fn demo(globals: &Globals, out: &mut Out, articles: usize) -> Result<ExitCode> {

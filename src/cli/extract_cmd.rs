@@ -1,5 +1,5 @@
 //! `extract`: one page (file, URL or stdin) or a directory of pages in, the
-//! article text (or JSON) out.
+//! article text (or JSON, with the crawl's judgement of the page) out.
 //!
 //! The input is a path (not a `String`) so that file names that are not
 //! UTF-8 still work. Flags that only make sense for a directory (`--out`,
@@ -12,8 +12,13 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 
-use newshound::extract::{Article, ExtractOptions, Extractor, Page};
+use serde::Serialize;
+use url::Url;
+
+use newshound::crawl::judge;
+use newshound::extract::{Article, ExtractOptions, Extractor};
 use newshound::extract_dir::{self, PageError};
+use newshound::store::PageJudgement;
 
 use super::out::Out;
 use super::store_cmds::write_json;
@@ -28,6 +33,8 @@ pub struct Request<'a> {
     pub jobs: Option<usize>,
     /// A URL: let the fetcher reach private and special-purpose addresses.
     pub allow_private: bool,
+    /// A file or stdin: the page's real address (`--url`).
+    pub url: Option<&'a Url>,
 }
 
 enum Input<'a> {
@@ -81,7 +88,16 @@ pub fn extract(
     req: &Request<'_>,
     opts: &ExtractOptions,
 ) -> Result<ExitCode> {
-    let (label, article) = match classify(req.input)? {
+    let input = classify(req.input)?;
+    if let (Some(url), Input::Dir(_) | Input::Url(_)) = (req.url, &input) {
+        bail!(
+            "--url {url}: only for one page read from a file or stdin (a URL input is its own \
+             address; each page of a directory has its own)"
+        );
+    }
+    let fetched;
+    let bytes;
+    let (label, page) = match input {
         Input::Dir(dir) => {
             if req.json {
                 bail!(
@@ -98,15 +114,19 @@ pub fn extract(
         }
         Input::Url(url) => {
             one_page_flags(req)?;
-            let article = crawl_cmd::extract_url(globals, url, req.allow_private, opts)?;
-            (url.to_string(), article)
+            fetched = crawl_cmd::fetch_url(globals, url, req.allow_private)?;
+            let page = OnePage {
+                bytes: &fetched.body,
+                content_type: fetched.content_type.as_deref(),
+                url: Some(&fetched.final_url),
+            };
+            (url.to_string(), page)
         }
         Input::Stdin => {
             one_page_flags(req)?;
             let limit = globals.config()?.fetch.max_body_bytes;
-            let bytes = read_page(std::io::stdin().lock(), limit, "<stdin>")?;
-            let article = extract_page(&bytes, opts);
-            ("<stdin>".to_string(), article)
+            bytes = read_page(std::io::stdin().lock(), limit, "<stdin>")?;
+            ("<stdin>".to_string(), OnePage::read(&bytes, req.url))
         }
         Input::File(path) => {
             one_page_flags(req)?;
@@ -114,18 +134,69 @@ pub fn extract(
             let limit = globals.config()?.fetch.max_body_bytes;
             let file =
                 std::fs::File::open(path).with_context(|| format!("{label}: cannot read"))?;
-            let bytes = read_page(file, limit, &label)?;
-            let article = extract_page(&bytes, opts);
-            (label, article)
+            bytes = read_page(file, limit, &label)?;
+            (label, OnePage::read(&bytes, req.url))
         }
     };
+    let extractor = Extractor::new(opts.clone());
+    let (article, judgement) =
+        judge::extract_and_judge(&extractor, page.bytes, page.content_type, page.url);
     if article.text.trim().is_empty() {
         status(format_args!(
             "newshound: {label}: warning: no article text found"
         ));
     }
-    print_article(out, &article, req.json)?;
+    if req.json {
+        let judged = PageJudgement {
+            article: judgement.is_article(),
+            reason: judgement.reason.as_str(),
+        };
+        write_json(
+            out,
+            &Judged {
+                article: &article,
+                judged: judged.verdict(),
+                judge_reason: judged.reason,
+            },
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{}",
+            article.markdown.as_deref().unwrap_or(&article.text)
+        )?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// One page to extract: its bytes, their `Content-Type` (a fetched page's)
+/// and the page's real address.
+struct OnePage<'a> {
+    bytes: &'a [u8],
+    content_type: Option<&'a str>,
+    url: Option<&'a Url>,
+}
+
+impl<'a> OnePage<'a> {
+    /// A page read from a file or stdin, at the address `--url` gives.
+    fn read(bytes: &'a [u8], url: Option<&'a Url>) -> OnePage<'a> {
+        OnePage {
+            bytes,
+            content_type: None,
+            url,
+        }
+    }
+}
+
+/// `extract --json`: the article's fields, and whether a crawl would judge
+/// the page an article (`judged`: `article` or `not_article`, as the fetch
+/// log stores it) and why (`judge_reason`, as `sites check` shows it).
+#[derive(Serialize)]
+struct Judged<'a> {
+    #[serde(flatten)]
+    article: &'a Article,
+    judged: &'static str,
+    judge_reason: &'static str,
 }
 
 /// The whole input, refused beyond `limit` bytes (`/dev/zero` or an endless
@@ -140,12 +211,6 @@ fn read_page(r: impl Read, limit: u64, label: &str) -> Result<Vec<u8>> {
     })
 }
 
-fn extract_page(bytes: &[u8], opts: &ExtractOptions) -> Article {
-    Extractor::new(opts.clone())
-        .extract(Page::from_bytes(bytes, None))
-        .article
-}
-
 /// Directory-only flags given for one page are a mistake worth naming.
 fn one_page_flags(req: &Request<'_>) -> Result<()> {
     if req.out_dir.is_some() || req.jsonl || req.jobs.is_some() {
@@ -154,19 +219,6 @@ fn one_page_flags(req: &Request<'_>) -> Result<()> {
              for one page use --json (and redirect stdout to save it)",
             req.input.display()
         );
-    }
-    Ok(())
-}
-
-fn print_article(out: &mut Out, article: &Article, json: bool) -> Result<()> {
-    if json {
-        write_json(out, article)?;
-    } else {
-        writeln!(
-            out,
-            "{}",
-            article.markdown.as_deref().unwrap_or(&article.text)
-        )?;
     }
     Ok(())
 }

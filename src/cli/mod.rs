@@ -273,6 +273,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             allow_private,
             comments,
             format,
+            url,
         } => {
             // Without --comments, `[extract] comments` decides.
             let mut opts = extract_options(
@@ -291,6 +292,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
                 jsonl,
                 jobs,
                 allow_private,
+                url: url.as_ref(),
             };
             extract_cmd::extract(globals, out, &request, &opts)
         }

@@ -40,6 +40,9 @@
 //! and the extraction corpus's news pages; they count words as `eval` does
 //! (each CJK character one word).
 
+mod alone;
+pub use alone::extract_and_judge;
+
 use crate::extract::metadata::PageSignals;
 use crate::extract::strip::links::FormFields;
 use crate::extract::Article;

@@ -8,6 +8,7 @@ mod copy;
 mod crawl;
 mod errors;
 mod extract;
+mod extract_url;
 mod help;
 mod methods;
 mod pg_read;
