@@ -28,6 +28,8 @@ use crate::words::is_cjk;
 
 /// Most names one article lists (a long list is a team box or a widget).
 const MAX_NAMES: usize = 12;
+/// Most names one byline element of the body holds.
+const MAX_BYLINE_NAMES: usize = 4;
 
 /// The article's authors (see the module doc).
 pub(super) fn find_authors(page: &Page, ld: &JsonLd, site_name: Option<&str>) -> Vec<String> {
@@ -73,7 +75,13 @@ pub(super) fn find_authors(page: &Page, ld: &JsonLd, site_name: Option<&str>) ->
         .chain(&page.byline_name_hints)
         .chain(&page.byline_hints);
     for hint in weak {
-        if let Some(names) = take(split_names(hint, true)) {
+        let names = split_names(hint, true);
+        // More names than a byline holds: an author box (name, desk,
+        // beat, topics) or a list of other stories' bylines.
+        if names.len() > MAX_BYLINE_NAMES {
+            continue;
+        }
+        if let Some(names) = take(names) {
             return names;
         }
     }

@@ -219,6 +219,19 @@ fn authors_from_itemprop_rel_and_byline() {
 }
 
 #[test]
+fn regression_an_author_box_was_taken_for_a_byline_of_eight_names() {
+    let m = meta_of(
+        r#"<head><meta property="og:site_name" content="朝日新聞デジタル">
+        <script type="application/ld+json">{"@type":"NewsArticle",
+        "author":{"@type":"Organization","name":"朝日新聞デジタル"}}</script></head>
+        <body><div class="author-box"><span>この記事を書いた人</span><span>渡辺洋介</span>
+        <span>東京社会部</span><span>専門・関心分野</span><span>戦争、平和、核問題</span></div></body>"#,
+        None,
+    );
+    assert_eq!(m.authors, ["朝日新聞デジタル"]);
+}
+
+#[test]
 fn regression_bylines_of_teasers_in_a_rail_were_added_to_the_authors() {
     let m = body(
         r#"<ul class="meta-author-list"><li>Nathaniel Flakin</li></ul><p>Story.</p>
