@@ -9,9 +9,7 @@
 //!   name=description`, JSON-LD `description`, `dc.description`;
 //! - section: `article:section`, JSON-LD `articleSection`, the `section`
 //!   metas of analytics tags (`parsely-section`…);
-//! - tags: `article:tag` (one meta per tag, or one of comma-separated tags),
-//!   JSON-LD `keywords`, `news_keywords`, `keywords` (the publisher's own
-//!   keywords; a site's name and URLs among them are not tags);
+//! - tags: the publisher's own tags and keywords ([`tags`]);
 //! - image: `og:image`, `twitter:image`, JSON-LD `image`, resolved against
 //!   the page's URL;
 //! - paywalled: JSON-LD `isAccessibleForFree` (false, or a part not free:
@@ -20,16 +18,15 @@
 
 use url::Url;
 
-use super::jsonld::{looks_like_url, JsonLd};
+use super::jsonld::JsonLd;
 use super::page::Page;
-use super::resolve;
+use super::{resolve, tags};
 
 /// Longest description kept (a whole article's text in a meta is no
 /// description).
 const MAX_DESCRIPTION_CHARS: usize = 2_000;
-/// Longest tag, and most tags, kept.
-const MAX_TAG_CHARS: usize = 100;
-const MAX_TAGS: usize = 50;
+/// Longest section kept.
+const MAX_SECTION_CHARS: usize = 100;
 
 const DESCRIPTION_METAS: &[&str] = &["og:description", "twitter:description", "description"];
 /// Section metas read before JSON-LD's `articleSection`, and after it.
@@ -67,7 +64,7 @@ pub(super) fn details(page: &Page, ld: &JsonLd, url: Option<&Url>, site: &[Strin
         .chain(ld.section.clone())
         .chain(WEAK_SECTION_METAS.iter().filter_map(|k| page.meta(k)))
         .map(|s| clean_label(&s))
-        .find(|s| !s.is_empty() && s.chars().count() <= MAX_TAG_CHARS);
+        .find(|s| !s.is_empty() && s.chars().count() <= MAX_SECTION_CHARS);
     let image = IMAGE_METAS
         .iter()
         .filter_map(|k| page.meta(k))
@@ -76,59 +73,14 @@ pub(super) fn details(page: &Page, ld: &JsonLd, url: Option<&Url>, site: &[Strin
     Details {
         description,
         section,
-        tags: tags(page, ld, site),
+        tags: tags::tags(page, ld, site),
         image,
         paywalled: paywalled(page, ld),
     }
 }
 
-/// The first source of tags that gives any (see the module doc).
-fn tags(page: &Page, ld: &JsonLd, site: &[String]) -> Vec<String> {
-    let article_tags: Vec<&str> = page.metas_for("article:tag").collect();
-    let sources: [Vec<String>; 4] = [
-        split_tags(&article_tags),
-        ld.keywords.clone(),
-        split_tags(&page.metas_for("news_keywords").collect::<Vec<_>>()),
-        split_tags(&page.metas_for("keywords").collect::<Vec<_>>()),
-    ];
-    let is_site = |t: &str| {
-        let squashed: String = t.chars().filter(|c| c.is_alphanumeric()).collect();
-        site.iter().any(|s| {
-            let s: String = s.chars().filter(|c| c.is_alphanumeric()).collect();
-            !s.is_empty() && s.eq_ignore_ascii_case(&squashed)
-        })
-    };
-    for source in sources {
-        let mut out: Vec<String> = Vec::new();
-        for t in source {
-            let t = clean_label(&t);
-            let keep = !t.is_empty()
-                && t.chars().count() <= MAX_TAG_CHARS
-                && !looks_like_url(&t)
-                && !is_site(&t)
-                && !out.iter().any(|o| o.eq_ignore_ascii_case(&t));
-            if keep && out.len() < MAX_TAGS {
-                out.push(t);
-            }
-        }
-        if !out.is_empty() {
-            return out;
-        }
-    }
-    Vec::new()
-}
-
-/// Tag metas: one tag each, or comma-separated tags in one.
-fn split_tags(values: &[&str]) -> Vec<String> {
-    values
-        .iter()
-        .flat_map(|v| v.split(','))
-        .map(str::to_string)
-        .collect()
-}
-
 /// Whitespace collapsed, separators around it trimmed (" - Politik").
-fn clean_label(s: &str) -> String {
+pub(super) fn clean_label(s: &str) -> String {
     let collapsed = s.split_whitespace().collect::<Vec<_>>().join(" ");
     collapsed
         .trim_matches(|c: char| c.is_whitespace() || "-–—|:,;".contains(c))

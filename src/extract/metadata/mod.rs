@@ -33,6 +33,7 @@ mod jsonld;
 mod language;
 mod page;
 mod signals;
+mod tags;
 #[cfg(test)]
 mod tests;
 mod title;
