@@ -32,10 +32,23 @@ const SHORT_PART: usize = 4;
 const SHORT_CJK_PART: usize = 12;
 
 pub(super) fn choose_title(
+    declared: Option<&str>,
     candidates: &[String],
     h1s: &[String],
     site_names: &[String],
 ) -> Option<String> {
+    // The story's own structured data names its headline for search
+    // engines and news aggregators: the one the newsroom wrote for the
+    // story, where og:title and the <h1> are as often a social-media or
+    // front-page variant. Unless it is cut short ("…").
+    // Only a part naming the site is cut from it: a headline's own
+    // "– and yet not" is no label.
+    if let Some(d) = declared.filter(|d| !looks_like_code(d) && !cut_short(d)) {
+        let v = strip_parts(d, site_names, false);
+        if v.chars().any(char::is_alphanumeric) {
+            return Some(v);
+        }
+    }
     let candidates: Vec<&String> = candidates.iter().filter(|c| !looks_like_code(c)).collect();
     let mut variants: Vec<String> = Vec::new();
     for c in &candidates {
@@ -82,6 +95,13 @@ pub(super) fn choose_title(
     h1s.into_iter().find(|h| h.chars().count() <= 300)
 }
 
+/// A headline cut to a length limit (schema.org's 110 characters) ends in
+/// an ellipsis.
+fn cut_short(s: &str) -> bool {
+    let s = s.trim_end();
+    s.ends_with('…') || s.ends_with("...")
+}
+
 /// Markup or script leaked into a title by broken HTML, or no title at all.
 fn looks_like_code(s: &str) -> bool {
     s.len() > 1000
@@ -92,6 +112,12 @@ fn looks_like_code(s: &str) -> bool {
 
 /// Remove a site name (or a short label) separated from the headline.
 pub(super) fn strip_site(raw: &str, site_names: &[String]) -> String {
+    strip_parts(raw, site_names, true)
+}
+
+/// Remove the end parts that name the site, and with `short_labels` also
+/// short labels separated from the rest (see the module doc).
+fn strip_parts(raw: &str, site_names: &[String], short_labels: bool) -> String {
     let raw = space_cjk_dashes(&collapse(raw));
     let mut parts: Vec<(usize, usize)> = Vec::new();
     let mut start = 0;
@@ -130,6 +156,9 @@ pub(super) fn strip_site(raw: &str, site_names: &[String]) -> String {
     }
     while hi - lo > 1 && is_site(parts[lo]) {
         lo += 1;
+    }
+    if !short_labels {
+        return raw[parts[lo].0..parts[hi - 1].1].trim().to_string();
     }
     let len_of =
         |a: usize, b: usize| -> usize { parts[a..b].iter().map(|&p| tokens(text(p)).len()).sum() };
@@ -344,14 +373,14 @@ mod tests {
         ]);
         let h1 = names(&["Council approves new bridge over the river"]);
         assert_eq!(
-            choose_title(&c, &h1, &[]).as_deref(),
+            choose_title(None, &c, &h1, &[]).as_deref(),
             Some("Council approves new bridge over the river")
         );
         // The h1 keeps a part the short-suffix rule would have dropped.
         let c = names(&["Rates rise again as inflation bites hard - Analysis"]);
         let h1 = names(&["Rates rise again as inflation bites hard - Analysis"]);
         assert_eq!(
-            choose_title(&c, &h1, &[]).as_deref(),
+            choose_title(None, &c, &h1, &[]).as_deref(),
             Some("Rates rise again as inflation bites hard - Analysis")
         );
     }
@@ -362,17 +391,43 @@ mod tests {
             "Britain's fastest supercomputer unveiled long | Technology news | Reuters UK edition",
         ]);
         let h1 = names(&["Britain's fastest supercomputer unveiled long"]);
-        assert_eq!(choose_title(&c, &h1, &[]), Some(h1[0].clone()));
+        assert_eq!(choose_title(None, &c, &h1, &[]), Some(h1[0].clone()));
         // A logo h1 inside the title is not the headline.
         let c = names(&["Storm hits the coast tonight - BBC News"]);
         assert_eq!(
-            choose_title(&c, &names(&["BBC News"]), &[]).as_deref(),
+            choose_title(None, &c, &names(&["BBC News"]), &[]).as_deref(),
             Some("Storm hits the coast tonight")
         );
         let c = names(&["BBC SPORTi library--> <script src=\"x.js\"></script>"]);
         assert_eq!(
-            choose_title(&c, &names(&["Covic turns up heat"]), &[]).as_deref(),
+            choose_title(None, &c, &names(&["Covic turns up heat"]), &[]).as_deref(),
             Some("Covic turns up heat")
+        );
+    }
+
+    #[test]
+    fn the_declared_headline_wins_unless_cut_short() {
+        // og:title and the h1 are a social-media variant of the headline.
+        let c = names(&["The Best Sleeping Bags for Every Adventure"]);
+        let h1 = names(&["The Best Sleeping Bags for Every Adventure"]);
+        let declared = "11 Best Sleeping Bags (2024): Ultralight, for Car Campers";
+        assert_eq!(
+            choose_title(Some(declared), &c, &h1, &[]).as_deref(),
+            Some(declared)
+        );
+        // Only a part naming the site is cut from it, not its own "- …".
+        let sites = names(&["毎日新聞"]);
+        assert_eq!(
+            choose_title(Some("停戦「最も合意に近い」 - 毎日新聞"), &[], &[], &sites).as_deref(),
+            Some("停戦「最も合意に近い」")
+        );
+        let own = "Kawasaki steigt Ende 2024 aus! - und doch wieder nicht";
+        assert_eq!(choose_title(Some(own), &[], &[], &[]).as_deref(), Some(own));
+        // Cut to a length limit: the other candidates decide.
+        let c = names(&["Council approves the new bridge over the river after a long debate"]);
+        assert_eq!(
+            choose_title(Some("Council approves the new bridge over…"), &c, &[], &[]).as_deref(),
+            Some(c[0].as_str())
         );
     }
 
@@ -380,14 +435,14 @@ mod tests {
     fn unrelated_h1_is_ignored_and_lone_h1_is_used() {
         let c = names(&["Council approves new bridge - City Paper"]);
         assert_eq!(
-            choose_title(&c, &names(&["City Paper"]), &names(&["City Paper"])).as_deref(),
+            choose_title(None, &c, &names(&["City Paper"]), &names(&["City Paper"])).as_deref(),
             Some("Council approves new bridge")
         );
         assert_eq!(
-            choose_title(&[], &names(&["  Lone   headline "]), &[]).as_deref(),
+            choose_title(None, &[], &names(&["  Lone   headline "]), &[]).as_deref(),
             Some("Lone headline")
         );
-        assert_eq!(choose_title(&[], &[], &[]), None);
-        assert_eq!(choose_title(&names(&["  ", "|"]), &[], &[]), None);
+        assert_eq!(choose_title(None, &[], &[], &[]), None);
+        assert_eq!(choose_title(None, &names(&["  ", "|"]), &[], &[]), None);
     }
 }
