@@ -198,14 +198,16 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
         dom,
         anchor: tail::comment_anchor(dom),
     });
-    if let Some(cut) = tail::tail_section_start(
+    let tail = tail::tail_section(
+        dom,
         &sink,
         &paras,
         first_content,
         body.clone(),
         author_bios,
         comment_cut,
-    ) {
+    );
+    if let Some(cut) = tail.cut {
         let trimmed = trim_edges(&paras[first_content + body.start..first_content + cut]);
         body = if trimmed.is_empty() {
             body.start..cut
@@ -217,8 +219,9 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
     let headline_paras: Vec<usize> = (0..first_content).filter(|&i| in_headline(i)).collect();
     let headline = (!headline_paras.is_empty()).then(|| sink.join(headline_paras));
     let prefix = (0..first_content).filter(|&i| !in_headline(i) && !linky(&paras[i]));
+    let in_box = |k: usize| tail.boxes.iter().any(|b| b.contains(&(k - first_content)));
     let mut chosen: Vec<usize> = prefix
-        .chain((body.start + first_content)..(body.end + first_content))
+        .chain(((body.start + first_content)..(body.end + first_content)).filter(|&k| !in_box(k)))
         .collect();
     // 7. A heading that opens the text and repeats the title is the headline.
     let mut headline = headline;
