@@ -106,6 +106,19 @@ pub fn recipe_around(dom: &Dom<'_>, stats: &[Stats], best: usize) -> Option<usiz
 static GALLERY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new("(?i)gallery|slideshow|carousel").expect("static regex"));
 
+/// Per node, whether it is inside a gallery (an element whose class or id
+/// says gallery, slideshow or carousel): photo captions, one per slide,
+/// which read like sentences but are not the story.
+pub fn in_galleries(dom: &Dom<'_>) -> Vec<bool> {
+    let mut g = vec![false; dom.len()];
+    for i in 1..dom.len() {
+        let nd = &dom.nodes[i];
+        g[i] = g[nd.parent as usize]
+            || (nd.tag != Tag::Text && (GALLERY.is_match(nd.class) || GALLERY.is_match(nd.id)));
+    }
+    g
+}
+
 /// A gallery embedded in the declared article that holds the best node:
 /// its captions outweigh the story around it. Returns the gallery element
 /// (the outermost one below the declared article) when the declared article
