@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::halves::page_site;
+use super::site::page_site;
 use super::sequence::{page_order, site_key};
 use super::{score_tokens, EvalError, EvalReport, GoldConvention, PageScore, Score};
 use crate::extract::{ExtractOptions, Extraction, Extractor, Page};

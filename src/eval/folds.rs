@@ -24,7 +24,7 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::corpus::read_page_and_gold;
-use super::halves::site_in;
+use super::site::site_in;
 use super::{lcs_len, score, EvalError, EvalReport, PageScore};
 use crate::extract::blocks::{blocks, Features};
 use crate::extract::model::BlockModel;

@@ -2,9 +2,9 @@
 //! only scored, so a rule written while reading the first half is kept only
 //! if it also helps the second: the sites it was not written for.
 //!
-//! In: a page's site (its publisher, the host of its canonical URL, or its
-//! file name's site part). Out: its [`Half`], and per report the mean F1 (or
-//! the snippet F of the summed counts) of each half.
+//! In: a page's site (its publisher, or [`super::site`]'s: the host of its
+//! canonical URL, or its file name's site part). Out: its [`Half`], and per
+//! report the mean F1 (or the snippet F of the summed counts) of each half.
 //!
 //! The half is a function of the site alone (a bit of its MD5), not of the
 //! other sites of the set: adding pages or sets never moves a site from one
@@ -15,7 +15,6 @@ use serde::Serialize;
 
 use super::snippets::SnippetCounts;
 use super::PageScore;
-use crate::extract::{charset, metadata, strip};
 
 /// Which half of a set a site is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -35,39 +34,6 @@ pub fn half_of(site: &str) -> Half {
         Half::Study
     } else {
         Half::Held
-    }
-}
-
-/// The site of a page of a gold set: the host of its canonical URL (`link
-/// rel=canonical`, else `og:url`) without `www.`, else its file name
-/// without a trailing `_NN`/`-NN` (`tv.msnbc.com_news_07` →
-/// `tv.msnbc.com_news`).
-pub fn page_site(bytes: &[u8], stem: &str) -> String {
-    let html = charset::decode(bytes, None, None);
-    let doc = scraper::Html::parse_document(&strip::strip(&html.text));
-    site_in(&doc, stem)
-}
-
-/// [`page_site`] of a page already parsed.
-pub(super) fn site_in(doc: &scraper::Html, stem: &str) -> String {
-    let canonical = metadata::extract_metadata_in(doc, None, None).canonical_url;
-    canonical
-        .and_then(|u| url::Url::parse(&u).ok())
-        .and_then(|u| {
-            u.host_str()
-                .map(|h| h.trim_start_matches("www.").to_string())
-        })
-        .unwrap_or_else(|| stem_site(stem).to_string())
-}
-
-/// Site key of a file stem: without a trailing `_NN` or `-NN`.
-fn stem_site(stem: &str) -> &str {
-    let key = super::sequence::site_key(stem);
-    match key.rsplit_once('-') {
-        Some((k, n)) if !k.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
-            k
-        }
-        _ => key,
     }
 }
 
@@ -164,16 +130,5 @@ mod tests {
         assert_eq!(h.held.sites, held.len());
         assert!((h.study.f1 - 1.0).abs() < 1e-12);
         assert!((h.held.f1 - 0.5).abs() < 1e-12);
-    }
-
-    #[test]
-    fn file_names_give_the_site_when_the_page_names_none() {
-        assert_eq!(
-            page_site(b"<p>no canonical</p>", "tv.msnbc.com_news_07"),
-            "tv.msnbc.com_news"
-        );
-        assert_eq!(page_site(b"", "bbc-1"), "bbc");
-        let page = br#"<html><head><link rel="canonical" href="https://www.example.org/a/b"></head></html>"#;
-        assert_eq!(page_site(page, "x_1"), "example.org");
     }
 }

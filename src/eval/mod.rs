@@ -28,6 +28,7 @@ mod lcs;
 pub mod methods;
 pub mod records;
 pub mod sequence;
+mod site;
 pub mod snippets;
 pub use convention::{ConventionSource, GoldConvention};
 pub use corpus::{evaluate_dir, sequence_pages, SequencePages};

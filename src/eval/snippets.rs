@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use super::corpus::score_pages;
 use super::corpus::selected;
-use super::halves::page_site;
+use super::site::page_site;
 use super::{EvalError, EvalReport, GoldConvention, PageScore, Score};
 use crate::extract::ExtractOptions;
 use crate::words::{tokenize, word_count};
