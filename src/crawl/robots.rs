@@ -196,6 +196,9 @@ impl RobotsCache {
 }
 
 #[cfg(test)]
+mod google_cases;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

@@ -233,3 +233,27 @@ async fn regression_robots_txt_served_as_octet_stream_image_json_or_xml_was_igno
         .await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_allow_index_html_did_not_allow_its_directory() {
+    // Google reads `Allow: /index.html` as allowing `/` as well, the address
+    // a server answers with its index page; so the home page is crawled.
+    let (base, log) = start_with(Arc::new(|base| {
+        let txt = format!(
+            "User-agent: *\nAllow: /index.html\nAllow: /a/\nAllow: /sitemap.xml\nDisallow: /\n\
+             Sitemap: {base}/sitemap.xml\n"
+        );
+        ("text/plain", txt.into_bytes())
+    }))
+    .await;
+    let summary = crawl_into_temp(&config(&base, 30.0)).await;
+    let paths = paths(&log);
+    assert!(paths.contains(&"/".to_string()), "{paths:?}");
+    // Its links were followed, within the rules.
+    assert!(paths.contains(&"/a/1".to_string()), "{paths:?}");
+    assert!(
+        !paths.iter().any(|p| p.starts_with("/private/")),
+        "{paths:?}"
+    );
+    assert_eq!(summary.articles_stored, 3, "{summary}");
+}
