@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use super::site::page_site;
 use super::sequence::{page_order, site_key};
+use super::site::page_site;
 use super::{score_tokens, EvalError, EvalReport, GoldConvention, PageScore, Score};
 use crate::extract::{ExtractOptions, Extraction, Extractor, Page};
 use crate::extract_dir;

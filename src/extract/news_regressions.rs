@@ -43,3 +43,25 @@ fn regression_a_photo_carousel_between_headline_and_story_was_kept() {
         "{t:?}"
     );
 }
+
+#[test]
+fn regression_a_story_the_page_renders_from_its_json_ld_was_cut_to_the_teaser() {
+    let body: String = (0..30)
+        .map(|i| format!("Sentence {i} of the full story, which a script renders into the page. "))
+        .collect();
+    let html = format!(
+        r#"<html><head><title>Playbook</title><script type="application/ld+json">
+        {{"@type":"NewsArticle","headline":"Playbook","articleBody":"{body}"}}</script></head>
+        <body><article><h1>Playbook</h1><p>The teaser of the story, the only paragraph the
+        markup holds before the script runs, says what it is about.</p></article></body></html>"#
+    );
+    let t = auto(&html);
+    assert!(t.contains("Sentence 29 of the full story"), "{t:?}");
+    // A story the markup holds whole keeps its own text.
+    let whole = format!(
+        r#"<html><head><script type="application/ld+json">
+        {{"@type":"NewsArticle","articleBody":"A summary."}}</script></head><body><article>{}</article></body></html>"#,
+        story(8)
+    );
+    assert!(auto(&whole).contains("Paragraph 7 of the story"));
+}
