@@ -359,12 +359,10 @@ pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result
         for l in trusted {
             writeln!(
                 out,
-                "      {:<8} {}  ({} articles, {} listings, {} other pages)",
+                "      {:<8} {}  ({})",
                 l.class.as_str(),
                 l.shape,
-                l.articles,
-                l.listings,
-                l.others
+                l.judged_text()
             )?;
         }
         if top > 0 {

@@ -156,6 +156,7 @@ pub async fn run<S: CrawlStore>(
     if requeued > 0 {
         tracing::info!("{requeued} failed or refused URLs were queued again");
     }
+    let store_names = names.clone();
     let (store, loaded) = tokio::task::spawn_blocking(move || {
         let pages = store.pages_by_site();
         let rules = match pages {
@@ -166,12 +167,19 @@ pub async fn run<S: CrawlStore>(
             Ok(_) => store.url_shapes(),
             Err(_) => Ok(Vec::new()),
         };
-        let loaded = pages.and_then(|p| rules.and_then(|r| shapes.map(|s| (p, r, s))));
+        // Pages held back for want of evidence by earlier runs.
+        let reasons = judge::JudgeReason::revisable_strs();
+        let held = match shapes {
+            Ok(_) => store.judged_for(&store_names, &reasons, shapes::HELD_PER_SITE),
+            Err(_) => Ok(Vec::new()),
+        };
+        let loaded =
+            pages.and_then(|p| rules.and_then(|r| shapes.and_then(|s| held.map(|h| (p, r, s, h)))));
         (store, loaded)
     })
     .await
     .map_err(|_| CrawlError::WriterGone)?;
-    let (site_pages, rules, url_shapes) = loaded?;
+    let (site_pages, rules, url_shapes, held) = loaded?;
     let site_rules: HashMap<String, SiteRule> = rules
         .into_iter()
         .filter_map(|(site, json)| SiteRule::from_json(&json).map(|r| (site, r)))
@@ -192,7 +200,10 @@ pub async fn run<S: CrawlStore>(
         config.crawler.trailing_slash,
     );
     Counters::add(&counters.urls_discovered, seeds.len() as u64);
-    writer.write(vec![WriteOp::AddUrls(seeds)]).await?;
+    let live_shapes = shapes::LiveShapes::from_rows(url_shapes);
+    let mut start = vec![WriteOp::AddUrls(seeds)];
+    start.extend(hold(&live_shapes, held));
+    writer.write(start).await?;
 
     let cfg = Arc::new(config.clone());
     let ctx = Arc::new(Ctx {
@@ -219,7 +230,7 @@ pub async fn run<S: CrawlStore>(
             .map_err(CrawlError::Threads)?,
         site_rules: std::sync::Mutex::new(site_rules),
         link_memo: Arc::new(page::LinkMemo::default().with_committed(writer.committed())),
-        shapes: shapes::LiveShapes::from_rows(url_shapes),
+        shapes: live_shapes,
         explore: Arc::new(shapes::ExploreBudget::new(cfg.crawler.explore_per_site)),
         probes: worker::Probes::default(),
         promoted: shapes::Promoted::default(),
@@ -265,6 +276,23 @@ pub async fn run<S: CrawlStore>(
     summary.requeued = requeued as u64;
     summary.outlook = outlook;
     Ok(summary)
+}
+
+/// Hold the pages earlier runs judged not articles for want of evidence
+/// (site, URL) until their shape is learned; those whose shape is an
+/// article shape already are judged again now.
+fn hold(live: &shapes::LiveShapes, held: Vec<(String, String)>) -> Option<WriteOp> {
+    let mut by_site: HashMap<String, Vec<String>> = HashMap::new();
+    for (site, url) in held {
+        by_site.entry(site).or_default().push(url);
+    }
+    let now: Vec<NewUrl> = (by_site.into_iter())
+        .flat_map(|(site, urls)| {
+            let now = live.hold(&site, urls);
+            now.into_iter().map(move |u| worker::as_article(u, &site))
+        })
+        .collect();
+    (!now.is_empty()).then(|| worker::rejudge(now))
 }
 
 /// Queue again the URLs of `sites` refused under other settings than

@@ -103,10 +103,15 @@ pub struct PageOutput {
     /// Links of a site with patterns that matched none (fingerprint, URL):
     /// anchors of those are not followed. The crawl's report counts them.
     pub unmatched: Vec<(u128, Arc<str>)>,
-    /// A site without patterns: links of an article or index shape (and
-    /// feed entries) that the frontier may hold as plain pages, queued
-    /// before their shape was learned ([`crate::store::WriteOp::Promote`]).
+    /// A site without patterns: links of an article or index shape that
+    /// the frontier may hold as plain pages, queued before their shape was
+    /// learned ([`crate::store::WriteOp::Promote`]).
     pub promote: Vec<NewUrl>,
+    /// A site without patterns: its feed and sitemap entries, as articles
+    /// (being listed is evidence): the frontier may hold them as plain
+    /// pages, or have judged them without that evidence
+    /// ([`crate::store::WriteOp::Rejudge`]).
+    pub listed: Vec<NewUrl>,
 }
 
 /// Sitemaps one sitemap index may list (the protocol's limit).
@@ -173,14 +178,17 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
     out.article_links = found.article_links;
     out.unmatched = found.unmatched;
     out.promote = found.promote;
+    out.listed = found.listed;
     out
 }
 
 fn html(input: &PageInput<'_>) -> PageOutput {
     let decoded = extract::charset::decode(input.body, input.content_type, Some(input.final_url));
     // A site without article patterns has its pages judged; an index
-    // pattern is still the user's word that a page is none.
-    let judged = input.site.article_patterns.is_empty() && input.kind != UrlKind::Index;
+    // pattern is still the user's word that a page is none (a learned
+    // index shape is not: its pages are judged too).
+    let judged = input.site.article_patterns.is_empty()
+        && (input.kind != UrlKind::Index || input.site.index_patterns.is_empty());
     // A URL queued as an article that redirected to a non-article page (a
     // section front, a login wall) is not stored.
     let by_pattern = input.kind == UrlKind::Article
@@ -279,6 +287,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
         article_links: found.article_links,
         unmatched: found.unmatched,
         promote: found.promote,
+        listed: found.listed,
     }
 }
 
@@ -300,6 +309,8 @@ struct Found<'a> {
     unmatched: Vec<(u128, Arc<str>)>,
     /// See [`PageOutput::promote`].
     promote: Vec<NewUrl>,
+    /// See [`PageOutput::listed`].
+    listed: Vec<NewUrl>,
 }
 
 impl<'a> Found<'a> {
@@ -316,6 +327,7 @@ impl<'a> Found<'a> {
             article_links: 0,
             unmatched: Vec::new(),
             promote: Vec::new(),
+            listed: Vec::new(),
         }
     }
 
@@ -525,18 +537,15 @@ impl<'a> Found<'a> {
     }
 
     /// A feed or sitemap entry: fresh ones first. On a site without
-    /// patterns an entry is queued as an article, to be judged when fetched.
+    /// patterns an entry is queued as an article, to be judged when
+    /// fetched, whatever its shape: being listed is evidence, not a
+    /// verdict, and a shape never outweighs it.
     fn entry(&mut self, url: &Url, published: Option<&str>) {
         let Some(url) = self.accept(url) else { return };
         let site = self.input.site;
-        let kind = match self.input.shapes {
-            Some(table) => frontier::shaped_entry(table.link_class(&shape_of(&url))),
-            // Without a shape table a bare site's entry is still an article
-            // to judge: being listed is evidence, not a verdict.
-            None => match discover::classify(site, &url) {
-                UrlKind::Page if super::shapes::by_shapes(site) => UrlKind::Article,
-                kind => kind,
-            },
+        let kind = match discover::classify(site, &url) {
+            UrlKind::Page if super::shapes::by_shapes(site) => UrlKind::Article,
+            kind => kind,
         };
         self.article_links += usize::from(kind == UrlKind::Article);
         if kind == UrlKind::Page && self.focused {
@@ -549,7 +558,7 @@ impl<'a> Found<'a> {
         if self.input.shapes.is_some() && kind != UrlKind::Page {
             let mut new = self.new_url(url.to_string(), kind, self.depth());
             new.priority = priority;
-            self.promote.push(new);
+            self.listed.push(new);
         }
         self.push(url, kind, priority);
     }

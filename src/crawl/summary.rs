@@ -38,6 +38,8 @@ pub struct Counters {
     pub lines_dropped: AtomicU64,
     pub urls_discovered: AtomicU64,
     pub pages_not_articles: AtomicU64,
+    /// Judged pages queued again to be judged on new evidence.
+    pub pages_rejudged: AtomicU64,
     /// Per-site counts.
     pub sites: SiteTallies,
     errors: Mutex<BTreeMap<String, u64>>,

@@ -59,6 +59,9 @@ pub const FLUSH_EVERY: Duration = Duration::from_millis(200);
 /// Commands queued before senders wait (back-pressure on workers).
 pub const CHANNEL: usize = 1024;
 
+/// Judged pages: (site, URL).
+type Judged = Result<Vec<(String, String)>, StoreError>;
+
 /// The store operations a crawl needs. [`AnyStore`] (either store) is the
 /// real one; the trait keeps the crawl testable on stores of its own.
 pub trait CrawlStore: Send + 'static {
@@ -108,6 +111,12 @@ pub trait CrawlStore: Send + 'static {
     /// Every site's learned URL shape counts: (site, counts). Stores
     /// without a shape table have none.
     fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
+        Ok(Vec::new())
+    }
+    /// The pages of `sites` whose last judgement gave one of `reasons`:
+    /// (site, URL), at most `limit` per site.
+    fn judged_for(&mut self, sites: &[String], reasons: &[&str], limit: usize) -> Judged {
+        let _ = (sites, reasons, limit);
         Ok(Vec::new())
     }
     /// Queue again the URLs of `sites` refused under other settings than
@@ -198,6 +207,9 @@ impl CrawlStore for AnyStore {
     }
     fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
         AnyStore::url_shapes(self)
+    }
+    fn judged_for(&mut self, sites: &[String], reasons: &[&str], limit: usize) -> Judged {
+        AnyStore::judged_for(self, sites, reasons, limit)
     }
     fn requeue_refused(
         &mut self,
@@ -569,6 +581,7 @@ fn tally(sites: &[Option<String>], outcomes: &[WriteOutcome], counters: &Counter
             | WriteOutcome::RuleRecorded
             | WriteOutcome::ShapesRecorded
             | WriteOutcome::UrlsPromoted(_) => {}
+            WriteOutcome::UrlsRejudged(n) => Counters::add(&counters.pages_rejudged, *n as u64),
         }
     }
 }

@@ -382,6 +382,9 @@ pub struct ShapeCounts {
     pub listings: u64,
     /// Pages neither: about, privacy, sign-in.
     pub others: u64,
+    /// Pages that looked like stories (a long body under a headline) but
+    /// gave too little evidence to be stored (migration 0016).
+    pub stories: u64,
 }
 
 /// Counts to add to a site's URL shapes.
@@ -389,6 +392,10 @@ pub struct ShapeCounts {
 pub struct ShapeUpdate {
     pub site: String,
     pub counts: Vec<ShapeCounts>,
+    /// Shapes whose listings and others are dropped before `counts` are
+    /// added: the shape was trusted as an index or other shape until its
+    /// pages stopped agreeing (`crawl::shapes` decides).
+    pub revised: Vec<String>,
 }
 
 /// `[("timeout", 3)]` as `{"timeout": 3}`, keeping the order.
@@ -532,6 +539,21 @@ pub enum WriteOp {
     /// before its shape was learned is still fetched as one, in its turn.
     /// Other URLs are left as they are; none is added.
     Promote(Vec<NewUrl>),
+    /// URLs fetched and judged not to be articles, for a reason new
+    /// evidence may change, that have new evidence now (a feed lists them,
+    /// their shape is learned): a done plain or index page whose last
+    /// judgement gave one of the reasons is queued again, due now, as the
+    /// given kind. Other URLs are left as they are.
+    Rejudge(Rejudge),
+}
+
+/// See [`WriteOp::Rejudge`].
+#[derive(Debug, Clone)]
+pub struct Rejudge {
+    pub urls: Vec<NewUrl>,
+    /// The `judge_reason`s that new evidence may change (the crawl's
+    /// judgement names them).
+    pub reasons: Vec<&'static str>,
 }
 
 /// What a write did.
@@ -570,4 +592,6 @@ pub enum WriteOutcome {
     ShapesRecorded,
     /// Queued plain pages given the kind their URL turned out to have.
     UrlsPromoted(usize),
+    /// Judged pages queued again to be judged on new evidence.
+    UrlsRejudged(usize),
 }

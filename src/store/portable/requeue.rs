@@ -1,12 +1,13 @@
-//! Failed and refused URLs queued again, and what waits or failed in the
-//! frontier.
+//! Failed and refused URLs queued again, judged pages to judge again, and
+//! what waits or failed in the frontier.
 //!
-//! In: site names, and the refusal fingerprints of today's settings (the
-//! crawl's retry rule decides them; this file holds only the SQL). Out:
-//! how many URLs were queued again; the frontier's waiting and failed URLs
-//! grouped by site and reason ([`Outlook`]).
+//! In: site names, the refusal fingerprints of today's settings, the
+//! judge reasons new evidence may change (the crawl decides them; this
+//! file holds only the SQL). Out: how many URLs were queued again; the
+//! pages judged for one of those reasons; the frontier's waiting and
+//! failed URLs grouped by site and reason ([`Outlook`]).
 
-use super::super::sql::{Dialect, Sql};
+use super::super::sql::{int, Dialect, Sql, Value};
 use super::super::{AnyStore, Outlook, OutlookRow, StoreError};
 
 /// The failed or skipped URLs of site `?1` queued again with a fresh count
@@ -22,6 +23,46 @@ fn queue_again(dialect: Dialect) -> String {
          WHERE site_id = (SELECT id FROM sites WHERE name = ?1)
            AND state IN ('failed', 'skipped')"
     )
+}
+
+/// The condition "the URL (`urls` row `u`)'s last judgement gave one of
+/// the `n` reasons bound from `?{first}` on", and its placeholders: a
+/// plain or index page (a page judged an article is an article URL), done
+/// or queued for a revisit.
+pub(crate) fn last_judged_for(u: &str, first: usize, n: usize) -> String {
+    let reasons: Vec<String> = (first..first + n).map(|i| format!("?{i}")).collect();
+    format!(
+        "{u}.state IN ('done', 'queued') AND {u}.kind IN ('page', 'index')
+         AND (SELECT f.judge_reason FROM fetches f
+              WHERE f.url_id = {u}.id AND f.judged IS NOT NULL
+              ORDER BY f.id DESC LIMIT 1) IN ({})",
+        reasons.join(", ")
+    )
+}
+
+/// The pages of `sites` whose last judgement gave one of `reasons`
+/// (`last_judged_for`): (site, URL), oldest first, at most `limit` per site.
+pub(crate) fn judged_for(
+    sql: &mut dyn Sql,
+    sites: &[String],
+    reasons: &[&str],
+    limit: usize,
+) -> Result<Vec<(String, String)>, StoreError> {
+    if reasons.is_empty() {
+        return Ok(Vec::new());
+    }
+    let query = format!(
+        "SELECT s.name, u.url FROM urls u JOIN sites s ON s.id = u.site_id
+         WHERE s.name = ?1 AND {} ORDER BY u.id LIMIT ?2",
+        last_judged_for("u", 3, reasons.len())
+    );
+    let mut out = Vec::new();
+    for site in sites {
+        let mut params: Vec<Value> = vec![site.into(), int(limit)];
+        params.extend(reasons.iter().map(|r| Value::from(*r)));
+        out.extend(sql.rows(&query, &params, |r| Ok((r.text(0)?, r.text(1)?)))?);
+    }
+    Ok(out)
 }
 
 /// Queued URLs that wait because something went wrong (a skip or a
@@ -112,6 +153,17 @@ impl AnyStore {
     /// Queue again every failed URL of `sites`; how many. One transaction.
     pub fn requeue_failed(&mut self, sites: &[String]) -> Result<usize, StoreError> {
         self.in_transaction(|sql| requeue_failed(sql, sites))
+    }
+
+    /// The pages of `sites` whose last judgement gave one of `reasons`:
+    /// (site, URL), at most `limit` per site.
+    pub fn judged_for(
+        &mut self,
+        sites: &[String],
+        reasons: &[&str],
+        limit: usize,
+    ) -> Result<Vec<(String, String)>, StoreError> {
+        judged_for(self.sql(), sites, reasons, limit)
     }
 
     /// What of `sites` waits or failed in the frontier.

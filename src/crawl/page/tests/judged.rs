@@ -136,3 +136,42 @@ fn a_bare_sites_feed_entries_are_queued_as_articles_to_judge() {
     );
     assert!(!out.judgement.expect("judged").is_article());
 }
+
+#[test]
+fn regression_a_bare_sites_page_queued_by_a_learned_index_shape_was_never_judged() {
+    // A site without patterns queues links of a learned index shape as
+    // index pages; once such a page was held "not an article" by the
+    // pattern rule unread, whatever it said.
+    let story = ARTICLE.replace(
+        "<title>Storm hits the coast</title>",
+        "<title>Storm hits the coast</title><meta property=\"og:type\" content=\"article\">\
+         <meta property=\"article:published_time\" content=\"2026-03-02T08:00:00Z\">",
+    );
+    let out = run(
+        &bare_site(),
+        UrlKind::Index,
+        1,
+        "http://blog.test/2026/one",
+        false,
+        &story,
+    );
+    let j = out.judgement.expect("judged");
+    assert_eq!(j.reason.as_str(), "declared_og_article");
+    assert!(out.article.is_some());
+    // An index pattern is still the user's word.
+    let with_index = {
+        let mut s = bare_site();
+        s.index_patterns = vec![regex::Regex::new("/2026/").unwrap()];
+        s
+    };
+    let out = run(
+        &with_index,
+        UrlKind::Index,
+        1,
+        "http://blog.test/2026/one",
+        false,
+        &story,
+    );
+    assert_eq!(out.judgement.map(|j| j.reason.as_str()), Some("pattern"));
+    assert!(out.article.is_none());
+}

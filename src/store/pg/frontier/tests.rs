@@ -250,10 +250,12 @@ fn a_page_judgement_is_kept_with_its_fetch() {
         crate::store::PageJudgement {
             article: false,
             reason: "teaser_list",
+            kind: None,
         },
         crate::store::PageJudgement {
             article: true,
             reason: "declared_news_article",
+            kind: None,
         },
     ];
     let ops = ids

@@ -15,7 +15,9 @@ fn update(site: &str, shape: &str, a: u64, l: u64, o: u64) -> WriteOp {
             articles: a,
             listings: l,
             others: o,
+            stories: 0,
         }],
+        revised: Vec::new(),
     })
 }
 
