@@ -125,8 +125,13 @@ pub fn crawl(globals: &Globals, out: &mut Out, args: CrawlArgs) -> Result<ExitCo
             "newshound: crawl stopped by {by}; the next crawl resumes where it stopped"
         ));
     }
-    if let Some(why) = summary.all_failed() {
-        bail!("crawl: {why}");
+    // Every page failed, or nothing was fetched while URLs wait: both said.
+    let why: Vec<String> = [summary.all_failed(), summary.stalled()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if !why.is_empty() {
+        bail!("crawl: {}", why.join("; "));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -144,15 +144,15 @@ pub async fn run<S: CrawlStore>(
     let want_rules = config.extract.algorithm == Algorithm::Tree;
     let mut names: Vec<String> = selected.keys().cloned().collect();
     names.sort();
-    let (refusals, retry_failed) = (retry::refusals(config), opts.retry_failed);
+    let plan = retry::requeue(config, opts.retry_failed, worker::now_ms());
     let store_names = names.clone();
     let (mut store, requeued) = tokio::task::spawn_blocking(move || {
-        let requeued = requeue(&mut store, &store_names, &refusals, retry_failed);
+        let requeued = store.requeue(&store_names, &plan);
         (store, requeued)
     })
     .await
     .map_err(|_| CrawlError::WriterGone)?;
-    let requeued = requeued?;
+    let (requeued, lifted) = requeued?;
     if requeued > 0 {
         tracing::info!("{requeued} failed or refused URLs were queued again");
     }
@@ -274,6 +274,7 @@ pub async fn run<S: CrawlStore>(
     let mut summary = counters.summary(started.elapsed());
     summary.articles_recleaned = recleaned as u64;
     summary.requeued = requeued as u64;
+    summary.waits_lifted = lifted as u64;
     summary.outlook = outlook;
     Ok(summary)
 }
@@ -293,21 +294,6 @@ fn hold(live: &shapes::LiveShapes, held: Vec<(String, String)>) -> Option<WriteO
         })
         .collect();
     (!now.is_empty()).then(|| worker::rejudge(now))
-}
-
-/// Queue again the URLs of `sites` refused under other settings than
-/// today's `refusals`, and with `retry_failed` every failed one.
-fn requeue<S: CrawlStore>(
-    store: &mut S,
-    sites: &[String],
-    refusals: &[(String, String)],
-    retry_failed: bool,
-) -> Result<usize, StoreError> {
-    let mut n = store.requeue_refused(sites, refusals)?;
-    if retry_failed {
-        n += store.requeue_failed(sites)?;
-    }
-    Ok(n)
 }
 
 fn select_sites(

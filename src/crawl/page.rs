@@ -94,6 +94,9 @@ pub struct PageOutput {
     pub rule: Option<RuleOutcome>,
     /// Links left out of `urls` because the frontier has them already.
     pub urls_known: usize,
+    /// Distinct links of the page not followed: on other sites' hosts, or
+    /// traps.
+    pub outside: usize,
     /// Whether an HTML page is an article, and why (`None` for feeds and
     /// sitemaps). `article` is set exactly when the verdict is article.
     pub judgement: Option<Judgement>,
@@ -283,6 +286,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
         problem: None,
         rule,
         urls_known: found.urls_known,
+        outside: found.outside,
         judgement: Some(judgement),
         article_links: found.article_links,
         unmatched: found.unmatched,
@@ -298,6 +302,8 @@ struct Found<'a> {
     urls: Vec<NewUrl>,
     /// Links left out as already in the frontier.
     urls_known: usize,
+    /// See [`PageOutput::outside`].
+    outside: usize,
     /// The site has article or index patterns: plain pages are not followed.
     focused: bool,
     /// The document is an article page: links of unknown shape in it are
@@ -322,6 +328,7 @@ impl<'a> Found<'a> {
             seen: HashSet::new(),
             urls: Vec::new(),
             urls_known: 0,
+            outside: 0,
             focused,
             from_article: false,
             article_links: 0,
@@ -430,6 +437,7 @@ impl<'a> Found<'a> {
             if !resolved.insert(url) {
                 continue;
             }
+            self.outside += usize::from(v.admitted.is_none());
             if let Some(a) = v.admitted {
                 if self.seen.insert(a.url.clone()) {
                     self.article_links += usize::from(a.kind == UrlKind::Article);

@@ -452,6 +452,7 @@ async fn succeeded(
         // Links the frontier has already still count as discovered.
         let discovered = processed.urls.len() + processed.urls_known;
         Counters::add(&ctx.counters.urls_discovered, discovered as u64);
+        Counters::add(&ctx.counters.links_outside, processed.outside as u64);
         if !processed.urls.is_empty() {
             ops.push(WriteOp::AddUrls(processed.urls));
         }

@@ -41,7 +41,8 @@ use super::seen::{CommittedUrls, SeenUrls};
 use super::summary::Counters;
 use crate::config::Config;
 use crate::store::{
-    AnyStore, ClaimFilter, Outlook, QueuedUrl, ShapeCounts, StoreError, WriteOp, WriteOutcome,
+    AnyStore, ClaimFilter, Outlook, QueuedUrl, Requeue, ShapeCounts, StoreError, WriteOp,
+    WriteOutcome,
 };
 
 /// Items (records, articles, [`URLS_PER_ITEM`] new URLs) buffered before a
@@ -119,20 +120,11 @@ pub trait CrawlStore: Send + 'static {
         let _ = (sites, reasons, limit);
         Ok(Vec::new())
     }
-    /// Queue again the URLs of `sites` refused under other settings than
-    /// `refusals` (reason, fingerprint of today's settings); how many.
-    fn requeue_refused(
-        &mut self,
-        sites: &[String],
-        refusals: &[(String, String)],
-    ) -> Result<usize, StoreError> {
-        let _ = (sites, refusals);
-        Ok(0)
-    }
-    /// Queue again every failed URL of `sites`; how many.
-    fn requeue_failed(&mut self, sites: &[String]) -> Result<usize, StoreError> {
-        let _ = sites;
-        Ok(0)
+    /// Queue again what `plan` says of `sites`' failed, refused and
+    /// waiting URLs; (queued again, waits lifted).
+    fn requeue(&mut self, sites: &[String], plan: &Requeue) -> Result<(usize, usize), StoreError> {
+        let _ = (sites, plan);
+        Ok((0, 0))
     }
     /// What of `sites` waits or failed in the frontier.
     fn outlook(&mut self, sites: &[String], now_ms: i64) -> Result<Outlook, StoreError> {
@@ -211,15 +203,8 @@ impl CrawlStore for AnyStore {
     fn judged_for(&mut self, sites: &[String], reasons: &[&str], limit: usize) -> Judged {
         AnyStore::judged_for(self, sites, reasons, limit)
     }
-    fn requeue_refused(
-        &mut self,
-        sites: &[String],
-        refusals: &[(String, String)],
-    ) -> Result<usize, StoreError> {
-        AnyStore::requeue_refused(self, sites, refusals)
-    }
-    fn requeue_failed(&mut self, sites: &[String]) -> Result<usize, StoreError> {
-        AnyStore::requeue_failed(self, sites)
+    fn requeue(&mut self, sites: &[String], plan: &Requeue) -> Result<(usize, usize), StoreError> {
+        AnyStore::requeue(self, sites, plan)
     }
     fn outlook(&mut self, sites: &[String], now_ms: i64) -> Result<Outlook, StoreError> {
         AnyStore::outlook(self, sites, now_ms)

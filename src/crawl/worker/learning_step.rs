@@ -11,6 +11,7 @@ use url::Url;
 use super::Ctx;
 use crate::config::SiteSettings;
 use crate::crawl::judge::{JudgeReason, Judgement};
+use crate::crawl::seen::fingerprint;
 use crate::crawl::shapes::{self, Judged};
 use crate::store::{NewUrl, Rejudge, UrlKind, WriteOp};
 
@@ -42,6 +43,12 @@ pub(super) fn learn(
     let mut learned = Learned::default();
     let judged = match judgement {
         Some(j) if shapes::by_shapes(site) => {
+            if !j.is_article() {
+                let reason = j.reason.as_str();
+                ctx.counters
+                    .sites
+                    .not_article(&site.name, reason, url.as_str());
+            }
             learned.judged = true;
             learned.listing = j.is_listing();
             // Only a page found through links waits for new evidence: a
@@ -91,6 +98,10 @@ pub(super) fn listed_and_promoted(
     ops: &mut Vec<WriteOp>,
 ) {
     ctx.shapes.listed(listed.iter().map(|u| u.url.as_str()));
+    if let Some(first) = listed.first() {
+        let entries = listed.iter().map(|u| fingerprint(&u.url));
+        ctx.counters.sites.listed(&first.site, entries);
+    }
     let mut promote = ctx.promoted.fresh(promote);
     promote.extend(listed);
     if promote.is_empty() {

@@ -1,7 +1,7 @@
 //! Failed and refused URLs queued again; what waits and what failed.
 
 use super::*;
-use crate::store::portable::requeue::{outlook, requeue_failed, requeue_refused};
+use crate::store::portable::requeue::{lift_waits, outlook, requeue_failed, requeue_refused};
 
 /// A store with `n` article URLs of site `a` and one of site `b`, all
 /// claimed.
@@ -142,6 +142,77 @@ fn the_outlook_says_what_waits_until_when_and_what_failed() {
     );
     // Once due, they no longer wait: the crawl takes them.
     assert!(outlook(&mut &s.conn, &["a".into()], 90_000)
+        .unwrap()
+        .waiting
+        .is_empty());
+}
+
+#[test]
+fn waits_are_lifted_on_a_site_with_nothing_due_or_on_request_and_refusals_listed_apart() {
+    let (mut s, q) = claimed(3);
+    let skip = |id, reason: &str, next| {
+        WriteOp::Skipped(SkipRecord {
+            url_id: id,
+            at: 1,
+            reason: reason.into(),
+            next,
+            refused_under: None,
+        })
+    };
+    s.write_batch(vec![
+        skip(
+            id_of(&q, "https://a.test/0"),
+            "robots_unavailable",
+            NextState::At(90_000),
+        ),
+        skip(
+            id_of(&q, "https://a.test/1"),
+            "robots_disallowed",
+            NextState::Failed,
+        ),
+        skip(
+            id_of(&q, "https://b.test/0"),
+            "robots_unavailable",
+            NextState::At(90_000),
+        ),
+        WriteOp::Fetched(fetched(
+            id_of(&q, "https://a.test/2"),
+            NextState::At(10_000),
+            None,
+        )),
+    ])
+    .unwrap();
+    let sites = ["a".to_string(), "b".to_string()];
+    let o = outlook(&mut &s.conn, &sites, 20_000).unwrap();
+    assert_eq!(o.waiting.len(), 2);
+    assert!(o.failed.is_empty(), "{o:?}");
+    let refused: Vec<(&str, &str)> = (o.refused.iter())
+        .map(|r| (r.site.as_str(), r.reason.as_str()))
+        .collect();
+    assert_eq!(refused, [("a", "robots_disallowed")]);
+    assert_eq!((o.stored["a"], o.queued["a"], o.queued["b"]), (0, 1, 1));
+    // At 5 000 nothing of either site is due (a's page waits for 10 000):
+    // both sites' waits are lifted.
+    assert_eq!(lift_waits(&mut &s.conn, &sites, 5_000, false).unwrap(), 2);
+    // Waiting again: at 20 000 site a's page is due, so only b's wait is
+    // lifted.
+    s.write_batch(vec![
+        skip(
+            id_of(&q, "https://a.test/0"),
+            "robots_unavailable",
+            NextState::At(90_000),
+        ),
+        skip(
+            id_of(&q, "https://b.test/0"),
+            "robots_unavailable",
+            NextState::At(90_000),
+        ),
+    ])
+    .unwrap();
+    assert_eq!(lift_waits(&mut &s.conn, &sites, 20_000, false).unwrap(), 1);
+    // On request every wait goes.
+    assert_eq!(lift_waits(&mut &s.conn, &sites, 20_000, true).unwrap(), 1);
+    assert!(outlook(&mut &s.conn, &sites, 20_000)
         .unwrap()
         .waiting
         .is_empty());
