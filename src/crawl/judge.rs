@@ -221,7 +221,7 @@ impl Judgement {
 }
 
 /// Everything [`judge`] weighs about one page.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct Evidence {
     // What the page declares.
     /// `og:type`: `Some(true)` article, `Some(false)` another type, `None`

@@ -128,13 +128,7 @@ pub async fn run<S: CrawlStore>(
     store.configure(config);
     let started = Instant::now();
     let selected = select_sites(config, &opts.sites)?;
-    // A model only serves nb and tree; it must be of the configured kind.
-    let model = match &config.extract.model {
-        Some(path) if config.extract.algorithm.is_learned() => Some(Arc::new(
-            crate::extract::model::BlockModel::load_for(path, config.extract.algorithm)?,
-        )),
-        _ => None,
-    };
+    let extract = extract_options(config)?;
     let fetcher = fetch::Fetcher::new(&config.fetch, &config.crawler.user_agent)
         .map_err(CrawlError::Client)?;
     // Budgets count pages over the life of the database; `tree` extracts by
@@ -214,13 +208,7 @@ pub async fn run<S: CrawlStore>(
         writer: writer.clone(),
         fetch_slots: Arc::new(tokio::sync::Semaphore::new(cfg.crawler.concurrency.max(1))),
         counters: counters.clone(),
-        extract: ExtractOptions {
-            algorithm: cfg.extract.algorithm,
-            timezone: cfg.extract.timezone,
-            model,
-            comments: cfg.extract.comments,
-            ..ExtractOptions::default()
-        },
+        extract,
         body_budget: budget::BodyBudget::new(
             cfg.fetch.max_bytes_in_flight,
             cfg.fetch.max_body_bytes,
@@ -277,6 +265,24 @@ pub async fn run<S: CrawlStore>(
     summary.waits_lifted = lifted as u64;
     summary.outlook = outlook;
     Ok(summary)
+}
+
+/// How the crawl extracts pages (`[extract]`), its model loaded.
+fn extract_options(config: &Config) -> Result<ExtractOptions, CrawlError> {
+    // A model only serves nb and tree; it must be of the configured kind.
+    let model = match &config.extract.model {
+        Some(path) if config.extract.algorithm.is_learned() => Some(Arc::new(
+            crate::extract::model::BlockModel::load_for(path, config.extract.algorithm)?,
+        )),
+        _ => None,
+    };
+    Ok(ExtractOptions {
+        algorithm: config.extract.algorithm,
+        timezone: config.extract.timezone,
+        model,
+        comments: config.extract.comments,
+        ..ExtractOptions::default()
+    })
 }
 
 /// Hold the pages earlier runs judged not articles for want of evidence

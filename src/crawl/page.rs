@@ -100,6 +100,8 @@ pub struct PageOutput {
     /// Whether an HTML page is an article, and why (`None` for feeds and
     /// sitemaps). `article` is set exactly when the verdict is article.
     pub judgement: Option<Judgement>,
+    /// What the judgement weighed (`None` when patterns decided).
+    pub evidence: Option<Evidence>,
     /// Links (anchors, feed and sitemap entries) that matched an article
     /// pattern, duplicates on the page counted once.
     pub article_links: usize,
@@ -199,6 +201,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
             || discover::classify(input.site, input.final_url) == UrlKind::Article);
     let mut rule = None;
     let mut judgement = Judgement::by_pattern(by_pattern);
+    let mut weighed = None;
     // An extracted page's links come out of extraction's own pass over it;
     // other pages get a pass of their own.
     let (attrs, mut article) = if by_pattern || judged {
@@ -226,6 +229,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
                 .and_then(|t| t.classify(input.final_url).hint());
             let evidence = Evidence::of(&article, &signals, attrs.form_fields, listed, shape_hint);
             judgement = judge(&evidence);
+            weighed = Some(evidence);
         }
         // A page that is no article teaches the site's content rule nothing.
         let article = judgement.is_article().then_some(article);
@@ -288,6 +292,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
         urls_known: found.urls_known,
         outside: found.outside,
         judgement: Some(judgement),
+        evidence: weighed,
         article_links: found.article_links,
         unmatched: found.unmatched,
         promote: found.promote,

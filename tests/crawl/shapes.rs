@@ -66,7 +66,7 @@ async fn a_crawl_learns_the_article_shape_that_sites_check_then_uses() {
     bare.sites.retain(|s| s.name == site.name);
     bare.sites[0].article_patterns.clear();
     bare.sites[0].index_patterns.clear();
-    let checked = check_site(&bare, &bare.sites[0], &table)
+    let checked = check_site(&bare, &bare.sites[0], &table, 0)
         .await
         .expect("check");
     assert!(
@@ -95,7 +95,7 @@ async fn a_crawl_learns_the_article_shape_that_sites_check_then_uses() {
     );
 
     // Without a database, feed and sitemap entries are articles by source.
-    let cold = check_site(&bare, &bare.sites[0], &ShapeTable::default())
+    let cold = check_site(&bare, &bare.sites[0], &ShapeTable::default(), 0)
         .await
         .expect("check");
     for l in cold.links.iter().filter(|l| article_urls.contains(&l.url)) {
@@ -108,7 +108,7 @@ async fn a_crawl_learns_the_article_shape_that_sites_check_then_uses() {
     }
     // With its patterns, the patterns decide.
     let with_patterns = cfg.site(&site.name).expect("site");
-    let checked = check_site(&cfg, with_patterns, &ShapeTable::default())
+    let checked = check_site(&cfg, with_patterns, &ShapeTable::default(), 0)
         .await
         .expect("check");
     for l in checked
@@ -132,7 +132,7 @@ async fn sites_check_of_a_start_page_refused_by_the_address_guard_says_so() {
     let (_web, _dir, mut cfg) = start_web(spec).await;
     cfg.fetch.allow_private_addresses = false;
     let site = cfg.sites[0].clone();
-    let checked = check_site(&cfg, &site, &ShapeTable::default())
+    let checked = check_site(&cfg, &site, &ShapeTable::default(), 0)
         .await
         .expect("check");
     assert!(checked.links.is_empty(), "{:?}", checked.links);
