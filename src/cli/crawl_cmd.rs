@@ -83,15 +83,8 @@ pub fn crawl(globals: &Globals, out: &mut Out, args: CrawlArgs) -> Result<ExitCo
         retry_failed,
     } = args;
     let config = globals.config_with_sites()?;
-    for name in &sites {
-        if config.site(name).is_none() {
-            let known: Vec<&str> = config.sites.iter().map(|s| s.name.as_str()).collect();
-            bail!(
-                "unknown site {name:?} (sites in {}: {})",
-                config.source.display(),
-                known.join(", ")
-            );
-        }
+    if let Some(name) = sites.iter().find(|n| config.site(n).is_none()) {
+        return Err(super::unknown_site(&config, name));
     }
     let opts = CrawlOptions {
         continuous,

@@ -24,15 +24,7 @@ pub fn check(
 ) -> Result<ExitCode> {
     let config = globals.config()?;
     let Some(site) = config.site(name) else {
-        let known: Vec<&str> = config.sites.iter().map(|s| s.name.as_str()).collect();
-        bail!(
-            "unknown site {name:?} (configured: {})",
-            if known.is_empty() {
-                "none".to_string()
-            } else {
-                known.join(", ")
-            }
-        );
+        return Err(super::unknown_site(&config, name));
     };
     // Read before the runtime starts: PostgreSQL's client refuses to run
     // on one of its threads.
