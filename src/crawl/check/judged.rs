@@ -77,7 +77,12 @@ impl JudgedLink {
         };
         let yes_no = |b: bool, yes: &'static str, no: &'static str| if b { yes } else { no };
         let mut found = vec![
-            format!("{} words in {} paragraphs", e.body_words, e.body_paragraphs),
+            format!(
+                "{} words in {} paragraph{}",
+                e.body_words,
+                e.body_paragraphs,
+                if e.body_paragraphs == 1 { "" } else { "s" }
+            ),
             yes_no(e.headline, "a headline", "no headline").to_string(),
             yes_no(e.dated, "dated", "no date").to_string(),
             format!("{:.0} % link text", 100.0 * e.link_density),
