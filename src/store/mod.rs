@@ -8,7 +8,8 @@
 //! same types on either store.
 //!
 //! Layout, top to bottom:
-//! - this file: the types and errors both stores share;
+//! - this file: the types and errors both stores share (`page_judgement`
+//!   and `outlook` hold a few of them);
 //! - `target` (which store a command works on: [`StoreTarget`]) and `any`
 //!   (the one [`open`]: a target for an [`Access`] in, an [`AnyStore`]
 //!   out, either store behind one type, so that no caller names a backend);
@@ -35,7 +36,9 @@
 mod any;
 pub use any::{open, Access, AnyStore, LineJudge, WithHtml};
 pub mod copy;
+mod outlook;
 mod page_judgement;
+pub use outlook::{Outlook, OutlookRow, Requeue};
 pub use page_judgement::PageJudgement;
 pub mod pg;
 /// The hosts' turns a store shared by several crawler processes keeps (global
@@ -62,7 +65,6 @@ pub use sqlite::Store;
 pub mod target;
 pub use target::StoreTarget;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, FixedOffset};
@@ -429,49 +431,6 @@ pub struct FrontierCounts {
     pub done: u64,
     pub failed: u64,
     pub skipped: u64,
-}
-
-/// URLs of the frontier that wait or failed, by site and reason
-/// ([`Store::outlook`]): what a crawl's summary reports beyond its run.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Outlook {
-    /// Queued, not due yet, after a skip or a failure (`robots_unavailable`,
-    /// a transient failure's later try...).
-    pub waiting: Vec<OutlookRow>,
-    /// Given up (`failed`): a permanent error, or retries used up.
-    pub failed: Vec<OutlookRow>,
-    /// Set aside on purpose (`skipped`): disallowed by robots.txt.
-    pub refused: Vec<OutlookRow>,
-    /// Articles stored per site (all runs).
-    pub stored: BTreeMap<String, u64>,
-    /// URLs per site queued and never fetched (left for a later crawl).
-    pub queued: BTreeMap<String, u64>,
-}
-
-/// What a crawl queues again before it starts (`AnyStore::requeue`); the
-/// crawl's retry rule decides it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Requeue {
-    /// URLs refused for one of these reasons under another fingerprint
-    /// of the settings than the one given (reason, fingerprint).
-    pub refusals: Vec<(String, String)>,
-    /// Every failed or refused URL too, and every wait lifted
-    /// (`crawl --retry-failed`).
-    pub failed: bool,
-    /// Now (unix ms): without `failed`, the URLs waiting after a skip or a
-    /// failure are made due on a site none of whose URLs is due now.
-    pub now_ms: i64,
-}
-
-/// One site's URLs of one reason in an [`Outlook`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct OutlookRow {
-    pub site: String,
-    /// The error or skip kind (`robots_unavailable`, `blocked_address`...).
-    pub reason: String,
-    pub urls: u64,
-    /// Waiting URLs: when the first of them is due (unix ms).
-    pub until: Option<i64>,
 }
 
 /// The next state of a fetched frontier URL.

@@ -368,6 +368,4 @@ impl AnyStore {
 }
 
 #[cfg(test)]
-mod rejudge_tests;
-#[cfg(test)]
 mod tests;
