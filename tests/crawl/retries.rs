@@ -163,8 +163,15 @@ async fn a_url_refused_by_robots_is_tried_again_when_robots_are_no_longer_obeyed
     assert_eq!(third.errors.get("http_4xx"), Some(&1), "{third}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn regression_urls_waiting_after_robots_unavailable_were_invisible_to_the_next_crawl() {
+/// The tiny site crawled once while its robots.txt answers 503: every URL
+/// waits. Its knobs, directory, database, config and first summary.
+async fn waiting_for_robots() -> (
+    Knobs,
+    tempfile::TempDir,
+    std::path::PathBuf,
+    Config,
+    CrawlSummary,
+) {
     let knobs = Knobs::default();
     knobs.robots.store(503, Ordering::SeqCst);
     let base = start(knobs.clone()).await;
@@ -172,6 +179,12 @@ async fn regression_urls_waiting_after_robots_unavailable_were_invisible_to_the_
     let db = dir.path().join("t.db");
     let cfg = config(&base, "allow_private_addresses = true", NEWS);
     let first = crawl_once(&cfg, &db, CrawlOptions::default()).await;
+    (knobs, dir, db, cfg, first)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_urls_waiting_after_robots_unavailable_were_invisible_to_the_next_crawl() {
+    let (_knobs, _dir, db, cfg, first) = waiting_for_robots().await;
     assert_eq!(first.articles_stored, 0);
     // The second crawl has nothing due, and says what waits until when.
     let second = crawl_once(&cfg, &db, CrawlOptions::default()).await;
@@ -201,13 +214,7 @@ async fn regression_urls_waiting_after_robots_unavailable_were_invisible_to_the_
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn regression_retry_failed_fetched_nothing_while_every_url_waited() {
-    let knobs = Knobs::default();
-    knobs.robots.store(503, Ordering::SeqCst);
-    let base = start(knobs.clone()).await;
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("t.db");
-    let cfg = config(&base, "allow_private_addresses = true", NEWS);
-    let first = crawl_once(&cfg, &db, CrawlOptions::default()).await;
+    let (knobs, _dir, db, cfg, first) = waiting_for_robots().await;
     assert_eq!(first.outlook.waiting.len(), 1, "{first}");
     // The server is back; the user asks for a retry: it happens now.
     knobs.robots.store(0, Ordering::SeqCst);

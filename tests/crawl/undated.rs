@@ -31,6 +31,17 @@ enum Order {
     SectionsFirst,
 }
 
+/// The bare web of `spec`, its feeds slowed down for [`Order::FeedLast`].
+async fn web_for(order: Order, spec: BareSpec) -> BareWeb {
+    let feed_delay = match order {
+        Order::FeedLast => Duration::from_millis(1200),
+        _ => Duration::ZERO,
+    };
+    BareWeb::start(BareSpec { feed_delay, ..spec })
+        .await
+        .expect("bare web starts")
+}
+
 /// The bare config of `web` changed for `order`.
 fn config_for(web: &BareWeb, order: Order, dir: &Path) -> Config {
     let mut text = web.config_toml(false);
@@ -64,21 +75,19 @@ async fn regression_stories_without_a_date_were_lost_when_their_shape_was_learne
         (36, Order::FeedLast),
         (37, Order::SectionsFirst),
     ] {
-        let feed_delay = match order {
-            Order::FeedLast => Duration::from_millis(1200),
-            _ => Duration::ZERO,
-        };
         // More stories than the feed lists: the oldest are found only
         // through the sections, tags and authors.
-        let web = BareWeb::start(BareSpec {
-            sites: 2,
-            articles_per_site: 14,
-            seed,
-            shapes: vec![Shape::Plain],
-            feed_delay,
-        })
-        .await
-        .expect("bare web starts");
+        let web = web_for(
+            order,
+            BareSpec {
+                sites: 2,
+                articles_per_site: 14,
+                seed,
+                shapes: vec![Shape::Plain],
+                ..BareSpec::default()
+            },
+        )
+        .await;
         let dir = tempfile::tempdir().expect("tempdir");
         let cfg = config_for(&web, order, dir.path());
         let db = dir.path().join("undated.db");
@@ -112,19 +121,16 @@ async fn the_bare_web_keeps_the_same_articles_whatever_the_fetch_order() {
     let mut kept_sets = Vec::new();
     let mut figures = Vec::new();
     for order in [Order::HomeFirst, Order::FeedLast, Order::SectionsFirst] {
-        let feed_delay = match order {
-            Order::FeedLast => Duration::from_millis(1200),
-            _ => Duration::ZERO,
-        };
-        let web = BareWeb::start(BareSpec {
-            sites: 36,
-            articles_per_site: 10,
-            seed: 21,
-            feed_delay,
-            ..BareSpec::default()
-        })
-        .await
-        .expect("bare web starts");
+        let web = web_for(
+            order,
+            BareSpec {
+                sites: 36,
+                articles_per_site: 10,
+                seed: 21,
+                ..BareSpec::default()
+            },
+        )
+        .await;
         let dir = tempfile::tempdir().expect("tempdir");
         let cfg = config_for(&web, order, dir.path());
         let db = dir.path().join("bare.db");

@@ -143,39 +143,32 @@ impl CrawlSummary {
     }
 
     fn fmt_outlook(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let total = |rows: &[OutlookRow]| rows.iter().map(|r| r.urls).sum::<u64>();
-        let rows = |f: &mut fmt::Formatter<'_>, rows: &[OutlookRow]| {
-            for r in rows {
+        let sections: [(&str, &str, &[OutlookRow]); 3] = [
+            (
+                "waiting:         ",
+                "`newshound crawl --retry-failed` tries them now",
+                &self.outlook.waiting,
+            ),
+            (
+                "failed (all runs):",
+                "`newshound crawl --retry-failed` queues them again",
+                &self.outlook.failed,
+            ),
+            (
+                "refused (all runs):",
+                "robots.txt asks crawlers to stay out: tried again when `respect_robots` \
+                 or the user agent changes",
+                &self.outlook.refused,
+            ),
+        ];
+        for (title, what, list) in sections.into_iter().filter(|s| !s.2.is_empty()) {
+            let total: u64 = list.iter().map(|r| r.urls).sum();
+            write!(f, "\n  {title} {total} ({what})")?;
+            for r in list {
                 let until = r.until.map(|t| format!(" until {}", utc(t)));
                 let until = until.unwrap_or_default();
                 write!(f, "\n    {:<22} {:<22} {}{until}", r.site, r.reason, r.urls)?;
             }
-            Ok(())
-        };
-        if !self.outlook.waiting.is_empty() {
-            write!(
-                f,
-                "\n  waiting:          {} (`newshound crawl --retry-failed` tries them now)",
-                total(&self.outlook.waiting)
-            )?;
-            rows(f, &self.outlook.waiting)?;
-        }
-        if !self.outlook.failed.is_empty() {
-            write!(
-                f,
-                "\n  failed (all runs): {} (`newshound crawl --retry-failed` queues them again)",
-                total(&self.outlook.failed)
-            )?;
-            rows(f, &self.outlook.failed)?;
-        }
-        if !self.outlook.refused.is_empty() {
-            write!(
-                f,
-                "\n  refused (all runs): {} (robots.txt asks crawlers to stay out: tried again \
-                 when `respect_robots` or the user agent changes)",
-                total(&self.outlook.refused)
-            )?;
-            rows(f, &self.outlook.refused)?;
         }
         Ok(())
     }

@@ -17,14 +17,19 @@ const FRONT: &str = r#"<!DOCTYPE html><html><head><title>World | Blog</title>
 <div class="card"><h2><a href="/2026/four">Power restored</a></h2><p>Power was restored to most homes by Wednesday morning.</p></div>
 </main></body></html>"#;
 
-#[test]
-fn on_a_bare_site_an_article_page_is_judged_and_stored_and_a_front_is_not() {
-    let s = bare_site();
-    let story = ARTICLE.replace(
+/// The story, declared `og:type=article` with its publication time.
+fn declared_story() -> String {
+    ARTICLE.replace(
         "<title>Storm hits the coast</title>",
         "<title>Storm hits the coast</title><meta property=\"og:type\" content=\"article\">\
          <meta property=\"article:published_time\" content=\"2026-03-02T08:00:00Z\">",
-    );
+    )
+}
+
+#[test]
+fn on_a_bare_site_an_article_page_is_judged_and_stored_and_a_front_is_not() {
+    let s = bare_site();
+    let story = declared_story();
     let out = run(
         &s,
         UrlKind::Page,
@@ -142,11 +147,7 @@ fn regression_a_bare_sites_page_queued_by_a_learned_index_shape_was_never_judged
     // A site without patterns queues links of a learned index shape as
     // index pages; once such a page was held "not an article" by the
     // pattern rule unread, whatever it said.
-    let story = ARTICLE.replace(
-        "<title>Storm hits the coast</title>",
-        "<title>Storm hits the coast</title><meta property=\"og:type\" content=\"article\">\
-         <meta property=\"article:published_time\" content=\"2026-03-02T08:00:00Z\">",
-    );
+    let story = declared_story();
     let out = run(
         &bare_site(),
         UrlKind::Index,

@@ -22,6 +22,17 @@ fn refused(id: i64, reason: &str, under: Option<&str>) -> WriteOp {
     WriteOp::Fetched(rec)
 }
 
+/// A URL put back without a fetch for `reason`.
+fn skip(id: i64, reason: &str, next: NextState) -> WriteOp {
+    WriteOp::Skipped(SkipRecord {
+        url_id: id,
+        at: 1,
+        reason: reason.into(),
+        next,
+        refused_under: None,
+    })
+}
+
 fn id_of(q: &[QueuedUrl], u: &str) -> i64 {
     q.iter().find(|q| q.url == u).unwrap().id
 }
@@ -105,15 +116,7 @@ fn retry_failed_queues_the_failed_and_refused_urls_of_the_chosen_sites_only() {
 #[test]
 fn the_outlook_says_what_waits_until_when_and_what_failed() {
     let (mut s, q) = claimed(3);
-    let wait = |id, at| {
-        WriteOp::Skipped(SkipRecord {
-            url_id: id,
-            at: 1,
-            reason: "robots_unavailable".into(),
-            next: NextState::At(at),
-            refused_under: None,
-        })
-    };
+    let wait = |id, at| skip(id, "robots_unavailable", NextState::At(at));
     s.write_batch(vec![
         wait(id_of(&q, "https://a.test/0"), 90_000),
         wait(id_of(&q, "https://a.test/1"), 60_000),
@@ -150,30 +153,16 @@ fn the_outlook_says_what_waits_until_when_and_what_failed() {
 #[test]
 fn waits_are_lifted_on_a_site_with_nothing_due_or_on_request_and_refusals_listed_apart() {
     let (mut s, q) = claimed(3);
-    let skip = |id, reason: &str, next| {
-        WriteOp::Skipped(SkipRecord {
-            url_id: id,
-            at: 1,
-            reason: reason.into(),
-            next,
-            refused_under: None,
-        })
-    };
+    let waits: Vec<WriteOp> = ["https://a.test/0", "https://b.test/0"]
+        .iter()
+        .map(|u| skip(id_of(&q, u), "robots_unavailable", NextState::At(90_000)))
+        .collect();
+    s.write_batch(waits.clone()).unwrap();
     s.write_batch(vec![
-        skip(
-            id_of(&q, "https://a.test/0"),
-            "robots_unavailable",
-            NextState::At(90_000),
-        ),
         skip(
             id_of(&q, "https://a.test/1"),
             "robots_disallowed",
             NextState::Failed,
-        ),
-        skip(
-            id_of(&q, "https://b.test/0"),
-            "robots_unavailable",
-            NextState::At(90_000),
         ),
         WriteOp::Fetched(fetched(
             id_of(&q, "https://a.test/2"),
@@ -196,19 +185,7 @@ fn waits_are_lifted_on_a_site_with_nothing_due_or_on_request_and_refusals_listed
     assert_eq!(lift_waits(&mut &s.conn, &sites, 5_000, false).unwrap(), 2);
     // Waiting again: at 20 000 site a's page is due, so only b's wait is
     // lifted.
-    s.write_batch(vec![
-        skip(
-            id_of(&q, "https://a.test/0"),
-            "robots_unavailable",
-            NextState::At(90_000),
-        ),
-        skip(
-            id_of(&q, "https://b.test/0"),
-            "robots_unavailable",
-            NextState::At(90_000),
-        ),
-    ])
-    .unwrap();
+    s.write_batch(waits.clone()).unwrap();
     assert_eq!(lift_waits(&mut &s.conn, &sites, 20_000, false).unwrap(), 1);
     // On request every wait goes.
     assert_eq!(lift_waits(&mut &s.conn, &sites, 20_000, true).unwrap(), 1);

@@ -47,14 +47,16 @@ const LISTED: &str = "http://n.test/world/council-passes-budget/";
 const FORM: &str = "http://n.test/account/sign-in";
 const STORY: &str = "http://n.test/world/schools-reopen-today/";
 
-/// (url, kind, state) of every URL, by URL.
-fn urls(store: &mut AnyStore) -> Vec<(String, String, String)> {
+/// (kind, state) of the URL `url`.
+fn row(store: &mut AnyStore, url: &str) -> (String, String) {
     store
         .sql()
-        .rows("SELECT url, kind, state FROM urls ORDER BY url", &[], |r| {
-            Ok((r.text(0)?, r.text(1)?, r.text(2)?))
-        })
-        .unwrap_or_else(|e| panic!("{e}"))
+        .one(
+            "SELECT kind, state FROM urls WHERE url = ?1",
+            &[url.into()],
+            |r| Ok((r.text(0)?, r.text(1)?)),
+        )
+        .unwrap_or_else(|e| panic!("{url}: {e}"))
 }
 
 fn judged_again(store: &mut AnyStore) {
@@ -83,16 +85,8 @@ fn judged_again(store: &mut AnyStore) {
         .collect();
     write(store, ops);
     // Found through a link and judged an article: an article URL now.
-    let by_url = urls(store);
-    let row = |url: &str| {
-        by_url
-            .iter()
-            .find(|r| r.0 == url)
-            .cloned()
-            .unwrap_or_default()
-    };
-    assert_eq!(row(STORY).1, "article");
-    assert_eq!(row(UNDATED).1, "page");
+    assert_eq!(row(store, STORY).0, "article");
+    assert_eq!(row(store, UNDATED).0, "page");
     assert_eq!(
         store
             .judged_for(&["news".into()], &["undated", "index_shape"], 10)
@@ -111,21 +105,10 @@ fn judged_again(store: &mut AnyStore) {
         })],
     );
     assert_eq!(out, [WriteOutcome::UrlsRejudged(1)]);
-    let by_url = urls(store);
-    let row = |url: &str| {
-        by_url
-            .iter()
-            .find(|r| r.0 == url)
-            .cloned()
-            .unwrap_or_default()
-    };
-    assert_eq!(
-        row(UNDATED),
-        (UNDATED.into(), "article".into(), "queued".into())
-    );
-    assert_eq!(row(LISTED).2, "done");
-    assert_eq!(row(FORM).2, "done");
-    assert_eq!(row(STORY).2, "done");
+    assert_eq!(row(store, UNDATED), ("article".into(), "queued".into()));
+    for url in [LISTED, FORM, STORY] {
+        assert_eq!(row(store, url).1, "done", "{url}");
+    }
     let due = store
         .claim_due_for(0, 10, &ClaimFilter::default())
         .unwrap_or_else(|e| panic!("{e}"));
