@@ -113,18 +113,25 @@ impl LiveShapes {
         out
     }
 
-    /// Feed or sitemap entries seen: a page of them judged without that
-    /// evidence is judged again ([`LiveShapes::hold`]). Call before their
-    /// writes are sent.
-    pub fn listed<'a>(&self, urls: impl IntoIterator<Item = &'a str>) {
+    /// Feed or sitemap entries of `site` seen: a page of them judged
+    /// without that evidence is judged again. Returns the held pages they
+    /// list, taken out; a page held later is judged again when it is
+    /// ([`LiveShapes::hold`]). Call before their writes are sent.
+    pub fn listed<'a>(&self, site: &str, urls: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+        let table = self.table(site);
         let Ok(mut held) = self.held.lock() else {
-            return;
+            return Vec::new();
         };
+        let Held { pages, listed } = &mut *held;
         for url in urls {
-            if held.listed.len() >= LISTED_AT_MOST {
-                held.listed.clear();
+            if listed.len() >= LISTED_AT_MOST {
+                listed.clear();
             }
-            held.listed.insert(fingerprint(url));
+            listed.insert(fingerprint(url));
+        }
+        match pages.get_mut(site) {
+            Some(pages) => take_learned(pages, &table, listed),
+            None => Vec::new(),
         }
     }
 
@@ -297,8 +304,12 @@ mod tests {
         let story = |n: u32| format!("https://e.com/world/story-number-{n}-told/");
         // Held before anything vouches for them.
         assert!(live.hold("s", [story(1), story(2)]).is_empty());
-        // A feed lists one: held again after that, it is judged again.
-        live.listed([story(3).as_str()]);
+        // A feed lists one held: it is judged again; and one held after
+        // its listing, when it is held.
+        assert_eq!(
+            live.listed("s", [story(2).as_str(), story(3).as_str()]),
+            [story(2)]
+        );
         assert_eq!(live.hold("s", [story(3)]), [story(3)]);
         // Their shape becomes an article shape: the held ones go.
         let mut rejudged = Vec::new();
@@ -307,7 +318,7 @@ mod tests {
             assert!(r.update.is_some());
             rejudged.extend(r.rejudge);
         }
-        assert_eq!(rejudged, [story(1), story(2)]);
+        assert_eq!(rejudged, [story(1)]);
         // Held later, of a learned shape: at once.
         assert_eq!(live.hold("s", [story(8)]), [story(8)]);
         // Another site's pages are its own.

@@ -87,31 +87,37 @@ pub(super) async fn hold(ctx: &Ctx, site: &str, url: &str) {
 }
 
 /// The writes for a page's feed and sitemap entries (`listed`) and its
-/// links of a learned shape (`promote`, each asked once per run): queued
+/// links of a learned shape (`promote`), each asked once per run: queued
 /// plain pages take their kind, and pages judged not articles for want of
 /// evidence are judged again as articles (a listing is that evidence, and
-/// so is an article shape).
+/// so is an article shape). The pages held in this run that a listing
+/// names are judged again every time (see `LiveShapes::listed`).
 pub(super) fn listed_and_promoted(
     ctx: &Ctx,
     listed: Vec<NewUrl>,
     promote: Vec<NewUrl>,
     ops: &mut Vec<WriteOp>,
 ) {
-    ctx.shapes.listed(listed.iter().map(|u| u.url.as_str()));
+    let mut articles = Vec::new();
     if let Some(first) = listed.first() {
+        let site = first.site.clone();
         let entries = listed.iter().map(|u| fingerprint(&u.url));
-        ctx.counters.sites.listed(&first.site, entries);
+        ctx.counters.sites.listed(&site, entries);
+        let held = ctx
+            .shapes
+            .listed(&site, listed.iter().map(|u| u.url.as_str()));
+        articles.extend(held.into_iter().map(|u| as_article(u, &site)));
     }
     let mut promote = ctx.promoted.fresh(promote);
-    promote.extend(listed);
-    if promote.is_empty() {
-        return;
+    promote.extend(ctx.promoted.fresh(listed));
+    articles.extend(
+        (promote.iter())
+            .filter(|u| u.kind == UrlKind::Article)
+            .cloned(),
+    );
+    if !promote.is_empty() {
+        ops.push(WriteOp::Promote(promote));
     }
-    let articles: Vec<NewUrl> = (promote.iter())
-        .filter(|u| u.kind == UrlKind::Article)
-        .cloned()
-        .collect();
-    ops.push(WriteOp::Promote(promote));
     if !articles.is_empty() {
         ops.push(rejudge(articles));
     }
