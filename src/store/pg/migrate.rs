@@ -32,6 +32,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         4,
         include_str!("../../../migrations/postgres/0004_refused_under.sql"),
     ),
+    (
+        7,
+        include_str!("../../../migrations/postgres/0007_shape_stories.sql"),
+    ),
 ];
 
 /// The schema version this build writes.
