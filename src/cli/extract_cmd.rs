@@ -150,6 +150,8 @@ pub fn extract(
         let judged = PageJudgement {
             article: judgement.is_article(),
             reason: judgement.reason.as_str(),
+            // One page extracted alone has no URL in the frontier to re-kind.
+            kind: None,
         };
         write_json(
             out,

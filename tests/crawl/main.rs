@@ -35,4 +35,5 @@ mod shutdown;
 mod simweb;
 mod sites;
 mod support;
+mod undated;
 mod warc_reader;

@@ -36,6 +36,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         5,
         include_str!("../../../migrations/postgres/0005_article_details.sql"),
     ),
+    (
+        7,
+        include_str!("../../../migrations/postgres/0007_shape_stories.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

@@ -61,6 +61,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         14,
         include_str!("../../../migrations/0014_article_details.sql"),
     ),
+    (
+        16,
+        include_str!("../../../migrations/0016_shape_stories.sql"),
+    ),
 ];
 
 /// The schema version this build writes.
