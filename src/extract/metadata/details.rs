@@ -20,7 +20,8 @@ use url::Url;
 
 use super::jsonld::JsonLd;
 use super::page::Page;
-use super::{resolve, tags};
+use super::resolve;
+use super::tags::{self, clean_label};
 
 /// Longest description kept (a whole article's text in a meta is no
 /// description).
@@ -77,14 +78,6 @@ pub(super) fn details(page: &Page, ld: &JsonLd, url: Option<&Url>, site: &[Strin
         image,
         paywalled: paywalled(page, ld),
     }
-}
-
-/// Whitespace collapsed, separators around it trimmed (" - Politik").
-pub(super) fn clean_label(s: &str) -> String {
-    let collapsed = s.split_whitespace().collect::<Vec<_>>().join(" ");
-    collapsed
-        .trim_matches(|c: char| c.is_whitespace() || "-–—|:,;".contains(c))
-        .to_string()
 }
 
 /// At most `max` characters, cut at a word when it must be cut.

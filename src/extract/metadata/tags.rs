@@ -22,7 +22,6 @@
 //! Keywords written without commas but with spaces between Chinese or
 //! Japanese words are split at the spaces (such a tag has none).
 
-use super::details::clean_label;
 use super::jsonld::{looks_like_url, JsonLd};
 use super::page::Page;
 use crate::words::is_cjk;
@@ -65,6 +64,15 @@ const TOPIC_TAXONOMIES: &[&str] = &[
     "place",
     "location",
 ];
+
+/// Whitespace collapsed, separators around it trimmed (" - Politik"):
+/// how a tag, and a section, is written without its page's decoration.
+pub(super) fn clean_label(s: &str) -> String {
+    let collapsed = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    collapsed
+        .trim_matches(|c: char| c.is_whitespace() || "-–—|:,;".contains(c))
+        .to_string()
+}
 
 /// The story's tags (see the module doc).
 pub(super) fn tags(page: &Page, ld: &JsonLd, site: &[String]) -> Vec<String> {
