@@ -13,7 +13,9 @@
 //! - title: exact after NFKC, whitespace collapse and case fold;
 //! - authors: set F1 of normalised names, over pages whose gold has authors;
 //! - date: the same calendar day as `publishing_date` (each date's own
-//!   offset), over pages whose gold has one.
+//!   offset), over pages whose gold has one;
+//! - tags: set F1 of normalised tags against the gold `topics` (the
+//!   publisher's own), over pages whose gold has topics.
 //!
 //! The page's real address (`url`) is given to the extractor, as a crawl
 //! gives it: it resolves relative links and holds dates.
@@ -312,6 +314,8 @@ mod tests {
             r#"<html><head><title>Harbour reopens | Port News</title>
             <meta property="og:title" content="Harbour reopens">
             <meta name="author" content="Jane Roe">
+            <meta property="article:tag" content="Harbours">
+            <meta property="article:tag" content="Shipping">
             <meta property="article:published_time" content="2024-05-03T09:00:00+02:00">
             </head><body><h1>Harbour reopens</h1><p>{story}</p><p>{story}</p></body></html>"#
         );
@@ -320,6 +324,7 @@ mod tests {
             "body_text": format!("{story}\n{story}"),
             "title": "Harbour Reopens",
             "authors": ["Jane Roe", "John Doe"],
+            "topics": ["harbours", "Ports"],
             "publishing_date": "2024-05-03T07:00:00+00:00",
             "language": "en",
             "publisher": "PortNews",
@@ -343,9 +348,16 @@ mod tests {
             "{r:?}"
         );
         assert_eq!(r.same_day, Some(true));
+        // One of two tags is a gold topic, one of two topics found.
+        assert!((r.tags_f1.unwrap_or(0.0) - 0.5).abs() < 1e-12, "{r:?}");
         let s = summary(&report.pages).unwrap_or_default();
-        assert_eq!(s.groups[0].group, "all");
-        assert_eq!(s.groups[1].group, "en");
-        assert!(s.render().contains("authors"));
+        let names: Vec<&str> = s.groups.iter().map(|g| g.group.as_str()).collect();
+        assert_eq!(names, ["all", "en", "studied half", "held-out half"]);
+        assert_eq!(s.groups[0].tags_f1, Some(0.5));
+        let table = s.render();
+        assert!(
+            table.contains("authors") && table.contains("tags"),
+            "{table}"
+        );
     }
 }
