@@ -19,6 +19,7 @@ mod pg_testing;
 mod pg_write;
 mod pipes;
 mod readme;
+mod show_details;
 mod sites;
 mod sites_add;
 mod stats;
