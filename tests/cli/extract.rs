@@ -1,9 +1,8 @@
 //! `extract` on files, directories, stdin and URLs, with good and bad input.
 
-use std::io::Write;
-use std::process::Stdio;
-
-use crate::support::{assert_clean_failure, assert_usage_error, bin, newshound, stderr, stdout};
+use crate::support::{
+    assert_clean_failure, assert_usage_error, bin, newshound, newshound_piped, stderr, stdout,
+};
 
 const PAGE: &str = "<html><head><title>T</title></head><body><article>\
     <p>The council met on Tuesday to discuss the budget for the coming year.</p>\
@@ -89,21 +88,7 @@ fn directory_writes_texts_and_jsonl() {
 #[test]
 fn stdin_dash_is_one_page() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = bin()
-        .args(["extract", "-", "--json"])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(PAGE.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = newshound_piped(&["extract", "-", "--json"], dir.path(), PAGE.as_bytes());
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["text"].as_str().unwrap().contains("council met"));
@@ -114,21 +99,7 @@ fn stdin_dash_is_one_page() {
 #[test]
 fn extract_without_input_reads_piped_stdin() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = bin()
-        .args(["extract"])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(PAGE.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = newshound_piped(&["extract"], dir.path(), PAGE.as_bytes());
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("council met"), "{}", stdout(&out));
 }

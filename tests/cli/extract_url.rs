@@ -2,10 +2,9 @@
 //! --json` says of a page: its metadata, and whether the crawl would judge
 //! it an article, and why.
 
-use std::io::Write;
-use std::process::Stdio;
-
-use crate::support::{assert_clean_failure, assert_usage_error, bin, newshound, stderr, stdout};
+use crate::support::{
+    assert_clean_failure, assert_usage_error, newshound, newshound_piped, stderr, stdout,
+};
 
 /// A story that declares nothing but a byline, a date in its URL only, and
 /// a relative canonical link.
@@ -67,26 +66,19 @@ fn url_gives_a_file_its_address_and_json_the_judgement_and_details() {
 
 #[test]
 fn url_works_for_stdin_too() {
-    let mut child = bin()
-        .args([
+    let dir = tempfile::tempdir().unwrap();
+    let out = newshound_piped(
+        &[
             "extract",
             "-",
             "--json",
             "--url",
             "https://news.example.org/2024/05/03/harbour-reopens",
-        ])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(STORY.as_bytes())
-        .unwrap();
-    let json = json_of(&child.wait_with_output().unwrap());
+        ],
+        dir.path(),
+        STORY.as_bytes(),
+    );
+    let json = json_of(&out);
     assert_eq!(json["published_at"], "2024-05-03T00:00:00Z", "{json}");
 }
 

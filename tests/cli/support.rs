@@ -17,6 +17,26 @@ pub fn newshound(args: &[&str], dir: &Path) -> Output {
         .expect("run newshound")
 }
 
+/// Run with `input` piped to stdin (a page given as `-`, or no input).
+pub fn newshound_piped(args: &[&str], dir: &Path, input: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = bin()
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run newshound");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input)
+        .expect("write stdin");
+    child.wait_with_output().expect("wait for newshound")
+}
+
 pub fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
