@@ -290,7 +290,32 @@ pub fn kind_of<'a>(
             return Some(Kind::Byline);
         }
     }
+    // So is a `<time>` that makes a line of its own between the header's
+    // blocks ("2 minute read · April 25, 2023"): inside a sentence it is
+    // the sentence's, and then it shares its line with text.
+    if nd.tag == Tag::Time && chars <= tune::BYLINE_MAX_CHARS && alone_on_its_line(dom, i) {
+        return Some(Kind::Byline);
+    }
     None
+}
+
+/// No text shares element `i`'s line: every sibling with text is a block
+/// or holds one.
+pub fn alone_on_its_line(dom: &Dom<'_>, i: usize) -> bool {
+    let parent = dom.nodes[i].parent as usize;
+    if parent == i || !dom.nodes[parent].tag.is_block() {
+        return false;
+    }
+    dom.children(parent).filter(|&c| c != i).all(|c| {
+        let nd = &dom.nodes[c];
+        nd.tag.is_block()
+            || dom.nodes[c..nd.end as usize]
+                .iter()
+                .all(|d| d.tag != Tag::Text || d.chars == 0)
+            || dom.nodes[c + 1..nd.end as usize]
+                .iter()
+                .any(|d| d.tag.is_block())
+    })
 }
 
 /// A one-item list right after a `<figure>` that has no caption of its
