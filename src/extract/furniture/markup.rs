@@ -34,8 +34,25 @@ pub enum Kind {
 fn parts(value: &str) -> impl Iterator<Item = String> + '_ {
     value
         .split(|c: char| !c.is_ascii_alphanumeric())
+        .flat_map(camel_words)
         .filter(|p| !p.is_empty())
         .map(str::to_ascii_lowercase)
+}
+
+/// The words of a camelCase name (`writerProfile`: `writer`, `Profile`):
+/// script-built pages name their parts so, where others write dashes.
+fn camel_words(name: &str) -> impl Iterator<Item = &str> {
+    let b = name.as_bytes();
+    let mut cuts: Vec<usize> = (1..b.len())
+        .filter(|&k| b[k - 1].is_ascii_lowercase() && b[k].is_ascii_uppercase())
+        .collect();
+    cuts.push(b.len());
+    let mut start = 0;
+    cuts.into_iter().map(move |end| {
+        let w = &name[start..end];
+        start = end;
+        w
+    })
 }
 
 /// A class/id part that names a caption.
