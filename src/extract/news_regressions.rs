@@ -65,3 +65,20 @@ fn regression_a_story_the_page_renders_from_its_json_ld_was_cut_to_the_teaser() 
     );
     assert!(auto(&whole).contains("Paragraph 7 of the story"));
 }
+
+#[test]
+fn regression_a_dateline_time_between_the_header_blocks_was_kept_as_text() {
+    let html = format!(
+        "<html><head><title>Nepal disputes the bird strike</title></head><body><article>\
+         <div class=header><span><nav><a href=/business/>Business</a></nav></span>\
+         <time><span>2 minute read</span><span>April 25, 2023</span></time>\
+         <h1>Nepal disputes the bird strike</h1></div><div class=body>\
+         <p>On <time>Tuesday</time> the authority said there was no proof of it.</p>{}</div>\
+         </article></body></html>",
+        story(6)
+    );
+    let t = auto(&html);
+    assert!(!t.contains("minute read"), "{t:?}");
+    // A time inside a sentence is the sentence's.
+    assert!(t.contains("On Tuesday the authority said"), "{t:?}");
+}
