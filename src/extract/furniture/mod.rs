@@ -19,6 +19,7 @@
 pub mod lines;
 pub mod markup;
 mod prompt_words;
+mod tag_lines;
 
 use super::ablation::Step;
 use super::dom::{Dom, Stats};
