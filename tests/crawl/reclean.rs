@@ -59,8 +59,15 @@ async fn the_incremental_reclean_of_a_crawl_leaves_what_a_full_reclean_would() {
     assert_eq!(all.changed, 0);
     drop(any);
     assert_eq!(texts(&mut store), after_crawl);
-    // And the web's template lines did go: most articles differ from their
-    // raw text.
+    // And the web's template lines did go where extraction leaves them
+    // (one site in three: the others' repeated line, a kicker over the
+    // headline, extraction drops itself): at least a quarter of the
+    // articles differ from their raw text.
     drop(store);
-    assert!(raw_texts_as_stored(&db) < after_crawl.len() / 2);
+    let raw = raw_texts_as_stored(&db);
+    assert!(
+        raw < after_crawl.len() * 3 / 4,
+        "{raw} of {} texts as extracted",
+        after_crawl.len()
+    );
 }
