@@ -25,6 +25,7 @@ use super::addr::{self, AddressRefused, GuardedResolver};
 use super::kinds::ErrorKind;
 use super::robots;
 use crate::config::FetchConfig;
+use crate::store::KeptHeaders;
 
 /// Why a fetch failed. [`FetchError::kind`] is the short name counted in the
 /// summary and the fetch log.
@@ -218,9 +219,21 @@ pub struct Fetched {
     /// URLs redirected from, in order (the requested URL first).
     pub redirects: Vec<Url>,
     pub elapsed: Duration,
+    /// When the response was read (unix ms).
+    pub fetched_at: i64,
 }
 
 impl Fetched {
+    /// The headers kept with an article's page (`[store] keep_html`).
+    pub fn kept_headers(&self) -> KeptHeaders {
+        KeptHeaders {
+            content_type: self.content_type.clone(),
+            last_modified: self.last_modified.clone(),
+            etag: self.etag.clone(),
+            date: self.date.clone(),
+        }
+    }
+
     /// 304: the document did not change since the validators were issued.
     pub fn not_modified(&self) -> bool {
         self.status == 304
@@ -418,6 +431,7 @@ impl Fetcher {
             body,
             redirects,
             elapsed: Duration::ZERO,
+            fetched_at: chrono::Utc::now().timestamp_millis(),
         })
     }
 }

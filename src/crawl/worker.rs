@@ -23,21 +23,21 @@ use super::budget::BodyBudget;
 use super::fetch::{Expect, FetchError, Fetched, Fetcher, Validators};
 use super::kinds::{ErrorKind, SkipKind};
 use super::page;
+use super::path::record::{self, Learned, Source};
 use super::politeness::{HostPermit, Politeness, Sent};
 use super::pool::ProcessPool;
 use super::retry::{after_failure, refusal, AfterFailure};
 use super::robots::{RobotsCache, Verdict};
-use super::shapes::{self, ExploreBudget, Judged, LiveShapes, Promoted};
+use super::shapes::{self, ExploreBudget, Judged, Promoted};
 use super::summary::Counters;
 use super::writer::Writer;
 use crate::config::{Config, SiteSettings};
-use crate::extract::tree::rule::SiteRule;
 use crate::extract::ExtractOptions;
 use crate::store::{
-    FetchRecord, NewArticle, NextState, PageJudgement, QueuedUrl, SkipRecord, UrlKind, WriteOp,
+    FetchRecord, NextState, PageJudgement, QueuedUrl, SkipRecord, UrlKind, WriteOp,
 };
 use crate::store::{HostTurns, Turn};
-use process_step::{process_blocking, rule_update};
+use process_step::process_blocking;
 use robots_step::robots_verdict;
 
 mod probe_step;
@@ -73,14 +73,12 @@ pub struct Ctx {
     /// Where pages are processed (decoding, discovery, extraction, keeping):
     /// one thread per core ([`super::budget::cpu_slots`]), see [`ProcessPool`].
     pub pages: ProcessPool,
-    /// `tree`: each site's current content rule (loaded from the store at
-    /// the start, updated as pages learn or drop rules).
-    pub site_rules: std::sync::Mutex<std::collections::HashMap<String, SiteRule>>,
+    /// Every site's learned URL shapes and `tree` content rule (loaded
+    /// from the store at the start, updated as pages are judged and
+    /// extracted).
+    pub learned: Learned,
     /// What each href of the crawl's pages came to (see [`page::LinkMemo`]).
     pub link_memo: Arc<page::LinkMemo>,
-    /// Every site's learned URL shapes (loaded from the store at the start,
-    /// counted as pages are judged).
-    pub shapes: LiveShapes,
     /// Links of unknown shape each site without patterns may still queue.
     pub explore: Arc<ExploreBudget>,
     /// When each site's usual feed and sitemap paths were last probed.
@@ -464,37 +462,24 @@ async fn succeeded(
         if !promote.is_empty() {
             ops.push(WriteOp::Promote(promote));
         }
-        if let Some(outcome) = processed.rule {
-            ops.push(WriteOp::SiteRule(rule_update(ctx, &site.name, outcome)));
-        }
-        judged = match processed.judgement {
-            Some(j) if shapes::by_shapes(site) => Some(Judged::of_judgement(
-                j.is_article(),
-                j.is_listing() || matches!(q.kind, UrlKind::Seed | UrlKind::Index),
-            )),
-            _ => shapes::judged_by_kind(site, q.kind, processed.article.is_some()),
+        let from = Source {
+            site,
+            kind: q.kind,
+            url: &q.url,
+            url_id: Some(q.id),
+            page_url: &fetched.final_url,
+            fetched_at: fetched.fetched_at,
+            refetch: q.fetched_before,
         };
-        if let Some(j) = judged {
-            if let Some(update) = ctx.shapes.observe(&site.name, &fetched.final_url, j) {
-                ops.push(WriteOp::Shapes(update));
-            }
-        }
-        if let Some(article) = processed.article {
-            let new = NewArticle {
-                url: q.url.clone(),
-                url_id: Some(q.id),
-                site: site.name.clone(),
-                fetched_at: now_ms(),
-                article,
-                lines: site.lines,
-                html,
-            };
-            ops.push(if q.fetched_before {
-                WriteOp::Refetched(new)
-            } else {
-                WriteOp::Article(new)
-            });
-        }
+        judged = record::writes(
+            &from,
+            processed.article,
+            processed.judgement,
+            processed.rule,
+            html,
+            &ctx.learned,
+            ops,
+        );
     }
     // A page of a site without patterns judged a listing is revisited like
     // an index page (it was queued before its shape was known).
