@@ -24,6 +24,8 @@
 //!   `tar.zst` per set under `tests/corpus/`), unpacked on demand.
 //! - [`words`]: CJK ranges, tokens and word counts (one definition for all).
 //! - [`urls`]: URL normalisation, the trailing-slash rule, host keys.
+//! - [`warc`]: web archives read back: WARC records, one at a time, and
+//!   their archived HTTP responses (pure; `export` writes them).
 //! - [`extract`]: HTML bytes → [`extract::Article`] (pure): charset, strip, DOM,
 //!   density scoring, metadata, behind one entry, [`extract::Extractor`].
 //! - [`extract_dir`]: a directory of pages → texts or JSONL on worker
@@ -57,7 +59,7 @@
 //! a higher one, nor from another module of its own layer), so there is no
 //! cycle; `layering` checks it by reading the sources:
 //!
-//! 0. words, urls, corpus_archive
+//! 0. words, urls, corpus_archive, warc
 //! 1. extract, boilerplate
 //! 2. config, extract_dir
 //! 3. store
@@ -112,6 +114,7 @@ pub mod serve;
 pub mod simweb;
 pub mod store;
 pub mod urls;
+pub mod warc;
 pub mod words;
 
 #[cfg(test)]
