@@ -568,7 +568,8 @@ fn tally(sites: &[Option<String>], outcomes: &[WriteOutcome], counters: &Counter
             | WriteOutcome::FetchRecorded
             | WriteOutcome::RuleRecorded
             | WriteOutcome::ShapesRecorded
-            | WriteOutcome::UrlsPromoted(_) => {}
+            | WriteOutcome::UrlsPromoted(_)
+            | WriteOutcome::ImportProgressed => {}
         }
     }
 }

@@ -32,6 +32,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         4,
         include_str!("../../../migrations/postgres/0004_refused_under.sql"),
     ),
+    (
+        6,
+        include_str!("../../../migrations/postgres/0006_import_files.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

@@ -57,6 +57,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         13,
         include_str!("../../../migrations/0013_refused_under.sql"),
     ),
+    (
+        15,
+        include_str!("../../../migrations/0015_import_files.sql"),
+    ),
 ];
 
 /// The schema version this build writes.
