@@ -49,6 +49,9 @@
 //!   shutdown, run summary) and the I/O-facing stages: frontier rules,
 //!   politeness, fetch, discover.
 //! - [`export`]: articles → JSONL, CSV, WARC, Markdown (streaming, constant memory).
+//! - [`import`]: web archives (WARC files, CC-NEWS) → the corpus, through
+//!   the crawl's page path and store writer; resumable, shared by several
+//!   processes on PostgreSQL.
 //! - [`reextract`]: kept HTML → extraction again → articles updated in place.
 //! - [`serve`]: the read-only HTTP API and search page over the database.
 //! - [`eval`]: LCS precision/recall/F1 against gold text, and the evaluation
@@ -64,7 +67,7 @@
 //! 2. config, extract_dir
 //! 3. store
 //! 4. crawl, eval, export, reextract
-//! 5. simweb, serve
+//! 5. simweb, serve, import
 //!
 //! Above the library: the binary (`main.rs`, `cli/`).
 //!
@@ -109,6 +112,7 @@ pub mod eval;
 pub mod export;
 pub mod extract;
 pub mod extract_dir;
+pub mod import;
 pub mod reextract;
 pub mod serve;
 pub mod simweb;

@@ -34,7 +34,7 @@ pub mod kinds;
 mod page;
 pub mod path;
 mod politeness;
-mod pool;
+pub mod pool;
 mod progress;
 pub mod retry;
 mod robots;
@@ -58,9 +58,9 @@ use crate::extract::tree::rule::SiteRule;
 use crate::extract::{Algorithm, ExtractOptions};
 use crate::store::{NewUrl, StoreError, UrlKind, WriteOp};
 
+pub use budget::cpu_slots;
 use path::record::{Learned, LiveRules};
-use summary::Counters;
-pub use summary::CrawlSummary;
+pub use summary::{Counters, CrawlSummary};
 use worker::Ctx;
 use writer::{CrawlStore, Writer, WriterError};
 

@@ -40,7 +40,7 @@ pub use page_judgement::PageJudgement;
 pub mod pg;
 /// The hosts' turns a store shared by several crawler processes keeps (global
 /// politeness); the crawl sees them through these names, not a backend's.
-pub use pg::{HostTurns, Turn, TurnsAt};
+pub use pg::{owner_name as process_name, HostTurns, Turn, TurnsAt};
 mod query;
 pub use query::{Query, QueryError, MAX_PREFIX_WORDS, MAX_TERMS};
 pub(crate) mod portable;

@@ -13,7 +13,9 @@ use std::sync::Mutex;
 
 use url::Url;
 
+use super::super::fetch::Fetched;
 use super::super::judge::Judgement;
+use super::super::pool::PageTools;
 use super::super::shapes::{self, Judged, LiveShapes};
 use crate::config::SiteSettings;
 use crate::extract::tree::rule::{RuleOutcome, SiteRule};
@@ -88,6 +90,23 @@ impl LiveRules {
             learned: learned.map(|r| (r.to_json(), r.display())),
         }
     }
+}
+
+/// The response kept with an article (`[store] keep_html`): `body` (the
+/// fetch's, taken out of it) compressed with the pool thread's context.
+pub fn kept_page(tools: &mut PageTools, fetched: &Fetched, body: &[u8]) -> Option<KeptHtml> {
+    let kept = tools.kept.as_mut()?;
+    let url = fetched.final_url.as_str();
+    kept.keep(
+        url,
+        fetched.status,
+        fetched.kept_headers(),
+        fetched.fetched_at,
+        body,
+    )
+    // Compression fails only when zstd cannot allocate: the article is
+    // still stored, without its page.
+    .ok()
 }
 
 /// The writes of one processed page, appended to `ops`; returns what the

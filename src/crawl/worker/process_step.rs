@@ -16,6 +16,7 @@ use crate::crawl::budget::LARGE_PAGE;
 use crate::crawl::fetch::Fetched;
 use crate::crawl::kinds::ErrorKind;
 use crate::crawl::page::{self, PageInput};
+use crate::crawl::path::record::kept_page;
 use crate::crawl::shapes::by_shapes;
 use crate::extract::Algorithm;
 use crate::store::{KeptHtml, QueuedUrl, UrlKind};
@@ -34,9 +35,6 @@ pub(super) async fn process_blocking(
     let kind = q.kind;
     let depth = q.depth;
     let max_depth = ctx.cfg.crawler.max_depth;
-    let final_url = fetched.final_url.clone();
-    let redirected = !fetched.redirects.is_empty();
-    let content_type = fetched.content_type.clone();
     let extract = ctx.extract.clone();
     // A site without patterns may find an article on any page.
     let extracted = kind == UrlKind::Article || site.article_patterns.is_empty();
@@ -57,9 +55,8 @@ pub(super) async fn process_blocking(
         None
     };
     let keep_html = ctx.cfg.store.keep_html;
-    let status = fetched.status;
-    let headers = fetched.kept_headers();
-    let fetched_at = fetched.fetched_at;
+    // The fetch without its body (taken out before): what is kept with it.
+    let meta = fetched.clone();
     let started = Instant::now();
     let out = ctx
         .pages
@@ -69,9 +66,9 @@ pub(super) async fn process_blocking(
                 kind,
                 depth,
                 max_depth,
-                final_url: &final_url,
-                redirected,
-                content_type: content_type.as_deref(),
+                final_url: &meta.final_url,
+                redirected: !meta.redirects.is_empty(),
+                content_type: meta.content_type.as_deref(),
                 body: &body,
                 extract: &extract,
                 now_ms: now_ms(),
@@ -82,14 +79,8 @@ pub(super) async fn process_blocking(
                 shapes: shapes.as_deref(),
                 explore: Some(&explore),
             });
-            let html = match (&mut tools.kept, keep_html && out.article.is_some()) {
-                (Some(kept), true) => kept
-                    .keep(final_url.as_str(), status, headers, fetched_at, &body)
-                    // Compression fails only when zstd cannot allocate: the
-                    // article is still stored, without its page.
-                    .ok(),
-                _ => None,
-            };
+            let keep = keep_html && out.article.is_some();
+            let html = keep.then(|| kept_page(tools, &meta, &body)).flatten();
             (out, html)
         })
         .await;
