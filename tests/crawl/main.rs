@@ -13,6 +13,8 @@ mod continuous;
 mod corpus_out;
 mod faults;
 mod import;
+mod import_kill;
+mod import_remote;
 mod kill;
 mod markdown_export;
 mod memory;
