@@ -61,7 +61,7 @@ fn import_processes_share_one_list_of_files_and_take_over_a_dead_ones() {
             .expect("spawn newshound import")
     };
     let mut client = postgres::Client::connect(&setup.db.url, postgres::NoTls).expect("connect");
-    let mut holders = |client: &mut postgres::Client| -> Vec<String> {
+    let holders = |client: &mut postgres::Client| -> Vec<String> {
         client
             .query(
                 "SELECT leased_by FROM import_files WHERE leased_by IS NOT NULL AND records > 0",
