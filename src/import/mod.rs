@@ -46,7 +46,7 @@ use crate::crawl::fetch::{FetchError, Fetcher};
 use crate::crawl::path::record::{Learned, LiveRules};
 use crate::crawl::pool::ProcessPool;
 use crate::crawl::shapes::LiveShapes;
-use crate::crawl::writer::{CrawlStore, Writer, WriterError};
+use crate::crawl::writer::{CrawlStore, Flush, Writer, WriterError};
 use crate::crawl::Counters;
 use crate::extract::tree::rule::SiteRule;
 use crate::extract::{Algorithm, ExtractOptions};
@@ -121,6 +121,13 @@ impl From<WriterError> for ImportError {
 const MAX_PATHS_BYTES: u64 = 64 * 1024 * 1024;
 /// How often a process waiting for files that others hold looks again.
 const WAIT_FOR_OTHERS: Duration = Duration::from_secs(2);
+/// The import's commits: large, as nothing waits for them (a crawl's
+/// claims do) and a stopped import reads the records of the batch in
+/// flight again; each commit costs a flush of the search index's terms.
+const FLUSH: Flush = Flush {
+    items: 4096,
+    every: Duration::from_secs(2),
+};
 
 /// Everything the files of one import share.
 struct Ctx {
@@ -243,7 +250,7 @@ pub async fn run(
         .filter_map(|(site, json)| SiteRule::from_json(&json).map(|r| (site, r)))
         .collect();
     let counters = Arc::new(Counters::default());
-    let (writer, writer_task) = Writer::spawn(store, counters.clone());
+    let (writer, writer_task) = Writer::spawn_with(store, counters.clone(), FLUSH);
     let stop = Arc::new(AtomicBool::new(false));
     let stopper = {
         let stop = stop.clone();
