@@ -20,6 +20,12 @@
 //!   └──── crawl::discover (links, RSS/Atom, sitemaps) ◄┘  new URLs go to the frontier (store)
 //! ```
 //!
+//! A page reaches the corpus from HTTP (`crawl`) or from a web-archive
+//! record (`import`, read by [`warc`]); both hand it to the one page path,
+//! `crawl::path` (decode, extract, judge, then the writer's operations),
+//! and to the same store writer. The crawl alone admits the page's links to
+//! the frontier.
+//!
 //! - [`corpus_archive`]: the evaluation corpus as the repository keeps it (one
 //!   `tar.zst` per set under `tests/corpus/`), unpacked on demand.
 //! - [`words`]: CJK ranges, tokens and word counts (one definition for all).
