@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use chrono_tz::Tz;
-use clap::{Parser, Subcommand};
+use clap::{FromArgMatches, Parser, Subcommand};
 
 use cli::filter::Filter;
 use newshound::config::parse_time_zone;
@@ -545,8 +545,14 @@ impl From<FormatArg> for Format {
 
 fn main() -> ExitCode {
     cli::install_panic_hook();
-    let cli = Cli::parse();
+    let matches = cli::ignored::command::<Cli>().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     cli::init_logging(cli.verbose);
+    for (option, command) in cli::ignored::given(&matches) {
+        cli::status(format!(
+            "newshound: {option} has no effect on `{command}`: ignored"
+        ));
+    }
     cli::main(cli)
 }
 

@@ -13,6 +13,9 @@
 //! decompression; robots.txt is cut at [`robots::rules::MAX_BYTES`] instead),
 //! and the content-type filter (HTML for pages, XML/JSON for
 //! feeds and sitemaps) checked on the headers before any body is read.
+//! robots.txt has no filter: any 2xx body is read as robots.txt, whatever
+//! its type and bytes, as Google reads it (a rule a server labels
+//! `application/octet-stream` or writes after a NUL byte still holds).
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
@@ -104,7 +107,7 @@ impl FetchError {
     /// Whether this failure of a `/robots.txt` fetch leaves the host's
     /// rules unknown for now (the host is down or says "too many
     /// requests", so its URLs wait), rather than meaning a robots.txt
-    /// without usable rules (4xx, a binary or oversized file: everything
+    /// without rules (a 4xx, or a redirect that leads nowhere: everything
     /// is allowed).
     pub fn leaves_robots_unknown(&self) -> bool {
         self.is_host_failure() || self.kind() == ErrorKind::Http429
@@ -450,7 +453,9 @@ impl Fetcher {
                 }
                 body.extend_from_slice(&chunk);
             }
-            if expect != Expect::Feed && looks_binary(&body) {
+            // Feeds may be gzipped, and robots.txt is parsed line by line
+            // whatever bytes it holds (its parser skips what is no rule).
+            if expect == Expect::Html && looks_binary(&body) {
                 return Err(FetchError::Binary);
             }
         }
@@ -480,7 +485,8 @@ fn accept(expect: Expect) -> &'static str {
 }
 
 /// Whether a `Content-Type` fits what is expected. Missing types are let
-/// through (extraction and feed parsing judge the bytes).
+/// through (extraction and feed parsing judge the bytes), and so is every
+/// type of robots.txt.
 pub fn content_type_ok(content_type: &str, expect: Expect) -> bool {
     let mime = content_type
         .split(';')
@@ -503,7 +509,7 @@ pub fn content_type_ok(content_type: &str, expect: Expect) -> bool {
                 || mime.contains("gzip")
                 || mime == "application/octet-stream"
         }
-        Expect::Text => mime.starts_with("text/"),
+        Expect::Text => true,
     }
 }
 

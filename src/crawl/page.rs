@@ -35,7 +35,7 @@ use std::sync::Arc;
 
 use url::Url;
 
-use super::judge::Judgement;
+use super::judge::{Evidence, Judgement};
 use super::kinds::ErrorKind;
 use super::path::{self, Outcome, PageIn};
 use super::shapes::{shape_of, ExploreBudget, ShapeTable};
@@ -97,19 +97,29 @@ pub struct PageOutput {
     pub rule: Option<RuleOutcome>,
     /// Links left out of `urls` because the frontier has them already.
     pub urls_known: usize,
+    /// Distinct links of the page not followed: on other sites' hosts, or
+    /// traps.
+    pub outside: usize,
     /// Whether an HTML page is an article, and why (`None` for feeds and
     /// sitemaps). `article` is set exactly when the verdict is article.
     pub judgement: Option<Judgement>,
+    /// What the judgement weighed (`None` when patterns decided).
+    pub evidence: Option<Evidence>,
     /// Links (anchors, feed and sitemap entries) that matched an article
     /// pattern, duplicates on the page counted once.
     pub article_links: usize,
     /// Links of a site with patterns that matched none (fingerprint, URL):
     /// anchors of those are not followed. The crawl's report counts them.
     pub unmatched: Vec<(u128, Arc<str>)>,
-    /// A site without patterns: links of an article or index shape (and
-    /// feed entries) that the frontier may hold as plain pages, queued
-    /// before their shape was learned ([`crate::store::WriteOp::Promote`]).
+    /// A site without patterns: links of an article or index shape that
+    /// the frontier may hold as plain pages, queued before their shape was
+    /// learned ([`crate::store::WriteOp::Promote`]).
     pub promote: Vec<NewUrl>,
+    /// A site without patterns: its feed and sitemap entries, as articles
+    /// (being listed is evidence): the frontier may hold them as plain
+    /// pages, or have judged them without that evidence
+    /// ([`crate::store::WriteOp::Rejudge`]).
+    pub listed: Vec<NewUrl>,
 }
 
 /// Sitemaps one sitemap index may list (the protocol's limit).
@@ -176,6 +186,7 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
     out.article_links = found.article_links;
     out.unmatched = found.unmatched;
     out.promote = found.promote;
+    out.listed = found.listed;
     out
 }
 
@@ -200,6 +211,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
         rule,
         links,
         canonical,
+        evidence,
     } = outcome;
     let mut found = Found::new(input);
     found.from_article = article.is_some();
@@ -244,10 +256,13 @@ fn html(input: &PageInput<'_>) -> PageOutput {
         problem: None,
         rule,
         urls_known: found.urls_known,
+        outside: found.outside,
         judgement: Some(judgement),
+        evidence,
         article_links: found.article_links,
         unmatched: found.unmatched,
         promote: found.promote,
+        listed: found.listed,
     }
 }
 
@@ -258,6 +273,8 @@ struct Found<'a> {
     urls: Vec<NewUrl>,
     /// Links left out as already in the frontier.
     urls_known: usize,
+    /// See [`PageOutput::outside`].
+    outside: usize,
     /// The site has article or index patterns: plain pages are not followed.
     focused: bool,
     /// The document is an article page: links of unknown shape in it are
@@ -269,6 +286,8 @@ struct Found<'a> {
     unmatched: Vec<(u128, Arc<str>)>,
     /// See [`PageOutput::promote`].
     promote: Vec<NewUrl>,
+    /// See [`PageOutput::listed`].
+    listed: Vec<NewUrl>,
 }
 
 impl<'a> Found<'a> {
@@ -280,11 +299,13 @@ impl<'a> Found<'a> {
             seen: HashSet::new(),
             urls: Vec::new(),
             urls_known: 0,
+            outside: 0,
             focused,
             from_article: false,
             article_links: 0,
             unmatched: Vec::new(),
             promote: Vec::new(),
+            listed: Vec::new(),
         }
     }
 
@@ -387,6 +408,7 @@ impl<'a> Found<'a> {
             if !resolved.insert(url) {
                 continue;
             }
+            self.outside += usize::from(v.admitted.is_none());
             if let Some(a) = v.admitted {
                 if self.seen.insert(a.url.clone()) {
                     self.article_links += usize::from(a.kind == UrlKind::Article);
@@ -494,18 +516,15 @@ impl<'a> Found<'a> {
     }
 
     /// A feed or sitemap entry: fresh ones first. On a site without
-    /// patterns an entry is queued as an article, to be judged when fetched.
+    /// patterns an entry is queued as an article, to be judged when
+    /// fetched, whatever its shape: being listed is evidence, not a
+    /// verdict, and a shape never outweighs it.
     fn entry(&mut self, url: &Url, published: Option<&str>) {
         let Some(url) = self.accept(url) else { return };
         let site = self.input.site;
-        let kind = match self.input.shapes {
-            Some(table) => frontier::shaped_entry(table.link_class(&shape_of(&url))),
-            // Without a shape table a bare site's entry is still an article
-            // to judge: being listed is evidence, not a verdict.
-            None => match discover::classify(site, &url) {
-                UrlKind::Page if super::shapes::by_shapes(site) => UrlKind::Article,
-                kind => kind,
-            },
+        let kind = match discover::classify(site, &url) {
+            UrlKind::Page if super::shapes::by_shapes(site) => UrlKind::Article,
+            kind => kind,
         };
         self.article_links += usize::from(kind == UrlKind::Article);
         if kind == UrlKind::Page && self.focused {
@@ -518,7 +537,7 @@ impl<'a> Found<'a> {
         if self.input.shapes.is_some() && kind != UrlKind::Page {
             let mut new = self.new_url(url.to_string(), kind, self.depth());
             new.priority = priority;
-            self.promote.push(new);
+            self.listed.push(new);
         }
         self.push(url, kind, priority);
     }

@@ -82,15 +82,19 @@ pub struct Outcome {
     /// The canonical URL (`link rel=canonical`, else `og:url`) in the
     /// frontier's spelling, when it is on the site.
     pub canonical: Option<Url>,
+    /// What the judgement weighed (`None` when patterns decided).
+    pub evidence: Option<Evidence>,
 }
 
 /// Whether a page is extracted, and judged: a site with article patterns
 /// has its article pages extracted (its patterns say so, the judgement is
-/// theirs); a site without has every page but its index pages extracted
-/// and judged from the evidence.
+/// theirs); a site without has every page but those of its index patterns
+/// extracted and judged from the evidence.
 fn plan(input: &PageIn<'_>) -> (bool, bool) {
-    // An index pattern is still the user's word that a page is none.
-    let judged = input.site.article_patterns.is_empty() && input.kind != UrlKind::Index;
+    // An index pattern is still the user's word that a page is none (a
+    // learned index shape is not: its pages are judged too).
+    let judged = input.site.article_patterns.is_empty()
+        && (input.kind != UrlKind::Index || input.site.index_patterns.is_empty());
     // A URL queued as an article that redirected to a non-article page (a
     // section front, a login wall) is not stored.
     let by_pattern =
@@ -109,6 +113,7 @@ pub fn run(input: &PageIn<'_>) -> Outcome {
             rule: None,
             links: None,
             canonical: None,
+            evidence: None,
         };
     }
     // 1. Decode.
@@ -116,6 +121,7 @@ pub fn run(input: &PageIn<'_>) -> Outcome {
     // 2. Extract (its pass collects the link attributes too).
     let mut judgement = Judgement::by_pattern(by_pattern);
     let mut rule = None;
+    let mut weighed = None;
     let (attrs, mut article) = if extracted {
         let opts = ExtractOptions {
             timezone: input.site.timezone,
@@ -140,6 +146,7 @@ pub fn run(input: &PageIn<'_>) -> Outcome {
             let shape_hint = input.shapes.and_then(|t| t.classify(input.url).hint());
             let evidence = Evidence::of(&article, &signals, attrs.form_fields, listed, shape_hint);
             judgement = judge(&evidence);
+            weighed = Some(evidence);
         }
         // A page that is no article teaches the site's content rule nothing.
         let article = judgement.is_article().then_some(article);
@@ -167,5 +174,6 @@ pub fn run(input: &PageIn<'_>) -> Outcome {
         rule,
         links: Some(links),
         canonical,
+        evidence: weighed,
     }
 }

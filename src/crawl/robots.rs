@@ -35,7 +35,8 @@ pub const MAX_ENTRIES: usize = 10_000;
 pub enum RobotsFetch {
     /// 2xx with this body.
     Body(Vec<u8>),
-    /// 4xx (or an unusable answer such as a binary or oversized file).
+    /// 4xx (or a redirect that leads nowhere). Any 2xx body is a
+    /// [`RobotsFetch::Body`], whatever its type or bytes.
     NoRules,
     /// 5xx, timeout, connection failure.
     Unavailable,
@@ -193,6 +194,9 @@ impl RobotsCache {
         (robots, true)
     }
 }
+
+#[cfg(test)]
+mod google_cases;
 
 #[cfg(test)]
 mod tests {

@@ -28,7 +28,7 @@ use super::politeness::{HostPermit, Politeness, Sent};
 use super::pool::ProcessPool;
 use super::retry::{after_failure, refusal, AfterFailure};
 use super::robots::{RobotsCache, Verdict};
-use super::shapes::{self, ExploreBudget, Judged, Promoted};
+use super::shapes::{self, ExploreBudget, Promoted};
 use super::summary::Counters;
 use super::writer::Writer;
 use crate::config::{Config, SiteSettings};
@@ -40,10 +40,12 @@ use crate::store::{HostTurns, Turn};
 use process_step::process_blocking;
 use robots_step::robots_verdict;
 
+mod learning_step;
 mod probe_step;
 mod process_step;
 mod robots_step;
 
+pub use learning_step::{as_article, rejudge};
 pub use probe_step::Probes;
 
 /// Everything the workers of one run share.
@@ -285,11 +287,11 @@ pub async fn work(ctx: Arc<Ctx>, job: Job, stop: watch::Receiver<bool>) -> Done 
     let result = ctx.fetcher.fetch(&url, &validators, expect).await;
     // The response has been read: a Crawl-delay counts from here.
     drop(sent);
-    let (record, probe_from) = match result {
+    let (record, probe_from, hold) = match result {
         Err(e) => {
             let (record, retry_at) = failed(&ctx, &q, &host, started_at, &e);
             done.retry_at = retry_at;
-            (record, None)
+            (record, None, false)
         }
         Ok(fetched) => {
             BodyBudget::shrink(&mut body_room, fetched.body.len());
@@ -304,6 +306,9 @@ pub async fn work(ctx: Arc<Ctx>, job: Job, stop: watch::Receiver<bool>) -> Done 
     }
     ops.push(WriteOp::Fetched(record));
     finish(&ctx, ops, permit).await;
+    if hold {
+        learning_step::hold(&ctx, &site.name, &q.url).await;
+    }
     done
 }
 
@@ -377,12 +382,12 @@ fn failed(
 }
 
 /// When an article fetched for the first time is fetched once more
-/// (`[crawler] refetch_articles_after_secs`, 0 = never). A refetch is the
-/// last visit: `fetched_before` is set by then.
-pub fn refetch_at(cfg: &Config, q: &QueuedUrl) -> Option<i64> {
+/// (`[crawler] refetch_articles_after_secs`, 0 = never); `kind` is the
+/// URL's kind after its page was judged. A refetch is the last visit:
+/// `fetched_before` is set by then.
+pub fn refetch_at(cfg: &Config, kind: UrlKind, fetched_before: bool) -> Option<i64> {
     let after = cfg.crawler.refetch_articles_after;
-    (!after.is_zero() && q.kind == UrlKind::Article && !q.fetched_before)
-        .then(|| now_ms() + ms(after))
+    (!after.is_zero() && kind == UrlKind::Article && !fetched_before).then(|| now_ms() + ms(after))
 }
 
 pub fn revisit_ms(cfg: &Config) -> i64 {
@@ -397,15 +402,17 @@ async fn succeeded(
     started_at: i64,
     mut fetched: Fetched,
     ops: &mut Vec<WriteOp>,
-) -> (FetchRecord, Option<Url>) {
+) -> (FetchRecord, Option<Url>, bool) {
     let cfg = &ctx.cfg;
     let bytes = fetched.body.len() as u64;
     ctx.politeness.record_success(host);
     Counters::add(&ctx.counters.pages_fetched, 1);
     let mut completed = true;
     let mut judgement = None;
-    // What the page was judged, for its shape's counts.
-    let mut judged = None;
+    // The URL's kind once its page is judged.
+    let mut kind = q.kind;
+    // What the judged page is for the rest of the crawl.
+    let mut after = record::AfterJudgement::default();
     let mut probe_from = None;
     if fetched.not_modified() {
         Counters::add(&ctx.counters.not_modified, 1);
@@ -443,6 +450,7 @@ async fn succeeded(
         // Links the frontier has already still count as discovered.
         let discovered = processed.urls.len() + processed.urls_known;
         Counters::add(&ctx.counters.urls_discovered, discovered as u64);
+        Counters::add(&ctx.counters.links_outside, processed.outside as u64);
         if !processed.urls.is_empty() {
             ops.push(WriteOp::AddUrls(processed.urls));
         }
@@ -453,14 +461,20 @@ async fn succeeded(
             if !j.is_article() {
                 Counters::add(&ctx.counters.pages_not_articles, 1);
             }
+            let changed = PageJudgement::kind_after(j.is_article(), q.kind);
+            kind = changed.unwrap_or(kind);
             PageJudgement {
                 article: j.is_article(),
                 reason: j.reason.as_str(),
+                kind: changed,
             }
         });
-        let promote = ctx.promoted.fresh(processed.promote);
-        if !promote.is_empty() {
-            ops.push(WriteOp::Promote(promote));
+        learning_step::listed_and_promoted(ctx, processed.listed, processed.promote, ops);
+        if let (Some(j), true) = (&processed.judgement, shapes::by_shapes(site)) {
+            if !j.is_article() {
+                let url = fetched.final_url.as_str();
+                (ctx.counters.sites).not_article(&site.name, j.reason.as_str(), url);
+            }
         }
         let from = Source {
             site,
@@ -471,7 +485,7 @@ async fn succeeded(
             fetched_at: fetched.fetched_at,
             refetch: q.fetched_before,
         };
-        judged = record::writes(
+        after = record::writes(
             &from,
             processed.article,
             processed.judgement,
@@ -482,11 +496,17 @@ async fn succeeded(
         );
     }
     // A page of a site without patterns judged a listing is revisited like
-    // an index page (it was queued before its shape was known).
-    let listing = judged == Some(Judged::Listing) && shapes::by_shapes(site);
-    let next = if is_revisited(q.kind) || listing {
+    // an index page (it was queued before its shape was known); one judged
+    // an article is an article from now on.
+    // A page queued by a learned index shape is revisited only if judged
+    // a list.
+    let revisited = match kind {
+        UrlKind::Index if after.judged => after.listing,
+        kind => is_revisited(kind) || after.listing,
+    };
+    let next = if revisited {
         NextState::At(now_ms() + revisit_ms(cfg))
-    } else if let Some(at) = refetch_at(cfg, q) {
+    } else if let Some(at) = refetch_at(cfg, kind, q.fetched_before) {
         NextState::At(at)
     } else {
         NextState::Done
@@ -509,5 +529,5 @@ async fn succeeded(
         judgement,
         refused_under: None,
     };
-    (record, probe_from)
+    (record, probe_from, after.hold)
 }

@@ -42,7 +42,7 @@ use super::seen::{CommittedUrls, SeenUrls};
 use super::summary::Counters;
 use crate::config::Config;
 use crate::store::{
-    ClaimFilter, Outlook, QueuedUrl, ShapeCounts, StoreError, WriteOp, WriteOutcome,
+    ClaimFilter, Outlook, QueuedUrl, Requeue, ShapeCounts, StoreError, WriteOp, WriteOutcome,
 };
 
 /// Items (records, articles, [`URLS_PER_ITEM`] new URLs) buffered before a
@@ -77,6 +77,9 @@ impl Flush {
         every: FLUSH_EVERY,
     };
 }
+
+/// Judged pages: (site, URL).
+type Judged = Result<Vec<(String, String)>, StoreError>;
 
 /// The store operations a crawl needs. [`AnyStore`](crate::store::AnyStore) (either store) is the
 /// real one; the trait keeps the crawl testable on stores of its own.
@@ -129,20 +132,17 @@ pub trait CrawlStore: Send + 'static {
     fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
         Ok(Vec::new())
     }
-    /// Queue again the URLs of `sites` refused under other settings than
-    /// `refusals` (reason, fingerprint of today's settings); how many.
-    fn requeue_refused(
-        &mut self,
-        sites: &[String],
-        refusals: &[(String, String)],
-    ) -> Result<usize, StoreError> {
-        let _ = (sites, refusals);
-        Ok(0)
+    /// The pages of `sites` whose last judgement gave one of `reasons`:
+    /// (site, URL), at most `limit` per site.
+    fn judged_for(&mut self, sites: &[String], reasons: &[&str], limit: usize) -> Judged {
+        let _ = (sites, reasons, limit);
+        Ok(Vec::new())
     }
-    /// Queue again every failed URL of `sites`; how many.
-    fn requeue_failed(&mut self, sites: &[String]) -> Result<usize, StoreError> {
-        let _ = sites;
-        Ok(0)
+    /// Queue again what `plan` says of `sites`' failed, refused and
+    /// waiting URLs; (queued again, waits lifted).
+    fn requeue(&mut self, sites: &[String], plan: &Requeue) -> Result<(usize, usize), StoreError> {
+        let _ = (sites, plan);
+        Ok((0, 0))
     }
     /// What of `sites` waits or failed in the frontier.
     fn outlook(&mut self, sites: &[String], now_ms: i64) -> Result<Outlook, StoreError> {
@@ -521,6 +521,7 @@ fn tally(sites: &[Option<String>], outcomes: &[WriteOutcome], counters: &Counter
             | WriteOutcome::ShapesRecorded
             | WriteOutcome::UrlsPromoted(_)
             | WriteOutcome::ImportProgressed => {}
+            WriteOutcome::UrlsRejudged(n) => Counters::add(&counters.pages_rejudged, *n as u64),
         }
     }
 }

@@ -38,5 +38,6 @@ mod shutdown;
 mod simweb;
 mod sites;
 mod support;
+mod undated;
 mod warc_files;
 mod warc_reader;

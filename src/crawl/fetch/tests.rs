@@ -363,6 +363,15 @@ fn content_type_filter_matches_expectation() {
     assert!(!content_type_ok("text/html", Expect::Feed));
     assert!(content_type_ok("application/x-gzip", Expect::Feed));
     assert!(content_type_ok("", Expect::Html));
+    // robots.txt is read whatever a server calls it.
+    for ctype in [
+        "text/plain",
+        "application/octet-stream",
+        "image/png",
+        "text/html",
+    ] {
+        assert!(content_type_ok(ctype, Expect::Text), "{ctype}");
+    }
 }
 
 /// Offline, every host's robots.txt warning was ~250 characters of the HTTP

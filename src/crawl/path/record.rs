@@ -5,8 +5,9 @@
 //! what the path found (article, judgement, `tree` rule outcome), its kept
 //! response, and what the run has learned so far ([`Learned`]: every site's
 //! URL shapes and `tree` rule). Out: the [`WriteOp`]s for the store writer —
-//! the `tree` rule's use, the URL shape's counts, the article — and what
-//! the page counted as for its shape ([`Judged`]).
+//! the `tree` rule's use, the URL shape's counts (and the held pages a
+//! shape now vouches for, judged again), the article — and what the page is
+//! for the rest of the run ([`AfterJudgement`]).
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -14,13 +15,14 @@ use std::sync::Mutex;
 use url::Url;
 
 use super::super::fetch::Fetched;
-use super::super::judge::Judgement;
+use super::super::frontier;
+use super::super::judge::{JudgeReason, Judgement};
 use super::super::pool::PageTools;
 use super::super::shapes::{self, Judged, LiveShapes};
 use crate::config::SiteSettings;
 use crate::extract::tree::rule::{RuleOutcome, SiteRule};
 use crate::extract::Article;
-use crate::store::{KeptHtml, NewArticle, SiteRuleUpdate, UrlKind, WriteOp};
+use crate::store::{KeptHtml, NewArticle, NewUrl, Rejudge, SiteRuleUpdate, UrlKind, WriteOp};
 
 /// Where a processed page came from.
 pub struct Source<'a> {
@@ -109,10 +111,24 @@ pub fn kept_page(tools: &mut PageTools, fetched: &Fetched, body: &[u8]) -> Optio
     .ok()
 }
 
-/// The writes of one processed page, appended to `ops`; returns what the
-/// page counted as for its URL's shape (`None`: nothing, e.g. a feed).
-/// `judgement` is `None` for documents that are not pages (feeds,
-/// sitemaps).
+/// What a judged page is for the rest of the run.
+#[derive(Debug, Default)]
+pub struct AfterJudgement {
+    /// Judged on its evidence (a site without patterns).
+    pub judged: bool,
+    /// A list of links of a site without patterns: a crawl revisits it
+    /// like an index page.
+    pub listing: bool,
+    /// Judged not an article for want of evidence a listing or its shape
+    /// may bring: a crawl holds it back (`LiveShapes::hold`) once its
+    /// writes are sent.
+    pub hold: bool,
+}
+
+/// The writes of one processed page, appended to `ops`: the `tree` rule's
+/// use, the page's shape counted (and the held pages its shape now vouches
+/// for judged again), the article. `judgement` is `None` for documents
+/// that are not pages (feeds, sitemaps).
 pub fn writes(
     from: &Source<'_>,
     article: Option<Article>,
@@ -121,22 +137,35 @@ pub fn writes(
     html: Option<KeptHtml>,
     learned: &Learned,
     ops: &mut Vec<WriteOp>,
-) -> Option<Judged> {
+) -> AfterJudgement {
     let site = from.site;
     if let Some(outcome) = rule {
         ops.push(WriteOp::SiteRule(learned.rules.update(&site.name, outcome)));
     }
+    let mut after = AfterJudgement::default();
     let judged = match judgement {
-        Some(j) if shapes::by_shapes(site) => Some(Judged::of_judgement(
-            j.is_article(),
-            j.is_listing() || matches!(from.kind, UrlKind::Seed | UrlKind::Index),
-        )),
+        Some(j) if shapes::by_shapes(site) => {
+            after.judged = true;
+            after.listing = j.is_listing();
+            // Only a page found through links waits for new evidence: a
+            // listed one had all it will get.
+            after.hold =
+                j.reason.revisable() && matches!(from.kind, UrlKind::Page | UrlKind::Index);
+            // A start page is a list of links, whatever its text.
+            match j.shape_evidence() {
+                Some(e) if from.kind == UrlKind::Seed && e != Judged::Article => {
+                    Some(Judged::Listing)
+                }
+                e => e,
+            }
+        }
         _ => shapes::judged_by_kind(site, from.kind, article.is_some()),
     };
-    if let Some(j) = judged {
-        if let Some(update) = learned.shapes.observe(&site.name, from.page_url, j) {
-            ops.push(WriteOp::Shapes(update));
-        }
+    let revision = learned.shapes.observe(&site.name, from.page_url, judged);
+    ops.extend(revision.update.map(WriteOp::Shapes));
+    if !revision.rejudge.is_empty() {
+        let urls = (revision.rejudge.into_iter()).map(|u| as_article(u, &site.name));
+        ops.push(rejudge(urls.collect()));
     }
     if let Some(article) = article {
         let new = NewArticle {
@@ -154,5 +183,25 @@ pub fn writes(
             WriteOp::Article(new)
         });
     }
-    judged
+    after
+}
+
+/// Judge `urls` again, if their last judgement was one new evidence may
+/// change.
+pub fn rejudge(urls: Vec<NewUrl>) -> WriteOp {
+    WriteOp::Rejudge(Rejudge {
+        urls,
+        reasons: JudgeReason::revisable_strs(),
+    })
+}
+
+/// A URL of `site` to judge again, as an article: due first.
+pub fn as_article(url: String, site: &str) -> NewUrl {
+    NewUrl {
+        url,
+        site: site.to_string(),
+        kind: UrlKind::Article,
+        depth: 1,
+        priority: frontier::priority(UrlKind::Article, 1),
+    }
 }

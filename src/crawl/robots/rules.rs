@@ -6,8 +6,9 @@
 //! and the `Sitemap:` values. Pure.
 //!
 //! Bounds against a hostile file: only the first [`MAX_BYTES`] are read
-//! (RFC 9309 §2.5 lets a crawler stop there; Google does), so the rules kept
-//! are at most that much text; identical rules are kept once. Wildcards are
+//! (RFC 9309 §2.5 lets a crawler stop there; Google does), and of each line
+//! its first [`MAX_LINE_BYTES`] (Google's limit), so the rules kept are at
+//! most that much text; identical rules are kept once. Wildcards are
 //! matched here, segment by segment with a substring search (linear in the
 //! path and the pattern), instead of compiling each rule into a regex: a
 //! compiled wildcard rule took ~30 KB, so a file of 290,000 of them took
@@ -17,9 +18,23 @@
 //! on a tie; `*` matches any run of characters, a final `$` anchors the
 //! end; patterns and paths are compared percent-encoded, with the hex digits
 //! of `%xx` upper-cased on both sides.
+//!
+//! Google's reading, followed where a crawler meets it: a UTF-8 byte order
+//! mark, whole or its first bytes, is skipped at the start; `Allow:
+//! /dir/index.html` (or `.htm`) allows `/dir/` too, the address a server
+//! answers with that page.
 
 /// robots.txt bytes read at most; the rest is ignored (RFC 9309 §2.5).
 pub const MAX_BYTES: usize = 500 * 1024;
+
+/// Bytes of a line read at most, the rest of the line ignored: Google's
+/// limit (its line buffer is 2083 × 8 bytes, the longest URL browsers take
+/// times eight, with a final NUL), so a rule longer than that is read as
+/// Google reads it, cut.
+pub const MAX_LINE_BYTES: usize = 2083 * 8 - 1;
+
+/// The UTF-8 byte order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The rules of robots.txt that apply to one agent.
 #[derive(Debug, Default)]
@@ -194,7 +209,8 @@ impl Rules {
     pub fn parse(agent: &str, body: &[u8]) -> Rules {
         let agent = agent.to_ascii_lowercase().into_bytes();
         let body = truncate(body);
-        let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+        // A byte order mark, or the start of one (as Google skips it).
+        let body = &body[BOM.iter().zip(body).take_while(|(a, b)| a == b).count()..];
         let mut ours = Group::default();
         let mut star = Group::default();
         let mut before_groups = Group::default();
@@ -203,6 +219,7 @@ impl Rules {
         let (mut to_us, mut to_star, mut in_agents, mut any_agent) = (false, false, false, false);
         let (mut named_us, mut sitemaps) = (false, Vec::new());
         for line in body.split(|b| matches!(b, b'\n' | b'\r' | 0)) {
+            let line = &line[..line.len().min(MAX_LINE_BYTES)];
             let Some((key, value)) = field(line) else {
                 continue;
             };
@@ -298,9 +315,18 @@ impl Group {
             Key::Allow | Key::Disallow if !value.is_empty() => {
                 let mut pattern = normalize(value);
                 collapse_stars(&mut pattern);
+                let allow = key == Key::Allow;
+                if allow {
+                    if let Some(directory) = index_page_directory(&pattern) {
+                        self.rules.push(Rule {
+                            pattern: directory,
+                            allow,
+                        });
+                    }
+                }
                 self.rules.push(Rule {
                     pattern: pattern.into_boxed_slice(),
-                    allow: key == Key::Allow,
+                    allow,
                 });
             }
             Key::CrawlDelay if self.crawl_delay.is_none() => {
@@ -311,6 +337,19 @@ impl Group {
             _ => {}
         }
     }
+}
+
+/// `/dir/` (anchored) for a pattern naming `/dir/index.htm…`: Google allows
+/// the directory where the index page is allowed, since a server answers
+/// the one with the other.
+fn index_page_directory(pattern: &[u8]) -> Option<Box<[u8]>> {
+    let slash = memchr::memrchr(b'/', pattern)?;
+    if !pattern[slash..].starts_with(b"/index.htm") {
+        return None;
+    }
+    let mut directory = pattern[..=slash].to_vec();
+    directory.push(b'$');
+    Some(directory.into_boxed_slice())
 }
 
 /// `a**b` → `a*b`: the same pattern, shorter to keep.

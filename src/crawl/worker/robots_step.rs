@@ -97,7 +97,7 @@ async fn fetch_robots(ctx: &Ctx, url: &Url, host: &str) -> RobotsFetch {
             ctx.counters.error(ErrorKind::RobotsFetch);
             RobotsFetch::Unavailable
         }
-        // 4xx, a binary or oversized file: no usable rules.
+        // 4xx or a broken redirect: no rules.
         Err(_) => RobotsFetch::NoRules,
     }
 }

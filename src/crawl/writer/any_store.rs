@@ -3,10 +3,11 @@
 
 use std::time::Duration;
 
-use super::CrawlStore;
+use super::{CrawlStore, Judged};
 use crate::config::Config;
 use crate::store::{
-    AnyStore, ClaimFilter, Outlook, QueuedUrl, ShapeCounts, StoreError, WriteOp, WriteOutcome,
+    AnyStore, ClaimFilter, Outlook, QueuedUrl, Requeue, ShapeCounts, StoreError, WriteOp,
+    WriteOutcome,
 };
 
 /// The real stores, SQLite and PostgreSQL (a shared frontier: claims hold
@@ -66,15 +67,11 @@ impl CrawlStore for AnyStore {
     fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
         AnyStore::url_shapes(self)
     }
-    fn requeue_refused(
-        &mut self,
-        sites: &[String],
-        refusals: &[(String, String)],
-    ) -> Result<usize, StoreError> {
-        AnyStore::requeue_refused(self, sites, refusals)
+    fn judged_for(&mut self, sites: &[String], reasons: &[&str], limit: usize) -> Judged {
+        AnyStore::judged_for(self, sites, reasons, limit)
     }
-    fn requeue_failed(&mut self, sites: &[String]) -> Result<usize, StoreError> {
-        AnyStore::requeue_failed(self, sites)
+    fn requeue(&mut self, sites: &[String], plan: &Requeue) -> Result<(usize, usize), StoreError> {
+        AnyStore::requeue(self, sites, plan)
     }
     fn outlook(&mut self, sites: &[String], now_ms: i64) -> Result<Outlook, StoreError> {
         AnyStore::outlook(self, sites, now_ms)

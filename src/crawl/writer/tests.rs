@@ -87,6 +87,7 @@ impl CrawlStore for Fake {
                 WriteOp::Shapes(_) => WriteOutcome::ShapesRecorded,
                 WriteOp::Promote(_) => WriteOutcome::UrlsPromoted(0),
                 WriteOp::ImportProgress(_) => WriteOutcome::ImportProgressed,
+                WriteOp::Rejudge(_) => WriteOutcome::UrlsRejudged(0),
             })
             .collect())
     }

@@ -36,6 +36,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         6,
         include_str!("../../../migrations/postgres/0006_import_files.sql"),
     ),
+    (
+        7,
+        include_str!("../../../migrations/postgres/0007_shape_stories.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

@@ -61,6 +61,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         15,
         include_str!("../../../migrations/0015_import_files.sql"),
     ),
+    (
+        16,
+        include_str!("../../../migrations/0016_shape_stories.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

@@ -163,3 +163,18 @@ fn distinct_wildcard_rules_keep_little_memory() {
     assert!(!r.allowed("/news/a/x0000042/b.html"));
     assert!(r.allowed("/news/a/b.html"));
 }
+
+#[test]
+fn regression_a_partial_byte_order_mark_hid_the_first_line() {
+    // The first one or two bytes of a BOM (a file cut by a careless editor):
+    // `User-agent: newshound` is still the first line, as Google reads it.
+    for start in [&b"\xEF"[..], b"\xEF\xBB", b"\xEF\xBB\xBF"] {
+        let mut txt = start.to_vec();
+        txt.extend_from_slice(
+            b"User-agent: newshound\nDisallow: /a\n\nUser-agent: *\nDisallow: /\n",
+        );
+        let r = Rules::parse("newshound", &txt);
+        assert!(!r.allowed("/a"), "{start:?}");
+        assert!(r.allowed("/b"), "{start:?}");
+    }
+}
