@@ -12,7 +12,10 @@ use crate::warc_files::{warc_gz, web_records};
 use newshound::simweb::{SimWeb, SimWebSpec};
 
 /// An archive of `per_site` pages of each of 3 sites (with noise), its
-/// config, and where the database goes.
+/// config, and where the database goes. The tests take 200 per site: an
+/// import commits every 2 s (or 4,096 items), so the archive must take it
+/// several seconds for a commit to land half-way (600 pages: about 6 s in a
+/// debug build, the first commit near a third).
 struct Archive {
     dir: tempfile::TempDir,
     config: PathBuf,
@@ -136,7 +139,7 @@ fn text(out: &Output) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_import_killed_half_way_goes_on_where_it_stopped() {
-    let archive = archive(61, 60).await;
+    let archive = archive(61, 200).await;
     let mut child = archive.import();
     archive.wait_half_way(&mut child);
     // SIGKILL: no chance to flush or give the file back.
@@ -154,7 +157,7 @@ async fn an_import_killed_half_way_goes_on_where_it_stopped() {
 #[cfg(unix)]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_import_stopped_with_ctrl_c_says_so_and_goes_on_when_run_again() {
-    let archive = archive(62, 60).await;
+    let archive = archive(62, 200).await;
     let mut child = archive.import();
     archive.wait_half_way(&mut child);
     let kill = Command::new("kill")
