@@ -27,15 +27,16 @@ fn number_after(summary: &str, label: &str) -> u64 {
 fn import_processes_share_one_list_of_files_and_take_over_a_dead_ones() {
     let spec = SimWebSpec {
         sites: 2,
-        articles_per_site: 48,
+        articles_per_site: 300,
         seed: 71,
         faults: false,
     };
     let setup = Setup::new(spec, 50.0, "[store]\nlease_seconds = 5");
-    // Six files of 16 pages each (with noise records), one site's pages
-    // spread over several files.
-    let records = web_records(setup.web(), 48, true);
-    let pages = 96;
+    // Six files of 100 pages each (with noise records), one site's pages
+    // spread over several files: an import commits every 2 s, so a file
+    // must take longer than that for its reader to be seen half-way.
+    let records = web_records(setup.web(), 300, true);
+    let pages = 600;
     let per_file = records.len().div_ceil(6);
     let files: Vec<_> = records
         .chunks(per_file)
