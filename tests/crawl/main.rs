@@ -13,6 +13,7 @@ mod continuous;
 mod corpus_out;
 mod faults;
 mod import;
+mod import_bad;
 mod import_kill;
 mod import_remote;
 mod kill;
