@@ -296,6 +296,14 @@ fn big(dir: &Path, pages: &[RealPage]) -> Result<(), String> {
         usage.peak_rss_kb as f64 / 1024.0,
         number(&summary, "records read:").unwrap_or(0),
     );
+    // What the import says of the file: read to its end, or why not.
+    for line in summary.lines().filter(|l| {
+        ["import:", "files to retry", "files failed", "errors:", "  "]
+            .iter()
+            .any(|p| l.starts_with(p))
+    }) {
+        println!("  {line}");
+    }
     Ok(())
 }
 

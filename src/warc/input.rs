@@ -9,7 +9,7 @@
 //! where in the file each member starts, so that a record at the start of
 //! a member can be found again by seeking there.
 
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, Read};
 
 use flate2::bufread::GzDecoder;
 
@@ -18,40 +18,83 @@ use super::WarcError;
 /// The gzip magic bytes.
 pub(super) const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
-/// A buffered reader that counts the bytes consumed from it.
+/// A buffered reader that counts the bytes consumed from it, and can look
+/// at the next few bytes whatever the reads gave ([`Counting::peek`]).
 pub(super) struct Counting<R> {
-    inner: BufReader<R>,
+    inner: R,
+    buf: Box<[u8]>,
+    /// The bytes read and not consumed: `buf[start..end]`.
+    start: usize,
+    end: usize,
     /// Offset in the file of the next byte not consumed.
     pos: u64,
-}
-
-impl<R: Read> Counting<R> {
-    pub(super) fn new(inner: R, start: u64) -> Counting<R> {
-        Counting {
-            inner: BufReader::with_capacity(INPUT_BUFFER, inner),
-            pos: start,
-        }
-    }
 }
 
 /// The read buffer of the stored file (gzip reads it in small pieces).
 const INPUT_BUFFER: usize = 64 * 1024;
 
+impl<R: Read> Counting<R> {
+    pub(super) fn new(inner: R, start: u64) -> Counting<R> {
+        Counting {
+            inner,
+            buf: vec![0; INPUT_BUFFER].into_boxed_slice(),
+            start: 0,
+            end: 0,
+            pos: start,
+        }
+    }
+
+    /// The next `n` bytes (fewer only at the end of the input), not
+    /// consumed. `fill_buf` gives what one read gave: a gzip member's
+    /// magic bytes may straddle two reads (a buffer's end, a network
+    /// chunk), and one of them alone is no member.
+    pub(super) fn peek(&mut self, n: usize) -> io::Result<&[u8]> {
+        let n = n.min(self.buf.len());
+        if self.end - self.start < n {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+            while self.end < n {
+                match self.inner.read(&mut self.buf[self.end..]) {
+                    Ok(0) => break,
+                    Ok(k) => self.end += k,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            }
+        }
+        Ok(&self.buf[self.start..self.end.min(self.start + n)])
+    }
+}
+
 impl<R: Read> Read for Counting<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.pos += n as u64;
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let available = self.fill_buf()?;
+        let n = available.len().min(out.len());
+        out[..n].copy_from_slice(&available[..n]);
+        self.consume(n);
         Ok(n)
     }
 }
 
 impl<R: Read> BufRead for Counting<R> {
     fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        self.inner.fill_buf()
+        if self.start == self.end {
+            self.start = 0;
+            self.end = loop {
+                match self.inner.read(&mut self.buf) {
+                    Ok(k) => break k,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(e),
+                }
+            };
+        }
+        Ok(&self.buf[self.start..self.end])
     }
 
     fn consume(&mut self, amt: usize) {
-        self.inner.consume(amt);
+        let amt = amt.min(self.end - self.start);
+        self.start += amt;
         self.pos += amt as u64;
     }
 }
@@ -74,12 +117,12 @@ impl<R: Read> Stream<R> {
     pub(super) fn open(input: R, start: u64) -> Result<Stream<R>, WarcError> {
         let mut input = Counting::new(input, start);
         let head = input
-            .fill_buf()
+            .peek(GZIP_MAGIC.len())
             .map_err(|source| WarcError::Io { at: start, source })?;
         if head.is_empty() {
             return Err(WarcError::Empty);
         }
-        if head.starts_with(&GZIP_MAGIC) {
+        if head == GZIP_MAGIC {
             Ok(Stream::Gzip {
                 member: Some(Box::new(GzDecoder::new(input))),
                 at: start,
@@ -123,15 +166,15 @@ impl<R: Read> Stream<R> {
         };
         let mut input = (*done).into_inner();
         let next = input.pos;
-        let head = input
-            .fill_buf()
-            .map_err(|source| WarcError::Io { at: next, source })?;
-        if head.is_empty() {
+        let io = |source| WarcError::Io { at: next, source };
+        let magic = input.peek(GZIP_MAGIC.len()).map_err(io)?;
+        if magic.is_empty() {
             *at = next;
             return Ok(false);
         }
-        if !head.starts_with(&GZIP_MAGIC) {
+        if magic != GZIP_MAGIC {
             // Padding some writers leave at the end: zero bytes or line ends.
+            let head = input.fill_buf().map_err(io)?;
             let rest_is_padding = head.iter().all(|b| matches!(b, 0 | b'\r' | b'\n'));
             if rest_is_padding && skip_padding(&mut input).is_ok_and(|clean| clean) {
                 *at = input.pos;
@@ -164,8 +207,13 @@ fn skip_padding<R: Read>(input: &mut Counting<R>) -> io::Result<bool> {
     }
 }
 
-impl<R: Read> Read for Stream<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+/// Bytes a read of the stream gives at least (unless the member or file
+/// ends first): a decoder or a network stream may give a byte at a time,
+/// and the first read must show the file's kind (`WARC/`, `filedesc://`).
+const MIN_READ: usize = 64;
+
+impl<R: Read> Stream<R> {
+    fn read_once(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         match self {
             Stream::Plain(input) => input.read(buf),
             Stream::Gzip {
@@ -173,5 +221,24 @@ impl<R: Read> Read for Stream<R> {
             } => m.read(buf),
             Stream::Gzip { member: None, .. } => Ok(0),
         }
+    }
+}
+
+impl<R: Read> Read for Stream<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let want = buf.len().min(MIN_READ);
+        let mut filled = 0;
+        while filled < want {
+            match self.read_once(&mut buf[filled..]) {
+                Ok(0) => break,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                // The bytes before an error first: the next read meets it
+                // again (the input stays cut, the data stays bad).
+                Err(_) if filled > 0 => break,
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(filled)
     }
 }

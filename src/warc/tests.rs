@@ -441,3 +441,42 @@ fn bad_responses_are_named() {
         Err(HttpError::TooLarge { cap: 100 })
     );
 }
+
+/// A reader that gives at most `step` bytes a read, as a slow network
+/// stream does.
+struct Trickle<'a> {
+    bytes: &'a [u8],
+    step: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.step.min(out.len()).min(self.bytes.len());
+        out[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+#[test]
+fn regression_a_gzip_member_whose_magic_bytes_straddle_two_reads_is_read() {
+    // A 1 GB archive stopped at the member whose first byte ended the read
+    // buffer: "data after a gzip member is not another gzip member".
+    let bytes = file(&records("1.1"), Layout::GzipPerRecord);
+    for step in [1, 2, 3, 7] {
+        let mut reader = WarcReader::new(
+            Trickle {
+                bytes: &bytes,
+                step,
+            },
+            0,
+        )
+        .unwrap();
+        let mut kinds = Vec::new();
+        while let Some(head) = reader.next_head().unwrap() {
+            kinds.push(head.kind().as_str().to_string());
+            reader.block(1 << 20).unwrap();
+        }
+        assert_eq!(kinds, ["warcinfo", "request", "response"], "step {step}");
+    }
+}
