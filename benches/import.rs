@@ -298,7 +298,7 @@ fn big(dir: &Path, pages: &[RealPage]) -> Result<(), String> {
     );
     // What the import says of the file: read to its end, or why not.
     for line in summary.lines().filter(|l| {
-        ["import:", "files to retry", "files failed", "errors:", "  "]
+        ["import:", "files to retry", "files failed", "errors:"]
             .iter()
             .any(|p| l.starts_with(p))
     }) {
