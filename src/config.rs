@@ -263,6 +263,13 @@ impl Config {
         self.sites.iter().find(|s| s.name == name)
     }
 
+    /// The configured sites' names, as an error about an unknown one lists
+    /// them ("bbc, guardian").
+    pub fn site_list(&self) -> String {
+        let names: Vec<&str> = self.sites.iter().map(|s| s.name.as_str()).collect();
+        names.join(", ")
+    }
+
     /// A site this config does not name, known by its address alone — as
     /// `sites add` would configure it (its name and a start page) and this
     /// config would load it. `import --any-site` makes one of each host.

@@ -323,12 +323,7 @@ fn select_sites(
     for name in names {
         let site = config.site(name).ok_or_else(|| CrawlError::UnknownSite {
             name: name.clone(),
-            known: config
-                .sites
-                .iter()
-                .map(|s| s.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
+            known: config.site_list(),
         })?;
         selected.insert(name.clone(), Arc::new(site.clone()));
     }

@@ -67,12 +67,7 @@ impl Sites {
             if config.site(name).is_none() {
                 return Err(ImportError::UnknownSite {
                     name: name.clone(),
-                    known: config
-                        .sites
-                        .iter()
-                        .map(|s| s.name.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
+                    known: config.site_list(),
                 });
             }
         }
