@@ -8,14 +8,13 @@
 
 mod cli;
 
-use cli::filter::Filter;
-
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use chrono_tz::Tz;
 use clap::{FromArgMatches, Parser, Subcommand};
 
+use cli::filter::Filter;
 use newshound::config::parse_time_zone;
 use newshound::export::Format;
 use newshound::extract::Ablations;
@@ -144,6 +143,19 @@ pub enum Command {
         #[arg(long)]
         retry_failed: bool,
     },
+    /// Put the article pages of web archives into the corpus: WARC files,
+    /// directories of them, or a paths list (Common Crawl's CC-NEWS).
+    ///
+    /// Each page goes through the crawl's stages (charset, extraction, the
+    /// article judgement, boilerplate learning, near-duplicates, search
+    /// index, kept pages). Pages of the config's sites only (by host),
+    /// unless --any-site. A stopped import (Ctrl-C, kill) run again goes on
+    /// where it stopped; import processes on one PostgreSQL database share
+    /// the list of files. See docs/import.md.
+    ///
+    /// Examples: newshound import crawl-data/ --site bbc;
+    /// newshound import --paths warc.paths.gz --base https://data.commoncrawl.org/ --since 2026-11-01
+    Import(cli::ImportArgs),
     /// Configure sites by their address and check how the crawl sees them:
     /// `sites add URL`, `sites check NAME`.
     Sites {

@@ -1,9 +1,11 @@
 //! `--site`, `--since`, `--until`, `--author`, `--section`, `--tag`: the
 //! arguments that select stored articles (`search`, `export`,
-//! `reextract`), parsed and checked; `store_cmds::selection` turns them
-//! into the store's selection.
+//! `reextract`), parsed and checked, and the instants `--since` and
+//! `--until` bound; `store_cmds::selection` turns them into the store's
+//! selection.
 
-use chrono::{DateTime, FixedOffset, NaiveDate};
+use anyhow::{bail, Result};
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveTime, TimeDelta};
 use clap::Args;
 
 /// A `--since`/`--until` bound: a whole day or an instant.
@@ -15,7 +17,7 @@ pub enum When {
     Instant(DateTime<FixedOffset>),
 }
 
-fn when(s: &str) -> Result<When, String> {
+pub fn when(s: &str) -> Result<When, String> {
     let s = s.trim();
     // `26-11-01` was read as the year 26: a year has four digits.
     let year = s.split('-').next().unwrap_or_default();
@@ -59,4 +61,27 @@ pub struct Filter {
     /// Only articles with this tag (one of the publisher's keywords).
     #[arg(long, value_name = "TAG")]
     pub tag: Option<String>,
+}
+
+/// An instant bound, or none.
+type Bound = Option<DateTime<FixedOffset>>;
+
+/// The instants of a `--since`/`--until` pair: a day bound covers the
+/// whole day in UTC. Refused when `since` is after `until`.
+pub fn bounds(since: Option<When>, until: Option<When>) -> Result<(Bound, Bound)> {
+    let day_start = |d: NaiveDate| d.and_time(NaiveTime::MIN).and_utc().fixed_offset();
+    let since = since.map(|w| match w {
+        When::Day(d) => day_start(d),
+        When::Instant(t) => t,
+    });
+    let until = until.map(|w| match w {
+        When::Day(d) => day_start(d) + TimeDelta::days(1) - TimeDelta::milliseconds(1),
+        When::Instant(t) => t,
+    });
+    if let (Some(a), Some(b)) = (since, until) {
+        if a > b {
+            bail!("--since ({a}) is after --until ({b}): nothing can match");
+        }
+    }
+    Ok((since, until))
 }

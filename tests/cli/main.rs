@@ -10,6 +10,7 @@ mod errors;
 mod extract;
 mod extract_url;
 mod help;
+mod import;
 mod methods;
 mod pg_read;
 /// A database of its own per test: the library's test support, included

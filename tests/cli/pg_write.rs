@@ -57,9 +57,6 @@ fn reclean_on_postgres_prints_and_stores_what_sqlite_does() {
                     target,
                     "reclean",
                     "--site",
-                    // The demo site whose stored texts still lose a line to
-                    // the filter (the others' repeated lines, a kicker over
-                    // the headline, extraction drops itself).
                     "huaxia-news",
                 ],
                 dir.path(),
@@ -175,9 +172,9 @@ fn markdown_export_on_postgres_is_the_sqlite_one_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
     let pg = demo_on_both(dir.path());
     let db = pg.url.as_str();
-    // A wider line window than the crawl's, so wide that no line is
-    // dropped: the judgement of lines
-    // (read from each store's line table) shapes what is written.
+    // A wider line window than the crawl's (one that keeps a line of every
+    // article): the judgement of lines (read from each store's line table)
+    // shapes what is written.
     std::fs::write(
         dir.path().join("wide.toml"),
         "[boilerplate]\nline_window = 1\n",
@@ -185,7 +182,7 @@ fn markdown_export_on_postgres_is_the_sqlite_one_byte_for_byte() {
     .unwrap();
     for args in [
         &["export", "--format", "markdown"][..],
-        &["export", "--format", "markdown", "--site", "globe"],
+        &["export", "--format", "markdown", "--site", "huaxia-news"],
         &["--config", "wide.toml", "export", "--format", "markdown"],
     ] {
         let outs: Vec<_> = ["demo.db", db]
@@ -209,9 +206,8 @@ fn markdown_export_on_postgres_is_the_sqlite_one_byte_for_byte() {
             stdout(&outs[1])
         );
     }
-    // With the default window the boilerplate line of `huaxia-news` is
-    // dropped from the Markdown, with the wide one kept: the two windows
-    // give different files.
+    // With the default window the boilerplate line of `huaxia-news` is dropped
+    // from the Markdown: the two windows give different files.
     let md = |args: &[&str]| run_ok(&[&["--db", db][..], args].concat(), dir.path());
     assert_ne!(
         md(&["export", "--format", "markdown"]),

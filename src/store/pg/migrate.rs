@@ -37,6 +37,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("../../../migrations/postgres/0005_article_details.sql"),
     ),
     (
+        6,
+        include_str!("../../../migrations/postgres/0006_import_files.sql"),
+    ),
+    (
         7,
         include_str!("../../../migrations/postgres/0007_shape_stories.sql"),
     ),
