@@ -44,6 +44,7 @@ pub struct Config {
     pub extract: ExtractConfig,
     pub boilerplate: BoilerplateConfig,
     pub store: StoreConfig,
+    pub serve: ServeConfig,
     /// Each site with its effective settings, resolved at load.
     pub sites: Vec<SiteSettings>,
 }
@@ -201,6 +202,8 @@ struct RawConfig {
     #[serde(default)]
     store: StoreConfig,
     #[serde(default)]
+    serve: RawServe,
+    #[serde(default)]
     sites: Vec<RawSite>,
 }
 
@@ -232,6 +235,7 @@ impl Config {
         let crawler = raw.crawler.check().map_err(checked)?;
         let politeness = raw.politeness.check().map_err(checked)?;
         let fetch = raw.fetch.check().map_err(checked)?;
+        let serve = raw.serve.check().map_err(checked)?;
         check_boilerplate(&raw.boilerplate).map_err(checked)?;
         check_store(&raw.store).map_err(checked)?;
         let defaults = SiteDefaults {
@@ -259,6 +263,7 @@ impl Config {
             extract: raw.extract,
             boilerplate: raw.boilerplate,
             store: raw.store,
+            serve,
             sites,
         })
     }
@@ -325,8 +330,8 @@ pub mod target;
 #[cfg(test)]
 mod tests;
 
-pub use sections::{CrawlerConfig, FetchConfig, PolitenessConfig};
-use sections::{RawCrawler, RawFetch, RawPoliteness};
+pub use sections::{CrawlerConfig, FetchConfig, PolitenessConfig, ServeConfig};
+use sections::{RawCrawler, RawFetch, RawPoliteness, RawServe};
 
 pub use site::SiteSettings;
 use site::{validate_site, RawSite, SiteDefaults};

@@ -1,10 +1,10 @@
-//! The `[crawler]`, `[politeness]` and `[fetch]` sections: their raw form as
+//! The `[crawler]`, `[politeness]`, `[fetch]` and `[serve]` sections: their raw form as
 //! written in crawler.toml, the range every number must be in, and the
 //! checked form the crawler runs on (`*_secs` become [`Duration`]s here, at
 //! load time, so no later stage converts seconds or can panic on them).
 //!
 //! In: the raw sections. Out: [`CrawlerConfig`], [`PolitenessConfig`],
-//! [`FetchConfig`], or `(field, message)` naming the first number out of its
+//! [`FetchConfig`], [`ServeConfig`], or `(field, message)` naming the first number out of its
 //! range. The ranges are documented in docs/configuration.md.
 
 use std::path::PathBuf;
@@ -190,6 +190,49 @@ impl Default for RawFetch {
             allow_private_addresses: false,
             max_bytes_in_flight: 128 * 1024 * 1024,
         }
+    }
+}
+
+/// `[serve]`: how the HTTP API bounds its work.
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    /// How long one request's queries may run before they are stopped and
+    /// the request gets 503 (a search of huge articles held a query slot
+    /// for minutes).
+    pub query_budget: Duration,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub(super) struct RawServe {
+    query_budget_secs: f64,
+}
+
+impl Default for RawServe {
+    fn default() -> Self {
+        Self {
+            query_budget_secs: 10.0,
+        }
+    }
+}
+
+impl RawServe {
+    pub(super) fn check(self) -> Result<ServeConfig, Invalid> {
+        Ok(ServeConfig {
+            query_budget: positive_secs(
+                "serve.query_budget_secs",
+                self.query_budget_secs,
+                DAY_SECS,
+            )?,
+        })
+    }
+}
+
+impl Default for ServeConfig {
+    fn default() -> Self {
+        RawServe::default()
+            .check()
+            .expect("the documented defaults are in range")
     }
 }
 

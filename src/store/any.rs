@@ -214,6 +214,13 @@ impl AnyStore {
         /// [`Query`](super::Query), among the selected articles.
         fn search_in(&mut self, query: &str, limit: usize, sel: &Selection)
             -> Result<Vec<SearchHit>, StoreError>;
+        /// Bound the queries from now on to a time budget (`None`: no
+        /// bound): one past it is stopped and fails as
+        /// [`StoreError::OverBudget`]. On SQLite the budget counts from
+        /// this call over every statement that follows (its progress
+        /// handler); on PostgreSQL it bounds each statement
+        /// (`statement_timeout`).
+        fn set_query_budget(&mut self, budget: Option<Duration>) -> Result<(), StoreError>;
         /// Put back the URLs this store's crawl left claimed; how many.
         fn reset_in_flight(&mut self) -> Result<usize, StoreError>;
         /// Claim up to `limit` URLs due at `now_ms`.

@@ -127,7 +127,11 @@ pub enum StoreError {
     #[error("write failed: {0}")]
     Io(#[from] std::io::Error),
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(#[source] rusqlite::Error),
+    /// A query ran past the time budget the store was given
+    /// ([`AnyStore::set_query_budget`]) and was stopped.
+    #[error("the query ran past its time budget and was stopped")]
+    OverBudget,
     /// The PostgreSQL server cannot be reached or refuses the connection.
     #[error("{url}: cannot connect to PostgreSQL: {reason}")]
     PgConnect { url: String, reason: String },
@@ -135,7 +139,7 @@ pub enum StoreError {
     #[error("{url}: cannot migrate the PostgreSQL schema: {reason}")]
     PgMigrate { url: String, reason: String },
     #[error("PostgreSQL: {}", pg::reason_of(.0))]
-    Postgres(#[from] postgres::Error),
+    Postgres(#[source] postgres::Error),
     /// A query that always gives a row (an aggregate) gave none.
     #[error("database error: no row from `{0}`")]
     NoRow(String),
@@ -394,6 +398,26 @@ pub struct ShapeUpdate {
 /// `[("timeout", 3)]` as `{"timeout": 3}`, keeping the order.
 fn pairs_as_map<S: serde::Serializer>(pairs: &[(String, u64)], s: S) -> Result<S::Ok, S::Error> {
     s.collect_map(pairs.iter().map(|(k, n)| (k, n)))
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        // Only the query budget's progress handler interrupts a statement.
+        if e.sqlite_error_code() == Some(rusqlite::ErrorCode::OperationInterrupted) {
+            return StoreError::OverBudget;
+        }
+        StoreError::Sqlite(e)
+    }
+}
+
+impl From<postgres::Error> for StoreError {
+    fn from(e: postgres::Error) -> StoreError {
+        // Cancelled by `statement_timeout`, the query budget.
+        if e.code() == Some(&postgres::error::SqlState::QUERY_CANCELED) {
+            return StoreError::OverBudget;
+        }
+        StoreError::Postgres(e)
+    }
 }
 
 impl StoreError {

@@ -28,6 +28,7 @@ mod retries;
 mod robots;
 mod serve;
 mod serve_browser;
+mod serve_huge;
 mod serve_load;
 mod serve_pg;
 mod shapes;
