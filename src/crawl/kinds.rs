@@ -1,6 +1,6 @@
 //! The kinds under which a crawl counts what happened to a URL that was not
 //! fetched and stored normally: one enum for failures, one for URLs left out
-//! on purpose.
+//! on purpose, one for the bounds of the configuration a run reached.
 //!
 //! In: a fetch error, a page problem or a crawl decision. Out: the kind, and
 //! its short machine-readable name ([`ErrorKind::as_str`],
@@ -102,6 +102,32 @@ impl SkipKind {
             SkipKind::SiteBudget => "site_budget",
             SkipKind::HostParked => "host_parked",
             SkipKind::BadUrl => "bad_url",
+        }
+    }
+}
+
+/// A bound of the configuration that the run reached, leaving something
+/// out: counted in the summary under the setting's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CapKind {
+    /// An article's text was cut (`[store] max_text_bytes`).
+    TextBytes,
+}
+
+impl CapKind {
+    pub const ALL: [CapKind; 1] = [CapKind::TextBytes];
+
+    /// The setting, as the summary names it.
+    pub const fn setting(self) -> &'static str {
+        match self {
+            CapKind::TextBytes => "store.max_text_bytes",
+        }
+    }
+
+    /// What each count of it is.
+    pub const fn counted(self) -> &'static str {
+        match self {
+            CapKind::TextBytes => "article texts cut",
         }
     }
 }

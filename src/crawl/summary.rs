@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::kinds::{ErrorKind, SkipKind};
+use super::kinds::{CapKind, ErrorKind, SkipKind};
 use crate::store::{Outlook, OutlookRow};
 pub use site_report::{SiteReport, SiteTallies};
 
@@ -42,6 +42,7 @@ pub struct Counters {
     pub sites: SiteTallies,
     errors: Mutex<BTreeMap<String, u64>>,
     skipped: Mutex<BTreeMap<String, u64>>,
+    caps: Mutex<BTreeMap<String, u64>>,
 }
 
 impl Counters {
@@ -61,6 +62,11 @@ impl Counters {
     /// A URL not fetched on purpose (robots.txt, budget, parked host).
     pub fn skip(&self, kind: SkipKind) {
         bump(&self.skipped, kind.as_str());
+    }
+
+    /// A bound of the configuration reached (something left out).
+    pub fn capped(&self, kind: CapKind) {
+        bump(&self.caps, kind.setting());
     }
 
     pub fn errors(&self) -> BTreeMap<String, u64> {
@@ -100,6 +106,7 @@ impl Counters {
             pages_not_articles: Self::get(&self.pages_not_articles),
             errors: self.errors(),
             skipped: self.skipped(),
+            caps: self.caps.lock().unwrap_or_else(|p| p.into_inner()).clone(),
             sites: self.sites.reports(),
             requeued: 0,
             outlook: Outlook::default(),
@@ -141,6 +148,9 @@ pub struct CrawlSummary {
     /// URLs not fetched on purpose, by reason (`robots_disallowed`,
     /// `robots_unavailable`, `site_budget`, `host_parked`).
     pub skipped: BTreeMap<String, u64>,
+    /// Bounds of the configuration the run reached, by setting
+    /// (`store.max_text_bytes`), with how often.
+    pub caps: BTreeMap<String, u64>,
     /// What the run did for each site it fetched pages of.
     pub sites: BTreeMap<String, SiteReport>,
     /// Failed or refused URLs queued again at the start: refused under
@@ -242,6 +252,16 @@ impl fmt::Display for CrawlSummary {
             writeln!(f, "  skipped:          {total}")?;
             for (kind, n) in &self.skipped {
                 writeln!(f, "    {kind:<22} {n}")?;
+            }
+        }
+        if !self.caps.is_empty() {
+            writeln!(f, "  caps reached:")?;
+            for (setting, n) in &self.caps {
+                let counted = CapKind::ALL
+                    .iter()
+                    .find(|k| k.setting() == setting)
+                    .map_or("times", |k| k.counted());
+                writeln!(f, "    {setting:<30} {n} {counted}")?;
             }
         }
         if self.requeued > 0 {

@@ -21,7 +21,7 @@ use url::Url;
 
 use super::budget::BodyBudget;
 use super::fetch::{Expect, FetchError, Fetched, Fetcher, Validators};
-use super::kinds::{ErrorKind, SkipKind};
+use super::kinds::{CapKind, ErrorKind, SkipKind};
 use super::page;
 use super::politeness::{HostPermit, Politeness, Sent};
 use super::pool::ProcessPool;
@@ -374,6 +374,7 @@ fn failed(
         next,
         judgement: None,
         refused_under,
+        note: None,
     };
     (record, retry_at)
 }
@@ -409,6 +410,8 @@ async fn succeeded(
     // What the page was judged, for its shape's counts.
     let mut judged = None;
     let mut probe_from = None;
+    // What the fetch log says was left out.
+    let mut note = None;
     if fetched.not_modified() {
         Counters::add(&ctx.counters.not_modified, 1);
     } else {
@@ -479,7 +482,11 @@ async fn succeeded(
                 ops.push(WriteOp::Shapes(update));
             }
         }
-        if let Some(article) = processed.article {
+        if let Some(mut article) = processed.article {
+            if let Some(len) = article.cap_text(cfg.store.max_text_bytes) {
+                ctx.counters.capped(CapKind::TextBytes);
+                note = Some(format!("text_cut {len} {}", article.text.len()));
+            }
             let new = NewArticle {
                 url: q.url.clone(),
                 url_id: Some(q.id),
@@ -523,6 +530,7 @@ async fn succeeded(
         next,
         judgement,
         refused_under: None,
+        note,
     };
     (record, probe_from)
 }

@@ -502,6 +502,10 @@ pub struct FetchRecord {
     pub refused_under: Option<String>,
     /// What the crawl judged the fetched page to be (HTML pages only).
     pub judgement: Option<PageJudgement>,
+    /// What a successful fetch left out (`fetches.note`): `text_cut
+    /// ORIGINAL KEPT` when the article's text was cut at `[store]
+    /// max_text_bytes`.
+    pub note: Option<String>,
 }
 
 /// A claimed URL put back without a request (disallowed by robots.txt,

@@ -12,6 +12,7 @@ mod bare;
 mod continuous;
 mod corpus_out;
 mod faults;
+mod hostile;
 mod kill;
 mod markdown_export;
 mod memory;

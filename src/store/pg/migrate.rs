@@ -32,6 +32,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         4,
         include_str!("../../../migrations/postgres/0004_refused_under.sql"),
     ),
+    (
+        8,
+        include_str!("../../../migrations/postgres/0008_fetch_note.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

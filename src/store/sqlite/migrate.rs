@@ -57,6 +57,7 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         13,
         include_str!("../../../migrations/0013_refused_under.sql"),
     ),
+    (17, include_str!("../../../migrations/0017_fetch_note.sql")),
 ];
 
 /// The schema version this build writes.
