@@ -125,7 +125,11 @@ impl From<StoreError> for ApiError {
                 tracing::warn!("serve: {other}");
                 ApiError {
                     status: StatusCode::INTERNAL_SERVER_ERROR,
-                    message: format!("database error: {other}"),
+                    // SQLite's errors say "database error" themselves.
+                    message: match other {
+                        StoreError::Sqlite(_) => other.to_string(),
+                        _ => format!("database error: {other}"),
+                    },
                 }
             }
         }

@@ -30,6 +30,7 @@ mod robots;
 mod serve;
 mod serve_browser;
 mod serve_huge;
+mod serve_input;
 mod serve_load;
 mod serve_pg;
 mod shapes;
