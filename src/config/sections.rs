@@ -29,6 +29,8 @@ const MAX_BODY_BYTES: u64 = 1 << 30;
 const MAX_BYTES_IN_FLIGHT: u64 = 64 << 30;
 /// Most links taken from one page.
 const MAX_LINKS_PER_PAGE: usize = 1_000_000;
+/// Sitemaps one sitemap index may list (the protocol's limit).
+pub const MAX_INDEX_ENTRIES: usize = 50_000;
 /// Counts stored in SQLite's signed 64-bit integers.
 const MAX_COUNT: u64 = i64::MAX as u64;
 
@@ -66,6 +68,10 @@ pub struct CrawlerConfig {
     /// queued per site and run at most (0 = none): the exploration budget
     /// beside article and index shapes.
     pub explore_per_site: u64,
+    /// Sitemaps one sitemap index may queue, the freshest first (by
+    /// `lastmod`): each is fetched once a visit, so this bounds a site's
+    /// sitemap fetches per visit (an index of 50,000 starved the articles).
+    pub max_sitemaps_per_index: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -120,6 +126,7 @@ pub(super) struct RawCrawler {
     refetch_articles_after_secs: f64,
     max_links_per_page: usize,
     explore_per_site: u64,
+    max_sitemaps_per_index: usize,
 }
 
 impl Default for RawCrawler {
@@ -137,6 +144,7 @@ impl Default for RawCrawler {
             refetch_articles_after_secs: 0.0,
             max_links_per_page: 2_000,
             explore_per_site: 500,
+            max_sitemaps_per_index: 500,
         }
     }
 }
@@ -274,6 +282,12 @@ impl RawCrawler {
                 "crawler.explore_per_site",
                 self.explore_per_site,
                 MAX_COUNT,
+            )?,
+            max_sitemaps_per_index: count(
+                "crawler.max_sitemaps_per_index",
+                self.max_sitemaps_per_index,
+                1,
+                MAX_INDEX_ENTRIES,
             )?,
             user_agent: self.user_agent,
             database: self.database,

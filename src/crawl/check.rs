@@ -247,7 +247,11 @@ impl Check<'_> {
             (urls, LinkSource::FeedEntry, Vec::new())
         });
         let as_sitemap = || match discover::sitemap(body, base).ok()? {
-            discover::Sitemap::Index(maps) => Some((Vec::new(), LinkSource::SitemapEntry, maps)),
+            discover::Sitemap::Index(maps) => Some((
+                Vec::new(),
+                LinkSource::SitemapEntry,
+                maps.into_iter().map(|e| e.url).collect(),
+            )),
             discover::Sitemap::Urls(entries) => Some((
                 entries.into_iter().map(|e| e.url).collect(),
                 LinkSource::SitemapEntry,

@@ -40,8 +40,9 @@ pub struct Entry {
 /// What a sitemap document holds.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Sitemap {
-    /// `<sitemapindex>`: more sitemaps.
-    Index(Vec<Url>),
+    /// `<sitemapindex>`: more sitemaps, with their `lastmod` as
+    /// `published`.
+    Index(Vec<Entry>),
     /// `<urlset>`: pages.
     Urls(Vec<Entry>),
 }

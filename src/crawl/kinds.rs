@@ -112,15 +112,19 @@ impl SkipKind {
 pub enum CapKind {
     /// An article's text was cut (`[store] max_text_bytes`).
     TextBytes,
+    /// A sitemap index listed more sitemaps than it may queue (`[crawler]
+    /// max_sitemaps_per_index`).
+    SitemapsPerIndex,
 }
 
 impl CapKind {
-    pub const ALL: [CapKind; 1] = [CapKind::TextBytes];
+    pub const ALL: [CapKind; 2] = [CapKind::TextBytes, CapKind::SitemapsPerIndex];
 
     /// The setting, as the summary names it.
     pub const fn setting(self) -> &'static str {
         match self {
             CapKind::TextBytes => "store.max_text_bytes",
+            CapKind::SitemapsPerIndex => "crawler.max_sitemaps_per_index",
         }
     }
 
@@ -128,6 +132,7 @@ impl CapKind {
     pub const fn counted(self) -> &'static str {
         match self {
             CapKind::TextBytes => "article texts cut",
+            CapKind::SitemapsPerIndex => "sitemap indexes cut to their freshest sitemaps",
         }
     }
 }

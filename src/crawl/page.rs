@@ -34,7 +34,7 @@ use std::sync::Arc;
 use url::Url;
 
 use super::judge::{judge, Evidence, Judgement};
-use super::kinds::ErrorKind;
+use super::kinds::{CapKind, ErrorKind};
 use super::shapes::{shape_of, ExploreBudget, ShapeTable};
 use super::{discover, frontier};
 use crate::config::SiteSettings;
@@ -67,6 +67,8 @@ pub struct PageInput<'a> {
     pub trailing_slash: TrailingSlash,
     /// `[crawler] max_links_per_page`: anchors taken from an HTML page.
     pub max_links: usize,
+    /// `[crawler] max_sitemaps_per_index`: sitemaps an index may queue.
+    pub max_index_sitemaps: usize,
     /// `tree`: the site's content rule, if one is learned.
     pub site_rule: Option<&'a SiteRule>,
     /// What hrefs of the crawl's pages came to ([`LinkMemo`]); `None`
@@ -90,6 +92,9 @@ pub struct PageOutput {
     pub known: Vec<NewUrl>,
     /// A problem to count (`bad_feed`, `bad_sitemap`), the page is still done.
     pub problem: Option<ErrorKind>,
+    /// A bound of the configuration the page reached (a sitemap index
+    /// listing more sitemaps than it may queue).
+    pub capped: Option<CapKind>,
     /// `tree`: what the article page did to its site's rule.
     pub rule: Option<RuleOutcome>,
     /// Links left out of `urls` because the frontier has them already.
@@ -109,9 +114,6 @@ pub struct PageOutput {
     pub promote: Vec<NewUrl>,
 }
 
-/// Sitemaps one sitemap index may list (the protocol's limit).
-pub const MAX_INDEX_ENTRIES: usize = 50_000;
-
 pub fn process(input: &PageInput<'_>) -> PageOutput {
     match input.kind {
         UrlKind::Feed => feed_or_sitemap(input, true),
@@ -125,6 +127,7 @@ pub fn process(input: &PageInput<'_>) -> PageOutput {
 fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
     let mut out = PageOutput::default();
     let mut found = Found::new(input);
+    let capped = std::cell::Cell::new(None);
     let as_feed = |found: &mut Found<'_>| match discover::feed_entries(input.body, input.final_url)
     {
         Ok(entries) => {
@@ -136,15 +139,22 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
         Err(_) => false,
     };
     let as_sitemap = |found: &mut Found<'_>| match discover::sitemap(input.body, input.final_url) {
-        // An index lists sitemaps, never other indexes, and at most
-        // MAX_INDEX_ENTRIES of them (sitemaps.org). Only a sitemap queued
-        // at depth 0 (configured, or named by robots.txt) may be an index:
-        // one listed by an index is nested, and its children are not
-        // followed (a chain of nested indexes queued a million URLs).
+        // An index lists sitemaps, never other indexes (sitemaps.org).
+        // Only a sitemap queued at depth 0 (configured, or named by
+        // robots.txt) may be an index: one listed by an index is nested,
+        // and its children are not followed (a chain of nested indexes
+        // queued a million URLs).
         Ok(discover::Sitemap::Index(_)) if input.depth > 0 => false,
-        Ok(discover::Sitemap::Index(maps)) => {
-            for url in maps.iter().take(MAX_INDEX_ENTRIES) {
-                found.sitemap(url);
+        Ok(discover::Sitemap::Index(mut maps)) => {
+            // Each queued sitemap is fetched once a visit: the freshest
+            // `max_index_sitemaps` bound what one index costs a visit.
+            if maps.len() > input.max_index_sitemaps {
+                maps.sort_by(|a, b| b.published.cmp(&a.published));
+                maps.truncate(input.max_index_sitemaps);
+                capped.set(Some(CapKind::SitemapsPerIndex));
+            }
+            for map in &maps {
+                found.sitemap(&map.url);
             }
             true
         }
@@ -169,6 +179,7 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
             ErrorKind::BadSitemap
         });
     }
+    out.capped = capped.get();
     out.urls = found.urls;
     out.article_links = found.article_links;
     out.unmatched = found.unmatched;
@@ -273,6 +284,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
         article,
         known,
         problem: None,
+        capped: None,
         rule,
         urls_known: found.urls_known,
         judgement: Some(judgement),

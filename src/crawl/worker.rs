@@ -417,6 +417,9 @@ async fn succeeded(
     } else {
         let body = std::mem::take(&mut fetched.body);
         let (processed, html) = process_blocking(ctx, q, site, &fetched, body).await;
+        if let Some(c) = processed.capped {
+            ctx.counters.capped(c);
+        }
         if let Some(p) = processed.problem {
             completed &= p != ErrorKind::ProcessPanic;
             ctx.counters.error(p);

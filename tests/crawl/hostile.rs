@@ -143,3 +143,134 @@ async fn regression_thirty_5_mb_articles_were_stored_whole() {
         "{notes:?}"
     );
 }
+
+/// `n` in letters (`305` → `dah`): lines of articles that differ only in
+/// digits are one line to boilerplate learning, in letters they are not.
+fn letters(n: usize) -> String {
+    n.to_string()
+        .bytes()
+        .map(|d| char::from(b'a' + (d - b'0')))
+        .collect()
+}
+
+/// A site whose robots.txt names a sitemap index of 50,000 sitemaps, each
+/// listing three articles; `lastmod` grows with the sitemap's number.
+fn sitemap_index_site(base: &str, path: &str) -> (&'static str, String) {
+    const XML: &str = "application/xml";
+    match path {
+        "/robots.txt" => (
+            "text/plain",
+            format!("User-agent: *\nSitemap: {base}/sitemap_index.xml\n"),
+        ),
+        "/sitemap_index.xml" => {
+            let mut xml = String::from(
+                "<?xml version=\"1.0\"?><sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">",
+            );
+            for n in 0..50_000 {
+                let (day, second) = (1 + n / 86_400 % 28, n % 86_400);
+                xml.push_str(&format!(
+                    "<sitemap><loc>{base}/sitemaps/{n}.xml</loc>\
+                     <lastmod>2026-10-{day:02}T{:02}:{:02}:{:02}Z</lastmod></sitemap>",
+                    second / 3600,
+                    second / 60 % 60,
+                    second % 60
+                ));
+            }
+            xml.push_str("</sitemapindex>");
+            (XML, xml)
+        }
+        p if p.starts_with("/sitemaps/") => {
+            let n: usize = p["/sitemaps/".len()..]
+                .trim_end_matches(".xml")
+                .parse()
+                .unwrap_or(0);
+            let mut xml = String::from(
+                "<?xml version=\"1.0\"?><urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">",
+            );
+            for k in 0..3 {
+                xml.push_str(&format!(
+                    "<url><loc>{base}/2026/11/story-{}-{}</loc></url>",
+                    letters(n),
+                    letters(k)
+                ));
+            }
+            xml.push_str("</urlset>");
+            (XML, xml)
+        }
+        p if p.starts_with("/2026/11/story-") => {
+            let words = p["/2026/11/story-".len()..].replace('-', " ");
+            (
+                "text/html",
+                format!(
+                    "<html><head><title>Story {words}</title></head><body><article>\
+                     <h1>Story {words}</h1><p>The harbour council of {words} met on \
+                     Tuesday and agreed the budget for {words} after a long debate.</p>\
+                     <p>Residents of {words} said the plan came late, and the mayor of \
+                     {words} promised more berths.</p></article></body></html>"
+                ),
+            )
+        }
+        "/" => (
+            "text/html",
+            "<html><body><p>Home</p></body></html>".to_string(),
+        ),
+        _ => ("text/plain", String::new()),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_a_sitemap_index_of_50000_sitemaps_starved_the_articles() {
+    let (base, log) = start(Arc::new(sitemap_index_site)).await;
+    let cfg = config(
+        &base,
+        "[crawler]\nmax_sitemaps_per_index = 40\n",
+        &format!(
+            "article_patterns = ['^{}/2026/11/story-']",
+            regex::escape(&base)
+        ),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("hostile.db");
+    let opts = CrawlOptions {
+        max_pages: Some(200),
+        ..CrawlOptions::default()
+    };
+    let summary = crawl_into(&db, &cfg, opts).await;
+    println!("{summary}");
+    // Articles are fetched as their sitemaps give them: most of the run.
+    assert!(summary.articles_stored >= 100, "{summary}");
+    let sitemaps: Vec<String> = log
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|p| p.starts_with("/sitemaps/"))
+        .cloned()
+        .collect();
+    // Of the 50,000, the 40 freshest are queued, fetched one by one as
+    // the articles already known run out.
+    assert!(sitemaps.len() <= 40, "{}", sitemaps.len());
+    assert!(
+        sitemaps.iter().all(|p| {
+            let n: usize = p["/sitemaps/".len()..]
+                .trim_end_matches(".xml")
+                .parse()
+                .unwrap();
+            n >= 50_000 - 40
+        }),
+        "{sitemaps:?}"
+    );
+    assert_eq!(
+        summary.caps.get("crawler.max_sitemaps_per_index"),
+        Some(&1),
+        "{summary}"
+    );
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let queued: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM urls WHERE kind = 'sitemap'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(queued, 41, "the index and 40 of its sitemaps");
+}

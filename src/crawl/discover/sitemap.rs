@@ -108,11 +108,7 @@ pub(super) fn sitemap(bytes: &[u8], base: &Url) -> Result<Sitemap, DiscoverError
                     (_, Some("news"), "publication_date") => item.news_date = Some(value),
                     (_, Some("news"), "title") => item.news_title = Some(value),
                     (1, _, "url") => pages.extend(page(std::mem::take(&mut item), base)),
-                    (1, _, "sitemap") => children.extend(
-                        std::mem::take(&mut item)
-                            .loc
-                            .and_then(|l| resolve(base, &l)),
-                    ),
+                    (1, _, "sitemap") => children.extend(page(std::mem::take(&mut item), base)),
                     _ => {}
                 }
             }
@@ -272,7 +268,7 @@ mod tests {
         let Sitemap::Index(children) = got else {
             panic!("expected an index")
         };
-        let urls: Vec<&str> = children.iter().map(Url::as_str).collect();
+        let urls: Vec<&str> = children.iter().map(|e| e.url.as_str()).collect();
         assert_eq!(
             urls,
             [
@@ -280,6 +276,11 @@ mod tests {
                 "https://news.example.com/sm-2.xml.gz"
             ]
         );
+        assert_eq!(
+            children[0].published.as_deref(),
+            Some("2026-11-26T00:00:00Z")
+        );
+        assert_eq!(children[1].published, None);
     }
 
     #[test]

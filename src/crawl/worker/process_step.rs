@@ -52,6 +52,7 @@ pub(super) async fn process_blocking(
     };
     let trailing_slash = ctx.cfg.crawler.trailing_slash;
     let max_links = ctx.cfg.crawler.max_links_per_page;
+    let max_index_sitemaps = ctx.cfg.crawler.max_sitemaps_per_index;
     let link_memo = ctx.link_memo.clone();
     // A site without patterns queues its links by the shapes learned so far.
     let shapes = by_shapes(&site).then(|| ctx.shapes.table(&site.name));
@@ -86,6 +87,7 @@ pub(super) async fn process_blocking(
                 now_ms: now_ms(),
                 trailing_slash,
                 max_links,
+                max_index_sitemaps,
                 site_rule: site_rule.as_ref(),
                 link_memo: Some(&link_memo),
                 shapes: shapes.as_deref(),
