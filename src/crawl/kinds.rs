@@ -87,6 +87,8 @@ pub enum SkipKind {
     RobotsDisallowed,
     /// The site's page budget is spent.
     SiteBudget,
+    /// The site stored as many articles as one run may.
+    ArticleBudget,
     /// The host is parked after repeated failures.
     HostParked,
     /// The stored URL no longer parses.
@@ -100,6 +102,7 @@ impl SkipKind {
             SkipKind::RobotsUnavailable => "robots_unavailable",
             SkipKind::RobotsDisallowed => "robots_disallowed",
             SkipKind::SiteBudget => "site_budget",
+            SkipKind::ArticleBudget => "article_budget",
             SkipKind::HostParked => "host_parked",
             SkipKind::BadUrl => "bad_url",
         }
@@ -115,16 +118,34 @@ pub enum CapKind {
     /// A sitemap index listed more sitemaps than it may queue (`[crawler]
     /// max_sitemaps_per_index`).
     SitemapsPerIndex,
+    /// New URLs of a site beyond the URLs it may know (`[crawler]
+    /// max_urls_per_site`).
+    UrlsPerSite,
+    /// New URLs of a site beyond the URLs it may have queued (`[crawler]
+    /// max_queued_per_site`).
+    QueuedPerSite,
+    /// A site stored as many articles as one run may store (`[crawler]
+    /// max_articles_per_site`).
+    ArticlesPerSite,
 }
 
 impl CapKind {
-    pub const ALL: [CapKind; 2] = [CapKind::TextBytes, CapKind::SitemapsPerIndex];
+    pub const ALL: [CapKind; 5] = [
+        CapKind::TextBytes,
+        CapKind::SitemapsPerIndex,
+        CapKind::UrlsPerSite,
+        CapKind::QueuedPerSite,
+        CapKind::ArticlesPerSite,
+    ];
 
     /// The setting, as the summary names it.
     pub const fn setting(self) -> &'static str {
         match self {
             CapKind::TextBytes => "store.max_text_bytes",
             CapKind::SitemapsPerIndex => "crawler.max_sitemaps_per_index",
+            CapKind::UrlsPerSite => "crawler.max_urls_per_site",
+            CapKind::QueuedPerSite => "crawler.max_queued_per_site",
+            CapKind::ArticlesPerSite => "crawler.max_articles_per_site",
         }
     }
 
@@ -133,6 +154,8 @@ impl CapKind {
         match self {
             CapKind::TextBytes => "article texts cut",
             CapKind::SitemapsPerIndex => "sitemap indexes cut to their freshest sitemaps",
+            CapKind::UrlsPerSite | CapKind::QueuedPerSite => "new links not queued",
+            CapKind::ArticlesPerSite => "sites stopped for this run",
         }
     }
 }

@@ -66,7 +66,15 @@ impl Counters {
 
     /// A bound of the configuration reached (something left out).
     pub fn capped(&self, kind: CapKind) {
-        bump(&self.caps, kind.setting());
+        self.capped_by(kind, 1);
+    }
+
+    /// [`Counters::capped`], `n` times (none: nothing counted).
+    pub fn capped_by(&self, kind: CapKind, n: u64) {
+        if n > 0 {
+            let mut caps = self.caps.lock().unwrap_or_else(|p| p.into_inner());
+            *caps.entry(kind.setting().to_string()).or_default() += n;
+        }
     }
 
     pub fn errors(&self) -> BTreeMap<String, u64> {
@@ -146,7 +154,7 @@ pub struct CrawlSummary {
     /// Failures by kind (`timeout`, `http_5xx`, `too_large`...).
     pub errors: BTreeMap<String, u64>,
     /// URLs not fetched on purpose, by reason (`robots_disallowed`,
-    /// `robots_unavailable`, `site_budget`, `host_parked`).
+    /// `robots_unavailable`, `site_budget`, `article_budget`, `host_parked`).
     pub skipped: BTreeMap<String, u64>,
     /// Bounds of the configuration the run reached, by setting
     /// (`store.max_text_bytes`), with how often.

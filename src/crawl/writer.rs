@@ -36,12 +36,13 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::kinds::ErrorKind;
+use super::kinds::{CapKind, ErrorKind};
 use super::seen::{CommittedUrls, SeenUrls};
 use super::summary::Counters;
 use crate::config::Config;
 use crate::store::{
-    AnyStore, ClaimFilter, Outlook, QueuedUrl, ShapeCounts, StoreError, WriteOp, WriteOutcome,
+    AnyStore, ClaimFilter, DroppedUrls, Outlook, QueuedUrl, ShapeCounts, StoreError, UrlCaps,
+    WriteOp, WriteOutcome,
 };
 
 /// Items (records, articles, [`URLS_PER_ITEM`] new URLs) buffered before a
@@ -90,6 +91,10 @@ pub trait CrawlStore: Send + 'static {
         None
     }
     fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError>;
+    /// The new URLs the store dropped under its caps since asked last.
+    fn take_dropped_urls(&mut self) -> DroppedUrls {
+        DroppedUrls::default()
+    }
     /// Pages fetched so far per site (database lifetime, for budgets).
     fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError>;
     /// The crawl's closing step: clean the stored articles of `sites` (all
@@ -148,7 +153,11 @@ pub trait CrawlStore: Send + 'static {
 impl CrawlStore for AnyStore {
     fn configure(&mut self, config: &Config) {
         let lease = Duration::from_secs(config.store.lease_seconds);
-        AnyStore::configure_frontier(self, config.crawler.max_urls_per_site, lease);
+        let caps = UrlCaps {
+            known: config.crawler.max_urls_per_site,
+            queued: config.crawler.max_queued_per_site,
+        };
+        AnyStore::configure_frontier(self, caps, lease);
     }
     fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
         AnyStore::reset_in_flight(self)
@@ -172,6 +181,9 @@ impl CrawlStore for AnyStore {
     }
     fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
         AnyStore::write_batch(self, ops)
+    }
+    fn take_dropped_urls(&mut self) -> DroppedUrls {
+        AnyStore::take_dropped_urls(self)
     }
     fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError> {
         AnyStore::pages_by_site(self)
@@ -492,6 +504,7 @@ async fn flush<S: CrawlStore>(
     let batch: Vec<WriteOp> = groups.iter().flatten().cloned().collect();
     let sites = article_sites(&batch);
     let (mut store, result) = blocking(store, move |s| s.write_batch(batch)).await?;
+    tally_dropped(store.take_dropped_urls(), counters);
     let first_error = match result {
         Ok(outcomes) => {
             tally(&sites, &outcomes, counters);
@@ -517,6 +530,7 @@ async fn flush<S: CrawlStore>(
         let sites = article_sites(&group);
         let (s, result) = blocking(store, move |s| s.write_batch(group)).await?;
         store = s;
+        tally_dropped(store.take_dropped_urls(), counters);
         match result {
             Ok(outcomes) => {
                 tally(&sites, &outcomes, counters);
@@ -545,6 +559,12 @@ fn article_sites(ops: &[WriteOp]) -> Vec<Option<String>> {
             _ => None,
         })
         .collect()
+}
+
+/// New URLs left out under the frontier's caps, counted by cap.
+fn tally_dropped(dropped: DroppedUrls, counters: &Counters) {
+    counters.capped_by(CapKind::UrlsPerSite, dropped.over_known);
+    counters.capped_by(CapKind::QueuedPerSite, dropped.over_queued);
 }
 
 fn tally(sites: &[Option<String>], outcomes: &[WriteOutcome], counters: &Counters) {

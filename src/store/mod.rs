@@ -48,7 +48,7 @@ mod rows;
 pub(crate) mod rules;
 pub use rules::reclean::{Recleaned, Which};
 pub(crate) mod sql;
-pub use rules::frontier::url_host;
+pub use rules::frontier::{url_host, DroppedUrls, UrlCaps};
 mod sqlite;
 pub use rules::reextract::{ReextractCounts, ReextractCursor, Reextracted};
 pub use sqlite::checkpoint::{CHECKPOINT_AT, WAL_LIMIT};

@@ -274,3 +274,91 @@ async fn regression_a_sitemap_index_of_50000_sitemaps_starved_the_articles() {
         .unwrap();
     assert_eq!(queued, 41, "the index and 40 of its sitemaps");
 }
+
+/// A site of endless "articles": every page claims to be a dated article
+/// and links to 50 new ones.
+fn endless_site(_base: &str, path: &str) -> (&'static str, String) {
+    let n: usize = match path {
+        "/" => 0,
+        p => match p.strip_prefix("/2026/11/story-") {
+            Some(word) => word
+                .bytes()
+                .fold(0, |n, b| n * 10 + usize::from(b.saturating_sub(b'a'))),
+            None => return ("text/plain", String::new()),
+        },
+    };
+    let words = letters(n);
+    let links: String = (1..=50)
+        .map(|k| {
+            format!(
+                "<li><a href=\"/2026/11/story-{}\">More</a></li>",
+                letters(n * 50 + k)
+            )
+        })
+        .collect();
+    // Five paragraphs naming the page's own words: enough text to be an
+    // article, and no line shared with another page (boilerplate).
+    let text: String = [
+        "The harbour council of {w} met on Tuesday and agreed the budget for {w} after a long debate about berths.",
+        "Residents of {w} said the plan came late, and the mayor of {w} promised more ships and a new quay.",
+        "Fishermen in {w} asked for a cold store; the council of {w} said it would look at the costs in spring.",
+        "The ferry to {w} will keep its winter timetable, the operator said, while the quay of {w} is rebuilt.",
+        "A public meeting in {w} is planned for next month, where the plans for {w} will be shown in full.",
+    ]
+    .iter()
+    .map(|p| format!("<p>{}</p>", p.replace("{w}", &words)))
+    .collect();
+    (
+        "text/html",
+        format!(
+            "<html><head><title>Story {words}</title>\
+             <meta property=\"og:type\" content=\"article\">\
+             <meta property=\"article:published_time\" content=\"2026-11-20T08:00:00Z\">\
+             </head><body><article><h1>Story {words}</h1>{text}</article>\
+             <ul>{links}</ul></body></html>"
+        ),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_endless_article_like_pages_were_unbounded() {
+    let (base, _log) = start(Arc::new(endless_site)).await;
+    let cfg = config(
+        &base,
+        "[crawler]\nmax_queued_per_site = 300\nmax_articles_per_site = 40\n",
+        "",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("hostile.db");
+    let summary = crawl_into(&db, &cfg, CrawlOptions::default()).await;
+    println!("{summary}");
+    // The run stops taking the site's pages at 40 articles (the pages in
+    // flight and in the writer's buffer still land), and never queues more
+    // than 300 new URLs of the site.
+    assert!((40..100).contains(&summary.articles_stored), "{summary}");
+    assert_eq!(
+        summary.caps.get("crawler.max_articles_per_site"),
+        Some(&1),
+        "{summary}"
+    );
+    assert!(
+        summary
+            .caps
+            .get("crawler.max_queued_per_site")
+            .is_some_and(|n| *n > 0),
+        "{summary}"
+    );
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let queued: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM urls WHERE state = 'queued'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    // Claimed URLs the spent budget put back are queued again on top.
+    let put_back = summary.skipped.get("article_budget").copied().unwrap_or(0);
+    assert!(queued <= 300 + put_back as i64, "{queued} queued");
+    let size = std::fs::metadata(&db).unwrap().len();
+    println!("{queued} URLs queued, database {size} bytes");
+}

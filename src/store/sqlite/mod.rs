@@ -43,8 +43,8 @@ pub(super) mod trouble;
 pub struct Store {
     pub(in crate::store) conn: rusqlite::Connection,
     path: PathBuf,
-    /// URLs a site may know at most (0 = no cap).
-    max_urls_per_site: u64,
+    /// URLs a site may know, and have queued, at most.
+    url_caps: frontier::UrlCaps,
     /// URLs each site knows, for that cap.
     url_counts: frontier::SiteUrlCounts,
     /// Opened with [`Store::open_read_only`]: never write, not even on drop.
