@@ -31,6 +31,8 @@ const MAX_BYTES_IN_FLIGHT: u64 = 64 << 30;
 const MAX_LINKS_PER_PAGE: usize = 1_000_000;
 /// Sitemaps one sitemap index may list (the protocol's limit).
 pub const MAX_INDEX_ENTRIES: usize = 50_000;
+/// Most entries read of one feed or sitemap.
+const MAX_ENTRIES_PER_FEED: usize = 1_000_000;
 /// Counts stored in SQLite's signed 64-bit integers.
 const MAX_COUNT: u64 = i64::MAX as u64;
 
@@ -78,6 +80,10 @@ pub struct CrawlerConfig {
     /// `lastmod`): each is fetched once a visit, so this bounds a site's
     /// sitemap fetches per visit (an index of 50,000 starved the articles).
     pub max_sitemaps_per_index: usize,
+    /// Entries read of one feed or sitemap, the first ones (a larger one,
+    /// or one cut at `max_body_bytes`, is read to there): a feed of
+    /// 100,000 entries was dropped whole, one of 90,000 queued them all.
+    pub max_entries_per_feed: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -99,7 +105,8 @@ pub struct FetchConfig {
     pub read_timeout: Duration,
     /// Longest time for one whole request, body included.
     pub timeout: Duration,
-    /// Bodies larger than this are cut off and counted as `too_large`.
+    /// Pages larger than this are cut off and counted as `too_large`; a
+    /// feed or sitemap is read up to here (its whole entries before it).
     pub max_body_bytes: u64,
     pub max_redirects: usize,
     /// Attempts after the first for timeouts, resets and 5xx.
@@ -135,6 +142,7 @@ pub(super) struct RawCrawler {
     max_queued_per_site: u64,
     max_articles_per_site: u64,
     max_sitemaps_per_index: usize,
+    max_entries_per_feed: usize,
 }
 
 impl Default for RawCrawler {
@@ -155,6 +163,7 @@ impl Default for RawCrawler {
             max_queued_per_site: 50_000,
             max_articles_per_site: 0,
             max_sitemaps_per_index: 500,
+            max_entries_per_feed: 50_000,
         }
     }
 }
@@ -308,6 +317,12 @@ impl RawCrawler {
                 self.max_sitemaps_per_index,
                 1,
                 MAX_INDEX_ENTRIES,
+            )?,
+            max_entries_per_feed: count(
+                "crawler.max_entries_per_feed",
+                self.max_entries_per_feed,
+                1,
+                MAX_ENTRIES_PER_FEED,
             )?,
             user_agent: self.user_agent,
             database: self.database,

@@ -118,6 +118,9 @@ pub enum CapKind {
     /// A sitemap index listed more sitemaps than it may queue (`[crawler]
     /// max_sitemaps_per_index`).
     SitemapsPerIndex,
+    /// A feed or sitemap with more entries than are read (`[crawler]
+    /// max_entries_per_feed`), or cut at the body limit.
+    EntriesPerFeed,
     /// New URLs of a site beyond the URLs it may know (`[crawler]
     /// max_urls_per_site`).
     UrlsPerSite,
@@ -130,9 +133,10 @@ pub enum CapKind {
 }
 
 impl CapKind {
-    pub const ALL: [CapKind; 5] = [
+    pub const ALL: [CapKind; 6] = [
         CapKind::TextBytes,
         CapKind::SitemapsPerIndex,
+        CapKind::EntriesPerFeed,
         CapKind::UrlsPerSite,
         CapKind::QueuedPerSite,
         CapKind::ArticlesPerSite,
@@ -143,6 +147,7 @@ impl CapKind {
         match self {
             CapKind::TextBytes => "store.max_text_bytes",
             CapKind::SitemapsPerIndex => "crawler.max_sitemaps_per_index",
+            CapKind::EntriesPerFeed => "crawler.max_entries_per_feed",
             CapKind::UrlsPerSite => "crawler.max_urls_per_site",
             CapKind::QueuedPerSite => "crawler.max_queued_per_site",
             CapKind::ArticlesPerSite => "crawler.max_articles_per_site",
@@ -154,6 +159,7 @@ impl CapKind {
         match self {
             CapKind::TextBytes => "article texts cut",
             CapKind::SitemapsPerIndex => "sitemap indexes cut to their freshest sitemaps",
+            CapKind::EntriesPerFeed => "feeds and sitemaps read to their first entries",
             CapKind::UrlsPerSite | CapKind::QueuedPerSite => "new links not queued",
             CapKind::ArticlesPerSite => "sites stopped for this run",
         }

@@ -69,6 +69,9 @@ pub struct PageInput<'a> {
     pub max_links: usize,
     /// `[crawler] max_sitemaps_per_index`: sitemaps an index may queue.
     pub max_index_sitemaps: usize,
+    /// What of a feed or sitemap is read: `[crawler] max_entries_per_feed`,
+    /// and whether the body was cut at `[fetch] max_body_bytes`.
+    pub entries: discover::EntryBound,
     /// `tree`: the site's content rule, if one is learned.
     pub site_rule: Option<&'a SiteRule>,
     /// What hrefs of the crawl's pages came to ([`LinkMemo`]); `None`
@@ -128,9 +131,15 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
     let mut out = PageOutput::default();
     let mut found = Found::new(input);
     let capped = std::cell::Cell::new(None);
-    let as_feed = |found: &mut Found<'_>| match discover::feed_entries(input.body, input.final_url)
-    {
-        Ok(entries) => {
+    let as_feed = |found: &mut Found<'_>| match discover::feed_entries_within(
+        input.body,
+        input.final_url,
+        input.entries,
+    ) {
+        Ok((entries, left_out)) => {
+            if left_out {
+                capped.set(Some(CapKind::EntriesPerFeed));
+            }
             for e in entries {
                 found.entry(&e.url, e.published.as_deref());
             }
@@ -138,14 +147,18 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
         }
         Err(_) => false,
     };
-    let as_sitemap = |found: &mut Found<'_>| match discover::sitemap(input.body, input.final_url) {
+    let as_sitemap = |found: &mut Found<'_>| match discover::sitemap_within(
+        input.body,
+        input.final_url,
+        input.entries,
+    ) {
         // An index lists sitemaps, never other indexes (sitemaps.org).
         // Only a sitemap queued at depth 0 (configured, or named by
         // robots.txt) may be an index: one listed by an index is nested,
         // and its children are not followed (a chain of nested indexes
         // queued a million URLs).
-        Ok(discover::Sitemap::Index(_)) if input.depth > 0 => false,
-        Ok(discover::Sitemap::Index(mut maps)) => {
+        Ok((discover::Sitemap::Index(_), _)) if input.depth > 0 => false,
+        Ok((discover::Sitemap::Index(mut maps), _)) => {
             // Each queued sitemap is fetched once a visit: the freshest
             // `max_index_sitemaps` bound what one index costs a visit.
             if maps.len() > input.max_index_sitemaps {
@@ -158,7 +171,10 @@ fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
             }
             true
         }
-        Ok(discover::Sitemap::Urls(entries)) => {
+        Ok((discover::Sitemap::Urls(entries), left_out)) => {
+            if left_out {
+                capped.set(Some(CapKind::EntriesPerFeed));
+            }
             for e in entries {
                 found.entry(&e.url, e.published.as_deref());
             }

@@ -362,3 +362,86 @@ async fn regression_endless_article_like_pages_were_unbounded() {
     let size = std::fs::metadata(&db).unwrap().len();
     println!("{queued} URLs queued, database {size} bytes");
 }
+
+/// A site whose feed has 10,000 entries of about 1.1 KB each: 11 MB, over
+/// the default body limit of 10 MiB.
+fn large_feed_site(_base: &str, path: &str) -> (&'static str, String) {
+    match path {
+        "/feed.xml" => {
+            let summary = "The harbour council met again and argued about berths. ".repeat(19);
+            let items: String = (0..10_000)
+                .map(|i| {
+                    format!(
+                        "<item><title>Story {i}</title><link>/2026/11/story-{}</link>\
+                         <description>{summary}</description></item>\n",
+                        letters(i)
+                    )
+                })
+                .collect();
+            (
+                "application/rss+xml",
+                format!(
+                    "<?xml version=\"1.0\"?><rss version=\"2.0\"><channel><title>All</title>\n\
+                     {items}</channel></rss>"
+                ),
+            )
+        }
+        "/" => ("text/html", "<html><body>Home</body></html>".to_string()),
+        _ => ("text/plain", String::new()),
+    }
+}
+
+/// The article URLs queued in `db`, by number.
+fn queued_stories(db: &Path) -> Vec<usize> {
+    let conn = rusqlite::Connection::open(db).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT url FROM urls WHERE url LIKE '%/story-%'")
+        .unwrap();
+    let mut got: Vec<usize> = stmt
+        .query_map([], |r| r.get::<_, String>(0))
+        .unwrap()
+        .map(|u| {
+            let u = u.unwrap();
+            let word = &u[u.rfind("story-").unwrap() + 6..];
+            word.bytes().fold(0, |n, b| n * 10 + usize::from(b - b'a'))
+        })
+        .collect();
+    got.sort_unstable();
+    got
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_a_feed_over_the_body_limit_was_dropped_whole() {
+    let (base, _log) = start(Arc::new(large_feed_site)).await;
+    let site = format!("feeds = [\"{base}/feed.xml\"]");
+    let opts = || CrawlOptions {
+        max_pages: Some(2),
+        ..CrawlOptions::default()
+    };
+    // Cut at the body limit: the whole entries before the cut are read.
+    let cfg = config(&base, "", &site);
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("cut.db");
+    let summary = crawl_into(&db, &cfg, opts()).await;
+    println!("{summary}");
+    assert!(summary.errors.is_empty(), "{summary}");
+    let got = queued_stories(&db);
+    let whole = 10 * 1024 * 1024 / 1_130;
+    assert!((whole - 200..10_000).contains(&got.len()), "{}", got.len());
+    assert_eq!(got, (0..got.len()).collect::<Vec<_>>());
+    assert_eq!(
+        summary.caps.get("crawler.max_entries_per_feed"),
+        Some(&1),
+        "{summary}"
+    );
+    // Under the bound: the first entries, the same way.
+    let cfg = config(&base, "[crawler]\nmax_entries_per_feed = 700\n", &site);
+    let db = dir.path().join("first.db");
+    let summary = crawl_into(&db, &cfg, opts()).await;
+    assert_eq!(queued_stories(&db), (0..700).collect::<Vec<_>>());
+    assert_eq!(
+        summary.caps.get("crawler.max_entries_per_feed"),
+        Some(&1),
+        "{summary}"
+    );
+}
