@@ -352,5 +352,5 @@ mod tests;
 pub use sections::{CrawlerConfig, FetchConfig, PolitenessConfig, ServeConfig};
 use sections::{RawCrawler, RawFetch, RawPoliteness, RawServe};
 
-pub use site::SiteSettings;
+pub use site::{credentials_refused, SiteSettings};
 use site::{validate_site, RawSite, SiteDefaults};

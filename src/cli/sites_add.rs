@@ -13,8 +13,9 @@ use anyhow::{bail, Context, Result};
 use url::Url;
 
 use newshound::config::append::{append_site, site_names, SiteBlock};
-use newshound::config::Config;
+use newshound::config::{credentials_refused, Config};
 use newshound::crawl::entry_points::{entry_points, site_name_from};
+use newshound::urls::has_credentials;
 
 use super::{Globals, Out};
 
@@ -26,9 +27,18 @@ fn parse_address(text: &str) -> Result<Url> {
     } else {
         format!("https://{text}")
     };
-    let url = Url::parse(&with_scheme).with_context(|| format!("{text:?} is not a web address"))?;
+    // An address with `@` may hold a password: not echoed.
+    let shown = if text.contains('@') {
+        "the address".to_string()
+    } else {
+        format!("{text:?}")
+    };
+    let url = Url::parse(&with_scheme).with_context(|| format!("{shown} is not a web address"))?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
         bail!("{text:?} is not an http(s) address");
+    }
+    if has_credentials(&url) {
+        bail!("{}", credentials_refused(&url));
     }
     Ok(url)
 }
@@ -140,5 +150,25 @@ mod tests {
         );
         assert!(parse_address("ftp://example.com/").is_err());
         assert!(parse_address("not an address").is_err());
+        assert_eq!(
+            parse_address("localhost:8080/news").unwrap().as_str(),
+            "https://localhost:8080/news"
+        );
+    }
+
+    #[test]
+    fn regression_credentials_in_a_site_address_were_written_to_the_config() {
+        for bad in [
+            "https://user:secret@example.com/",
+            "http://user:secret@example.com:8080/",
+            "secret@example.com",
+        ] {
+            let err = parse_address(bad).unwrap_err().to_string();
+            assert!(
+                err.contains("credentials in a site's address are refused"),
+                "{bad}: {err}"
+            );
+            assert!(!err.contains("secret"), "{err}");
+        }
     }
 }

@@ -28,6 +28,7 @@ use super::addr::{self, AddressRefused, GuardedResolver};
 use super::kinds::ErrorKind;
 use super::robots;
 use crate::config::FetchConfig;
+use crate::urls::strip_credentials;
 
 /// Why a fetch failed. [`FetchError::kind`] is the short name counted in the
 /// summary and the fetch log.
@@ -309,6 +310,9 @@ impl Fetcher {
             if !matches!(current.scheme(), "http" | "https") {
                 return Err(FetchError::BadUrl(current.to_string()));
             }
+            // Never sent as Basic auth, never kept in the redirect chain or
+            // the final URL (a redirect may name credentials too).
+            strip_credentials(&mut current);
             if let Some(host) = addr::url_host_refused(&current, self.allow_private) {
                 return Err(FetchError::BlockedAddress(host));
             }

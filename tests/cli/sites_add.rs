@@ -151,3 +151,28 @@ fn sites_add_obeys_robots_txt() {
     assert_clean_failure(&out, "robots.txt disallows it");
     assert_eq!(read(dir.path()), CONFIG);
 }
+
+#[test]
+fn regression_credentials_in_a_site_address_were_stored_and_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("crawler.toml"), CONFIG).unwrap();
+    // Refused before any request: no server is needed to see it.
+    let out = newshound(
+        &["sites", "add", "http://user:secret@127.0.0.1:9/"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "credentials in a site's address are refused");
+    assert!(!stderr(&out).contains("secret"), "{}", stderr(&out));
+    assert_eq!(read(dir.path()), CONFIG);
+    // In the config file, the crawl refuses them too, naming the key.
+    let with = CONFIG.replace("http://planet.test/", "https://user:secret@planet.test/");
+    std::fs::write(dir.path().join("crawler.toml"), &with).unwrap();
+    let crawl = newshound(&["crawl"], dir.path());
+    assert_clean_failure(&crawl, "sites[0].start[0]");
+    assert!(
+        stderr(&crawl).contains("credentials in a site's address are refused"),
+        "{}",
+        stderr(&crawl)
+    );
+    assert!(!stderr(&crawl).contains("secret"), "{}", stderr(&crawl));
+}

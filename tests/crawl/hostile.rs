@@ -445,3 +445,73 @@ async fn regression_a_feed_over_the_body_limit_was_dropped_whole() {
         "{summary}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_credentials_in_a_link_were_stored_and_sent() {
+    // The server logs every Authorization header it gets.
+    let auth: Log = Arc::new(Mutex::new(Vec::new()));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let seen = auth.clone();
+    let app = Router::new().fallback(move |uri: Uri, headers: axum::http::HeaderMap| {
+        let seen = seen.clone();
+        async move {
+            if let Some(v) = headers.get("authorization") {
+                seen.lock()
+                    .unwrap()
+                    .push(v.to_str().unwrap_or("?").to_string());
+            }
+            let body = match uri.path() {
+                "/" => format!(
+                    "<html><body><a href=\"http://user:secret@{addr}/2026/11/ashford\">1</a> \
+                     <a href=\"http://token@{addr}/2026/11/brampton\">2</a></body></html>"
+                ),
+                "/2026/11/brampton" => {
+                    return axum::response::Response::builder()
+                        .status(302)
+                        .header(
+                            "location",
+                            format!("http://user:secret@{addr}/2026/11/carlow"),
+                        )
+                        .body(axum::body::Body::empty())
+                        .unwrap();
+                }
+                p => article_page(p, 2_000),
+            };
+            axum::response::Response::builder()
+                .header("content-type", "text/html")
+                .body(axum::body::Body::from(body))
+                .unwrap()
+        }
+    });
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    let base = format!("http://{addr}");
+    let cfg = config(
+        &base,
+        "",
+        &format!(
+            "article_patterns = ['^{}/2026/11/[a-z]+$']",
+            regex::escape(&base)
+        ),
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("hostile.db");
+    let summary = crawl_into(&db, &cfg, CrawlOptions::default()).await;
+    println!("{summary}");
+    assert_eq!(summary.articles_stored, 2, "{summary}");
+    assert!(
+        auth.lock().unwrap().is_empty(),
+        "{:?}",
+        auth.lock().unwrap()
+    );
+    // Nothing stored anywhere names the credentials.
+    drop(summary);
+    let raw = std::fs::read(&db).unwrap();
+    let wal = std::fs::read(dir.path().join("hostile.db-wal")).unwrap_or_default();
+    for bytes in [&raw, &wal] {
+        assert!(
+            !bytes.windows(6).any(|w| w == b"secret") && !bytes.windows(6).any(|w| w == b"token@"),
+            "credentials stored"
+        );
+    }
+}
