@@ -176,3 +176,23 @@ fn regression_credentials_in_a_site_address_were_stored_and_sent() {
     );
     assert!(!stderr(&crawl).contains("secret"), "{}", stderr(&crawl));
 }
+
+#[test]
+fn regression_sites_add_rewrote_crlf_as_lf_and_dropped_a_bom() {
+    let rt = runtime();
+    let base = start(&rt, Mode::Nothing);
+    let dir = tempfile::tempdir().unwrap();
+    let before = format!("\u{feff}{}", CONFIG.replace('\n', "\r\n"));
+    std::fs::write(dir.path().join("crawler.toml"), &before).unwrap();
+    let out = newshound(
+        &["sites", "add", &format!("{base}/"), "--name", "mine"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let after = read(dir.path());
+    assert!(after.starts_with(&before), "{after:?}");
+    assert_eq!(
+        &after[before.len()..],
+        format!("\r\n[[sites]]\r\nname = \"mine\"\r\nstart = [\"{base}/\"]\r\nfeeds = [\"{base}/feed\"]\r\n")
+    );
+}
