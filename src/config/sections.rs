@@ -268,6 +268,22 @@ impl RawCrawler {
         if self.user_agent.trim().is_empty() {
             return Err(("crawler.user_agent", "must not be empty".into()));
         }
+        // Sent as a header: a line break or any other character a header
+        // cannot hold failed the first request with "builder error".
+        if let Some(c) = self
+            .user_agent
+            .chars()
+            .find(|c| *c != '\t' && !(' '..='~').contains(c))
+        {
+            return Err((
+                "crawler.user_agent",
+                format!(
+                    "must be one line of printable ASCII characters (it is sent as the \
+                     User-Agent header); found {}",
+                    c.escape_unicode()
+                ),
+            ));
+        }
         if self.database.as_os_str().is_empty() {
             return Err(("crawler.database", "must not be empty".into()));
         }
