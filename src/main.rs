@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use chrono::{DateTime, FixedOffset, NaiveDate};
 use chrono_tz::Tz;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, FromArgMatches, Parser, Subcommand};
 
 use newshound::config::parse_time_zone;
 use newshound::export::Format;
@@ -577,8 +577,14 @@ impl From<FormatArg> for Format {
 
 fn main() -> ExitCode {
     cli::install_panic_hook();
-    let cli = Cli::parse();
+    let matches = cli::ignored::command::<Cli>().get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     cli::init_logging(cli.verbose);
+    for (option, command) in cli::ignored::given(&matches) {
+        cli::status(format!(
+            "newshound: {option} has no effect on `{command}`: ignored"
+        ));
+    }
     cli::main(cli)
 }
 

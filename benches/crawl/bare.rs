@@ -42,6 +42,7 @@ pub fn child(patterns: bool) -> Result<(), String> {
         sites: SITES,
         articles_per_site: ARTICLES,
         seed: SEED,
+        ..BareSpec::default()
     };
     let web = web_rt
         .block_on(BareWeb::start(spec))

@@ -83,15 +83,8 @@ pub fn crawl(globals: &Globals, out: &mut Out, args: CrawlArgs) -> Result<ExitCo
         retry_failed,
     } = args;
     let config = globals.config_with_sites()?;
-    for name in &sites {
-        if config.site(name).is_none() {
-            let known: Vec<&str> = config.sites.iter().map(|s| s.name.as_str()).collect();
-            bail!(
-                "unknown site {name:?} (sites in {}: {})",
-                config.source.display(),
-                known.join(", ")
-            );
-        }
+    if let Some(name) = sites.iter().find(|n| config.site(n).is_none()) {
+        return Err(super::unknown_site(&config, name));
     }
     let opts = CrawlOptions {
         continuous,
@@ -125,8 +118,13 @@ pub fn crawl(globals: &Globals, out: &mut Out, args: CrawlArgs) -> Result<ExitCo
             "newshound: crawl stopped by {by}; the next crawl resumes where it stopped"
         ));
     }
-    if let Some(why) = summary.all_failed() {
-        bail!("crawl: {why}");
+    // Every page failed, or nothing was fetched while URLs wait: both said.
+    let why: Vec<String> = [summary.all_failed(), summary.stalled()]
+        .into_iter()
+        .flatten()
+        .collect();
+    if !why.is_empty() {
+        bail!("crawl: {}", why.join("; "));
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -12,6 +12,7 @@ use anyhow::{Context, Result};
 
 use newshound::eval::folds::{cross_validate, label_dir, train as train_model};
 use newshound::eval::methods::{evaluate_algorithm, render_table};
+use newshound::eval::records;
 use newshound::extract::Algorithm;
 use newshound::extract::BlockModel;
 
@@ -41,6 +42,17 @@ pub fn eval_table(
         write_json(out, &rows)?;
     } else {
         write!(out, "{}", render_table(&rows))?;
+        for row in &rows {
+            if let Some(summary) = records::summary(&row.report.pages) {
+                writeln!(
+                    out,
+                    "\n{} ({}): body and metadata by language group",
+                    row.set,
+                    row.algorithm.name()
+                )?;
+                write!(out, "{}", summary.render())?;
+            }
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

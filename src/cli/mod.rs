@@ -10,6 +10,7 @@ mod corpus;
 mod corpus_store;
 mod crawl_cmd;
 mod extract_cmd;
+pub mod ignored;
 mod methods;
 mod out;
 mod reextract_cmd;
@@ -40,6 +41,8 @@ use out::Out;
 
 /// The configuration file read when `--config` is not given.
 const DEFAULT_CONFIG: &str = "crawler.toml";
+/// The source of the built-in defaults (no config file read).
+const DEFAULT_SOURCE: &str = "<defaults>";
 
 pub fn init_logging(verbose: u8) {
     // html5ever warns about every malformed page it repairs ("foster
@@ -126,6 +129,38 @@ pub fn one_line_text(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
+/// `text` as one shell word: as it is when it needs no quoting, else in
+/// single quotes.
+fn shell_word(text: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c);
+    if !text.is_empty() && text.chars().all(plain) {
+        text.to_string()
+    } else {
+        format!("'{}'", text.replace('\'', "'\\''"))
+    }
+}
+
+/// A site name not in `config`, said with the file that was read (or that
+/// none was) and the names it has.
+fn unknown_site(config: &Config, name: &str) -> anyhow::Error {
+    let known: Vec<&str> = config.sites.iter().map(|s| s.name.as_str()).collect();
+    if config.source == Path::new(DEFAULT_SOURCE) {
+        return anyhow::anyhow!(
+            "unknown site {name:?}: no config file was read ({DEFAULT_CONFIG} is not in this \
+             directory; pass --config PATH)"
+        );
+    }
+    let file = config.source.display();
+    if known.is_empty() {
+        anyhow::anyhow!("unknown site {name:?} ({file} configures no sites)")
+    } else {
+        anyhow::anyhow!(
+            "unknown site {name:?} (sites in {file}: {})",
+            known.join(", ")
+        )
+    }
+}
+
 /// What a command needs from the global options.
 pub struct Globals {
     config: Option<PathBuf>,
@@ -133,6 +168,18 @@ pub struct Globals {
 }
 
 impl Globals {
+    /// `newshound` with the `--config` and `--db` given to this run: the
+    /// start of a command to suggest, so that it reads the same files.
+    fn command_line(&self) -> String {
+        let mut line = String::from("newshound");
+        for (flag, path) in [("--config", &self.config), ("--db", &self.db)] {
+            if let Some(p) = path {
+                line.push_str(&format!(" {flag} {}", shell_word(&p.to_string_lossy())));
+            }
+        }
+        line
+    }
+
     fn config_path(&self) -> &Path {
         self.config
             .as_deref()
@@ -144,7 +191,11 @@ impl Globals {
     fn config(&self) -> Result<Config> {
         let path = self.config_path();
         if self.config.is_none() && !path.exists() {
-            return Ok(Config::parse("", Path::new("<defaults>"), Path::new("."))?);
+            return Ok(Config::parse(
+                "",
+                Path::new(DEFAULT_SOURCE),
+                Path::new("."),
+            )?);
         }
         Ok(Config::load(path)?)
     }

@@ -32,21 +32,32 @@ pub enum SitesCmd {
     /// (politely, through the address guard and robots.txt) and label every
     /// link found `article`, `index`, `other` or `blocked`, with the reason
     /// (the site's patterns, else the URL shapes learned by earlier crawls,
-    /// else where the link came from). Stores nothing.
+    /// else where the link came from). With `--fetch N`, fetch up to N of
+    /// those links too (articles first) and show how the crawl judges each
+    /// page: its verdict and the evidence (declared type, body words,
+    /// date, list origin, URL shape). Stores nothing.
     ///
-    /// Example: newshound sites check bbc
+    /// Example: newshound sites check bbc --fetch 5
     Check {
         /// The site's name in the config.
         name: String,
-        /// One JSON object per link and line: url, label, reason, source.
+        /// One JSON object per link and line: url, label, reason, source
+        /// (and `judged`: verdict, reason, evidence, shape, for fetched
+        /// links).
         #[arg(long)]
         json: bool,
+        /// Fetch and judge up to N of the links found (politely), as the
+        /// crawl would.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        fetch: usize,
     },
 }
 
 pub fn run(globals: &Globals, out: &mut Out, cmd: SitesCmd) -> Result<ExitCode> {
     match cmd {
         SitesCmd::Add { url, name } => sites_add::add(globals, out, &url, name),
-        SitesCmd::Check { name, json } => sites_check::check(globals, out, &name, json),
+        SitesCmd::Check { name, json, fetch } => {
+            sites_check::check(globals, out, &name, json, fetch)
+        }
     }
 }

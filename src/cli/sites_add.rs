@@ -78,6 +78,7 @@ pub fn add(
             path.display()
         );
     }
+    same_host(&config, &path, &start)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -95,6 +96,8 @@ pub fn add(
         }
         Err(e) => return Err(e.into()),
     };
+    // Redirected to a host another site crawls already.
+    same_host(&config, &path, &found.start)?;
     let block = SiteBlock {
         name: name.clone(),
         start: vec![found.start.to_string()],
@@ -118,10 +121,12 @@ pub fn add(
             tried.join(", ")
         )?;
     }
+    // As typed here, so that they read the same config.
+    let run = globals.command_line();
     writeln!(
         out,
-        "next: newshound sites check {name}   (how its links are labelled)\n      \
-         newshound crawl --site {name}"
+        "next: {run} sites check {name} --fetch 5   (how its links and pages are judged)\n      \
+         {run} crawl --site {name}"
     )?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -143,6 +148,21 @@ fn checked_name(name: &str) -> Result<&str> {
         ),
         None => Ok(name),
     }
+}
+
+/// A host is one site's: a second name for it would never crawl (its URLs
+/// are the first site's), so it is refused, naming that site.
+fn same_host(config: &Config, path: &Path, start: &Url) -> Result<()> {
+    if let Some(other) = config.sites.iter().find(|s| s.owns(start)) {
+        bail!(
+            "{}: {} is already crawled as the site {:?}; a second name for it would never \
+             crawl (edit that site's [[sites]] block instead)",
+            path.display(),
+            newshound::urls::host_key(start),
+            other.name
+        );
+    }
+    Ok(())
 }
 
 fn read_or_empty(path: &Path) -> Result<String> {

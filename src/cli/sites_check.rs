@@ -14,19 +14,17 @@ use newshound::store::{self, Access, ShapeCounts, StoreError};
 use super::out::Out;
 use super::{status, Globals};
 
-/// `sites check NAME [--json]`.
-pub fn check(globals: &Globals, out: &mut Out, name: &str, json: bool) -> Result<ExitCode> {
+/// `sites check NAME [--json] [--fetch N]`.
+pub fn check(
+    globals: &Globals,
+    out: &mut Out,
+    name: &str,
+    json: bool,
+    fetch: usize,
+) -> Result<ExitCode> {
     let config = globals.config()?;
     let Some(site) = config.site(name) else {
-        let known: Vec<&str> = config.sites.iter().map(|s| s.name.as_str()).collect();
-        bail!(
-            "unknown site {name:?} (configured: {})",
-            if known.is_empty() {
-                "none".to_string()
-            } else {
-                known.join(", ")
-            }
-        );
+        return Err(super::unknown_site(&config, name));
     };
     // Read before the runtime starts: PostgreSQL's client refuses to run
     // on one of its threads.
@@ -36,7 +34,7 @@ pub fn check(globals: &Globals, out: &mut Out, name: &str, json: bool) -> Result
         .enable_all()
         .build()
         .context("cannot start the async runtime")?;
-    let result = runtime.block_on(check::check_site(&config, site, &table))?;
+    let result = runtime.block_on(check::check_site(&config, site, &table, fetch))?;
     if json {
         for link in &result.links {
             writeln!(out, "{}", serde_json::to_string(link)?)?;
@@ -119,6 +117,40 @@ fn print_table(out: &mut Out, result: &SiteCheck) -> Result<()> {
         count(LinkLabel::Index),
         count(LinkLabel::Other),
         count(LinkLabel::Blocked)
+    )?;
+    print_judged(out, result)
+}
+
+/// The links fetched and judged (`--fetch`), articles first, each with its
+/// evidence.
+fn print_judged(out: &mut Out, result: &SiteCheck) -> Result<()> {
+    let judged: Vec<(&check::CheckedLink, &check::JudgedLink)> = (result.links.iter())
+        .filter_map(|l| l.judged.as_ref().map(|j| (l, j)))
+        .collect();
+    if judged.is_empty() {
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "\njudged {} pages as the crawl would (fetched, nothing stored):",
+        judged.len()
+    )?;
+    for (l, j) in &judged {
+        match (&j.failed, j.verdict, j.reason) {
+            (Some(why), _, _) => writeln!(out, "{:<12} {:<22} {}  {why}", "FAILED", "", l.url)?,
+            (None, Some(verdict), Some(reason)) => {
+                writeln!(out, "{verdict:<12} {reason:<22} {}", l.url)?;
+                writeln!(out, "{:<12} {}", "", j.evidence_text(l.source))?;
+            }
+            _ => {}
+        }
+    }
+    let articles = judged.iter().filter(|(_, j)| j.verdict == Some("article"));
+    writeln!(
+        out,
+        "{} of {} would be stored as articles",
+        articles.count(),
+        judged.len()
     )?;
     Ok(())
 }

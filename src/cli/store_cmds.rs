@@ -359,16 +359,22 @@ pub fn stats(globals: &Globals, out: &mut Out, top: usize, json: bool) -> Result
         for l in trusted {
             writeln!(
                 out,
-                "      {:<8} {}  ({} articles, {} listings, {} other pages)",
+                "      {:<8} {}  ({})",
                 l.class.as_str(),
                 l.shape,
-                l.articles,
-                l.listings,
-                l.others
+                l.judged_text()
             )?;
         }
         if top > 0 {
-            for (line, count) in store.top_lines(&s.site, top)? {
+            let lines = store.top_lines(&s.site, top)?;
+            if lines.is_empty() {
+                writeln!(
+                    out,
+                    "    no line repeats yet: of its {} articles, no line was seen in two",
+                    s.articles
+                )?;
+            }
+            for (line, count) in lines {
                 writeln!(out, "    {count:>6}×  {line}")?;
             }
         }

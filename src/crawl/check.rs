@@ -2,14 +2,18 @@
 //! feeds and sitemaps (those configured, those the start pages announce
 //! and those robots.txt lists) are fetched through the crawl's own path —
 //! the address guard, robots.txt, the site's rate — and every link found
-//! is labelled as the crawl would treat it ([`label::label`]). Nothing is
-//! stored.
+//! is labelled as the crawl would treat it ([`label::label`]). With
+//! `--fetch N`, up to N of the links are fetched too and judged by the
+//! crawl's page path ([`judged`]), so a user sees what the crawl would
+//! store and why. Nothing is stored.
 //!
 //! In: the configuration, the site, its learned URL shapes (from the
-//! store, empty when there is none). Out: a [`SiteCheck`]: what happened to
-//! each document fetched, and each distinct link with its label, reason and
-//! source, in the order found.
+//! store, empty when there is none), how many links to judge. Out: a
+//! [`SiteCheck`]: what happened to each document fetched, and each distinct
+//! link with its label, reason and source (and, if judged, its verdict and
+//! evidence), in the order found.
 
+mod judged;
 mod label;
 
 use std::collections::{HashMap, VecDeque};
@@ -18,6 +22,7 @@ use std::sync::Arc;
 
 use url::Url;
 
+pub use judged::JudgedLink;
 pub use label::{Blocked, LinkLabel, LinkSource};
 
 use super::fetch::{Expect, Fetched, Fetcher, Validators};
@@ -41,6 +46,9 @@ pub struct CheckedLink {
     pub reason: String,
     /// Where it was found (the strongest source when found in several).
     pub source: LinkSource,
+    /// With `--fetch`: what its page was judged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub judged: Option<JudgedLink>,
 }
 
 /// What a document of the check came to.
@@ -80,12 +88,17 @@ impl Doc {
     }
 }
 
-/// Check `site` (see the module doc).
+/// Check `site`, judging up to `fetch` of its links (see the module doc).
 pub async fn check_site(
     config: &Config,
     site: &SiteSettings,
     table: &ShapeTable,
+    fetch: usize,
 ) -> Result<SiteCheck, CrawlError> {
+    let opts = match fetch {
+        0 => None,
+        _ => Some(super::extract_options(config)?),
+    };
     let fetcher =
         Fetcher::new(&config.fetch, &config.crawler.user_agent).map_err(CrawlError::Client)?;
     let mut run = Check {
@@ -115,6 +128,9 @@ pub async fn check_site(
         run.document(url, doc).await;
     }
     run.label_all(table).await;
+    if let Some(opts) = opts {
+        run.judge_links(table, fetch, &opts).await;
+    }
     Ok(run.out)
 }
 
@@ -386,6 +402,7 @@ impl Check<'_> {
                 label,
                 reason,
                 source,
+                judged: None,
             });
         }
     }

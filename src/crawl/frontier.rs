@@ -97,18 +97,6 @@ pub fn shaped_link(
     }
 }
 
-/// How a feed or sitemap entry of a site without patterns is queued: an
-/// entry was published to be read, so it is an article unless its shape
-/// is learned to be an index page (a sitemap lists sections too) or
-/// another page (then it is fetched as a plain page).
-pub fn shaped_entry(class: ShapeClass) -> UrlKind {
-    match class {
-        ShapeClass::Article | ShapeClass::Unknown => UrlKind::Article,
-        ShapeClass::Index => UrlKind::Index,
-        ShapeClass::Other => UrlKind::Page,
-    }
-}
-
 /// A segment repeated this often in one path is a relative-link loop
 /// (`/a/b/a/b/a/b/`).
 const MAX_SEGMENT_REPEATS: usize = 3;
@@ -298,9 +286,6 @@ mod tests {
         );
         // ...but not from inside an article once article shapes are known.
         assert_eq!(shaped_link(Unknown, true, true), None);
-        assert_eq!(shaped_entry(Unknown), UrlKind::Article);
-        assert_eq!(shaped_entry(Index), UrlKind::Index);
-        assert_eq!(shaped_entry(Other), UrlKind::Page);
     }
 
     #[test]

@@ -28,18 +28,25 @@
 //!    unless a long body has a declared publication time) is a listing; so is a page of mostly link text without a long body
 //!    (portals wrap long stories in navigation of more text than the story).
 //! 5. A page that declares another kind (JSON-LD `CollectionPage`,
-//!    `ProfilePage`…), or whose URL has a learned index shape and that
-//!    declares nothing, is not an article.
+//!    `ProfilePage`…) is not an article; nor is a page whose URL has a
+//!    learned index shape, that declares nothing and has no long body: a
+//!    shape never outweighs a story on the page itself.
 //! 6. Otherwise it is an article when, beside its body, it has a date and
 //!    declares itself (`og:type=article`, an `<article>` with its headline);
 //!    or it was listed in a feed or sitemap, or has a learned article shape,
 //!    and has a headline; or its body is long, with a headline and a date.
-//! 7. Anything else is not an article: undated, or without evidence.
+//! 7. Anything else is not an article: undated, or without evidence. Such
+//!    a page with a long body under a headline looks like a story
+//!    ([`Judgement::story`]); being listed or a learned article shape
+//!    would make it one, so these verdicts are revisable
+//!    ([`JudgeReason::revisable`]): the crawl judges the page again when
+//!    that evidence comes.
 //!
 //! The thresholds below were set together on the simulated web's bare sites
 //! and the extraction corpus's news pages; they count words as `eval` does
 //! (each CJK character one word).
 
+use super::shapes::Judged;
 use crate::extract::metadata::PageSignals;
 use crate::extract::strip::links::FormFields;
 use crate::extract::Article;
@@ -103,7 +110,26 @@ pub enum JudgeReason {
     NoEvidence,
 }
 
+/// The reasons new evidence about a page's URL (a feed or sitemap
+/// listing it, its shape learned as an article shape) may change: the
+/// page had a body, and what it lacked was evidence of that kind.
+pub const REVISABLE: [JudgeReason; 3] = [
+    JudgeReason::Undated,
+    JudgeReason::NoEvidence,
+    JudgeReason::IndexShape,
+];
+
 impl JudgeReason {
+    /// See [`REVISABLE`].
+    pub fn revisable(self) -> bool {
+        REVISABLE.contains(&self)
+    }
+
+    /// [`REVISABLE`] as stored.
+    pub fn revisable_strs() -> Vec<&'static str> {
+        REVISABLE.iter().map(|r| r.as_str()).collect()
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             JudgeReason::Pattern => "pattern",
@@ -130,6 +156,10 @@ impl JudgeReason {
 pub struct Judgement {
     pub verdict: PageVerdict,
     pub reason: JudgeReason,
+    /// Not an article for want of evidence, but it looks like a story: a
+    /// long body under a headline. Its URL's shape counts it as a story,
+    /// which keeps the shape from being trusted as an index shape.
+    pub story: bool,
 }
 
 impl Judgement {
@@ -137,6 +167,7 @@ impl Judgement {
         Judgement {
             verdict: PageVerdict::Article,
             reason,
+            story: false,
         }
     }
 
@@ -144,6 +175,7 @@ impl Judgement {
         Judgement {
             verdict: PageVerdict::NotArticle,
             reason,
+            story: false,
         }
     }
 
@@ -156,7 +188,21 @@ impl Judgement {
                 PageVerdict::NotArticle
             },
             reason: JudgeReason::Pattern,
+            story: false,
         }
+    }
+
+    /// What the page is as evidence for its URL's shape; `None` when the
+    /// shape itself decided (an index shape's verdict teaches the shape
+    /// nothing new, and counting it would keep a wrong shape forever).
+    pub fn shape_evidence(&self) -> Option<Judged> {
+        Some(match self.reason {
+            _ if self.is_article() => Judged::Article,
+            JudgeReason::IndexShape => return None,
+            JudgeReason::LinkList | JudgeReason::TeaserList => Judged::Listing,
+            _ if self.story => Judged::Story,
+            _ => Judged::Other,
+        })
     }
 
     pub fn is_article(&self) -> bool {
@@ -164,7 +210,8 @@ impl Judgement {
     }
 
     /// Judged a page of links to other pages (a section front, a later
-    /// page of one, a tag or author page): its URL shape is an index shape.
+    /// page of one, a tag or author page), or held one by its index shape:
+    /// revisited like an index page.
     pub fn is_listing(&self) -> bool {
         matches!(
             self.reason,
@@ -174,7 +221,7 @@ impl Judgement {
 }
 
 /// Everything [`judge`] weighs about one page.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
 pub struct Evidence {
     // What the page declares.
     /// `og:type`: `Some(true)` article, `Some(false)` another type, `None`
@@ -316,7 +363,7 @@ pub fn judge(e: &Evidence) -> Judgement {
         return Judgement::not(DeclaredNotArticle);
     }
     let declares = e.og_article == Some(true) || e.article_headline || e.published_declared;
-    if e.shape_hint == Some(false) && !declares {
+    if e.shape_hint == Some(false) && !declares && !e.long_body() {
         return Judgement::not(IndexShape);
     }
     // 6. A body and two more signals.
@@ -335,8 +382,11 @@ pub fn judge(e: &Evidence) -> Judgement {
     if e.long_body() && e.headline && e.dated {
         return Judgement::article(BodyHeadlineDate);
     }
-    // 7. Nothing says article.
-    Judgement::not(if e.dated { NoEvidence } else { Undated })
+    // 7. Nothing says article (yet).
+    Judgement {
+        story: e.long_body() && e.headline,
+        ..Judgement::not(if e.dated { NoEvidence } else { Undated })
+    }
 }
 
 #[cfg(test)]

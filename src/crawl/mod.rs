@@ -128,13 +128,7 @@ pub async fn run<S: CrawlStore>(
     store.configure(config);
     let started = Instant::now();
     let selected = select_sites(config, &opts.sites)?;
-    // A model only serves nb and tree; it must be of the configured kind.
-    let model = match &config.extract.model {
-        Some(path) if config.extract.algorithm.is_learned() => Some(Arc::new(
-            crate::extract::model::BlockModel::load_for(path, config.extract.algorithm)?,
-        )),
-        _ => None,
-    };
+    let extract = extract_options(config)?;
     let fetcher = fetch::Fetcher::new(&config.fetch, &config.crawler.user_agent)
         .map_err(CrawlError::Client)?;
     // Budgets count pages over the life of the database; `tree` extracts by
@@ -144,18 +138,19 @@ pub async fn run<S: CrawlStore>(
     let want_rules = config.extract.algorithm == Algorithm::Tree;
     let mut names: Vec<String> = selected.keys().cloned().collect();
     names.sort();
-    let (refusals, retry_failed) = (retry::refusals(config), opts.retry_failed);
+    let plan = retry::requeue(config, opts.retry_failed, worker::now_ms());
     let store_names = names.clone();
     let (mut store, requeued) = tokio::task::spawn_blocking(move || {
-        let requeued = requeue(&mut store, &store_names, &refusals, retry_failed);
+        let requeued = store.requeue(&store_names, &plan);
         (store, requeued)
     })
     .await
     .map_err(|_| CrawlError::WriterGone)?;
-    let requeued = requeued?;
+    let (requeued, lifted) = requeued?;
     if requeued > 0 {
         tracing::info!("{requeued} failed or refused URLs were queued again");
     }
+    let store_names = names.clone();
     let (store, loaded) = tokio::task::spawn_blocking(move || {
         let pages = store.pages_by_site();
         let rules = match pages {
@@ -166,12 +161,19 @@ pub async fn run<S: CrawlStore>(
             Ok(_) => store.url_shapes(),
             Err(_) => Ok(Vec::new()),
         };
-        let loaded = pages.and_then(|p| rules.and_then(|r| shapes.map(|s| (p, r, s))));
+        // Pages held back for want of evidence by earlier runs.
+        let reasons = judge::JudgeReason::revisable_strs();
+        let held = match shapes {
+            Ok(_) => store.judged_for(&store_names, &reasons, shapes::HELD_PER_SITE),
+            Err(_) => Ok(Vec::new()),
+        };
+        let loaded =
+            pages.and_then(|p| rules.and_then(|r| shapes.and_then(|s| held.map(|h| (p, r, s, h)))));
         (store, loaded)
     })
     .await
     .map_err(|_| CrawlError::WriterGone)?;
-    let (site_pages, rules, url_shapes) = loaded?;
+    let (site_pages, rules, url_shapes, held) = loaded?;
     let site_rules: HashMap<String, SiteRule> = rules
         .into_iter()
         .filter_map(|(site, json)| SiteRule::from_json(&json).map(|r| (site, r)))
@@ -192,7 +194,10 @@ pub async fn run<S: CrawlStore>(
         config.crawler.trailing_slash,
     );
     Counters::add(&counters.urls_discovered, seeds.len() as u64);
-    writer.write(vec![WriteOp::AddUrls(seeds)]).await?;
+    let live_shapes = shapes::LiveShapes::from_rows(url_shapes);
+    let mut start = vec![WriteOp::AddUrls(seeds)];
+    start.extend(hold(&live_shapes, held));
+    writer.write(start).await?;
 
     let cfg = Arc::new(config.clone());
     let ctx = Arc::new(Ctx {
@@ -203,13 +208,7 @@ pub async fn run<S: CrawlStore>(
         writer: writer.clone(),
         fetch_slots: Arc::new(tokio::sync::Semaphore::new(cfg.crawler.concurrency.max(1))),
         counters: counters.clone(),
-        extract: ExtractOptions {
-            algorithm: cfg.extract.algorithm,
-            timezone: cfg.extract.timezone,
-            model,
-            comments: cfg.extract.comments,
-            ..ExtractOptions::default()
-        },
+        extract,
         body_budget: budget::BodyBudget::new(
             cfg.fetch.max_bytes_in_flight,
             cfg.fetch.max_body_bytes,
@@ -219,7 +218,7 @@ pub async fn run<S: CrawlStore>(
             .map_err(CrawlError::Threads)?,
         site_rules: std::sync::Mutex::new(site_rules),
         link_memo: Arc::new(page::LinkMemo::default().with_committed(writer.committed())),
-        shapes: shapes::LiveShapes::from_rows(url_shapes),
+        shapes: live_shapes,
         explore: Arc::new(shapes::ExploreBudget::new(cfg.crawler.explore_per_site)),
         probes: worker::Probes::default(),
         promoted: shapes::Promoted::default(),
@@ -263,23 +262,44 @@ pub async fn run<S: CrawlStore>(
     let mut summary = counters.summary(started.elapsed());
     summary.articles_recleaned = recleaned as u64;
     summary.requeued = requeued as u64;
+    summary.waits_lifted = lifted as u64;
     summary.outlook = outlook;
     Ok(summary)
 }
 
-/// Queue again the URLs of `sites` refused under other settings than
-/// today's `refusals`, and with `retry_failed` every failed one.
-fn requeue<S: CrawlStore>(
-    store: &mut S,
-    sites: &[String],
-    refusals: &[(String, String)],
-    retry_failed: bool,
-) -> Result<usize, StoreError> {
-    let mut n = store.requeue_refused(sites, refusals)?;
-    if retry_failed {
-        n += store.requeue_failed(sites)?;
+/// How the crawl extracts pages (`[extract]`), its model loaded.
+fn extract_options(config: &Config) -> Result<ExtractOptions, CrawlError> {
+    // A model only serves nb and tree; it must be of the configured kind.
+    let model = match &config.extract.model {
+        Some(path) if config.extract.algorithm.is_learned() => Some(Arc::new(
+            crate::extract::model::BlockModel::load_for(path, config.extract.algorithm)?,
+        )),
+        _ => None,
+    };
+    Ok(ExtractOptions {
+        algorithm: config.extract.algorithm,
+        timezone: config.extract.timezone,
+        model,
+        comments: config.extract.comments,
+        ..ExtractOptions::default()
+    })
+}
+
+/// Hold the pages earlier runs judged not articles for want of evidence
+/// (site, URL) until their shape is learned; those whose shape is an
+/// article shape already are judged again now.
+fn hold(live: &shapes::LiveShapes, held: Vec<(String, String)>) -> Option<WriteOp> {
+    let mut by_site: HashMap<String, Vec<String>> = HashMap::new();
+    for (site, url) in held {
+        by_site.entry(site).or_default().push(url);
     }
-    Ok(n)
+    let now: Vec<NewUrl> = (by_site.into_iter())
+        .flat_map(|(site, urls)| {
+            let now = live.hold(&site, urls);
+            now.into_iter().map(move |u| worker::as_article(u, &site))
+        })
+        .collect();
+    (!now.is_empty()).then(|| worker::rejudge(now))
 }
 
 fn select_sites(

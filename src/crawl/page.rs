@@ -44,6 +44,7 @@ use crate::store::{NewUrl, UrlKind};
 use crate::urls::TrailingSlash;
 
 mod link_memo;
+mod listing;
 
 pub use link_memo::LinkMemo;
 use link_memo::{Admitted, Verdict};
@@ -102,112 +103,46 @@ pub struct PageOutput {
     pub rule: Option<RuleOutcome>,
     /// Links left out of `urls` because the frontier has them already.
     pub urls_known: usize,
+    /// Distinct links of the page not followed: on other sites' hosts, or
+    /// traps.
+    pub outside: usize,
     /// Whether an HTML page is an article, and why (`None` for feeds and
     /// sitemaps). `article` is set exactly when the verdict is article.
     pub judgement: Option<Judgement>,
+    /// What the judgement weighed (`None` when patterns decided).
+    pub evidence: Option<Evidence>,
     /// Links (anchors, feed and sitemap entries) that matched an article
     /// pattern, duplicates on the page counted once.
     pub article_links: usize,
     /// Links of a site with patterns that matched none (fingerprint, URL):
     /// anchors of those are not followed. The crawl's report counts them.
     pub unmatched: Vec<(u128, Arc<str>)>,
-    /// A site without patterns: links of an article or index shape (and
-    /// feed entries) that the frontier may hold as plain pages, queued
-    /// before their shape was learned ([`crate::store::WriteOp::Promote`]).
+    /// A site without patterns: links of an article or index shape that
+    /// the frontier may hold as plain pages, queued before their shape was
+    /// learned ([`crate::store::WriteOp::Promote`]).
     pub promote: Vec<NewUrl>,
+    /// A site without patterns: its feed and sitemap entries, as articles
+    /// (being listed is evidence): the frontier may hold them as plain
+    /// pages, or have judged them without that evidence
+    /// ([`crate::store::WriteOp::Rejudge`]).
+    pub listed: Vec<NewUrl>,
 }
 
 pub fn process(input: &PageInput<'_>) -> PageOutput {
     match input.kind {
-        UrlKind::Feed => feed_or_sitemap(input, true),
-        UrlKind::Sitemap => feed_or_sitemap(input, false),
+        UrlKind::Feed => listing::feed_or_sitemap(input, true),
+        UrlKind::Sitemap => listing::feed_or_sitemap(input, false),
         UrlKind::Seed | UrlKind::Index | UrlKind::Page | UrlKind::Article => html(input),
     }
-}
-
-/// Feeds and sitemaps are tried as what they were configured as first, then
-/// as the other (sites list news sitemaps as feeds and vice versa).
-fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
-    let mut out = PageOutput::default();
-    let mut found = Found::new(input);
-    let capped = std::cell::Cell::new(None);
-    let as_feed = |found: &mut Found<'_>| match discover::feed_entries_within(
-        input.body,
-        input.final_url,
-        input.entries,
-    ) {
-        Ok((entries, left_out)) => {
-            if left_out {
-                capped.set(Some(CapKind::EntriesPerFeed));
-            }
-            for e in entries {
-                found.entry(&e.url, e.published.as_deref());
-            }
-            true
-        }
-        Err(_) => false,
-    };
-    let as_sitemap = |found: &mut Found<'_>| match discover::sitemap_within(
-        input.body,
-        input.final_url,
-        input.entries,
-    ) {
-        // An index lists sitemaps, never other indexes (sitemaps.org).
-        // Only a sitemap queued at depth 0 (configured, or named by
-        // robots.txt) may be an index: one listed by an index is nested,
-        // and its children are not followed (a chain of nested indexes
-        // queued a million URLs).
-        Ok((discover::Sitemap::Index(_), _)) if input.depth > 0 => false,
-        Ok((discover::Sitemap::Index(mut maps), _)) => {
-            // Each queued sitemap is fetched once a visit: the freshest
-            // `max_index_sitemaps` bound what one index costs a visit.
-            if maps.len() > input.max_index_sitemaps {
-                maps.sort_by(|a, b| b.published.cmp(&a.published));
-                maps.truncate(input.max_index_sitemaps);
-                capped.set(Some(CapKind::SitemapsPerIndex));
-            }
-            for map in &maps {
-                found.sitemap(&map.url);
-            }
-            true
-        }
-        Ok((discover::Sitemap::Urls(entries), left_out)) => {
-            if left_out {
-                capped.set(Some(CapKind::EntriesPerFeed));
-            }
-            for e in entries {
-                found.entry(&e.url, e.published.as_deref());
-            }
-            true
-        }
-        Err(_) => false,
-    };
-    let order: [&dyn Fn(&mut Found<'_>) -> bool; 2] = if feed_first {
-        [&as_feed, &as_sitemap]
-    } else {
-        [&as_sitemap, &as_feed]
-    };
-    let parsed = order.iter().any(|parse| parse(&mut found));
-    if !parsed {
-        out.problem = Some(if feed_first {
-            ErrorKind::BadFeed
-        } else {
-            ErrorKind::BadSitemap
-        });
-    }
-    out.capped = capped.get();
-    out.urls = found.urls;
-    out.article_links = found.article_links;
-    out.unmatched = found.unmatched;
-    out.promote = found.promote;
-    out
 }
 
 fn html(input: &PageInput<'_>) -> PageOutput {
     let decoded = extract::charset::decode(input.body, input.content_type, Some(input.final_url));
     // A site without article patterns has its pages judged; an index
-    // pattern is still the user's word that a page is none.
-    let judged = input.site.article_patterns.is_empty() && input.kind != UrlKind::Index;
+    // pattern is still the user's word that a page is none (a learned
+    // index shape is not: its pages are judged too).
+    let judged = input.site.article_patterns.is_empty()
+        && (input.kind != UrlKind::Index || input.site.index_patterns.is_empty());
     // A URL queued as an article that redirected to a non-article page (a
     // section front, a login wall) is not stored.
     let by_pattern = input.kind == UrlKind::Article
@@ -215,6 +150,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
             || discover::classify(input.site, input.final_url) == UrlKind::Article);
     let mut rule = None;
     let mut judgement = Judgement::by_pattern(by_pattern);
+    let mut weighed = None;
     // An extracted page's links come out of extraction's own pass over it;
     // other pages get a pass of their own.
     let (attrs, mut article) = if by_pattern || judged {
@@ -242,6 +178,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
                 .and_then(|t| t.classify(input.final_url).hint());
             let evidence = Evidence::of(&article, &signals, attrs.form_fields, listed, shape_hint);
             judgement = judge(&evidence);
+            weighed = Some(evidence);
         }
         // A page that is no article teaches the site's content rule nothing.
         let article = judgement.is_article().then_some(article);
@@ -303,10 +240,13 @@ fn html(input: &PageInput<'_>) -> PageOutput {
         capped: None,
         rule,
         urls_known: found.urls_known,
+        outside: found.outside,
         judgement: Some(judgement),
+        evidence: weighed,
         article_links: found.article_links,
         unmatched: found.unmatched,
         promote: found.promote,
+        listed: found.listed,
     }
 }
 
@@ -317,6 +257,8 @@ struct Found<'a> {
     urls: Vec<NewUrl>,
     /// Links left out as already in the frontier.
     urls_known: usize,
+    /// See [`PageOutput::outside`].
+    outside: usize,
     /// The site has article or index patterns: plain pages are not followed.
     focused: bool,
     /// The document is an article page: links of unknown shape in it are
@@ -328,6 +270,8 @@ struct Found<'a> {
     unmatched: Vec<(u128, Arc<str>)>,
     /// See [`PageOutput::promote`].
     promote: Vec<NewUrl>,
+    /// See [`PageOutput::listed`].
+    listed: Vec<NewUrl>,
 }
 
 impl<'a> Found<'a> {
@@ -339,11 +283,13 @@ impl<'a> Found<'a> {
             seen: HashSet::new(),
             urls: Vec::new(),
             urls_known: 0,
+            outside: 0,
             focused,
             from_article: false,
             article_links: 0,
             unmatched: Vec::new(),
             promote: Vec::new(),
+            listed: Vec::new(),
         }
     }
 
@@ -446,6 +392,7 @@ impl<'a> Found<'a> {
             if !resolved.insert(url) {
                 continue;
             }
+            self.outside += usize::from(v.admitted.is_none());
             if let Some(a) = v.admitted {
                 if self.seen.insert(a.url.clone()) {
                     self.article_links += usize::from(a.kind == UrlKind::Article);
@@ -553,18 +500,15 @@ impl<'a> Found<'a> {
     }
 
     /// A feed or sitemap entry: fresh ones first. On a site without
-    /// patterns an entry is queued as an article, to be judged when fetched.
+    /// patterns an entry is queued as an article, to be judged when
+    /// fetched, whatever its shape: being listed is evidence, not a
+    /// verdict, and a shape never outweighs it.
     fn entry(&mut self, url: &Url, published: Option<&str>) {
         let Some(url) = self.accept(url) else { return };
         let site = self.input.site;
-        let kind = match self.input.shapes {
-            Some(table) => frontier::shaped_entry(table.link_class(&shape_of(&url))),
-            // Without a shape table a bare site's entry is still an article
-            // to judge: being listed is evidence, not a verdict.
-            None => match discover::classify(site, &url) {
-                UrlKind::Page if super::shapes::by_shapes(site) => UrlKind::Article,
-                kind => kind,
-            },
+        let kind = match discover::classify(site, &url) {
+            UrlKind::Page if super::shapes::by_shapes(site) => UrlKind::Article,
+            kind => kind,
         };
         self.article_links += usize::from(kind == UrlKind::Article);
         if kind == UrlKind::Page && self.focused {
@@ -577,7 +521,7 @@ impl<'a> Found<'a> {
         if self.input.shapes.is_some() && kind != UrlKind::Page {
             let mut new = self.new_url(url.to_string(), kind, self.depth());
             new.priority = priority;
-            self.promote.push(new);
+            self.listed.push(new);
         }
         self.push(url, kind, priority);
     }

@@ -15,11 +15,19 @@
 //!   [`LATER_TRIES`] times, before it counts as failed
 //!   ([`after_failure`]).
 //! - Anything else that failed stays failed until `crawl --retry-failed`.
+//!
+//! And the user's word lifts waits ([`requeue`]): URLs that wait after a
+//! skip or a failure (robots.txt unavailable, a transient failure's later
+//! try) are made due at once by `crawl --retry-failed`, and by any crawl of
+//! a site none of whose URLs is due (a crawl that would otherwise fetch
+//! nothing of it). A crawl that still fetches nothing while URLs wait says
+//! so and fails ([`crate::crawl::CrawlSummary::stalled`]).
 
 use std::time::Duration;
 
 use crate::config::Config;
 use crate::crawl::kinds::{ErrorKind, SkipKind};
+use crate::store::Requeue;
 
 /// The reasons whose URLs are retried when the setting behind them
 /// changed, and the setting: what [`refusal`] fingerprints.
@@ -55,6 +63,17 @@ pub fn refusals(cfg: &Config) -> Vec<(String, String)> {
         .iter()
         .filter_map(|r| refusal(cfg, r).map(|f| (r.to_string(), f)))
         .collect()
+}
+
+/// What a crawl queues again before it starts, at `now_ms`: URLs refused
+/// under other settings; with `retry_failed` every failed or refused one
+/// and every wait; without, the waits of a site with nothing due.
+pub fn requeue(cfg: &Config, retry_failed: bool, now_ms: i64) -> Requeue {
+    Requeue {
+        refusals: refusals(cfg),
+        failed: retry_failed,
+        now_ms,
+    }
 }
 
 /// A transient failure that used up a run's retries waits this long for

@@ -18,6 +18,17 @@
 //! The counts are the site's learning, as its boilerplate lines are: kept in
 //! the store (`url_shapes`, both stores), loaded when a crawl starts,
 //! updated from each judged page, shown by `stats` and used by `sites check`.
+//!
+//! A shape is trusted only while its pages agree with it. Pages that look
+//! like stories but could not be stored (no date, not listed: see
+//! `judge`) are counted apart, as stories: with at least one stored
+//! article of the shape they make it an article shape, without one they
+//! never do, and they keep it from being an index or other shape.
+//! When an index or other shape stops being trusted because its pages
+//! look like stories or were judged articles, its listings and others are
+//! dropped ([`Observed::revised`]): what it learned came from pages it no
+//! longer describes, and the stories of the shape then make it an article
+//! shape as soon as enough of them are stored.
 
 use std::collections::HashMap;
 
@@ -29,7 +40,7 @@ use crate::store::{ShapeCounts, UrlKind};
 mod key;
 mod live;
 pub use key::shape_of;
-pub use live::{ExploreBudget, LiveShapes, Promoted};
+pub use live::{ExploreBudget, LiveShapes, Promoted, Revision, HELD_PER_SITE};
 
 /// Judged pages of one shape needed before it is trusted.
 pub const MIN_JUDGED: u64 = 3;
@@ -67,19 +78,9 @@ pub enum Judged {
     /// Not an article and not a listing: about, privacy, contact, sign-in,
     /// search.
     Other,
-}
-
-impl Judged {
-    /// A page judgement as shape evidence: an article; else a listing when
-    /// the judgement found the page to be mostly links to other pages (a
-    /// teaser list), else another page.
-    pub fn of_judgement(article: bool, listing: bool) -> Judged {
-        match (article, listing) {
-            (true, _) => Judged::Article,
-            (false, true) => Judged::Listing,
-            (false, false) => Judged::Other,
-        }
-    }
+    /// Not an article for want of evidence, but it looks like one: a long
+    /// body under a headline, with no date and not listed.
+    Story,
 }
 
 /// What the judged pages of a URL's shape say about it.
@@ -159,30 +160,45 @@ struct Counts {
     articles: u64,
     listings: u64,
     others: u64,
+    stories: u64,
 }
 
 impl Counts {
-    fn judged(self) -> u64 {
+    /// Pages judged articles, listings or others: the evidence that may
+    /// make a shape an article shape.
+    fn decided(self) -> u64 {
         self.articles + self.listings + self.others
     }
 
+    fn judged(self) -> u64 {
+        self.decided() + self.stories
+    }
+
     /// The trust rule: enough judged pages, and enough of them agreeing.
+    /// An article shape needs at least one stored article, and its decided
+    /// pages to agree: its stories count towards the pages it needs, not
+    /// for or against it. An index or other shape needs all its judged
+    /// pages to agree, stories included.
     fn class(self) -> ShapeClass {
-        let n = self.judged();
-        if n < MIN_JUDGED {
-            return ShapeClass::Unknown;
-        }
-        let agree = |k: u64| k * 100 >= AGREE_PERCENT * n;
+        let agree = |k: u64, n: u64| k * 100 >= AGREE_PERCENT * n;
+        let enough = self.judged() >= MIN_JUDGED;
         let not_articles = self.listings + self.others;
-        if agree(self.articles) {
+        if enough && self.articles > 0 && agree(self.articles, self.decided()) {
             ShapeClass::Article
-        } else if agree(not_articles) && self.listings >= self.others {
+        } else if enough && agree(not_articles, self.judged()) && self.listings >= self.others {
             ShapeClass::Index
-        } else if agree(not_articles) {
+        } else if enough && agree(not_articles, self.judged()) {
             ShapeClass::Other
         } else {
             ShapeClass::Unknown
         }
+    }
+
+    /// Whether this key's class stands for its shape: it is trusted, or
+    /// enough decided pages disagree. A key of too few pages, or of
+    /// stories only, leaves the decision to the general key.
+    fn decides(self) -> bool {
+        self.class() != ShapeClass::Unknown || self.decided() >= MIN_JUDGED
     }
 
     fn add(&mut self, judged: Judged, n: u64) {
@@ -190,8 +206,24 @@ impl Counts {
             Judged::Article => self.articles += n,
             Judged::Listing => self.listings += n,
             Judged::Other => self.others += n,
+            Judged::Story => self.stories += n,
         }
     }
+}
+
+/// What counting one judged page did ([`ShapeTable::observe`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Observed {
+    /// The counts to add to the store: one per key learned; none when the
+    /// table is full and the shape new.
+    pub counts: Vec<ShapeCounts>,
+    /// Keys that stopped being trusted index or other shapes because the
+    /// page looked like a story or was an article: their listings and
+    /// others are dropped, in the table and in the store.
+    pub revised: Vec<String>,
+    /// A key became an article shape: pages held back for want of
+    /// evidence may now have it.
+    pub article_learned: bool,
 }
 
 /// One shape of a site as `stats` and `sites check` show it.
@@ -202,6 +234,29 @@ pub struct LearnedShape {
     pub articles: u64,
     pub listings: u64,
     pub others: u64,
+    pub stories: u64,
+}
+
+impl LearnedShape {
+    fn of(key: &str, c: Counts) -> LearnedShape {
+        LearnedShape {
+            shape: key.to_string(),
+            class: c.class(),
+            articles: c.articles,
+            listings: c.listings,
+            others: c.others,
+            stories: c.stories,
+        }
+    }
+
+    /// Its judged pages in words: `3 articles, 1 listings, 0 other pages,
+    /// 2 stories judged`.
+    pub fn judged_text(&self) -> String {
+        format!(
+            "{} articles, {} listings, {} other pages, {} undated stories judged",
+            self.articles, self.listings, self.others, self.stories
+        )
+    }
 }
 
 impl ShapeTable {
@@ -216,6 +271,7 @@ impl ShapeTable {
             c.articles += r.articles;
             c.listings += r.listings;
             c.others += r.others;
+            c.stories += r.stories;
         }
         t.article_keys = t
             .by_key
@@ -225,11 +281,10 @@ impl ShapeTable {
         t
     }
 
-    /// Count one judged page of `shape`; returns the counts to add to the
-    /// store (one per key learned; none when the table is full and the
-    /// shape new).
-    pub fn observe(&mut self, shape: &Shape, judged: Judged) -> Vec<ShapeCounts> {
-        let mut added = Vec::new();
+    /// Count one judged page of `shape` (see [`Observed`]).
+    pub fn observe(&mut self, shape: &Shape, judged: Judged) -> Observed {
+        let mut out = Observed::default();
+        let not_article = |c: ShapeClass| matches!(c, ShapeClass::Index | ShapeClass::Other);
         for key in shape.keys() {
             if !self.by_key.contains_key(key) && self.by_key.len() >= MAX_SHAPES_PER_SITE {
                 continue;
@@ -237,6 +292,14 @@ impl ShapeTable {
             let c = self.by_key.entry(key.to_string()).or_default();
             let before = c.class();
             c.add(judged, 1);
+            if not_article(before)
+                && !not_article(c.class())
+                && matches!(judged, Judged::Article | Judged::Story)
+            {
+                c.listings = 0;
+                c.others = 0;
+                out.revised.push(key.to_string());
+            }
             let after = c.class();
             if before != after {
                 if before == ShapeClass::Article {
@@ -244,31 +307,33 @@ impl ShapeTable {
                 }
                 if after == ShapeClass::Article {
                     self.article_keys += 1;
+                    out.article_learned = true;
                 }
             }
             let mut one = Counts::default();
             one.add(judged, 1);
-            added.push(ShapeCounts {
+            out.counts.push(ShapeCounts {
                 shape: key.to_string(),
                 articles: one.articles,
                 listings: one.listings,
                 others: one.others,
+                stories: one.stories,
             });
         }
-        added
+        out
     }
 
-    /// The class of a shape: the exact key's when it has
-    /// [`MIN_JUDGED`] judged pages, else the general key's.
+    /// The class of a shape: the exact key's when it decides (trusted, or
+    /// [`MIN_JUDGED`] decided pages), else the general key's.
     pub fn class_of(&self, shape: &Shape) -> ShapeClass {
         self.class_with_key(shape).0
     }
 
     /// [`ShapeTable::class_of`] and the key that decided it (`None`: no key
-    /// has enough judged pages).
+    /// decides).
     pub fn class_with_key<'a>(&self, shape: &'a Shape) -> (ShapeClass, Option<&'a str>) {
         for key in shape.keys() {
-            if let Some(c) = self.by_key.get(key).filter(|c| c.judged() >= MIN_JUDGED) {
+            if let Some(c) = self.by_key.get(key).filter(|c| c.decides()) {
                 return (c.class(), Some(key));
             }
         }
@@ -299,29 +364,19 @@ impl ShapeTable {
         self.article_keys > 0
     }
 
-    /// The counts of one key (articles, listings, others).
-    pub fn counts(&self, key: &str) -> Option<(u64, u64, u64)> {
-        self.by_key
-            .get(key)
-            .map(|c| (c.articles, c.listings, c.others))
+    /// The counts of one key as `stats` shows them.
+    pub fn counts(&self, key: &str) -> Option<LearnedShape> {
+        self.by_key.get(key).map(|c| LearnedShape::of(key, *c))
     }
 
     /// Every shape with its class, trusted ones first, then by judged pages.
     pub fn learned(&self) -> Vec<LearnedShape> {
-        let mut out: Vec<LearnedShape> = self
-            .by_key
-            .iter()
-            .map(|(k, c)| LearnedShape {
-                shape: k.clone(),
-                class: c.class(),
-                articles: c.articles,
-                listings: c.listings,
-                others: c.others,
-            })
+        let mut out: Vec<LearnedShape> = (self.by_key.iter())
+            .map(|(k, c)| LearnedShape::of(k, *c))
             .collect();
         out.sort_by(|a, b| {
             let unknown = |s: &LearnedShape| s.class == ShapeClass::Unknown;
-            let n = |s: &LearnedShape| s.articles + s.listings + s.others;
+            let n = |s: &LearnedShape| s.articles + s.listings + s.others + s.stories;
             unknown(a)
                 .cmp(&unknown(b))
                 .then(n(b).cmp(&n(a)))

@@ -7,9 +7,9 @@
 //! report ([`site_report`]), what waits and until when, what failed.
 
 mod site_report;
+mod text;
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
@@ -17,7 +17,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::kinds::{CapKind, ErrorKind, SkipKind};
-use crate::store::{Outlook, OutlookRow};
+use crate::store::Outlook;
 pub use site_report::{SiteReport, SiteTallies};
 
 fn bump(map: &Mutex<BTreeMap<String, u64>>, kind: &str) {
@@ -37,7 +37,11 @@ pub struct Counters {
     pub articles_updated: AtomicU64,
     pub lines_dropped: AtomicU64,
     pub urls_discovered: AtomicU64,
+    /// Links of fetched pages not followed: other sites, traps.
+    pub links_outside: AtomicU64,
     pub pages_not_articles: AtomicU64,
+    /// Judged pages queued again to be judged on new evidence.
+    pub pages_rejudged: AtomicU64,
     /// Per-site counts.
     pub sites: SiteTallies,
     errors: Mutex<BTreeMap<String, u64>>,
@@ -111,12 +115,15 @@ impl Counters {
             lines_dropped: Self::get(&self.lines_dropped),
             articles_recleaned: 0,
             urls_discovered: Self::get(&self.urls_discovered),
+            links_outside: Self::get(&self.links_outside),
             pages_not_articles: Self::get(&self.pages_not_articles),
+            pages_rejudged: Self::get(&self.pages_rejudged),
             errors: self.errors(),
             skipped: self.skipped(),
             caps: self.caps.lock().unwrap_or_else(|p| p.into_inner()).clone(),
             sites: self.sites.reports(),
             requeued: 0,
+            waits_lifted: 0,
             outlook: Outlook::default(),
             elapsed,
         }
@@ -146,11 +153,17 @@ pub struct CrawlSummary {
     pub lines_dropped: u64,
     /// Stored articles whose text changed when cleaned again at the end.
     pub articles_recleaned: u64,
-    /// New URLs handed to the frontier (before its dedup).
+    /// Links to the sites' own pages handed to the frontier, counted each
+    /// time found (the frontier keeps each URL once).
     pub urls_discovered: u64,
+    /// Links of fetched pages not followed: on other sites, or traps.
+    pub links_outside: u64,
     /// HTML pages judged not to be articles (by the page judgement, or by
     /// the site's patterns): section fronts, tags, about pages…
     pub pages_not_articles: u64,
+    /// Pages judged not articles for want of evidence, queued again when
+    /// it came (a feed listed them, their shape was learned).
+    pub pages_rejudged: u64,
     /// Failures by kind (`timeout`, `http_5xx`, `too_large`...).
     pub errors: BTreeMap<String, u64>,
     /// URLs not fetched on purpose, by reason (`robots_disallowed`,
@@ -164,6 +177,9 @@ pub struct CrawlSummary {
     /// Failed or refused URLs queued again at the start: refused under
     /// other settings, or all failed ones with `--retry-failed`.
     pub requeued: u64,
+    /// Waiting URLs made due at the start (`--retry-failed`, or a site
+    /// with nothing else due).
+    pub waits_lifted: u64,
     /// What of the crawled sites waits, and what failed, in the frontier.
     pub outlook: Outlook,
     pub elapsed: Duration,
@@ -225,141 +241,38 @@ impl CrawlSummary {
     }
 }
 
-impl fmt::Display for CrawlSummary {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let secs = self.elapsed.as_secs_f64();
-        let rate = if secs > 0.0 {
-            self.pages_fetched as f64 / secs
-        } else {
-            0.0
-        };
-        writeln!(f, "crawl finished in {secs:.1} s")?;
-        writeln!(
-            f,
-            "  pages fetched:    {} ({rate:.1}/s, {} not modified)",
-            self.pages_fetched, self.not_modified
-        )?;
-        writeln!(f, "  articles stored:  {}", self.articles_stored)?;
-        writeln!(f, "  not articles:     {}", self.pages_not_articles)?;
-        writeln!(f, "  duplicates:       {}", self.duplicates)?;
-        if self.near_duplicates > 0 {
-            writeln!(
-                f,
-                "  near-duplicates:  {} (stored as versions)",
-                self.near_duplicates
-            )?;
-        }
-        if self.articles_updated > 0 {
-            writeln!(f, "  articles updated: {}", self.articles_updated)?;
-        }
-        writeln!(f, "  boilerplate lines dropped: {}", self.lines_dropped)?;
-        writeln!(f, "  articles re-cleaned: {}", self.articles_recleaned)?;
-        writeln!(f, "  URLs discovered:  {}", self.urls_discovered)?;
-        if !self.skipped.is_empty() {
-            let total: u64 = self.skipped.values().sum();
-            writeln!(f, "  skipped:          {total}")?;
-            for (kind, n) in &self.skipped {
-                writeln!(f, "    {kind:<22} {n}")?;
-            }
-        }
-        if !self.caps.is_empty() {
-            writeln!(f, "  caps reached:")?;
-            for (setting, n) in &self.caps {
-                let counted = CapKind::ALL
-                    .iter()
-                    .find(|k| k.setting() == setting)
-                    .map_or("times", |k| k.counted());
-                writeln!(f, "    {setting:<30} {n} {counted}")?;
-            }
-        }
-        if self.requeued > 0 {
-            writeln!(
-                f,
-                "  queued again:     {} failed or refused URLs",
-                self.requeued
-            )?;
-        }
-        if self.errors.is_empty() {
-            write!(f, "  errors:           none")?;
-        } else {
-            write!(f, "  errors:           {}", self.error_total())?;
-            for (kind, n) in &self.errors {
-                write!(f, "\n    {kind:<22} {n}")?;
-            }
-        }
-        self.fmt_sites(f)?;
-        self.fmt_outlook(f)
-    }
-}
-
 impl CrawlSummary {
-    /// Hints for sites whose patterns matched nothing (see
-    /// [`SiteReport::hint`]).
+    /// Hints: for sites whose patterns matched nothing (see
+    /// [`SiteReport::hint`]), and for sites known by their address that
+    /// stored (nearly) nothing (see [`SiteReport::stored_nothing`]).
     pub fn hints(&self) -> Vec<String> {
-        self.sites
-            .iter()
-            .filter_map(|(name, r)| r.hint(name))
+        (self.sites.iter())
+            .filter_map(|(name, r)| {
+                let stored = self.outlook.stored.get(name).copied();
+                r.hint(name)
+                    .or_else(|| r.stored_nothing(name, stored.unwrap_or(r.articles_stored)))
+            })
             .collect()
     }
 
-    fn fmt_sites(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.sites.is_empty() {
-            return Ok(());
+    /// Why a run that fetched nothing while URLs of its sites wait failed
+    /// (`None` when something was fetched, or nothing waits): the waits it
+    /// could not lift, by reason, and until when.
+    pub fn stalled(&self) -> Option<String> {
+        if self.pages_fetched > 0 || self.outlook.waiting.is_empty() {
+            return None;
         }
-        write!(f, "\n  by site:")?;
-        for (name, r) in &self.sites {
-            write!(
-                f,
-                "\n    {name}: {} articles stored, {} pages not articles",
-                r.articles_stored, r.pages_not_articles
-            )?;
-            if r.patterns && r.unmatched_links > 0 {
-                let more = if r.unmatched_links as usize >= site_report::UNMATCHED_TRACKED {
-                    "at least "
-                } else {
-                    ""
-                };
-                write!(
-                    f,
-                    ", {more}{} links matched no pattern (e.g. {})",
-                    r.unmatched_links,
-                    r.unmatched_examples.join(", ")
-                )?;
-            }
-            if !r.found_by_probing.is_empty() {
-                write!(f, "; found by probing: {}", r.found_by_probing.join(", "))?;
-            }
-        }
-        for hint in self.hints() {
-            write!(f, "\n  hint: {hint}")?;
-        }
-        Ok(())
-    }
-
-    fn fmt_outlook(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let total = |rows: &[OutlookRow]| rows.iter().map(|r| r.urls).sum::<u64>();
-        if !self.outlook.waiting.is_empty() {
-            write!(f, "\n  waiting:          {}", total(&self.outlook.waiting))?;
-            for r in &self.outlook.waiting {
-                let until = r
-                    .until
-                    .and_then(crate::store::ms_to_rfc3339)
-                    .map(|t| format!(" until {} UTC", t[..t.len().min(19)].replace('T', " ")))
-                    .unwrap_or_default();
-                write!(f, "\n    {:<22} {:<22} {}{until}", r.site, r.reason, r.urls)?;
-            }
-        }
-        if !self.outlook.failed.is_empty() {
-            write!(
-                f,
-                "\n  failed (all runs): {} (`newshound crawl --retry-failed` queues them again)",
-                total(&self.outlook.failed)
-            )?;
-            for r in &self.outlook.failed {
-                write!(f, "\n    {:<22} {:<22} {}", r.site, r.reason, r.urls)?;
-            }
-        }
-        Ok(())
+        let waits: Vec<String> = (self.outlook.waiting.iter())
+            .map(|r| {
+                let until = r.until.map(text::utc).unwrap_or_default();
+                format!("{} {} of {} until {until}", r.urls, r.reason, r.site)
+            })
+            .collect();
+        Some(format!(
+            "nothing was fetched: every URL due waits ({}); `newshound crawl --retry-failed` \
+             tries them now",
+            waits.join("; ")
+        ))
     }
 }
 
@@ -420,6 +333,29 @@ mod tests {
             .unwrap_or_default();
         assert!(why.contains("robots.txt could not be fetched"), "{why}");
         assert!(!why.contains("network reachable"), "{why}");
+    }
+
+    #[test]
+    fn regression_urls_discovered_115_with_16_stored_read_as_a_fault() {
+        let c = Counters::default();
+        Counters::add(&c.urls_discovered, 115);
+        Counters::add(&c.articles_stored, 16);
+        Counters::add(&c.pages_not_articles, 52);
+        Counters::add(&c.links_outside, 42);
+        let mut s = c.summary(Duration::from_secs(1));
+        s.outlook.queued.insert("a".into(), 7);
+        let text = s.to_string();
+        assert!(
+            text.contains(
+                "URLs discovered:  115 links to the sites' pages, counted each time found: \
+                 16 stored as articles, 52 pages not articles, 7 URLs queued for later"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("not followed:     42 links outside the sites (other hosts, traps)"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -27,7 +27,7 @@ use super::politeness::{HostPermit, Politeness, Sent};
 use super::pool::ProcessPool;
 use super::retry::{after_failure, refusal, AfterFailure};
 use super::robots::{RobotsCache, Verdict};
-use super::shapes::{self, ExploreBudget, Judged, LiveShapes, Promoted};
+use super::shapes::{ExploreBudget, LiveShapes, Promoted};
 use super::summary::Counters;
 use super::writer::Writer;
 use crate::config::{Config, SiteSettings};
@@ -40,10 +40,12 @@ use crate::store::{HostTurns, Turn};
 use process_step::{process_blocking, rule_update};
 use robots_step::robots_verdict;
 
+mod learning_step;
 mod probe_step;
 mod process_step;
 mod robots_step;
 
+pub use learning_step::{as_article, rejudge};
 pub use probe_step::Probes;
 
 /// Everything the workers of one run share.
@@ -287,11 +289,11 @@ pub async fn work(ctx: Arc<Ctx>, job: Job, stop: watch::Receiver<bool>) -> Done 
     let result = ctx.fetcher.fetch(&url, &validators, expect).await;
     // The response has been read: a Crawl-delay counts from here.
     drop(sent);
-    let (record, probe_from) = match result {
+    let (record, probe_from, hold) = match result {
         Err(e) => {
             let (record, retry_at) = failed(&ctx, &q, &host, started_at, &e);
             done.retry_at = retry_at;
-            (record, None)
+            (record, None, false)
         }
         Ok(fetched) => {
             BodyBudget::shrink(&mut body_room, fetched.body.len());
@@ -306,6 +308,9 @@ pub async fn work(ctx: Arc<Ctx>, job: Job, stop: watch::Receiver<bool>) -> Done 
     }
     ops.push(WriteOp::Fetched(record));
     finish(&ctx, ops, permit).await;
+    if hold {
+        learning_step::hold(&ctx, &site.name, &q.url).await;
+    }
     done
 }
 
@@ -380,12 +385,12 @@ fn failed(
 }
 
 /// When an article fetched for the first time is fetched once more
-/// (`[crawler] refetch_articles_after_secs`, 0 = never). A refetch is the
-/// last visit: `fetched_before` is set by then.
-pub fn refetch_at(cfg: &Config, q: &QueuedUrl) -> Option<i64> {
+/// (`[crawler] refetch_articles_after_secs`, 0 = never); `kind` is the
+/// URL's kind after its page was judged. A refetch is the last visit:
+/// `fetched_before` is set by then.
+pub fn refetch_at(cfg: &Config, kind: UrlKind, fetched_before: bool) -> Option<i64> {
     let after = cfg.crawler.refetch_articles_after;
-    (!after.is_zero() && q.kind == UrlKind::Article && !q.fetched_before)
-        .then(|| now_ms() + ms(after))
+    (!after.is_zero() && kind == UrlKind::Article && !fetched_before).then(|| now_ms() + ms(after))
 }
 
 pub fn revisit_ms(cfg: &Config) -> i64 {
@@ -400,15 +405,17 @@ async fn succeeded(
     started_at: i64,
     mut fetched: Fetched,
     ops: &mut Vec<WriteOp>,
-) -> (FetchRecord, Option<Url>) {
+) -> (FetchRecord, Option<Url>, bool) {
     let cfg = &ctx.cfg;
     let bytes = fetched.body.len() as u64;
     ctx.politeness.record_success(host);
     Counters::add(&ctx.counters.pages_fetched, 1);
     let mut completed = true;
     let mut judgement = None;
-    // What the page was judged, for its shape's counts.
-    let mut judged = None;
+    // The URL's kind once its page is judged.
+    let mut kind = q.kind;
+    // What the judged page is for the rest of the crawl.
+    let mut learned = learning_step::Learned::default();
     let mut probe_from = None;
     // What the fetch log says was left out.
     let mut note = None;
@@ -451,6 +458,7 @@ async fn succeeded(
         // Links the frontier has already still count as discovered.
         let discovered = processed.urls.len() + processed.urls_known;
         Counters::add(&ctx.counters.urls_discovered, discovered as u64);
+        Counters::add(&ctx.counters.links_outside, processed.outside as u64);
         if !processed.urls.is_empty() {
             ops.push(WriteOp::AddUrls(processed.urls));
         }
@@ -461,30 +469,21 @@ async fn succeeded(
             if !j.is_article() {
                 Counters::add(&ctx.counters.pages_not_articles, 1);
             }
+            let changed = PageJudgement::kind_after(j.is_article(), q.kind);
+            kind = changed.unwrap_or(kind);
             PageJudgement {
                 article: j.is_article(),
                 reason: j.reason.as_str(),
+                kind: changed,
             }
         });
-        let promote = ctx.promoted.fresh(processed.promote);
-        if !promote.is_empty() {
-            ops.push(WriteOp::Promote(promote));
-        }
+        learning_step::listed_and_promoted(ctx, processed.listed, processed.promote, ops);
         if let Some(outcome) = processed.rule {
             ops.push(WriteOp::SiteRule(rule_update(ctx, &site.name, outcome)));
         }
-        judged = match processed.judgement {
-            Some(j) if shapes::by_shapes(site) => Some(Judged::of_judgement(
-                j.is_article(),
-                j.is_listing() || matches!(q.kind, UrlKind::Seed | UrlKind::Index),
-            )),
-            _ => shapes::judged_by_kind(site, q.kind, processed.article.is_some()),
-        };
-        if let Some(j) = judged {
-            if let Some(update) = ctx.shapes.observe(&site.name, &fetched.final_url, j) {
-                ops.push(WriteOp::Shapes(update));
-            }
-        }
+        let article = processed.article.is_some();
+        let page = (q.kind, &fetched.final_url, processed.judgement, article);
+        learned = learning_step::learn(ctx, site, page, ops);
         if let Some(mut article) = processed.article {
             if let Some(len) = article.cap_text(cfg.store.max_text_bytes) {
                 ctx.counters.capped(CapKind::TextBytes);
@@ -507,11 +506,17 @@ async fn succeeded(
         }
     }
     // A page of a site without patterns judged a listing is revisited like
-    // an index page (it was queued before its shape was known).
-    let listing = judged == Some(Judged::Listing) && shapes::by_shapes(site);
-    let next = if is_revisited(q.kind) || listing {
+    // an index page (it was queued before its shape was known); one judged
+    // an article is an article from now on.
+    // A page queued by a learned index shape is revisited only if judged
+    // a list.
+    let revisited = match kind {
+        UrlKind::Index if learned.judged => learned.listing,
+        kind => is_revisited(kind) || learned.listing,
+    };
+    let next = if revisited {
         NextState::At(now_ms() + revisit_ms(cfg))
-    } else if let Some(at) = refetch_at(cfg, q) {
+    } else if let Some(at) = refetch_at(cfg, kind, q.fetched_before) {
         NextState::At(at)
     } else {
         NextState::Done
@@ -535,5 +540,5 @@ async fn succeeded(
         refused_under: None,
         note,
     };
-    (record, probe_from)
+    (record, probe_from, learned.hold)
 }

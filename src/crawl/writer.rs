@@ -41,8 +41,8 @@ use super::seen::{CommittedUrls, SeenUrls};
 use super::summary::Counters;
 use crate::config::Config;
 use crate::store::{
-    AnyStore, ClaimFilter, DroppedUrls, Outlook, QueuedUrl, ShapeCounts, StoreError, UrlCaps,
-    WriteOp, WriteOutcome,
+    AnyStore, ClaimFilter, DroppedUrls, Outlook, QueuedUrl, Requeue, ShapeCounts, StoreError,
+    UrlCaps, WriteOp, WriteOutcome,
 };
 
 /// Items (records, articles, [`URLS_PER_ITEM`] new URLs) buffered before a
@@ -59,6 +59,9 @@ pub const SEEN_URLS: usize = 128 * 1024;
 pub const FLUSH_EVERY: Duration = Duration::from_millis(200);
 /// Commands queued before senders wait (back-pressure on workers).
 pub const CHANNEL: usize = 1024;
+
+/// Judged pages: (site, URL).
+type Judged = Result<Vec<(String, String)>, StoreError>;
 
 /// The store operations a crawl needs. [`AnyStore`] (either store) is the
 /// real one; the trait keeps the crawl testable on stores of its own.
@@ -115,20 +118,17 @@ pub trait CrawlStore: Send + 'static {
     fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
         Ok(Vec::new())
     }
-    /// Queue again the URLs of `sites` refused under other settings than
-    /// `refusals` (reason, fingerprint of today's settings); how many.
-    fn requeue_refused(
-        &mut self,
-        sites: &[String],
-        refusals: &[(String, String)],
-    ) -> Result<usize, StoreError> {
-        let _ = (sites, refusals);
-        Ok(0)
+    /// The pages of `sites` whose last judgement gave one of `reasons`:
+    /// (site, URL), at most `limit` per site.
+    fn judged_for(&mut self, sites: &[String], reasons: &[&str], limit: usize) -> Judged {
+        let _ = (sites, reasons, limit);
+        Ok(Vec::new())
     }
-    /// Queue again every failed URL of `sites`; how many.
-    fn requeue_failed(&mut self, sites: &[String]) -> Result<usize, StoreError> {
-        let _ = sites;
-        Ok(0)
+    /// Queue again what `plan` says of `sites`' failed, refused and
+    /// waiting URLs; (queued again, waits lifted).
+    fn requeue(&mut self, sites: &[String], plan: &Requeue) -> Result<(usize, usize), StoreError> {
+        let _ = (sites, plan);
+        Ok((0, 0))
     }
     /// What of `sites` waits or failed in the frontier.
     fn outlook(&mut self, sites: &[String], now_ms: i64) -> Result<Outlook, StoreError> {
@@ -211,15 +211,11 @@ impl CrawlStore for AnyStore {
     fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
         AnyStore::url_shapes(self)
     }
-    fn requeue_refused(
-        &mut self,
-        sites: &[String],
-        refusals: &[(String, String)],
-    ) -> Result<usize, StoreError> {
-        AnyStore::requeue_refused(self, sites, refusals)
+    fn judged_for(&mut self, sites: &[String], reasons: &[&str], limit: usize) -> Judged {
+        AnyStore::judged_for(self, sites, reasons, limit)
     }
-    fn requeue_failed(&mut self, sites: &[String]) -> Result<usize, StoreError> {
-        AnyStore::requeue_failed(self, sites)
+    fn requeue(&mut self, sites: &[String], plan: &Requeue) -> Result<(usize, usize), StoreError> {
+        AnyStore::requeue(self, sites, plan)
     }
     fn outlook(&mut self, sites: &[String], now_ms: i64) -> Result<Outlook, StoreError> {
         AnyStore::outlook(self, sites, now_ms)
@@ -589,6 +585,7 @@ fn tally(sites: &[Option<String>], outcomes: &[WriteOutcome], counters: &Counter
             | WriteOutcome::RuleRecorded
             | WriteOutcome::ShapesRecorded
             | WriteOutcome::UrlsPromoted(_) => {}
+            WriteOutcome::UrlsRejudged(n) => Counters::add(&counters.pages_rejudged, *n as u64),
         }
     }
 }

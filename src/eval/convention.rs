@@ -66,24 +66,30 @@ pub enum ConventionSource {
 /// counting them would lose 0.0006 on readability-dev, 0.0071 on
 /// cleanportaleval and nothing on cleaneval-dev.
 ///
+/// fundus-dev's gold records hold the standfirst, subheadings and
+/// paragraphs, without the headline, captions, bylines or comments (its
+/// README): the body as `extract` outputs it.
+///
 /// trafilatura-dev is scored by snippets ([`super::snippets`]): the title
 /// is not part of the scored text and its `without` snippets list comments,
 /// bylines and dates, so it is scored as `extract` outputs, body only.
-const KNOWN: [(&str, bool, bool); 5] = [
+const KNOWN: [(&str, bool, bool); 6] = [
     ("page-signal-dev", true, false),
     ("cleaneval-dev", true, true),
     ("cleanportaleval", true, false),
     ("readability-dev", false, false),
     ("trafilatura-dev", false, false),
+    ("fundus-dev", false, false),
 ];
 
 /// (set, captions in gold, bylines in gold), as [`KNOWN`].
-const KNOWN_FURNITURE: [(&str, bool, bool); 5] = [
+const KNOWN_FURNITURE: [(&str, bool, bool); 6] = [
     ("page-signal-dev", true, true),
     ("cleaneval-dev", false, false),
     ("cleanportaleval", true, false),
     ("readability-dev", true, false),
     ("trafilatura-dev", false, false),
+    ("fundus-dev", false, false),
 ];
 
 impl GoldConvention {

@@ -10,6 +10,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use super::sequence::{page_order, site_key};
+use super::site::page_site;
 use super::{score_tokens, EvalError, EvalReport, GoldConvention, PageScore, Score};
 use crate::extract::{ExtractOptions, Extraction, Extractor, Page};
 use crate::extract_dir;
@@ -118,12 +119,14 @@ fn eval_page(
     let a = tokenize(&text);
     let b = tokenize(&gold);
     Ok(PageScore {
+        site: page_site(&bytes, &name),
         name,
         score: score_tokens(&a, &b),
         extracted_tokens: a.len(),
         gold_tokens: b.len(),
         millis,
         snippets: None,
+        record: None,
     })
 }
 

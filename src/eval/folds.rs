@@ -24,15 +24,13 @@ use std::time::Instant;
 use serde::Serialize;
 
 use super::corpus::read_page_and_gold;
-use super::sequence::site_key;
+use super::site::site_in;
 use super::{lcs_len, score, EvalError, EvalReport, PageScore};
 use crate::extract::blocks::{blocks, Features};
 use crate::extract::model::BlockModel;
 use crate::extract::nb::NbModel;
 use crate::extract::tree::c45::{self, Sample};
-use crate::extract::{
-    charset, dom::Dom, metadata, strip, Algorithm, ExtractOptions, Extractor, Page,
-};
+use crate::extract::{charset, dom::Dom, strip, Algorithm, ExtractOptions, Extractor, Page};
 use crate::extract_dir;
 use crate::words::tokenize;
 
@@ -76,30 +74,12 @@ fn par_map<T: Sync, R: Send>(items: &[T], jobs: usize, f: impl Fn(&T) -> R + Syn
     out.into_iter().map(|(_, r)| r).collect()
 }
 
-/// Site key of a file stem: without a trailing `_NN` or `-NN`.
-fn stem_site(stem: &str) -> &str {
-    let key = site_key(stem);
-    match key.rsplit_once('-') {
-        Some((k, n)) if !k.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
-            k
-        }
-        _ => key,
-    }
-}
-
 /// Segment and label one page.
 fn label_page(path: &Path, gold_dir: &Path) -> Result<LabelledPage, EvalError> {
     let (name, bytes, gold) = read_page_and_gold(path, gold_dir)?;
     let html = charset::decode(&bytes, None, None);
     let doc = scraper::Html::parse_document(&strip::strip(&html.text));
-    let canonical = metadata::extract_metadata_in(&doc, None, None).canonical_url;
-    let host = canonical
-        .and_then(|u| url::Url::parse(&u).ok())
-        .and_then(|u| {
-            u.host_str()
-                .map(|h| h.trim_start_matches("www.").to_string())
-        });
-    let site = host.unwrap_or_else(|| stem_site(&name).to_string());
+    let site = site_in(&doc, &name);
     let dom = Dom::build(&doc);
     let page_blocks = blocks(&dom);
     let gold_tokens = tokenize(&gold);
@@ -278,11 +258,13 @@ pub fn cross_validate(
         let s = score(&text, &page.gold);
         PageScore {
             name: page.name.clone(),
+            site: page.site.clone(),
             score: s,
             extracted_tokens: tokenize(&text).len(),
             gold_tokens: tokenize(&page.gold).len(),
             millis,
             snippets: None,
+            record: None,
         }
     });
     let sites: BTreeSet<&str> = pages.iter().map(|p| p.site.as_str()).collect();
@@ -345,8 +327,6 @@ mod tests {
                 assert_eq!(a.site == b.site, fa == fb, "{} {}", a.name, b.name);
             }
         }
-        assert_eq!(stem_site("bbc-1"), "bbc");
-        assert_eq!(stem_site("tv.msnbc.com_news_07"), "tv.msnbc.com_news");
     }
 
     #[test]

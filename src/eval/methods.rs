@@ -16,6 +16,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::folds::{cross_validate, label_dir, DEFAULT_FOLDS};
+use super::halves::halves;
 use super::snippets;
 use super::{evaluate_dir, evaluate_set, EvalError, EvalReport, GoldConvention, Score};
 use crate::extract::model::BlockModel;
@@ -33,6 +34,10 @@ pub enum ScoredBy {
     /// accuracy in the CleanEval column. `nb` and `tree` run their shipped
     /// model, which never saw a snippet set (it is trained on gold texts).
     Snippets,
+    /// A set of gold records ([`super::records`]): the body scored with
+    /// the records' tokens, every page directly (`nb` and `tree` with their
+    /// shipped model, which never saw these pages).
+    Records,
 }
 
 /// One algorithm on one set.
@@ -60,17 +65,19 @@ pub fn evaluate_algorithm(
     model: Option<Arc<BlockModel>>,
     jobs: usize,
 ) -> Result<MethodRow, EvalError> {
-    let (report, scored_by) = if gold.is_file() {
+    let (report, scored_by) = if gold.is_file() || super::records::is_record_dir(gold) {
         let opts = ExtractOptions {
             algorithm,
             model,
             ..ExtractOptions::default()
         };
         let convention = GoldConvention::of_set_dir(html);
-        (
-            evaluate_set(html, gold, &opts, &convention, jobs)?,
-            ScoredBy::Snippets,
-        )
+        let by = if gold.is_file() {
+            ScoredBy::Snippets
+        } else {
+            ScoredBy::Records
+        };
+        (evaluate_set(html, gold, &opts, &convention, jobs)?, by)
     } else if algorithm.is_learned() && model.is_none() {
         let pages = label_dir(html, gold, jobs)?;
         match cross_validate(algorithm, &pages, DEFAULT_FOLDS, jobs) {
@@ -142,8 +149,8 @@ pub fn render_table(rows: &[MethodRow]) -> String {
     let w = rows.iter().map(|r| r.set.len()).max().unwrap_or(3).max(3);
     let _ = writeln!(
         out,
-        "{:<w$}  {:<5} {:>5}  {:>6} {:>6} {:>6} {:>6}  {:>8}  scored by",
-        "set", "alg", "pages", "P", "R", "F1", "CE", "pages/s"
+        "{:<w$}  {:<5} {:>5}  {:>6} {:>6} {:>6} {:>6}  {:>8}  {:>6} {:>6}  scored by",
+        "set", "alg", "pages", "P", "R", "F1", "CE", "pages/s", "study", "held"
     );
     for r in rows {
         let m = &r.mean;
@@ -151,10 +158,12 @@ pub fn render_table(rows: &[MethodRow]) -> String {
             ScoredBy::Direct => "every page",
             ScoredBy::Folds => "held-out folds by site",
             ScoredBy::Snippets => "snippets (summed; CE column: accuracy)",
+            ScoredBy::Records => "gold records (body; metadata: eval --set)",
         };
+        let h = halves(&r.report.pages);
         let _ = writeln!(
             out,
-            "{:<w$}  {:<5} {:>5}  {:>6.3} {:>6.3} {:>6.3} {:>6.3}  {:>8.0}  {by}",
+            "{:<w$}  {:<5} {:>5}  {:>6.3} {:>6.3} {:>6.3} {:>6.3}  {:>8.0}  {:>6.3} {:>6.3}  {by}",
             r.set,
             r.algorithm.name(),
             r.pages,
@@ -162,9 +171,14 @@ pub fn render_table(rows: &[MethodRow]) -> String {
             m.recall,
             m.f1,
             m.cleaneval,
-            r.pages_per_sec
+            r.pages_per_sec,
+            h.study.f1,
+            h.held.f1
         );
     }
+    out.push_str(
+        "study / held: F1 of the half of each set's sites studied, and of the half only scored\n",
+    );
     out
 }
 
@@ -223,7 +237,8 @@ mod tests {
             rows.push(row);
         }
         let table = render_table(&rows);
-        assert_eq!(table.lines().count(), 1 + Algorithm::ALL.len(), "{table}");
+        // Heading, a row per algorithm, the note on the halves.
+        assert_eq!(table.lines().count(), 2 + Algorithm::ALL.len(), "{table}");
         assert!(
             table.contains("tree") && table.contains("held-out"),
             "{table}"

@@ -23,9 +23,12 @@ use crate::extract::{Algorithm, ExtractOptions};
 mod convention;
 mod corpus;
 pub mod folds;
+pub mod halves;
 mod lcs;
 pub mod methods;
+pub mod records;
 pub mod sequence;
+mod site;
 pub mod snippets;
 pub use convention::{ConventionSource, GoldConvention};
 pub use corpus::{evaluate_dir, sequence_pages, SequencePages};
@@ -54,7 +57,8 @@ fn ids<'t>(a: &[&'t str], b: &[&'t str]) -> (Vec<u32>, Vec<u32>) {
 }
 
 /// Score every page of `html_dir` against `gold`: a directory of gold
-/// texts ([`evaluate_dir`]) or a snippet file ([`snippets::evaluate_snippets`]).
+/// texts ([`evaluate_dir`]), of gold records ([`records::evaluate_records`])
+/// or a snippet file ([`snippets::evaluate_snippets`]).
 pub fn evaluate_set(
     html_dir: &Path,
     gold: &Path,
@@ -64,6 +68,8 @@ pub fn evaluate_set(
 ) -> Result<EvalReport, EvalError> {
     if gold.is_file() {
         snippets::evaluate_snippets(html_dir, gold, opts, convention, jobs)
+    } else if records::is_record_dir(gold) {
+        records::evaluate_records(html_dir, gold, opts, jobs)
     } else {
         evaluate_dir(html_dir, gold, opts, convention, jobs)
     }
@@ -132,6 +138,8 @@ pub enum EvalError {
     },
     #[error("{path}: not a snippet file ({{\"page.html\": {{\"with\": [...], \"without\": [...]}}}}): {why}")]
     BadSnippets { path: PathBuf, why: String },
+    #[error("{path}: not a gold record ({{\"body_text\": ..., \"title\": ..., \"authors\": [...]}}): {why}")]
+    BadRecord { path: PathBuf, why: String },
     #[error("{page}: no snippets in {snippets}")]
     MissingSnippets { page: PathBuf, snippets: PathBuf },
     #[error("{html_dir}: none of the {pages} pages has a gold text in {gold_dir}")]
@@ -147,6 +155,8 @@ pub enum EvalError {
 pub struct PageScore {
     /// File stem (`<name>.html` / `<name>.txt`).
     pub name: String,
+    /// The page's site, which decides its [`halves::Half`].
+    pub site: String,
     #[serde(flatten)]
     pub score: Score,
     pub extracted_tokens: usize,
@@ -157,6 +167,9 @@ pub struct PageScore {
     /// words of its `with` snippets).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub snippets: Option<snippets::SnippetCounts>,
+    /// A set with a gold record per page: its metadata scores.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record: Option<records::RecordScores>,
 }
 
 /// Per-page scores and their means.
@@ -257,7 +270,21 @@ impl EvalReport {
             m.cleaneval,
             self.max_millis
         );
+        self.render_halves(&mut out);
+        if let Some(s) = records::summary(&self.pages) {
+            out.push_str(&s.render());
+        }
         out
+    }
+
+    /// The line of the two halves by site ([`halves`]).
+    fn render_halves(&self, out: &mut String) {
+        let h = halves::halves(&self.pages);
+        let _ = writeln!(
+            out,
+            "by site: studied half {:.3} ({} pages, {} sites), held-out half {:.3} ({} pages, {} sites)",
+            h.study.f1, h.study.pages, h.study.sites, h.held.f1, h.held.pages, h.held.sites
+        );
     }
 
     /// The table of a set scored by snippets: per page the `with` snippets
@@ -308,6 +335,7 @@ impl EvalReport {
             empty,
             self.max_millis
         );
+        self.render_halves(out);
     }
 }
 

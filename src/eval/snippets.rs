@@ -23,6 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use super::corpus::score_pages;
 use super::corpus::selected;
+use super::site::page_site;
 use super::{EvalError, EvalReport, GoldConvention, PageScore, Score};
 use crate::extract::ExtractOptions;
 use crate::words::{tokenize, word_count};
@@ -219,12 +220,14 @@ fn score_page(
     let text = convention.scored_text(&selection.article.text, selection.headline.as_deref());
     let counts = count(&text, snippets);
     Ok(PageScore {
+        site: page_site(&bytes, &name),
         name,
         score: counts.score(),
         extracted_tokens: tokenize(&text).len(),
         gold_tokens: snippets.with.iter().map(|s| word_count(s)).sum(),
         millis,
         snippets: Some(counts),
+        record: None,
     })
 }
 

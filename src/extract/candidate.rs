@@ -106,6 +106,19 @@ pub fn recipe_around(dom: &Dom<'_>, stats: &[Stats], best: usize) -> Option<usiz
 static GALLERY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new("(?i)gallery|slideshow|carousel").expect("static regex"));
 
+/// Per node, whether it is inside a gallery (an element whose class or id
+/// says gallery, slideshow or carousel): photo captions, one per slide,
+/// which read like sentences but are not the story.
+pub fn in_galleries(dom: &Dom<'_>) -> Vec<bool> {
+    let mut g = vec![false; dom.len()];
+    for i in 1..dom.len() {
+        let nd = &dom.nodes[i];
+        g[i] = g[nd.parent as usize]
+            || (nd.tag != Tag::Text && (GALLERY.is_match(nd.class) || GALLERY.is_match(nd.id)));
+    }
+    g
+}
+
 /// A gallery embedded in the declared article that holds the best node:
 /// its captions outweigh the story around it. Returns the gallery element
 /// (the outermost one below the declared article) when the declared article
@@ -134,11 +147,14 @@ pub fn gallery_in_declared_body(dom: &Dom<'_>, stats: &[Stats], best: usize) -> 
 /// with at least [`tune::INTERIOR_TEXT_AROUND`] characters of kept
 /// non-link text before and after it, written in the paragraph flow (a
 /// child of the best node, or a `<p>` beside it) and with items of some
-/// length. Release notes, reading
-/// lists and "in progress" bug lists are link lists the reader reads; a
-/// pull-out box of related links sits in its own box, font-size controls
-/// ("A A A") are one letter per item. The mask marks the lists' subtrees,
-/// which link-density pruning then leaves alone.
+/// length; and every `<p>` there that writes two or more links into its
+/// text ("Tokyo: <a>Chiyoda</a>, <a>Minato</a>", a link round-up). Release
+/// notes, reading lists, "in progress" bug lists and lists of the places
+/// an earthquake was felt are link lists the reader reads; a pull-out box
+/// of related links sits in its own box, font-size controls ("A A A") are
+/// one letter per item, and a "Read also: <a>headline</a>" line is one
+/// link. The mask marks their subtrees, which link-density pruning then
+/// leaves alone.
 pub fn interior_link_lists(
     dom: &Dom<'_>,
     stats: &[Stats],
@@ -160,6 +176,17 @@ pub fn interior_link_lists(
             .count() as u32;
         items > 0 && stats[list].chars >= tune::INTERIOR_ITEM_CHARS * items
     };
+    // Two links or more, with text between them (not only around them).
+    let written_links = |p: usize| {
+        let links: Vec<usize> = (p + 1..dom.nodes[p].end as usize)
+            .filter(|&k| dom.nodes[k].tag == Tag::A && stats[k].chars > 0)
+            .collect();
+        links.len() >= 2
+            && links.windows(2).all(|w| {
+                (dom.nodes[w[0]].end as usize..w[1])
+                    .any(|k| dom.nodes[k].tag == Tag::Text && dom.nodes[k].chars > 0)
+            })
+    };
     let n = dom.len();
     // before[i]: kept non-link text characters of the text nodes before i.
     let mut before = vec![0u32; n + 1];
@@ -178,7 +205,12 @@ pub fn interior_link_lists(
     while i < n {
         let nd = &dom.nodes[i];
         let end = nd.end as usize;
-        if nd.tag == Tag::List
+        let kind = match nd.tag {
+            Tag::List => long_items(i),
+            Tag::P => written_links(i),
+            _ => false,
+        };
+        if kind
             && i > best
             && end <= dom.nodes[best].end as usize
             && keep[i]
@@ -186,7 +218,6 @@ pub fn interior_link_lists(
             && before[i] >= tune::INTERIOR_TEXT_AROUND
             && total - before[end] >= tune::INTERIOR_TEXT_AROUND
             && in_flow(i)
-            && long_items(i)
         {
             for m in &mut interior[i..end] {
                 *m = true;
@@ -341,5 +372,28 @@ mod tests {
         let interior = interior_link_lists(&dom, &stats, 0, &keep, &removed);
         assert!(interior[find(&dom, "middle")]);
         assert!(!interior[find(&dom, "first")] && !interior[find(&dom, "last")]);
+    }
+
+    #[test]
+    fn regression_a_paragraph_of_linked_place_names_in_the_story_was_pruned() {
+        let doc = Html::parse_document(&format!(
+            "<body><div>{}{}<p id=places>Miyazaki: <a href=/t>Takanabe</a>, \
+             <a href=/s>Shintomi</a>, <a href=/m>Miyazaki city</a></p>\
+             <p id=teaser>Read also: <a href=/x>Storm hits the coast overnight</a></p>{}{}</div></body>",
+            para(0),
+            para(1),
+            para(2),
+            para(3)
+        ));
+        let dom = Dom::build(&doc);
+        let keep = vec![true; dom.len()];
+        let removed = vec![false; dom.len()];
+        let stats = dom.stats(&removed);
+        let interior = interior_link_lists(&dom, &stats, 0, &keep, &removed);
+        assert!(
+            interior[find(&dom, "places")],
+            "links written into the text"
+        );
+        assert!(!interior[find(&dom, "teaser")], "one link: a teaser line");
     }
 }

@@ -52,7 +52,7 @@ fn words(s: &str) -> usize {
 /// that finds some (see the module doc).
 pub fn never_empty(dom: &Dom<'_>, doc: &scraper::Html, selection: Selection) -> Selection {
     if !selection.text.trim().is_empty() {
-        return selection;
+        return richer_schema_body(doc, selection);
     }
     let skip = vec![false; dom.len()];
     let not_article = |selection: Selection| {
@@ -102,6 +102,30 @@ pub fn never_empty(dom: &Dom<'_>, doc: &scraper::Html, selection: Selection) -> 
     }
     with(sink.finish(), Method::Fallback)
 }
+
+/// A short selection (under [`SHORT_SELECTION_WORDS`]) whose page declares
+/// an `articleBody` in JSON-LD at least twice as long: the body the page
+/// renders with a script, or behind a "read more" button, is the story;
+/// what the markup shows is its teaser.
+fn richer_schema_body(doc: &scraper::Html, selection: Selection) -> Selection {
+    let have = words(&selection.text);
+    if have >= SHORT_SELECTION_WORDS {
+        return selection;
+    }
+    match json_ld_article_body(doc) {
+        Some(text) if words(&text) >= MIN_ARTICLE_WORDS.max(2 * have) => Selection {
+            markdown: selection.markdown.as_ref().map(|_| text.clone()),
+            text,
+            method: Method::Schema,
+            headline: selection.headline,
+        },
+        _ => selection,
+    }
+}
+
+/// A selection shorter than this many words is checked against the page's
+/// JSON-LD `articleBody` ([`richer_schema_body`]).
+pub const SHORT_SELECTION_WORDS: usize = 150;
 
 /// The page's declared article container: `itemprop=articleBody`, else
 /// `role=main` / `<main>`, else the `<article>` with the most text.

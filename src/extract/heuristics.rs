@@ -133,6 +133,13 @@ fn is_comment_name(name: &str) -> bool {
 /// word: `article-comments` is rescued, `story-feature related` is not
 /// (per-name rescue gained 0.07 and 0.04 F1 on two page-signal pages, lost
 /// nothing).
+///
+/// With `state_words`, names that label the content instead of naming the
+/// element's role say nothing: the taxonomy terms of a CMS's post class
+/// list ([`is_post_class_list`]: `category-kommentare`, `tag-social-media`
+/// on the wrapper of the story itself), and a page builder's generic
+/// `widget` beside the name of its kind (Blogger's `widget Blog` is the
+/// blog's posts).
 fn words_of(value: &str, state_words: bool) -> (bool, bool, bool) {
     if value.is_empty() {
         return (false, false, false);
@@ -144,11 +151,58 @@ fn words_of(value: &str, state_words: bool) -> (bool, bool, bool) {
     } else {
         value
     };
-    let neg = v
-        .split_ascii_whitespace()
-        .any(|name| is_negative_name(name, state_words) && !is_match(&MAYBE_SUB, name));
-    let comment = v.split_ascii_whitespace().any(is_comment_name);
+    let post_list = state_words && is_post_class_list(v);
+    let typed_widget = state_words
+        && v.split_ascii_whitespace().any(|name| {
+            name != "widget" && is_match(&POS_SUB, name) && !is_negative_name(name, true)
+        });
+    let role_names = || {
+        v.split_ascii_whitespace()
+            .filter(move |name| !(post_list && is_taxonomy_name(name)))
+            .filter(move |name| !(typed_widget && *name == "widget"))
+    };
+    let neg =
+        role_names().any(|name| is_negative_name(name, state_words) && !is_match(&MAYBE_SUB, name));
+    let comment = role_names().any(is_comment_name);
     (neg, is_match(&POS_SUB, v), comment)
+}
+
+/// A name that files the content under a term of a taxonomy (`tag-brexit`,
+/// `category-kommentare`, `topic-social-media`): its words are the story's
+/// subject.
+fn is_taxonomy_name(name: &str) -> bool {
+    const PREFIXES: [&str; 9] = [
+        "tag-",
+        "tags-",
+        "category-",
+        "categories-",
+        "cat-",
+        "topic-",
+        "topics-",
+        "post_tag-",
+        "term-",
+    ];
+    PREFIXES
+        .iter()
+        .any(|p| name.len() > p.len() && name.starts_with(p))
+}
+
+/// The class list a CMS writes on a post's wrapper: taxonomy terms with
+/// the post's id, type, status or format (WordPress's `post_class`:
+/// `post-123 type-post status-publish hentry category-news tag-share`), at
+/// least two such names.
+fn is_post_class_list(v: &str) -> bool {
+    let marker = |name: &str| {
+        is_taxonomy_name(name)
+            || name == "hentry"
+            || ["type-", "status-", "format-"]
+                .iter()
+                .any(|p| name.len() > p.len() && name.starts_with(p))
+            || name
+                .strip_prefix("post-")
+                .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    };
+    v.split_ascii_whitespace().filter(|n| marker(n)).count() >= 2
 }
 
 /// A class/id name with a boilerplate word. With `state_words`, a word
@@ -172,17 +226,49 @@ fn is_negative_name(name: &str, state_words: bool) -> bool {
     if !whole || !state_words {
         return whole;
     }
-    let mut before = "";
-    for part in name
+    let parts: Vec<&str> = name
         .split(|c: char| !c.is_ascii_alphanumeric())
         .filter(|p| !p.is_empty())
-    {
-        if part_negative(part) && !is_state_qualifier(before) {
+        .collect();
+    let mut before = "";
+    for (k, &part) in parts.iter().enumerate() {
+        // `hidden-print`: both words name the one state.
+        let responsive = |k: usize, part: &str| {
+            matches!(part, "hidden" | "hide")
+                && parts.get(k + 1).is_some_and(|next| is_screen_size(next))
+        };
+        let size_of_state = k > 0 && responsive(k - 1, before);
+        if part_negative(part)
+            && !is_state_qualifier(before)
+            && !responsive(k, part)
+            && !size_of_state
+        {
             return true;
         }
         before = part;
     }
     false
+}
+
+/// A screen size or medium of a responsive visibility class: Bootstrap's
+/// `hidden-xs` hides an element on phones only, `hidden-print` on paper.
+fn is_screen_size(part: &str) -> bool {
+    matches!(
+        part,
+        "xs" | "sm"
+            | "md"
+            | "lg"
+            | "xl"
+            | "xxl"
+            | "mobile"
+            | "phone"
+            | "tablet"
+            | "desktop"
+            | "small"
+            | "medium"
+            | "large"
+            | "print"
+    )
 }
 
 /// A part that makes the next one a state of the element ("has ads",

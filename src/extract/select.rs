@@ -143,6 +143,7 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
         best = candidate::recipe_around(dom, &stats, best).unwrap_or(best);
     }
     // 3.
+    let gallery = candidate::in_galleries(dom);
     let t = threshold(dom, &dens, best);
     let keep_cetd = mark_content(dom, &dens, &ds, t, &removed);
     let keep_sib = best_with_siblings(dom, &stats, best, &removed, opts);
@@ -152,7 +153,7 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
         keep_cetd
     } else {
         let mut keep = keep_sib;
-        add_good_regions_before(dom, &stats, &keep_cetd, &mut keep, best);
+        add_good_regions_before(dom, &stats, &keep_cetd, &gallery, &mut keep, best);
         keep
     };
     // 4.
@@ -173,9 +174,13 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
         .find(|&i| dom.nodes[i].tag == Tag::Text && keep[i] && !skip[i] && dom.nodes[i].chars > 0)
         .unwrap_or(n);
     let headline = headline::find(dom, title, start, &skip);
+    // Between the headline and the text: the standfirst, a kicker; not a
+    // photo gallery's captions.
     if let Some(h) = headline {
-        for k in keep.iter_mut().take(start).skip(h) {
-            *k = true;
+        for (k, g) in keep.iter_mut().zip(&gallery).take(start).skip(h) {
+            if !*g {
+                *k = true;
+            }
         }
     }
     let mut sink = TextSink::keeping_format_chars(off(Step::FormatChars));
@@ -198,14 +203,16 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
         dom,
         anchor: tail::comment_anchor(dom),
     });
-    if let Some(cut) = tail::tail_section_start(
+    let tail = tail::tail_section(
+        dom,
         &sink,
         &paras,
         first_content,
         body.clone(),
         author_bios,
         comment_cut,
-    ) {
+    );
+    if let Some(cut) = tail.cut {
         let trimmed = trim_edges(&paras[first_content + body.start..first_content + cut]);
         body = if trimmed.is_empty() {
             body.start..cut
@@ -217,8 +224,9 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
     let headline_paras: Vec<usize> = (0..first_content).filter(|&i| in_headline(i)).collect();
     let headline = (!headline_paras.is_empty()).then(|| sink.join(headline_paras));
     let prefix = (0..first_content).filter(|&i| !in_headline(i) && !linky(&paras[i]));
+    let in_box = |k: usize| tail.boxes.iter().any(|b| b.contains(&(k - first_content)));
     let mut chosen: Vec<usize> = prefix
-        .chain((body.start + first_content)..(body.end + first_content))
+        .chain(((body.start + first_content)..(body.end + first_content)).filter(|&k| !in_box(k)))
         .collect();
     // 7. A heading that opens the text and repeats the title is the headline.
     let mut headline = headline;
@@ -338,6 +346,7 @@ fn add_good_regions_before(
     dom: &Dom<'_>,
     stats: &[Stats],
     keep_cetd: &[bool],
+    gallery: &[bool],
     keep: &mut [bool],
     best: usize,
 ) {
@@ -350,7 +359,8 @@ fn add_good_regions_before(
             let st = &stats[i];
             let good = non_link(st) >= tune::REGION_MIN_TEXT
                 && link_density(st) < tune::REGION_MAX_LINK_DENSITY
-                && st.punct * 100 >= tune::REGION_MIN_PUNCT_PERCENT * st.chars;
+                && st.punct * 100 >= tune::REGION_MIN_PUNCT_PERCENT * st.chars
+                && !gallery[i];
             if good {
                 for k in keep.iter_mut().take(end).skip(i) {
                     *k = true;

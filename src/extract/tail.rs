@@ -8,10 +8,16 @@
 //! names it, often as `<br>` lines that make it one long paragraph with its
 //! heading, which only the anchor finds.
 //!
-//! In: the assembled paragraphs ([`TextSink`], [`Para`]), the range of the
-//! body among them and, for comments, the arena. Out: the index of the
-//! paragraph that opens such a section, if one comes once enough of the
-//! text is behind.
+//! A related-stories box can also sit inside the story ("Related coverage"
+//! between two paragraphs, a "Most read" rail the CMS drops in the middle):
+//! when the story's own paragraphs resume after it, in the container that
+//! held the paragraphs before it, only the box goes and the text goes on.
+//!
+//! In: the arena, the assembled paragraphs ([`TextSink`], [`Para`]) and the
+//! range of the body among them. Out: a [`Tail`]: the index of the
+//! paragraph that opens the section after the story, if one comes once
+//! enough of the text is behind, and the boxes inside the story to leave
+//! out.
 
 use std::sync::LazyLock;
 
@@ -28,6 +34,9 @@ mod tune {
     pub const MIN_SHARE_BEFORE: f64 = 0.3;
     /// … or after this many characters.
     pub const MIN_CHARS_BEFORE: u64 = 300;
+    /// The story resumes after a box when at least this much of its own
+    /// paragraph text follows it.
+    pub const RESUME_MIN_CHARS: u64 = 200;
 }
 
 /// Headings that open the section after an article: related stories, most
@@ -64,7 +73,7 @@ static COMMENT_HEADING: LazyLock<Regex> = LazyLock::new(|| {
     .expect("static regex")
 });
 
-/// Where the reader comments start, when they are cut ([`tail_section_start`]).
+/// Where the reader comments start, when they are cut ([`tail_section`]).
 #[derive(Debug, Clone, Copy)]
 pub struct CommentCut<'d> {
     /// The page's arena: a comments heading counts outside tables only (a
@@ -107,22 +116,32 @@ pub fn comment_anchor(dom: &Dom<'_>) -> Option<usize> {
     })
 }
 
-/// Index (relative to `body`'s base `first`) of a short paragraph that opens
-/// a related-stories section, or with `author_bios` a box about the author,
-/// or where `comments` says the reader comments start, once enough of the
-/// text is behind.
-pub fn tail_section_start(
+/// What step 6 takes out of the body (indices relative to its base `first`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tail {
+    /// The paragraph that opens the section after the story.
+    pub cut: Option<usize>,
+    /// Related-stories boxes inside the story, which the story's
+    /// paragraphs follow.
+    pub boxes: Vec<std::ops::Range<usize>>,
+}
+
+/// The paragraph that opens a related-stories section, or with
+/// `author_bios` a box about the author, or where `comments` says the
+/// reader comments start, once enough of the text is behind; and the
+/// related-stories boxes before it that the story goes on after.
+pub fn tail_section(
+    dom: &Dom<'_>,
     sink: &TextSink,
     paras: &[Para],
     first: usize,
     body: std::ops::Range<usize>,
     author_bios: bool,
     comments: Option<CommentCut<'_>>,
-) -> Option<usize> {
+) -> Tail {
     let re = &*TAIL_HEADING;
-    let opens = |t: &str, node: usize| {
-        re.is_match(t)
-            || (author_bios && AUTHOR_HEADING.is_match(t))
+    let opens_other = |t: &str, node: usize| {
+        (author_bios && AUTHOR_HEADING.is_match(t))
             || comments.is_some_and(|c| COMMENT_HEADING.is_match(t) && !in_table(c.dom, node))
     };
     let total: u64 = paras[first + body.start..first + body.end]
@@ -133,21 +152,90 @@ pub fn tail_section_start(
     let after_anchor = comments
         .and_then(|c| c.anchor)
         .and_then(|a| body.clone().find(|&i| paras[first + i].node as usize >= a));
+    let mut tail = Tail::default();
     let mut before = 0u64;
-    for i in body {
+    let mut last_story: Option<usize> = None;
+    let mut i = body.start;
+    while i < body.end {
         let p = &paras[first + i];
         let enough_before = before as f64 >= tune::MIN_SHARE_BEFORE * total as f64
             || before >= tune::MIN_CHARS_BEFORE;
-        if enough_before
-            && (after_anchor == Some(i)
-                || (p.chars <= tune::HEADING_MAX_CHARS
-                    && opens(sink.para_text(first + i).trim(), p.node as usize)))
+        let short = p.chars <= tune::HEADING_MAX_CHARS;
+        let text = sink.para_text(first + i).trim();
+        if after_anchor == Some(i) && enough_before
+            || short && enough_before && opens_other(text, p.node as usize)
         {
-            return Some(i);
+            tail.cut = Some(i);
+            return tail;
+        }
+        if short && re.is_match(text) {
+            let resumes = last_story.and_then(|s| {
+                story_resumes(dom, paras, first, paras[first + s].node, i + 1..body.end)
+            });
+            match resumes {
+                Some(next) => {
+                    tail.boxes.push(i..next);
+                    i = next;
+                    continue;
+                }
+                None if enough_before => {
+                    tail.cut = Some(i);
+                    return tail;
+                }
+                None => {}
+            }
+        }
+        if is_prose(p) {
+            last_story = Some(i);
         }
         before += u64::from(p.chars);
+        i += 1;
     }
-    None
+    tail
+}
+
+/// A paragraph that reads as the story's text: punctuated, few links.
+fn is_prose(p: &Para) -> bool {
+    p.punct > 0 && p.chars >= 40 && p.link_chars * 4 < p.chars
+}
+
+/// The element that holds a text node's paragraph: the parent of its
+/// nearest block ancestor.
+fn paragraph_container(dom: &Dom<'_>, text_node: u32) -> usize {
+    let mut i = text_node as usize;
+    while i != 0 {
+        i = dom.nodes[i].parent as usize;
+        if dom.nodes[i].tag.is_block() {
+            return dom.nodes[i].parent as usize;
+        }
+    }
+    0
+}
+
+/// The first paragraph of `after` where the story resumes: prose in the
+/// container of the story paragraph `story_node`, with at least
+/// [`tune::RESUME_MIN_CHARS`] of such prose from there on.
+fn story_resumes(
+    dom: &Dom<'_>,
+    paras: &[Para],
+    first: usize,
+    story_node: u32,
+    after: std::ops::Range<usize>,
+) -> Option<usize> {
+    let container = paragraph_container(dom, story_node);
+    if container == 0 {
+        return None;
+    }
+    let ours = |k: usize| {
+        let p = &paras[first + k];
+        is_prose(p) && paragraph_container(dom, p.node) == container
+    };
+    let next = after.clone().find(|&k| ours(k))?;
+    let resumed: u64 = (next..after.end)
+        .filter(|&k| ours(k))
+        .map(|k| u64::from(paras[first + k].chars))
+        .sum();
+    (resumed >= tune::RESUME_MIN_CHARS).then_some(next)
 }
 
 #[cfg(test)]
@@ -241,6 +329,40 @@ mod tests {
         let t = text(&html, false, "");
         assert!(t.contains("state 3"), "{t:?}");
         assert!(t.ends_with("and when."), "{t:?}");
+    }
+
+    /// A related-coverage box between two paragraphs of the story: the
+    /// story goes on after it, so only the box goes; at the end of the
+    /// story, the same box ends the text.
+    #[test]
+    fn regression_the_text_stopped_at_a_related_box_inside_the_story() {
+        let related = "<div class=enhancement><div class=list><div>Related coverage</div>\
+             <div><a href=/a>Harbour reopens after a month of repairs</a></div>\
+             <div><a href=/b>Port workers strike over pay again</a></div></div></div>";
+        let more: String = (6..9)
+            .map(|i| {
+                format!(
+                    "<p>Paragraph {i} of the story says what the premiers asked for, \
+                     and what the prime minister said in reply.</p>"
+                )
+            })
+            .collect();
+        let html = format!(
+            "<html><body><div class=story>{}{related}{more}</div></body></html>",
+            story()
+        );
+        let t = text(&html, false, "");
+        assert!(t.contains("Paragraph 8 of the story"), "{t:?}");
+        assert!(
+            !t.contains("Related coverage") && !t.contains("Port workers"),
+            "{t:?}"
+        );
+        let at_end = format!(
+            "<html><body><div class=story>{}{related}</div></body></html>",
+            story()
+        );
+        let t = text(&at_end, false, "");
+        assert!(t.ends_with("said in reply."), "{t:?}");
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! same types on either store.
 //!
 //! Layout, top to bottom:
-//! - this file: the types and errors both stores share;
+//! - this file: the types and errors both stores share (`page_judgement`
+//!   and `outlook` hold a few of them);
 //! - `target` (which store a command works on: [`StoreTarget`]) and `any`
 //!   (the one [`open`]: a target for an [`Access`] in, an [`AnyStore`]
 //!   out, either store behind one type, so that no caller names a backend);
@@ -35,7 +36,9 @@
 mod any;
 pub use any::{open, Access, AnyStore, LineJudge, WithHtml};
 pub mod copy;
+mod outlook;
 mod page_judgement;
+pub use outlook::{Outlook, OutlookRow, Requeue};
 pub use page_judgement::PageJudgement;
 pub mod pg;
 /// The hosts' turns a store shared by several crawler processes keeps (global
@@ -386,6 +389,9 @@ pub struct ShapeCounts {
     pub listings: u64,
     /// Pages neither: about, privacy, sign-in.
     pub others: u64,
+    /// Pages that looked like stories (a long body under a headline) but
+    /// gave too little evidence to be stored (migration 0016).
+    pub stories: u64,
 }
 
 /// Counts to add to a site's URL shapes.
@@ -393,6 +399,10 @@ pub struct ShapeCounts {
 pub struct ShapeUpdate {
     pub site: String,
     pub counts: Vec<ShapeCounts>,
+    /// Shapes whose listings and others are dropped before `counts` are
+    /// added: the shape was trusted as an index or other shape until its
+    /// pages stopped agreeing (`crawl::shapes` decides).
+    pub revised: Vec<String>,
 }
 
 /// `[("timeout", 3)]` as `{"timeout": 3}`, keeping the order.
@@ -445,28 +455,6 @@ pub struct FrontierCounts {
     pub done: u64,
     pub failed: u64,
     pub skipped: u64,
-}
-
-/// URLs of the frontier that wait or failed, by site and reason
-/// ([`Store::outlook`]): what a crawl's summary reports beyond its run.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Outlook {
-    /// Queued, not due yet, after a skip or a failure (`robots_unavailable`,
-    /// a transient failure's later try...).
-    pub waiting: Vec<OutlookRow>,
-    /// Given up (`failed`) or set aside (`skipped`: disallowed by robots.txt).
-    pub failed: Vec<OutlookRow>,
-}
-
-/// One site's URLs of one reason in an [`Outlook`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct OutlookRow {
-    pub site: String,
-    /// The error or skip kind (`robots_unavailable`, `blocked_address`...).
-    pub reason: String,
-    pub urls: u64,
-    /// Waiting URLs: when the first of them is due (unix ms).
-    pub until: Option<i64>,
 }
 
 /// The next state of a fetched frontier URL.
@@ -560,6 +548,21 @@ pub enum WriteOp {
     /// before its shape was learned is still fetched as one, in its turn.
     /// Other URLs are left as they are; none is added.
     Promote(Vec<NewUrl>),
+    /// URLs fetched and judged not to be articles, for a reason new
+    /// evidence may change, that have new evidence now (a feed lists them,
+    /// their shape is learned): a done plain or index page whose last
+    /// judgement gave one of the reasons is queued again, due now, as the
+    /// given kind. Other URLs are left as they are.
+    Rejudge(Rejudge),
+}
+
+/// See [`WriteOp::Rejudge`].
+#[derive(Debug, Clone)]
+pub struct Rejudge {
+    pub urls: Vec<NewUrl>,
+    /// The `judge_reason`s that new evidence may change (the crawl's
+    /// judgement names them).
+    pub reasons: Vec<&'static str>,
 }
 
 /// What a write did.
@@ -598,4 +601,6 @@ pub enum WriteOutcome {
     ShapesRecorded,
     /// Queued plain pages given the kind their URL turned out to have.
     UrlsPromoted(usize),
+    /// Judged pages queued again to be judged on new evidence.
+    UrlsRejudged(usize),
 }

@@ -124,7 +124,7 @@ pub(crate) fn search_hit<R: Columns + ?Sized>(
 }
 
 /// A URL shape's row from column `from` on: the shape, then its articles,
-/// listings and others (kept as signed integers).
+/// listings, others and stories (kept as signed integers).
 pub(crate) fn shape_counts<R: Columns + ?Sized>(
     r: &R,
     from: usize,
@@ -134,6 +134,7 @@ pub(crate) fn shape_counts<R: Columns + ?Sized>(
         articles: r.count(from + 1)?,
         listings: r.count(from + 2)?,
         others: r.count(from + 3)?,
+        stories: r.count(from + 4)?,
     })
 }
 

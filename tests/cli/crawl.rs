@@ -302,3 +302,56 @@ fn slow_crawl_child(
         .unwrap();
     (web, dir, child)
 }
+
+/// A site whose server was down once had every URL wait (robots.txt
+/// unavailable) for five minutes: a new crawl fetched nothing and exited
+/// 0 without saying when anything was due. Now a crawl of a site whose
+/// every URL waits tries them at once; if they still cannot be fetched it
+/// says what waits until when and exits 1.
+#[test]
+fn regression_a_crawl_of_a_site_whose_every_url_waited_fetched_nothing_and_exited_0() {
+    let rt = runtime();
+    // A port nothing listens on (bound, then freed).
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = format!(
+        "[fetch]\nallow_private_addresses = true\nretries = 0\n\
+         [[sites]]\nname = \"down\"\nstart = [\"http://127.0.0.1:{port}/\"]\n"
+    );
+    std::fs::write(dir.path().join("c.toml"), cfg).unwrap();
+    let crawl = || newshound(&["--config", "c.toml", "--db", "x.db", "crawl"], dir.path());
+    let first = crawl();
+    assert!(
+        stdout(&first).contains("robots_unavailable"),
+        "{}",
+        stdout(&first)
+    );
+    // Still down: tried at once, nothing fetched, and it says why.
+    let second = crawl();
+    let err = stderr(&second);
+    assert_eq!(second.status.code(), Some(1), "{}\n{err}", stdout(&second));
+    assert!(
+        stdout(&second).contains("waits lifted:"),
+        "{}",
+        stdout(&second)
+    );
+    let last = err.lines().last().unwrap_or_default();
+    assert!(last.contains("nothing was fetched"), "{err}");
+    assert!(last.contains("robots_unavailable of down until"), "{err}");
+    assert!(last.contains("--retry-failed"), "{err}");
+    // Back up: the next crawl does not wait five minutes.
+    let listener = rt.block_on(tokio::net::TcpListener::bind(("127.0.0.1", port)));
+    let app = axum::Router::new()
+        .fallback(|| async { axum::response::Html("<html><body><p>Home</p></body></html>") });
+    let _server = rt.spawn(async move { axum::serve(listener.unwrap(), app).await });
+    let third = crawl();
+    assert_eq!(third.status.code(), Some(0), "{}", stderr(&third));
+    assert!(
+        !stdout(&third).contains("pages fetched:    0"),
+        "{}",
+        stdout(&third)
+    );
+}

@@ -104,7 +104,7 @@ fn global_options_are_listed_after_the_command_options() {
     let help = stdout(&newshound(&["eval", "-h"], dir.path()));
     let at = |flag: &str| help.find(flag).unwrap_or_else(|| panic!("{flag}: {help}"));
     assert!(at("--sequence") < at("--config"), "{help}");
-    assert!(at("--html") < at("--db"), "{help}");
+    assert!(at("--html") < at("--verbose"), "{help}");
 }
 
 #[test]
@@ -120,4 +120,55 @@ fn eval_sequence_names_a_gold_text_that_is_not_utf8() {
         dir.path(),
     );
     assert_clean_failure(&out, "s_1.txt: cannot read gold text");
+}
+
+/// `--db` and `--config` are global options; the help of a command that
+/// ignores one listed it all the same, and giving it did nothing.
+#[test]
+fn regression_db_and_config_appeared_in_the_help_of_commands_that_ignore_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let help = |args: &[&str]| stdout(&newshound(&[args, &["-h"]].concat(), dir.path()));
+    let shows = |h: &str, flag: &str| h.lines().any(|l| l.trim_start().starts_with(flag));
+    for (cmd, ignores) in [
+        (&["copy"][..], &["--config", "--db"][..]),
+        (&["train"], &["--config", "--db"]),
+        (&["eval"], &["--db"]),
+        (&["extract"], &["--db"]),
+        (&["demo"], &["--config"]),
+        (&["sites", "add"], &["--db"]),
+    ] {
+        let h = help(cmd);
+        for flag in ignores {
+            assert!(!shows(&h, flag), "`{}` shows {flag}:\n{h}", cmd.join(" "));
+        }
+    }
+    // Those that use them still show them.
+    for (cmd, flag) in [
+        (&["crawl"][..], "--db"),
+        (&["crawl"], "--config"),
+        (&["sites", "check"], "--db"),
+        (&["extract"], "--config"),
+        (&["demo"], "--db"),
+        (&["search"], "--db"),
+    ] {
+        assert!(shows(&help(cmd), flag), "`{}` hides {flag}", cmd.join(" "));
+    }
+    // Given anyway, before or after the command: said, not silently dropped.
+    std::fs::write(
+        dir.path().join("p.html"),
+        "<html><body><p>Hi there.</p></body></html>",
+    )
+    .unwrap();
+    for args in [
+        &["--db", "x.db", "extract", "p.html"][..],
+        &["extract", "--db", "x.db", "p.html"],
+    ] {
+        let out = newshound(args, dir.path());
+        let err = crate::support::stderr(&out);
+        assert!(
+            err.contains("--db has no effect on `extract`"),
+            "{args:?}: {err}"
+        );
+        assert!(!dir.path().join("x.db").exists());
+    }
 }

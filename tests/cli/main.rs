@@ -20,6 +20,7 @@ mod pipes;
 mod readme;
 mod sites;
 mod sites_add;
+mod stats;
 mod store_cmds;
 mod store_url;
 mod support;

@@ -1,5 +1,5 @@
-//! `sites check NAME [--json]` through the real binary, against the
-//! simulated web on 127.0.0.1.
+//! `sites check NAME [--json] [--fetch N]` through the real binary, against
+//! the simulated web on 127.0.0.1.
 
 use crate::support::{assert_clean_failure, newshound, stderr, stdout};
 use newshound::simweb::{SimWeb, SimWebSpec};
@@ -108,4 +108,87 @@ fn stats_shows_each_sites_learned_url_shapes() {
             .any(|l| l.trim_start().starts_with("article ") && l.contains("{yyyy}")),
         "{text}"
     );
+}
+
+#[test]
+fn sites_check_fetch_judges_the_links_the_crawl_would_store_and_shows_the_evidence() {
+    use newshound::simweb::bare::{BareSpec, BareWeb, Shape};
+    let rt = runtime();
+    let web = rt
+        .block_on(BareWeb::start(BareSpec {
+            sites: 1,
+            articles_per_site: 10,
+            seed: 5,
+            shapes: vec![Shape::Plain],
+            ..BareSpec::default()
+        }))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("bare.toml"), web.config_toml(false)).unwrap();
+    let site = &web.sites()[0];
+    let args = [
+        "--config",
+        "bare.toml",
+        "--db",
+        "bare.db",
+        "sites",
+        "check",
+        &site.name,
+        "--fetch",
+        "4",
+    ];
+    let out = newshound(&args, dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    // The feed's entries come first: undated stories, listed, so stored.
+    assert!(text.contains("judged 4 pages as the crawl would"), "{text}");
+    assert!(
+        text.contains("4 of 4 would be stored as articles"),
+        "{text}"
+    );
+    let judged: Vec<&str> = (text.lines())
+        .filter(|l| l.starts_with("article ") && l.contains(" listed "))
+        .collect();
+    assert_eq!(judged.len(), 4, "{text}");
+    assert!(
+        text.contains("declares nothing;")
+            && text.contains("no date")
+            && text.contains("listed: a feed entry"),
+        "{text}"
+    );
+    assert!(
+        !dir.path().join("bare.db").exists(),
+        "a dry run stores nothing"
+    );
+
+    // Enough to reach the pages found through links: the about page is
+    // judged, and not an article.
+    let mut all = args.to_vec();
+    all[8] = "60";
+    all.push("--json");
+    let out = newshound(&all, dir.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let links: Vec<serde_json::Value> = (stdout(&out).lines())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let about = links
+        .iter()
+        .find(|l| l["url"].as_str().is_some_and(|u| u.ends_with("/about/")))
+        .expect("the about page is a link");
+    assert_eq!(about["judged"]["verdict"], "not_article", "{about}");
+    assert!(
+        about["judged"]["evidence"]["body_words"].as_u64() > Some(0),
+        "{about}"
+    );
+    let stored = (links.iter())
+        .filter(|l| l["judged"]["verdict"] == "article")
+        .filter_map(|l| l["url"].as_str())
+        .collect::<Vec<_>>();
+    for url in &stored {
+        assert!(
+            site.article_urls.iter().any(|u| u.as_str() == *url),
+            "{url}"
+        );
+    }
+    rt.block_on(web.shutdown());
 }

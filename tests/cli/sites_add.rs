@@ -196,3 +196,88 @@ fn regression_sites_add_rewrote_crlf_as_lf_and_dropped_a_bom() {
         format!("\r\n[[sites]]\r\nname = \"mine\"\r\nstart = [\"{base}/\"]\r\nfeeds = [\"{base}/feed\"]\r\n")
     );
 }
+
+/// `sites add URL --config FILE` printed its next commands without
+/// `--config FILE`; run as printed they read another file and failed with
+/// "unknown site … (configured: none)", which named no file.
+#[test]
+fn regression_sites_add_printed_next_commands_that_read_another_config() {
+    let rt = runtime();
+    let base = start(&rt, Mode::Announce);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mine.toml"), CONFIG).unwrap();
+    let out = newshound(
+        &[
+            "--config",
+            "mine.toml",
+            "sites",
+            "add",
+            &format!("{base}/"),
+            "--name",
+            "local",
+        ],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let shown = stdout(&out);
+    let next: Vec<&str> = (shown.lines())
+        .filter_map(|l| {
+            l.trim_start()
+                .strip_prefix("next:")
+                .or(Some(l.trim_start()))
+        })
+        .filter(|l| l.trim_start().starts_with("newshound "))
+        .map(str::trim)
+        .collect();
+    assert_eq!(next.len(), 2, "{shown}");
+    for line in &next {
+        assert!(line.starts_with("newshound --config mine.toml "), "{shown}");
+    }
+    // Run as printed (the hint in brackets aside), the check works.
+    let check: Vec<&str> = next[0]
+        .split("   (")
+        .next()
+        .unwrap()
+        .split(' ')
+        .skip(1)
+        .collect();
+    let out = newshound(&check, dir.path());
+    assert!(out.status.success(), "{check:?}: {}", stderr(&out));
+    // Without the file, the error says which file was read (none).
+    let out = newshound(&["sites", "check", "local"], dir.path());
+    assert_clean_failure(
+        &out,
+        "no config file was read (crawler.toml is not in this directory",
+    );
+    let out = newshound(
+        &["--config", "mine.toml", "sites", "check", "nope"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "sites in mine.toml: planet, local");
+}
+
+/// The same host added under a second name was accepted, and one of the
+/// two sites then never crawled.
+#[test]
+fn regression_the_same_host_under_a_second_name_was_accepted() {
+    let rt = runtime();
+    let base = start(&rt, Mode::Announce);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("crawler.toml"), CONFIG).unwrap();
+    let first = newshound(
+        &["sites", "add", &format!("{base}/"), "--name", "one"],
+        dir.path(),
+    );
+    assert!(first.status.success(), "{}", stderr(&first));
+    let before = read(dir.path());
+    let second = newshound(
+        &["sites", "add", &format!("{base}/news/"), "--name", "two"],
+        dir.path(),
+    );
+    let host = base.trim_start_matches("http://");
+    assert_clean_failure(
+        &second,
+        &format!("{host} is already crawled as the site \"one\""),
+    );
+    assert_eq!(read(dir.path()), before, "the file is left alone");
+}

@@ -47,14 +47,17 @@ fn verdicts(db: &Path) -> BTreeMap<String, String> {
         .collect()
 }
 
-struct Outcome {
-    kept: f64,
-    non_article_share: f64,
-    mean_f1: f64,
-    stored: usize,
+/// What a crawl of the bare web kept, against the web's truth.
+pub struct Outcome {
+    /// Share of the web's articles stored.
+    pub kept: f64,
+    /// Share of the stored rows that come from pages that are not articles.
+    pub non_article_share: f64,
+    pub mean_f1: f64,
+    pub stored: usize,
 }
 
-fn measure(web: &BareWeb, articles: &[StoredArticle]) -> Outcome {
+pub fn measure(web: &BareWeb, articles: &[StoredArticle]) -> Outcome {
     let expected: HashSet<String> = web
         .sites()
         .iter()
@@ -90,11 +93,12 @@ fn measure(web: &BareWeb, articles: &[StoredArticle]) -> Outcome {
 /// A config of names and start pages once stored none of the 360 articles.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn regression_a_config_of_names_and_start_pages_stored_none_of_360_articles() {
-    // The web: 36 sites of 10 articles, four URL shapes.
+    // The web: 36 sites of 10 articles, five URL shapes.
     let web = BareWeb::start(BareSpec {
         sites: 36,
         articles_per_site: 10,
         seed: 21,
+        ..BareSpec::default()
     })
     .await
     .expect("bare web starts");
@@ -182,6 +186,7 @@ async fn regression_a_too_wide_pattern_stored_the_about_page_but_a_bare_site_doe
         sites: 1,
         articles_per_site: 8,
         seed: 3,
+        ..BareSpec::default()
     })
     .await
     .expect("bare web starts");
@@ -217,6 +222,7 @@ async fn a_bare_crawl_judges_the_same_on_postgresql_as_on_sqlite() {
         sites: 4,
         articles_per_site: 8,
         seed: 9,
+        ..BareSpec::default()
     })
     .await
     .expect("bare web starts");

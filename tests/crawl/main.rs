@@ -38,4 +38,5 @@ mod shutdown;
 mod simweb;
 mod sites;
 mod support;
+mod undated;
 mod warc_reader;

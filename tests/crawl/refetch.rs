@@ -29,8 +29,9 @@ fn page(title: &str, words: &str) -> String {
          and residents filled the hall to hear the engineers explain the new design.</p>"
     );
     format!(
-        "<!DOCTYPE html><html><head><title>{title}</title></head><body><article><h1>{title}</h1>\
-         {para}{para}{para}</article></body></html>"
+        "<!DOCTYPE html><html><head><title>{title}</title>\
+         <meta property=\"article:published_time\" content=\"2026-03-02T08:00:00Z\"></head>\
+         <body><article><h1>{title}</h1>{para}{para}{para}</article></body></html>"
     )
 }
 
@@ -75,12 +76,20 @@ async fn serve() -> (String, Arc<Hits>) {
 
 fn config(base: &str, dir: &Path, refetch: f64) -> Config {
     let text = format!(
+        "{}article_patterns = ['/a/\\d+$']\n",
+        bare_config(base, refetch)
+    );
+    Config::parse(&text, Path::new("t.toml"), dir).expect("config")
+}
+
+/// The site by its address alone: its articles are found through links.
+fn bare_config(base: &str, refetch: f64) -> String {
+    format!(
         "[crawler]\nrefetch_articles_after_secs = {refetch:?}\nrevisit_secs = 3600.0\n\
          [politeness]\nrate_per_host = 50.0\n[fetch]\nallow_private_addresses = true\n\
          [boilerplate]\nenabled = false\n\
-         [[sites]]\nname = \"s\"\nstart = [\"{base}\"]\narticle_patterns = ['/a/\\d+$']\n"
-    );
-    Config::parse(&text, Path::new("t.toml"), dir).expect("config")
+         [[sites]]\nname = \"s\"\nstart = [\"{base}\"]\n"
+    )
 }
 
 async fn continuous(cfg: &Config, db: &Path, for_ms: u64) -> CrawlSummary {
@@ -167,4 +176,27 @@ async fn without_refetch_articles_are_fetched_once() {
     assert_eq!(summary.articles_updated, 0);
     assert_eq!(hits.changing.load(Ordering::SeqCst), 1);
     assert_eq!(hits.stable.load(Ordering::SeqCst), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_articles_found_only_through_links_were_never_refetched() {
+    // On a site without patterns they kept the kind `page` they were
+    // found with, and only `article` URLs were refetched.
+    let (base, hits) = serve().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let db = dir.path().join("bare.db");
+    let cfg =
+        Config::parse(&bare_config(&base, 0.8), Path::new("t.toml"), dir.path()).expect("config");
+    let summary = continuous(&cfg, &db, 3_000).await;
+    println!("{summary}");
+    assert_eq!(summary.articles_stored, 2, "{summary}");
+    assert_eq!(summary.articles_updated, 1, "{summary}");
+    assert_eq!(hits.changing.load(Ordering::SeqCst), 2);
+    assert_eq!(hits.stable.load(Ordering::SeqCst), 2);
+    let kinds: Vec<String> = rusqlite::Connection::open(&db)
+        .expect("open")
+        .prepare("SELECT kind FROM urls WHERE url LIKE '%/a/%' ORDER BY url")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .expect("kinds");
+    assert_eq!(kinds, ["article", "article"]);
 }

@@ -123,6 +123,25 @@ async fn regression_a_start_url_refused_by_the_address_guard_stayed_failed_after
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_robots_disallowed_urls_were_listed_as_failed_with_a_hint_to_retry_them() {
+    let base = start(Knobs::default()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    let pattern = r"/(news/\d{4}|private)/";
+    let cfg = config(&base, "allow_private_addresses = true", pattern);
+    let summary = crawl_once(&cfg, &db, CrawlOptions::default()).await;
+    assert!(summary.outlook.failed.is_empty(), "{summary}");
+    let refused: Vec<(&str, u64)> = (summary.outlook.refused.iter())
+        .map(|r| (r.reason.as_str(), r.urls))
+        .collect();
+    assert_eq!(refused, [("robots_disallowed", 1)], "{summary}");
+    let text = summary.to_string();
+    assert!(!text.contains("failed (all runs)"), "{text}");
+    assert!(!text.contains("--retry-failed"), "{text}");
+    assert!(text.contains("refused (all runs): 1 (robots.txt"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_url_refused_by_robots_is_tried_again_when_robots_are_no_longer_obeyed() {
     let base = start(Knobs::default()).await;
     let dir = tempfile::tempdir().unwrap();
@@ -144,8 +163,15 @@ async fn a_url_refused_by_robots_is_tried_again_when_robots_are_no_longer_obeyed
     assert_eq!(third.errors.get("http_4xx"), Some(&1), "{third}");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn regression_urls_waiting_after_robots_unavailable_were_invisible_to_the_next_crawl() {
+/// The tiny site crawled once while its robots.txt answers 503: every URL
+/// waits. Its knobs, directory, database, config and first summary.
+async fn waiting_for_robots() -> (
+    Knobs,
+    tempfile::TempDir,
+    std::path::PathBuf,
+    Config,
+    CrawlSummary,
+) {
     let knobs = Knobs::default();
     knobs.robots.store(503, Ordering::SeqCst);
     let base = start(knobs.clone()).await;
@@ -153,10 +179,24 @@ async fn regression_urls_waiting_after_robots_unavailable_were_invisible_to_the_
     let db = dir.path().join("t.db");
     let cfg = config(&base, "allow_private_addresses = true", NEWS);
     let first = crawl_once(&cfg, &db, CrawlOptions::default()).await;
+    (knobs, dir, db, cfg, first)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_urls_waiting_after_robots_unavailable_were_invisible_to_the_next_crawl() {
+    let (_knobs, _dir, db, cfg, first) = waiting_for_robots().await;
     assert_eq!(first.articles_stored, 0);
     // The second crawl has nothing due, and says what waits until when.
     let second = crawl_once(&cfg, &db, CrawlOptions::default()).await;
     assert_eq!(second.pages_fetched, 0, "{second}");
+    // Its waits were lifted (nothing else of the site was due), and could
+    // not be: the run says so, and fails.
+    assert_eq!(second.waits_lifted, 1, "{second}");
+    let stalled = second.stalled().expect("a stalled run");
+    assert!(
+        stalled.contains("1 robots_unavailable of tiny until"),
+        "{stalled}"
+    );
     let waits: Vec<&str> = second
         .outlook
         .waiting
@@ -170,6 +210,24 @@ async fn regression_urls_waiting_after_robots_unavailable_were_invisible_to_the_
         text.contains("waiting:") && text.contains("robots_unavailable") && text.contains("until"),
         "{text}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_retry_failed_fetched_nothing_while_every_url_waited() {
+    let (knobs, _dir, db, cfg, first) = waiting_for_robots().await;
+    assert_eq!(first.outlook.waiting.len(), 1, "{first}");
+    // The server is back; the user asks for a retry: it happens now.
+    knobs.robots.store(0, Ordering::SeqCst);
+    let opts = CrawlOptions {
+        retry_failed: true,
+        ..CrawlOptions::default()
+    };
+    let retried = crawl_once(&cfg, &db, opts).await;
+    assert_eq!(retried.waits_lifted, 1, "{retried}");
+    assert_eq!(retried.articles_stored, 3, "{retried}");
+    assert!(retried.outlook.waiting.is_empty(), "{retried}");
+    assert_eq!(retried.stalled(), None);
+    assert!(retried.to_string().contains("waits lifted:"), "{retried}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -302,4 +360,34 @@ async fn regression_a_refused_start_url_is_tried_again_on_postgresql_too() {
     assert_eq!(second.requeued, 1, "{second}");
     assert_eq!(second.articles_stored, 3, "{second}");
     tokio::task::spawn_blocking(move || drop(db)).await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn regression_a_site_known_by_its_address_that_stored_nothing_did_not_say_why() {
+    let base = start(Knobs::default()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("t.db");
+    // Its stories carry no date, no feed lists them, they declare nothing.
+    let text = format!(
+        "[politeness]\nrate_per_host = 50.0\n[fetch]\nretries = 0\nallow_private_addresses = true\n\
+         [[sites]]\nname = \"tiny\"\nstart = [\"{base}/\"]\n"
+    );
+    let cfg = Config::parse(&text, Path::new("tiny.toml"), Path::new(".")).unwrap();
+    let summary = crawl_once(&cfg, &db, CrawlOptions::default()).await;
+    assert_eq!(summary.articles_stored, 0, "{summary}");
+    let hints = summary.hints();
+    assert_eq!(hints.len(), 1, "{summary}");
+    let hint = &hints[0];
+    assert!(hint.starts_with("site \"tiny\" has no articles"), "{hint}");
+    assert!(hint.contains(&format!("e.g. {base}/news/2026/a")), "{hint}");
+    assert!(
+        hint.contains("newshound sites check tiny --fetch 5"),
+        "{hint}"
+    );
+    assert!(
+        summary
+            .to_string()
+            .contains("hint: site \"tiny\" has no articles"),
+        "{summary}"
+    );
 }

@@ -100,9 +100,7 @@ pub fn label(
     let (_, key) = table.class_with_key(&shape);
     let class = table.link_class(&shape);
     let evidence = |key: &str| match table.counts(key) {
-        Some((a, l, o)) => {
-            format!("learned shape {key}: {a} articles, {l} listings, {o} other pages judged")
-        }
+        Some(c) => format!("learned shape {key}: {}", c.judged_text()),
         None => format!("learned shape {key}"),
     };
     match (class, key) {

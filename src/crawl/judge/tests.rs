@@ -110,6 +110,8 @@ fn an_article_element_holding_the_headline_counts_as_a_declaration() {
 fn a_declared_publication_time_keeps_a_page_from_its_index_shape() {
     let e = Evidence {
         shape_hint: Some(false),
+        body_words: 100,
+        body_paragraphs: 2,
         ..story()
     };
     assert_eq!(verdict(&e), (N, "index_shape"));
@@ -117,7 +119,75 @@ fn a_declared_publication_time_keeps_a_page_from_its_index_shape() {
         published_declared: true,
         ..e
     };
-    assert_eq!(verdict(&declared), (A, "body_headline_date"));
+    assert_eq!(verdict(&declared), (N, "no_article_evidence"));
+}
+
+#[test]
+fn regression_a_learned_index_shape_outweighed_a_long_story_its_feed_listed() {
+    // Three undated stories once taught their shape "not an article", and
+    // every later story of it, 600 words and listed in the feed, was
+    // judged `index_shape`.
+    let listed = Evidence {
+        shape_hint: Some(false),
+        dated: false,
+        listed: true,
+        ..story()
+    };
+    assert_eq!(verdict(&listed), (A, "listed"));
+    let dated = Evidence {
+        shape_hint: Some(false),
+        ..story()
+    };
+    assert_eq!(verdict(&dated), (A, "body_headline_date"));
+    // Unlisted and undated, it waits for evidence: a story, revisable.
+    let waiting = judge(&Evidence {
+        listed: false,
+        ..listed
+    });
+    assert_eq!(waiting.reason, JudgeReason::Undated);
+    assert!(waiting.story && waiting.reason.revisable());
+    assert_eq!(waiting.shape_evidence(), Some(Judged::Story));
+}
+
+#[test]
+fn what_a_verdict_teaches_the_shape_of_its_url() {
+    let of = |e: &Evidence| judge(e).shape_evidence();
+    assert_eq!(of(&story()), Some(Judged::Article));
+    // The index shape's own verdict teaches it nothing.
+    let held = Evidence {
+        shape_hint: Some(false),
+        body_words: 100,
+        body_paragraphs: 2,
+        ..story()
+    };
+    assert_eq!(judge(&held).reason, JudgeReason::IndexShape);
+    assert_eq!(of(&held), None);
+    let teasers = Evidence {
+        linked_headings: 8,
+        body_paragraphs: 2,
+        ..story()
+    };
+    assert_eq!(of(&teasers), Some(Judged::Listing));
+    // A short undated page is another page, not a story.
+    let short = Evidence {
+        dated: false,
+        body_words: 80,
+        body_paragraphs: 2,
+        ..story()
+    };
+    let j = judge(&short);
+    assert_eq!((j.reason, j.story), (JudgeReason::Undated, false));
+    assert_eq!(j.shape_evidence(), Some(Judged::Other));
+    let form = Evidence {
+        password_fields: 1,
+        body_words: 30,
+        ..story()
+    };
+    assert!(!judge(&form).reason.revisable());
+    assert_eq!(
+        JudgeReason::revisable_strs(),
+        ["undated", "no_article_evidence", "index_shape"]
+    );
 }
 
 #[test]

@@ -153,9 +153,12 @@ fn class_of(seg: &str, prev: Class) -> Class {
     }
     if parts.len() >= 2 {
         let first_id = digits(parts[0]) && parts[0].len() >= 3;
-        // `story-12345`, or a headline of two words or more and any number.
+        // `story-12345`, `budget-vote-delayed-123`: an id of three digits
+        // or more. A shorter number ends a headline (`council-agrees-after-87`,
+        // `top-10`) or tells two posts of one title apart (`my-post-2`): a
+        // slug like the site's others.
         let last = parts[parts.len() - 1];
-        let last_id = digits(last) && (last.len() >= 3 || parts.len() >= 3);
+        let last_id = digits(last) && last.len() >= 3;
         if last_id && !parts[..parts.len() - 1].iter().all(|p| digits(p)) {
             return Class::SlugId;
         }

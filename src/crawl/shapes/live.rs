@@ -1,25 +1,57 @@
 //! The crawl's learned shapes while it runs: every site's [`ShapeTable`],
-//! shared by the pages processed at once, and the exploration budget of
-//! sites without patterns.
+//! shared by the pages processed at once, the pages held back for want of
+//! evidence, and the exploration budget of sites without patterns.
 //!
-//! In: the stored counts when the crawl starts, then each judged page.
-//! Out: a snapshot of a site's table for a page to classify its links by
-//! (an `Arc`, so a page never holds the lock), the counts to write to the
-//! store, and whether a link of unknown shape may still be explored.
+//! In: the stored counts and the pages held back when the crawl starts,
+//! then each judged page. Out: a snapshot of a site's table for a page to
+//! classify its links by (an `Arc`, so a page never holds the lock), the
+//! counts to write to the store, the pages to judge again now that their
+//! shape is learned, and whether a link of unknown shape may still be
+//! explored.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 
 use url::Url;
 
-use super::{shape_of, Judged, ShapeTable};
+use super::{shape_of, Judged, Shape, ShapeClass, ShapeTable};
 use crate::crawl::seen::fingerprint;
 use crate::store::{NewUrl, ShapeCounts, ShapeUpdate};
 
-/// Every site's table.
+/// Pages held back per site at most (see [`LiveShapes::hold`]); past it,
+/// new ones wait for a feed to list them.
+pub const HELD_PER_SITE: usize = 10_000;
+
+/// URLs of feed and sitemap entries [`LiveShapes`] remembers per run at
+/// most (≈ 40 bytes each; forgotten wholesale past it).
+pub const LISTED_AT_MOST: usize = 200_000;
+
+/// Every site's table, and its pages held back.
 #[derive(Default)]
 pub struct LiveShapes {
     tables: Mutex<HashMap<String, Arc<ShapeTable>>>,
+    held: Mutex<Held>,
+}
+
+/// Pages held back for want of evidence, and the evidence seen this run.
+#[derive(Default)]
+struct Held {
+    /// Per site: pages judged not articles for a reason their shape or a
+    /// listing may change (`judge::REVISABLE`), with their shape.
+    pages: HashMap<String, Vec<(Shape, String)>>,
+    /// Fingerprints of the URLs feeds and sitemaps listed this run.
+    listed: HashSet<u128>,
+}
+
+/// What one judged page changed in its site's learning.
+#[derive(Debug, Default)]
+pub struct Revision {
+    /// The counts for the store (`None`: nothing learned, the table is
+    /// full).
+    pub update: Option<ShapeUpdate>,
+    /// Pages held back whose shape is an article shape now: to be judged
+    /// again.
+    pub rejudge: Vec<String>,
 }
 
 impl LiveShapes {
@@ -35,6 +67,7 @@ impl LiveShapes {
             .collect();
         LiveShapes {
             tables: Mutex::new(tables),
+            held: Mutex::default(),
         }
     }
 
@@ -53,18 +86,99 @@ impl LiveShapes {
         self.table(site).classify(url).hint()
     }
 
-    /// Count a judged page of `site` at `url`; returns the update for the
-    /// store (`None` when nothing was learned: the table is full).
-    pub fn observe(&self, site: &str, url: &Url, judged: Judged) -> Option<ShapeUpdate> {
-        let shape = shape_of(url);
-        let mut tables = self.tables.lock().ok()?;
-        let table = tables.entry(site.to_string()).or_default();
-        let counts = Arc::make_mut(table).observe(&shape, judged);
-        (!counts.is_empty()).then(|| ShapeUpdate {
-            site: site.to_string(),
-            counts,
-        })
+    /// Count a judged page of `site` at `url` (`judged`: what it is as
+    /// shape evidence, `None` when its shape decided). When that makes a
+    /// shape an article shape, the held pages of it are to be judged again.
+    pub fn observe(&self, site: &str, url: &Url, judged: Option<Judged>) -> Revision {
+        let mut out = Revision::default();
+        let Some(judged) = judged else { return out };
+        let Ok(mut tables) = self.tables.lock() else {
+            return out;
+        };
+        let table = Arc::make_mut(tables.entry(site.to_string()).or_default());
+        let observed = table.observe(&shape_of(url), judged);
+        if !observed.counts.is_empty() {
+            out.update = Some(ShapeUpdate {
+                site: site.to_string(),
+                counts: observed.counts,
+                revised: observed.revised,
+            });
+        }
+        if observed.article_learned {
+            if let Ok(mut held) = self.held.lock() {
+                let pages = held.pages.entry(site.to_string()).or_default();
+                out.rejudge = take_learned(pages, table, &HashSet::new());
+            }
+        }
+        out
     }
+
+    /// Feed or sitemap entries of `site` seen: a page of them judged
+    /// without that evidence is judged again. Returns the held pages they
+    /// list, taken out; a page held later is judged again when it is
+    /// ([`LiveShapes::hold`]). Call before their writes are sent.
+    pub fn listed<'a>(&self, site: &str, urls: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+        let table = self.table(site);
+        let Ok(mut held) = self.held.lock() else {
+            return Vec::new();
+        };
+        let Held { pages, listed } = &mut *held;
+        for url in urls {
+            if listed.len() >= LISTED_AT_MOST {
+                listed.clear();
+            }
+            listed.insert(fingerprint(url));
+        }
+        match pages.get_mut(site) {
+            Some(pages) => take_learned(pages, &table, listed),
+            None => Vec::new(),
+        }
+    }
+
+    /// Pages of `site` judged not articles for a reason their shape or a
+    /// listing may change, their judgement written (or sent to the
+    /// writer): held back until that evidence comes. Returns those that
+    /// have it already (listed this run, or of an article shape now), to
+    /// judge again now. Holding a page only after its writes were sent
+    /// keeps a `Rejudge` of it behind its own fetch record.
+    pub fn hold(&self, site: &str, urls: impl IntoIterator<Item = String>) -> Vec<String> {
+        let table = self.table(site);
+        let Ok(mut held) = self.held.lock() else {
+            return Vec::new();
+        };
+        let Held { pages, listed } = &mut *held;
+        let pages = pages.entry(site.to_string()).or_default();
+        for url in urls {
+            if let Ok(parsed) = Url::parse(&url) {
+                pages.push((shape_of(&parsed), url));
+            }
+        }
+        take_learned(pages, &table, listed)
+    }
+}
+
+/// The held pages listed this run or whose shape is an article shape now,
+/// taken out of `held`; the rest kept (the oldest dropped past
+/// [`HELD_PER_SITE`]).
+fn take_learned(
+    held: &mut Vec<(Shape, String)>,
+    table: &ShapeTable,
+    listed: &HashSet<u128>,
+) -> Vec<String> {
+    let mut now = Vec::new();
+    held.retain(|(shape, url)| {
+        let learned =
+            table.class_of(shape) == ShapeClass::Article || listed.contains(&fingerprint(url));
+        if learned {
+            now.push(url.clone());
+        }
+        !learned
+    });
+    if held.len() > HELD_PER_SITE {
+        let extra = held.len() - HELD_PER_SITE;
+        held.drain(..extra);
+    }
+    now
 }
 
 /// The URLs a crawl asked the store to promote ([`WriteOp::Promote`]
@@ -144,12 +258,16 @@ mod tests {
                 articles: 2,
                 listings: 0,
                 others: 0,
+                stories: 0,
             },
         )]);
         let url = Url::parse("https://e.com/news/a-long-story-1234").unwrap();
         let before = live.table("s");
         assert_eq!(before.classify(&url), super::super::ShapeClass::Unknown);
-        let update = live.observe("s", &url, Judged::Article).unwrap();
+        let update = live
+            .observe("s", &url, Some(Judged::Article))
+            .update
+            .unwrap();
         assert_eq!(update.site, "s");
         assert_eq!(update.counts.len(), 2, "exact and general shape");
         assert_eq!(
@@ -178,6 +296,36 @@ mod tests {
         let again = p.fresh(vec![url("a", UrlKind::Article), url("a", UrlKind::Index)]);
         assert_eq!(again.len(), 1);
         assert_eq!(again[0].kind, UrlKind::Index);
+    }
+
+    #[test]
+    fn held_pages_are_judged_again_once_listed_or_their_shape_is_learned() {
+        let live = LiveShapes::default();
+        let story = |n: u32| format!("https://e.com/world/story-number-{n}-told/");
+        // Held before anything vouches for them.
+        assert!(live.hold("s", [story(1), story(2)]).is_empty());
+        // A feed lists one held: it is judged again; and one held after
+        // its listing, when it is held.
+        assert_eq!(
+            live.listed("s", [story(2).as_str(), story(3).as_str()]),
+            [story(2)]
+        );
+        assert_eq!(live.hold("s", [story(3)]), [story(3)]);
+        // Their shape becomes an article shape: the held ones go.
+        let mut rejudged = Vec::new();
+        for n in 4..7 {
+            let r = live.observe("s", &Url::parse(&story(n)).unwrap(), Some(Judged::Article));
+            assert!(r.update.is_some());
+            rejudged.extend(r.rejudge);
+        }
+        assert_eq!(rejudged, [story(1)]);
+        // Held later, of a learned shape: at once.
+        assert_eq!(live.hold("s", [story(8)]), [story(8)]);
+        // Another site's pages are its own.
+        assert!(live.hold("t", [story(9)]).is_empty());
+        // A verdict its shape decided counts nothing.
+        let none = live.observe("s", &Url::parse(&story(10)).unwrap(), None);
+        assert!(none.update.is_none() && none.rejudge.is_empty());
     }
 
     #[test]

@@ -16,8 +16,8 @@
 //!   page claims (legacy text is practically never valid UTF-8 by accident),
 //!   and so are bytes that are UTF-8 but for a few stray bytes (at most one
 //!   malformed sequence per 50 well-formed non-ASCII characters);
-//! - a declared UTF-8 that the bytes break more than occasionally (more than
-//!   one malformed sequence per 50 well-formed non-ASCII characters) is
+//! - a declared UTF-8 that the bytes break more often than they keep it
+//!   (more malformed sequences than well-formed non-ASCII characters) is
 //!   ignored and the encoding is detected;
 //! - a declared legacy encoding that fails to decode the same way is replaced
 //!   by chardetng's guess when the guess decodes with fewer errors, and a
@@ -91,9 +91,12 @@ pub fn decode(bytes: &[u8], content_type: Option<&str>, url: Option<&Url>) -> De
         return decode_with(UTF_8, bytes);
     }
     match declared {
-        Some(enc) if enc == UTF_8 && stats.errors * 50 <= stats.non_ascii => {
-            decode_with(UTF_8, bytes)
-        }
+        // Declared UTF-8 and more well-formed than malformed: a stray byte
+        // in a page of few non-ASCII characters (an English story with its
+        // curly quotes). A legacy decoding would garble every one of them
+        // to mend the stray byte; legacy text mislabelled UTF-8 forms next
+        // to no well-formed sequence.
+        Some(enc) if enc == UTF_8 && stats.errors <= stats.non_ascii => decode_with(UTF_8, bytes),
         Some(enc) if enc != UTF_8 => decode_declared_legacy(enc, bytes, url),
         _ => decode_with(detect(bytes, url), bytes),
     }

@@ -402,3 +402,22 @@ fn the_fast_utf8_check_accepts_exactly_what_std_accepts() {
         }
     }
 }
+
+#[test]
+fn regression_a_utf8_page_with_one_stray_byte_was_decoded_as_windows_1252() {
+    // An English story: a handful of curly quotes, one stray Latin-1 byte.
+    let mut bytes = page(
+        "<meta charset=utf-8>",
+        "The minister said \u{2018}no\u{2019} and \u{201c}never\u{201d}, the council\u{2019}s chair added.",
+    )
+    .into_bytes();
+    let at = bytes.len() - 20;
+    bytes.insert(at, 0xE9);
+    let d = decode(&bytes, None, None);
+    assert_eq!(d.encoding.name(), "UTF-8");
+    assert!(d.text.contains("council\u{2019}s"), "{}", d.text);
+    assert_eq!(d.text.matches('\u{FFFD}').count(), 1);
+    // Legacy text labelled UTF-8 is still detected.
+    let latin = encode(WINDOWS_1252, &page("<meta charset=utf-8>", FR));
+    assert_decodes(&latin, None, None, WINDOWS_1252, "ministère");
+}

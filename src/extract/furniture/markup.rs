@@ -34,8 +34,25 @@ pub enum Kind {
 fn parts(value: &str) -> impl Iterator<Item = String> + '_ {
     value
         .split(|c: char| !c.is_ascii_alphanumeric())
+        .flat_map(camel_words)
         .filter(|p| !p.is_empty())
         .map(str::to_ascii_lowercase)
+}
+
+/// The words of a camelCase name (`writerProfile`: `writer`, `Profile`):
+/// script-built pages name their parts so, where others write dashes.
+fn camel_words(name: &str) -> impl Iterator<Item = &str> {
+    let b = name.as_bytes();
+    let mut cuts: Vec<usize> = (1..b.len())
+        .filter(|&k| b[k - 1].is_ascii_lowercase() && b[k].is_ascii_uppercase())
+        .collect();
+    cuts.push(b.len());
+    let mut start = 0;
+    cuts.into_iter().map(move |end| {
+        let w = &name[start..end];
+        start = end;
+        w
+    })
 }
 
 /// A class/id part that names a caption.
@@ -290,7 +307,32 @@ pub fn kind_of<'a>(
             return Some(Kind::Byline);
         }
     }
+    // So is a `<time>` that makes a line of its own between the header's
+    // blocks ("2 minute read · April 25, 2023"): inside a sentence it is
+    // the sentence's, and then it shares its line with text.
+    if nd.tag == Tag::Time && chars <= tune::BYLINE_MAX_CHARS && alone_on_its_line(dom, i) {
+        return Some(Kind::Byline);
+    }
     None
+}
+
+/// No text shares element `i`'s line: every sibling with text is a block
+/// or holds one.
+pub fn alone_on_its_line(dom: &Dom<'_>, i: usize) -> bool {
+    let parent = dom.nodes[i].parent as usize;
+    if parent == i || !dom.nodes[parent].tag.is_block() {
+        return false;
+    }
+    dom.children(parent).filter(|&c| c != i).all(|c| {
+        let nd = &dom.nodes[c];
+        nd.tag.is_block()
+            || dom.nodes[c..nd.end as usize]
+                .iter()
+                .all(|d| d.tag != Tag::Text || d.chars == 0)
+            || dom.nodes[c + 1..nd.end as usize]
+                .iter()
+                .any(|d| d.tag.is_block())
+    })
 }
 
 /// A one-item list right after a `<figure>` that has no caption of its

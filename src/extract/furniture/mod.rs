@@ -132,7 +132,10 @@ pub fn skip_named<'a>(dom: &Dom<'a>, stats: &[Stats], skip: &mut [bool], opts: &
             .is_some_and(|k| {
                 // Caption and credit spans sit inside a caption block; a
                 // byline word on an inline element may be a date in prose.
-                k != markup::Kind::Byline || nd.tag.is_block() || alone_in_block(dom, stats, i)
+                k != markup::Kind::Byline
+                    || nd.tag.is_block()
+                    || alone_in_block(dom, stats, i)
+                    || markup::alone_on_its_line(dom, i)
             })
             || (figure_lists && markup::is_figure_list(dom, stats, i));
         if furniture {

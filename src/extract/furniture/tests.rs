@@ -485,3 +485,18 @@ fn a_one_item_list_under_a_figure_is_its_caption() {
     let t = default_text(&captioned);
     assert!(t.contains("The mayor at her farm"), "{t}");
 }
+
+#[test]
+fn a_camel_case_author_box_is_left_out() {
+    let inner = format!(
+        "{}<div id=writerProfile><div>The writer of this article</div><a href=/r/1>Jane Roe</a>\
+         <div>Tokyo city desk; war, peace and the constitution</div></div>",
+        story(5)
+    );
+    let t = default_text(&inner);
+    assert!(t.contains("Paragraph 4 of the report"), "{t:?}");
+    assert!(!t.contains("Jane Roe"), "{t:?}");
+    // The same box named in one word of lower case is not read as one.
+    let plain = default_text(&inner.replace("writerProfile", "writerprofile"));
+    assert!(plain.contains("Jane Roe"), "{plain:?}");
+}

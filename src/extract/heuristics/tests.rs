@@ -146,3 +146,26 @@ fn drupal_label_hidden_field_and_has_ads_section_are_not_boilerplate() {
     );
     assert!(ablated.negative);
 }
+
+#[test]
+fn regression_a_post_wrappers_taxonomy_classes_removed_the_story() {
+    let h = |c: &str| combine(words_of(c, true), words_of("", true));
+    // WordPress's post class list: the terms are the story's subject.
+    let post = "post-4711 type-post status-publish hentry category-kommentare tag-social-media";
+    assert!(!h(post).negative && !h(post).comment, "{post}");
+    // Without the list's other names, such a name is still read.
+    assert!(h("tag-social-media").negative);
+    assert!(h("widget category-comments").comment);
+    // Switched off, the old reading (the bug).
+    assert!(words_of(post, false).0);
+}
+
+#[test]
+fn regression_responsive_visibility_and_typed_widgets_removed_the_story() {
+    let h = |c: &str| combine(words_of(c, true), words_of("", true));
+    assert!(!h("col-md-8 hidden-xs").negative, "hidden on phones only");
+    assert!(!h("hidden-print").negative, "hidden on paper only");
+    assert!(h("hidden").negative && h("hide-me").negative);
+    assert!(!h("widget Blog").negative, "Blogger's posts");
+    assert!(h("widget").negative && h("widget widget_recent_entries").negative);
+}

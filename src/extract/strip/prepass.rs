@@ -200,8 +200,12 @@ impl Scan<'_, '_> {
             };
         }
         // In foreign content a self-closing tag is the whole element, as
-        // the parser and lol_html read it (icon sets write `<title/>`).
-        let raw_text = !(self_closing && self.foreign_depth > 0);
+        // the parser and lol_html read it (icon sets write `<title/>`): it
+        // holds no raw text and does not deepen the tree (an icon sprite of
+        // 600 `<path/>`s counted as open elements pushed the `</svg>` past
+        // the depth limit, and the unclosed `<svg>` took the page with it).
+        let whole_element = self_closing && self.foreign_depth > 0;
+        let raw_text = !whole_element;
         if !close {
             // A tag unfinished at the end is no element (as for lol_html).
             if let Some(links) = self.links.as_deref_mut().filter(|_| gt < n) {
@@ -243,7 +247,7 @@ impl Scan<'_, '_> {
                 self.pre_depth + 1
             };
         }
-        if counts_for_depth(name) && !self.depth.admit(close) {
+        if counts_for_depth(name) && !whole_element && !self.depth.admit(close) {
             self.out.cut(lt, after);
             return Some(after);
         }

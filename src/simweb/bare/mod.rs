@@ -7,13 +7,16 @@
 //! one that names only each site's start page, one that adds hand-written
 //! patterns ([`BareWeb::config_toml`]).
 //!
-//! Each site has one of four URL shapes and markups ([`Shape`]): articles
-//! that declare themselves in JSON-LD, with `og:type` only, or not at all;
-//! section fronts with later pages, tag and author pages, about, privacy,
-//! contact, sign-in and search pages. The feed lives at a path no crawler
-//! guesses and is announced only by `<link rel="alternate">` on the home
-//! page and section fronts; the news sitemap only by robots.txt. Both list
-//! the newest articles only: the rest are found through the sections.
+//! Each site has one of five URL shapes and markups ([`Shape`]): articles
+//! that declare themselves in JSON-LD, with `og:type` only, or not at all
+//! (one family not even a date, anywhere); section fronts with later
+//! pages, tag and author pages, about, privacy, contact, sign-in and search
+//! pages. The feed lives at a path no crawler guesses and is announced only
+//! by `<link rel="alternate">` on the home page and section fronts; the
+//! news sitemap only by robots.txt. Both list the newest articles only: the
+//! rest are found through the sections. A spec may slow the feeds down
+//! ([`BareSpec::feed_delay`]), so that a crawl meets a site's stories
+//! through its links before their feed lists them.
 
 mod pages;
 mod site;
@@ -21,6 +24,7 @@ mod site;
 use std::collections::HashMap;
 use std::fmt::Write;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -31,8 +35,8 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use url::Url;
 
-pub use site::Shape;
 use site::{BareSite as Content, FEED_SIZE, SECTIONS, SITEMAP_SIZE, TAGS};
+pub use site::{Shape, SHAPES};
 
 use super::pages::esc;
 
@@ -44,10 +48,14 @@ pub const SITEMAP_PATH: &str = "/sitemaps/news-latest.xml";
 /// What to simulate.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BareSpec {
-    /// Sites; their shapes cycle through the four [`Shape`]s.
+    /// Sites; their shapes cycle through `shapes`.
     pub sites: usize,
     pub articles_per_site: usize,
     pub seed: u64,
+    /// The shapes the sites take in turn (every [`Shape`] by default).
+    pub shapes: Vec<Shape>,
+    /// How long each site's feed takes to answer (none by default).
+    pub feed_delay: Duration,
 }
 
 impl Default for BareSpec {
@@ -56,6 +64,8 @@ impl Default for BareSpec {
             sites: 4,
             articles_per_site: 12,
             seed: 2026,
+            shapes: SHAPES.to_vec(),
+            feed_delay: Duration::ZERO,
         }
     }
 }
@@ -87,6 +97,7 @@ struct Served {
     content: Content,
     base: Url,
     articles: HashMap<String, usize>,
+    feed_delay: Duration,
 }
 
 impl BareWeb {
@@ -105,7 +116,11 @@ impl BareWeb {
             let port = listener.local_addr()?.port();
             let base = Url::parse(&format!("http://127.0.0.1:{port}/"))
                 .map_err(|e| std::io::Error::other(e.to_string()))?;
-            let content = Content::generate(spec.seed, position, spec.articles_per_site);
+            let shape = match spec.shapes.as_slice() {
+                [] => SHAPES[position % SHAPES.len()],
+                shapes => shapes[position % shapes.len()],
+            };
+            let content = Content::generate(spec.seed, position, shape, spec.articles_per_site);
             let join = |p: &str| base.join(p).unwrap_or_else(|_| base.clone());
             web.sites.push(BareSite {
                 name: content.name.clone(),
@@ -128,6 +143,7 @@ impl BareWeb {
                 content,
                 base,
                 articles,
+                feed_delay: spec.feed_delay,
             });
             web.contents.push(served.clone());
             let app = Router::new().fallback(handle).with_state(served);
@@ -207,6 +223,10 @@ fn shape_patterns(shape: Shape, b: &str) -> (String, String) {
             format!(r"^{b}/({sections})/[a-z0-9-]+$"),
             format!(r"^{b}/(category/[a-z]+/(page/\d+/)?)?$"),
         ),
+        Shape::Plain => (
+            format!(r"^{b}/({sections})/[a-z0-9-]+/$"),
+            format!(r"^{b}/(({sections})/(page/\d+/)?)?$"),
+        ),
     }
 }
 
@@ -215,6 +235,9 @@ const HTML: &str = "text/html; charset=utf-8";
 async fn handle(State(s): State<Arc<Served>>, req: Request) -> Response {
     let path = req.uri().path().to_string();
     let query = req.uri().query().map(str::to_string);
+    if path == FEED_PATH && !s.feed_delay.is_zero() {
+        tokio::time::sleep(s.feed_delay).await;
+    }
     let (status, ty, body) = route(&s, &path, query.as_deref());
     let mut r = (status, body).into_response();
     r.headers_mut()
@@ -227,13 +250,12 @@ fn route(s: &Served, path: &str, query: Option<&str>) -> (StatusCode, &'static s
     let ok = |body: String| (StatusCode::OK, HTML, body);
     match path {
         "/robots.txt" => {
-            let robots = format!(
-                "User-agent: *\nDisallow: /private/\n\nSitemap: {}\n",
-                s.base
-                    .join(SITEMAP_PATH)
-                    .map(String::from)
-                    .unwrap_or_default()
-            );
+            let mut robots = String::from("User-agent: *\nDisallow: /private/\n");
+            // The old CMS has no sitemap: its feed is its only list.
+            if site.shape != Shape::Plain {
+                let map = s.base.join(SITEMAP_PATH).map(String::from);
+                let _ = write!(robots, "\nSitemap: {}\n", map.unwrap_or_default());
+            }
             return (StatusCode::OK, "text/plain; charset=utf-8", robots);
         }
         FEED_PATH => return (StatusCode::OK, "application/rss+xml", feed(s)),
@@ -294,12 +316,16 @@ fn feed(s: &Served) -> String {
     );
     for a in site.articles.iter().take(FEED_SIZE) {
         let url = s.base.join(&a.path).map(String::from).unwrap_or_default();
+        let date = if site.shape.dates() {
+            format!("<pubDate>{}</pubDate>", a.published.rfc2822())
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             x,
-            "<item><title>{}</title><link>{}</link><pubDate>{}</pubDate><description>{}</description></item>",
+            "<item><title>{}</title><link>{}</link>{date}<description>{}</description></item>",
             esc(&a.title),
             esc(&url),
-            a.published.rfc2822(),
             esc(&a.teaser)
         );
     }

@@ -97,15 +97,22 @@ fn teasers(site: &BareSite, items: &[usize]) -> String {
     let mut h = String::from("<div class=\"river\">\n");
     for &i in items {
         let a = &site.articles[i];
+        let time = if site.shape.dates() {
+            format!(
+                "<time datetime=\"{}\">{}</time>",
+                a.published.rfc3339(),
+                a.published.fmt("%d %b %Y")
+            )
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             h,
             "<article class=\"card\"><h2><a href=\"{p}\">{t}</a></h2><p class=\"standfirst\">{s}</p>\
-             <time datetime=\"{d}\">{day}</time></article>",
+             {time}</article>",
             p = esc(&a.path),
             t = esc(&a.title),
             s = esc(&a.teaser),
-            d = a.published.rfc3339(),
-            day = a.published.fmt("%d %b %Y"),
         );
     }
     h.push_str("</div>\n");
@@ -150,7 +157,7 @@ fn list_head(site: &BareSite, items: &[usize], base: &Url) -> Head {
     Head {
         og_type: match site.shape {
             Shape::Blog => Some("article"),
-            Shape::StoryId => None,
+            Shape::StoryId | Shape::Plain => None,
             _ => Some("website"),
         },
         extra,
@@ -290,7 +297,7 @@ pub fn article(site: &BareSite, base: &Url, i: usize) -> String {
             );
             Some("article")
         }
-        Shape::StoryId => None,
+        Shape::StoryId | Shape::Plain => None,
         Shape::Blog => {
             extra.push_str(&ld("BlogPosting"));
             Some("article")
@@ -353,7 +360,17 @@ pub fn article(site: &BareSite, base: &Url, i: usize) -> String {
              <nav class=\"post-navigation\">{more}</nav></main>\n",
             d = a.published.rfc3339()
         ),
+        // No date anywhere, no declared type, no canonical link: a page of
+        // the mid-2000s.
+        Shape::Plain => format!(
+            "<div id=\"main\"><div class=\"content\"><h1>{title}</h1><p class=\"byline\">{byline}</p>\n\
+             <div class=\"text\">{body}</div>\n<p class=\"tags\">Tags: {tags}</p></div>\n\
+             <div class=\"sidebar\"><h2>Also in this section</h2>{more}</div></div>\n"
+        ),
     };
+    if site.shape == Shape::Plain {
+        extra.clear();
+    }
     let head = Head {
         og_type: og,
         extra,

@@ -41,9 +41,29 @@ pub enum Shape {
     /// the about and privacy pages too, JSON-LD `BlogPosting` on posts and
     /// `CollectionPage` on categories; `/category/{section}/page/2/`.
     Blog,
+    /// `/{section}/{slug}/` (an old CMS, 2005–2017): declares nothing and
+    /// dates nothing, on its story pages, its teasers and in its feed;
+    /// robots.txt names no sitemap. Only being listed in the feed, and
+    /// then the shape of the listed stories, tells its stories from its
+    /// about page; sections at `/{section}/`, `/{section}/page/2/`.
+    Plain,
 }
 
-pub const SHAPES: [Shape; 4] = [Shape::Dated, Shape::NewsId, Shape::StoryId, Shape::Blog];
+pub const SHAPES: [Shape; 5] = [
+    Shape::Dated,
+    Shape::NewsId,
+    Shape::StoryId,
+    Shape::Blog,
+    Shape::Plain,
+];
+
+impl Shape {
+    /// Its pages carry a publication date (story pages, teasers, feed
+    /// entries).
+    pub fn dates(self) -> bool {
+        self != Shape::Plain
+    }
+}
 
 pub const SECTIONS: [(&str, &str); 3] = [
     ("world", "World"),
@@ -86,8 +106,7 @@ pub struct BareSite {
 }
 
 impl BareSite {
-    pub fn generate(seed: u64, position: usize, articles: usize) -> BareSite {
-        let shape = SHAPES[position % SHAPES.len()];
+    pub fn generate(seed: u64, position: usize, shape: Shape, articles: usize) -> BareSite {
         let lang = if position % 3 == 2 {
             Lang::Fr
         } else {
@@ -149,8 +168,8 @@ impl BareSite {
     pub fn section_path(&self, s: usize, page: usize) -> String {
         let slug = SECTIONS[s].0;
         match (self.shape, page) {
-            (Shape::Dated, 1) => format!("/{slug}/"),
-            (Shape::Dated, p) => format!("/{slug}/page/{p}/"),
+            (Shape::Dated | Shape::Plain, 1) => format!("/{slug}/"),
+            (Shape::Dated | Shape::Plain, p) => format!("/{slug}/page/{p}/"),
             (Shape::NewsId, 1) => format!("/section/{slug}"),
             (Shape::NewsId, p) => format!("/section/{slug}?page={p}"),
             (Shape::StoryId, 1) => format!("/c/{slug}/"),
@@ -234,6 +253,7 @@ fn make_article(
         Shape::NewsId => format!("/news/{slug_text}-{id}"),
         Shape::StoryId => format!("/story/{id}/{slug_text}"),
         Shape::Blog => format!("/{}/{slug_text}", SECTIONS[section].0),
+        Shape::Plain => format!("/{}/{slug_text}/", SECTIONS[section].0),
     };
     BareArticle {
         section,

@@ -33,6 +33,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("../../../migrations/postgres/0004_refused_under.sql"),
     ),
     (
+        7,
+        include_str!("../../../migrations/postgres/0007_shape_stories.sql"),
+    ),
+    (
         8,
         include_str!("../../../migrations/postgres/0008_fetch_note.sql"),
     ),

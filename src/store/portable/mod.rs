@@ -54,8 +54,8 @@ pub(crate) fn rule_stats(sql: &mut dyn Sql, site_id: i64) -> Result<SiteRuleStat
 /// A site's most judged shapes, at most [`STATS_SHAPES`].
 pub(crate) fn top_shapes(sql: &mut dyn Sql, site_id: i64) -> Result<Vec<ShapeCounts>, StoreError> {
     sql.rows(
-        "SELECT shape, articles, listings, others FROM url_shapes WHERE site_id = ?1
-         ORDER BY articles + listings + others DESC, shape LIMIT ?2",
+        "SELECT shape, articles, listings, others, stories FROM url_shapes WHERE site_id = ?1
+         ORDER BY articles + listings + others + stories DESC, shape LIMIT ?2",
         &[site_id.into(), int(STATS_SHAPES)],
         |r| shape_counts(r, 0),
     )
@@ -112,7 +112,7 @@ impl AnyStore {
         let sql = self.sql();
         let by_name = sql.dialect().bytewise();
         let query = format!(
-            "SELECT s.name, u.shape, u.articles, u.listings, u.others
+            "SELECT s.name, u.shape, u.articles, u.listings, u.others, u.stories
              FROM url_shapes u JOIN sites s ON s.id = u.site_id
              ORDER BY s.name{by_name}, u.shape{by_name}"
         );

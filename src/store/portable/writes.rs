@@ -16,8 +16,8 @@ use crate::store::rules::frontier::state_after;
 use crate::store::rules::shapes::summed;
 use crate::store::sql::{int, Dialect, Sql, Value};
 use crate::store::{
-    AnyStore, FetchRecord, NewUrl, ShapeUpdate, SiteRuleUpdate, SkipRecord, StoreError, UrlKind,
-    WriteOp, WriteOutcome,
+    AnyStore, FetchRecord, NewUrl, Rejudge, ShapeUpdate, SiteRuleUpdate, SkipRecord, StoreError,
+    UrlKind, WriteOp, WriteOutcome,
 };
 
 /// The id of the named site, created if new. Looked up first, so that a
@@ -76,6 +76,7 @@ pub(crate) fn write_op(
             WriteOutcome::ShapesRecorded
         }
         WriteOp::Promote(urls) => WriteOutcome::UrlsPromoted(promote(sql, urls)?),
+        WriteOp::Rejudge(r) => WriteOutcome::UrlsRejudged(rejudge(sql, r)?),
         WriteOp::AddUrls(_) | WriteOp::Known(_) | WriteOp::Article(_) | WriteOp::Refetched(_) => {
             return Ok(None)
         }
@@ -153,9 +154,11 @@ pub(crate) fn record_fetch(
             last_status = ?7,
             last_error = ?6,
             fetched_at = CASE WHEN CAST(?6 AS TEXT) IS NULL THEN ?8 ELSE fetched_at END,
-            refused_under = ?9{unlease}
+            refused_under = ?9,
+            kind = coalesce(?10, kind){unlease}
          WHERE id = ?1"
     );
+    let kind = rec.judgement.and_then(|j| j.kind).map(|k| k.as_str());
     let params = [
         rec.url_id.into(),
         state.into(),
@@ -166,6 +169,7 @@ pub(crate) fn record_fetch(
         rec.status.map(i64::from).into(),
         rec.started_at.into(),
         rec.refused_under.as_ref().into(),
+        kind.into(),
     ];
     url_changed(sql.execute(&update, &params)?)
 }
@@ -256,6 +260,36 @@ pub(crate) fn promote(sql: &mut dyn Sql, urls: &[NewUrl]) -> Result<usize, Store
     Ok(usize::try_from(changed).unwrap_or(usize::MAX))
 }
 
+/// Judged pages among `rejudge.urls` queued again (see
+/// [`crate::store::WriteOp::Rejudge`]): a plain or index page, done or
+/// waiting for a revisit, whose last judgement gave one of the reasons
+/// (`requeue::last_judged_for`), due now, with the given kind
+/// and priority (in URL order, so two batches lock their rows in one
+/// order); returns how many.
+pub(crate) fn rejudge(sql: &mut dyn Sql, rejudge: &Rejudge) -> Result<usize, StoreError> {
+    if rejudge.reasons.is_empty() {
+        return Ok(0);
+    }
+    let mut urls: Vec<&NewUrl> = rejudge.urls.iter().collect();
+    urls.sort_unstable_by(|a, b| a.url.cmp(&b.url));
+    let update = format!(
+        "UPDATE urls SET kind = ?2, priority = ?3, state = 'queued', next_fetch_at = 0
+         WHERE url = ?1 AND {}",
+        super::requeue::last_judged_for("urls", 4, rejudge.reasons.len())
+    );
+    let mut changed = 0;
+    for u in urls {
+        let mut params = vec![
+            u.url.as_str().into(),
+            u.kind.as_str().into(),
+            i64::from(u.priority).into(),
+        ];
+        params.extend(rejudge.reasons.iter().map(|r| Value::from(*r)));
+        changed += sql.execute(&update, &params)?;
+    }
+    Ok(usize::try_from(changed).unwrap_or(usize::MAX))
+}
+
 /// Record a `tree` article page's use of its site's rule.
 pub(crate) fn record_site_rule(sql: &mut dyn Sql, u: &SiteRuleUpdate) -> Result<(), StoreError> {
     let site_id = site_id_created(sql, &u.site)?;
@@ -287,25 +321,33 @@ pub(crate) fn record_site_rule(sql: &mut dyn Sql, u: &SiteRuleUpdate) -> Result<
 }
 
 /// Add a batch's shape counts (summed, in (site, shape) order, so two
-/// batches never wait for each other in a circle); site ids from `known`
-/// or created.
+/// batches never wait for each other in a circle), a revised shape's
+/// listings and others dropped first; site ids from `known` or created.
 pub(crate) fn add_shapes(
     sql: &mut dyn Sql,
     known: &mut HashMap<String, i64>,
     updates: &[ShapeUpdate],
 ) -> Result<(), StoreError> {
-    let upsert = "INSERT INTO url_shapes AS u (site_id, shape, articles, listings, others)
-         VALUES (?1, ?2, ?3, ?4, ?5)
+    let upsert = "INSERT INTO url_shapes AS u (site_id, shape, articles, listings, others, stories)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
          ON CONFLICT (site_id, shape) DO UPDATE SET
             articles = u.articles + excluded.articles,
-            listings = u.listings + excluded.listings,
-            others = u.others + excluded.others";
-    for ((site, shape), [a, l, o]) in summed(updates) {
+            listings = CASE WHEN ?7 THEN 0 ELSE u.listings END + excluded.listings,
+            others = CASE WHEN ?7 THEN 0 ELSE u.others END + excluded.others,
+            stories = u.stories + excluded.stories";
+    for ((site, shape), sum) in summed(updates) {
         let id = site_id_known(sql, known, site)?;
-        sql.execute(
-            upsert,
-            &[id.into(), shape.into(), a.into(), l.into(), o.into()],
-        )?;
+        let [a, l, o, s] = sum.add;
+        let params = [
+            id.into(),
+            shape.into(),
+            a.into(),
+            l.into(),
+            o.into(),
+            s.into(),
+            sum.revised.into(),
+        ];
+        sql.execute(upsert, &params)?;
     }
     Ok(())
 }

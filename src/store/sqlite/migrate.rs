@@ -57,6 +57,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         13,
         include_str!("../../../migrations/0013_refused_under.sql"),
     ),
+    (
+        16,
+        include_str!("../../../migrations/0016_shape_stories.sql"),
+    ),
     (17, include_str!("../../../migrations/0017_fetch_note.sql")),
 ];
 

@@ -17,14 +17,19 @@ const FRONT: &str = r#"<!DOCTYPE html><html><head><title>World | Blog</title>
 <div class="card"><h2><a href="/2026/four">Power restored</a></h2><p>Power was restored to most homes by Wednesday morning.</p></div>
 </main></body></html>"#;
 
-#[test]
-fn on_a_bare_site_an_article_page_is_judged_and_stored_and_a_front_is_not() {
-    let s = bare_site();
-    let story = ARTICLE.replace(
+/// The story, declared `og:type=article` with its publication time.
+fn declared_story() -> String {
+    ARTICLE.replace(
         "<title>Storm hits the coast</title>",
         "<title>Storm hits the coast</title><meta property=\"og:type\" content=\"article\">\
          <meta property=\"article:published_time\" content=\"2026-03-02T08:00:00Z\">",
-    );
+    )
+}
+
+#[test]
+fn on_a_bare_site_an_article_page_is_judged_and_stored_and_a_front_is_not() {
+    let s = bare_site();
+    let story = declared_story();
     let out = run(
         &s,
         UrlKind::Page,
@@ -137,4 +142,39 @@ fn a_bare_sites_feed_entries_are_queued_as_articles_to_judge() {
         &plain,
     );
     assert!(!out.judgement.expect("judged").is_article());
+}
+
+#[test]
+fn regression_a_bare_sites_page_queued_by_a_learned_index_shape_was_never_judged() {
+    // A site without patterns queues links of a learned index shape as
+    // index pages; once such a page was held "not an article" by the
+    // pattern rule unread, whatever it said.
+    let story = declared_story();
+    let out = run(
+        &bare_site(),
+        UrlKind::Index,
+        1,
+        "http://blog.test/2026/one",
+        false,
+        &story,
+    );
+    let j = out.judgement.expect("judged");
+    assert_eq!(j.reason.as_str(), "declared_og_article");
+    assert!(out.article.is_some());
+    // An index pattern is still the user's word.
+    let with_index = {
+        let mut s = bare_site();
+        s.index_patterns = vec![regex::Regex::new("/2026/").unwrap()];
+        s
+    };
+    let out = run(
+        &with_index,
+        UrlKind::Index,
+        1,
+        "http://blog.test/2026/one",
+        false,
+        &story,
+    );
+    assert_eq!(out.judgement.map(|j| j.reason.as_str()), Some("pattern"));
+    assert!(out.article.is_none());
 }

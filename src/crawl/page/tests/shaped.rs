@@ -188,7 +188,7 @@ fn inside_an_article_unknown_shapes_are_followed_only_until_article_shapes_are_k
 }
 
 #[test]
-fn feed_entries_are_articles_unless_their_shape_says_otherwise() {
+fn regression_feed_entries_of_a_learned_index_shape_were_fetched_as_index_pages() {
     let site = unfocused_site();
     let final_url = url("http://blog.test/rss.xml");
     let opts = ExtractOptions::default();
@@ -217,19 +217,24 @@ fn feed_entries_are_articles_unless_their_shape_says_otherwise() {
         shapes: Some(&t),
         explore: None,
     });
+    // Being listed is evidence no learned shape outweighs: both are
+    // fetched as articles, to be judged (a listed section front is then
+    // judged a list of teasers).
     let kinds: Vec<UrlKind> = out.urls.iter().map(|u| u.kind).collect();
-    assert_eq!(kinds, [UrlKind::Article, UrlKind::Index]);
-    // The frontier may hold them as plain pages, found before: promoted.
-    let promoted: Vec<(&str, UrlKind)> = (out.promote.iter())
+    assert_eq!(kinds, [UrlKind::Article, UrlKind::Article]);
+    // The frontier may hold them as plain pages, or have judged them
+    // without that evidence: listed, for promotion and judging again.
+    let listed: Vec<(&str, UrlKind)> = (out.listed.iter())
         .map(|u| (u.url.as_str(), u.kind))
         .collect();
     assert_eq!(
-        promoted,
+        listed,
         [
             ("http://blog.test/p/1/a-first-post", UrlKind::Article),
-            ("http://blog.test/topics/economy/", UrlKind::Index)
+            ("http://blog.test/topics/economy/", UrlKind::Article)
         ]
     );
+    assert!(out.promote.is_empty());
 }
 
 #[test]

@@ -286,3 +286,26 @@ fn strip_removes_form_controls_as_the_rewriter_does() {
         "{stripped}"
     );
 }
+
+#[test]
+fn regression_an_icon_sprite_of_self_closing_paths_took_the_page_after_it() {
+    // An SVG sprite of more self-closing shapes than the depth limit: each
+    // `<path/>` is a whole element, so none deepens the tree, the `</svg>`
+    // stays, and the article after the sprite survives the strip.
+    let sprite: String = (0..600)
+        .map(|k| format!("<symbol id=i{k}><path d='M0 0'/></symbol>"))
+        .collect();
+    let page =
+        format!("<body><svg width=0>{sprite}</svg><article><p>The story.</p></article></body>");
+    let out = pre(&page);
+    assert!(
+        out.contains("</svg><article><p>The story.</p>"),
+        "{}",
+        &out[out.len() - 200..]
+    );
+    let stripped = super::super::strip(&page);
+    assert!(stripped.contains("The story."), "{stripped}");
+    // Open elements still count inside foreign content.
+    let deep = format!("<svg>{}</svg><p>after</p>", "<g>".repeat(600));
+    assert!(pre(&deep).contains("<p>after</p>"));
+}

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::store::pg::testing::TestDb;
 use crate::store::pg::{PgStore, Turn};
-use crate::store::portable::requeue::{outlook, requeue_failed, requeue_refused};
+use crate::store::portable::requeue::{lift_waits, outlook, requeue_failed, requeue_refused};
 use crate::store::{ClaimFilter, FetchRecord, NewUrl, NextState, UrlKind, WriteOp, WriteOutcome};
 
 /// `n` article URLs spread over `hosts` hosts of one site.
@@ -251,10 +251,12 @@ fn a_page_judgement_is_kept_with_its_fetch() {
         crate::store::PageJudgement {
             article: false,
             reason: "teaser_list",
+            kind: None,
         },
         crate::store::PageJudgement {
             article: true,
             reason: "declared_news_article",
+            kind: None,
         },
     ];
     let ops = ids
@@ -352,6 +354,12 @@ fn refused_urls_come_back_when_the_setting_changed_and_failed_ones_on_request() 
     );
     assert_eq!(requeue_failed(s.client(), &sites).expect("retry failed"), 2);
     assert_eq!(claim_all(&mut s).len(), 4);
+    // Waits lifted: none wait here, whatever is asked.
+    for every in [false, true] {
+        assert_eq!(lift_waits(s.client(), &sites, 0, every).expect("lift"), 0);
+    }
+    let after = crate::store::portable::requeue::outlook(s.client(), &sites, 0);
+    assert_eq!(after.expect("outlook").stored["s"], 0);
 }
 
 #[test]

@@ -1,5 +1,8 @@
 //! The crawl's shared writes on both stores: shape counts and site rule
-//! counts add up across batches and, on PostgreSQL, across processes.
+//! counts add up across batches and, on PostgreSQL, across processes
+//! (judging again: `rejudge`).
+
+mod rejudge;
 
 use crate::store::pg::testing::TestDb;
 use crate::store::pg::PgStore;
@@ -15,7 +18,9 @@ fn update(site: &str, shape: &str, a: u64, l: u64, o: u64) -> WriteOp {
             articles: a,
             listings: l,
             others: o,
+            stories: 0,
         }],
+        revised: Vec::new(),
     })
 }
 

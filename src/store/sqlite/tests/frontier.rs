@@ -446,10 +446,12 @@ fn a_page_judgement_is_kept_with_its_fetch() {
         "https://a.test/" => Some(PageJudgement {
             article: false,
             reason: "teaser_list",
+            kind: None,
         }),
         "https://a.test/story" => Some(PageJudgement {
             article: true,
             reason: "body_headline_date",
+            kind: None,
         }),
         _ => None,
     };

@@ -1,7 +1,7 @@
 //! Failed and refused URLs queued again; what waits and what failed.
 
 use super::*;
-use crate::store::portable::requeue::{outlook, requeue_failed, requeue_refused};
+use crate::store::portable::requeue::{lift_waits, outlook, requeue_failed, requeue_refused};
 
 /// A store with `n` article URLs of site `a` and one of site `b`, all
 /// claimed.
@@ -20,6 +20,17 @@ fn refused(id: i64, reason: &str, under: Option<&str>) -> WriteOp {
     let mut rec = fetched(id, NextState::Failed, Some(reason));
     rec.refused_under = under.map(String::from);
     WriteOp::Fetched(rec)
+}
+
+/// A URL put back without a fetch for `reason`.
+fn skip(id: i64, reason: &str, next: NextState) -> WriteOp {
+    WriteOp::Skipped(SkipRecord {
+        url_id: id,
+        at: 1,
+        reason: reason.into(),
+        next,
+        refused_under: None,
+    })
 }
 
 fn id_of(q: &[QueuedUrl], u: &str) -> i64 {
@@ -105,15 +116,7 @@ fn retry_failed_queues_the_failed_and_refused_urls_of_the_chosen_sites_only() {
 #[test]
 fn the_outlook_says_what_waits_until_when_and_what_failed() {
     let (mut s, q) = claimed(3);
-    let wait = |id, at| {
-        WriteOp::Skipped(SkipRecord {
-            url_id: id,
-            at: 1,
-            reason: "robots_unavailable".into(),
-            next: NextState::At(at),
-            refused_under: None,
-        })
-    };
+    let wait = |id, at| skip(id, "robots_unavailable", NextState::At(at));
     s.write_batch(vec![
         wait(id_of(&q, "https://a.test/0"), 90_000),
         wait(id_of(&q, "https://a.test/1"), 60_000),
@@ -142,6 +145,51 @@ fn the_outlook_says_what_waits_until_when_and_what_failed() {
     );
     // Once due, they no longer wait: the crawl takes them.
     assert!(outlook(&mut &s.conn, &["a".into()], 90_000)
+        .unwrap()
+        .waiting
+        .is_empty());
+}
+
+#[test]
+fn waits_are_lifted_on_a_site_with_nothing_due_or_on_request_and_refusals_listed_apart() {
+    let (mut s, q) = claimed(3);
+    let waits: Vec<WriteOp> = ["https://a.test/0", "https://b.test/0"]
+        .iter()
+        .map(|u| skip(id_of(&q, u), "robots_unavailable", NextState::At(90_000)))
+        .collect();
+    s.write_batch(waits.clone()).unwrap();
+    s.write_batch(vec![
+        skip(
+            id_of(&q, "https://a.test/1"),
+            "robots_disallowed",
+            NextState::Failed,
+        ),
+        WriteOp::Fetched(fetched(
+            id_of(&q, "https://a.test/2"),
+            NextState::At(10_000),
+            None,
+        )),
+    ])
+    .unwrap();
+    let sites = ["a".to_string(), "b".to_string()];
+    let o = outlook(&mut &s.conn, &sites, 20_000).unwrap();
+    assert_eq!(o.waiting.len(), 2);
+    assert!(o.failed.is_empty(), "{o:?}");
+    let refused: Vec<(&str, &str)> = (o.refused.iter())
+        .map(|r| (r.site.as_str(), r.reason.as_str()))
+        .collect();
+    assert_eq!(refused, [("a", "robots_disallowed")]);
+    assert_eq!((o.stored["a"], o.queued["a"], o.queued["b"]), (0, 1, 1));
+    // At 5 000 nothing of either site is due (a's page waits for 10 000):
+    // both sites' waits are lifted.
+    assert_eq!(lift_waits(&mut &s.conn, &sites, 5_000, false).unwrap(), 2);
+    // Waiting again: at 20 000 site a's page is due, so only b's wait is
+    // lifted.
+    s.write_batch(waits.clone()).unwrap();
+    assert_eq!(lift_waits(&mut &s.conn, &sites, 20_000, false).unwrap(), 1);
+    // On request every wait goes.
+    assert_eq!(lift_waits(&mut &s.conn, &sites, 20_000, true).unwrap(), 1);
+    assert!(outlook(&mut &s.conn, &sites, 20_000)
         .unwrap()
         .waiting
         .is_empty());

@@ -1,0 +1,84 @@
+//! Regression tests of the whole `auto` pipeline (html → text) on kinds of
+//! markup that today's news pages share across publishers, each named
+//! after the failure it pins.
+
+use super::*;
+
+fn auto(html: &str) -> String {
+    extract_text(html, Algorithm::Auto)
+}
+
+fn story(paragraphs: usize) -> String {
+    (0..paragraphs)
+        .map(|i| {
+            format!(
+                "<p>Paragraph {i} of the story tells what happened, where, and why it \
+                 matters to the readers of this paper.</p>"
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn regression_a_photo_carousel_between_headline_and_story_was_kept() {
+    let slides: String = (1..=6)
+        .map(|k| {
+            format!(
+                "<div class=Carousel-slide><span>{k} of 6 |</span><p>A supporter listens as \
+                 the candidate speaks at a campaign event in Detroit, Monday. (Photo/AP)</p></div>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>The campaigns brace for the sprint</title></head><body><main>\
+         <h1>The campaigns brace for the sprint</h1><div class=lead><div class=Carousel-slides>\
+         {slides}</div></div><div class=story-page><div class=RichTextStoryBody>{}</div></div>\
+         </main></body></html>",
+        story(8)
+    );
+    let t = auto(&html);
+    assert!(t.contains("Paragraph 7 of the story"), "{t:?}");
+    assert!(
+        !t.contains("supporter listens") && !t.contains("of 6"),
+        "{t:?}"
+    );
+}
+
+#[test]
+fn regression_a_story_the_page_renders_from_its_json_ld_was_cut_to_the_teaser() {
+    let body: String = (0..30)
+        .map(|i| format!("Sentence {i} of the full story, which a script renders into the page. "))
+        .collect();
+    let html = format!(
+        r#"<html><head><title>Playbook</title><script type="application/ld+json">
+        {{"@type":"NewsArticle","headline":"Playbook","articleBody":"{body}"}}</script></head>
+        <body><article><h1>Playbook</h1><p>The teaser of the story, the only paragraph the
+        markup holds before the script runs, says what it is about.</p></article></body></html>"#
+    );
+    let t = auto(&html);
+    assert!(t.contains("Sentence 29 of the full story"), "{t:?}");
+    // A story the markup holds whole keeps its own text.
+    let whole = format!(
+        r#"<html><head><script type="application/ld+json">
+        {{"@type":"NewsArticle","articleBody":"A summary."}}</script></head><body><article>{}</article></body></html>"#,
+        story(8)
+    );
+    assert!(auto(&whole).contains("Paragraph 7 of the story"));
+}
+
+#[test]
+fn regression_a_dateline_time_between_the_header_blocks_was_kept_as_text() {
+    let html = format!(
+        "<html><head><title>Nepal disputes the bird strike</title></head><body><article>\
+         <div class=header><span><nav><a href=/business/>Business</a></nav></span>\
+         <time><span>2 minute read</span><span>April 25, 2023</span></time>\
+         <h1>Nepal disputes the bird strike</h1></div><div class=body>\
+         <p>On <time>Tuesday</time> the authority said there was no proof of it.</p>{}</div>\
+         </article></body></html>",
+        story(6)
+    );
+    let t = auto(&html);
+    assert!(!t.contains("minute read"), "{t:?}");
+    // A time inside a sentence is the sentence's.
+    assert!(t.contains("On Tuesday the authority said"), "{t:?}");
+}
