@@ -56,6 +56,14 @@ start = ["{base}/"]
     Config::parse(&text, Path::new("hostile.toml"), Path::new(".")).unwrap()
 }
 
+/// The site's article pattern: `/2026/11/` and a word.
+fn story_patterns(base: &str) -> String {
+    format!(
+        "article_patterns = ['^{}/2026/11/[a-z]+$']",
+        regex::escape(base)
+    )
+}
+
 async fn crawl_into(db: &Path, cfg: &Config, opts: CrawlOptions) -> CrawlSummary {
     let store = Store::open(db).unwrap();
     let run = crawl::run(cfg, AnyStore::from(store), opts, std::future::pending());
@@ -102,10 +110,7 @@ async fn regression_thirty_5_mb_articles_were_stored_whole() {
     let cfg = config(
         &base,
         "[store]\nmax_text_bytes = 65536\n",
-        &format!(
-            "article_patterns = ['^{}/2026/11/[a-z]+$']",
-            regex::escape(&base)
-        ),
+        &story_patterns(&base),
     );
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("hostile.db");
@@ -486,14 +491,7 @@ async fn regression_credentials_in_a_link_were_stored_and_sent() {
     });
     tokio::spawn(async move { axum::serve(listener, app).await });
     let base = format!("http://{addr}");
-    let cfg = config(
-        &base,
-        "",
-        &format!(
-            "article_patterns = ['^{}/2026/11/[a-z]+$']",
-            regex::escape(&base)
-        ),
-    );
+    let cfg = config(&base, "", &story_patterns(&base));
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("hostile.db");
     let summary = crawl_into(&db, &cfg, CrawlOptions::default()).await;

@@ -16,20 +16,22 @@ pub(super) fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOu
     let mut out = PageOutput::default();
     let mut found = Found::new(input);
     let capped = std::cell::Cell::new(None);
+    // A feed's or sitemap's pages; some left out under `input.entries`.
+    let take = |found: &mut Found<'_>, entries: Vec<discover::Entry>, left_out: bool| {
+        if left_out {
+            capped.set(Some(CapKind::EntriesPerFeed));
+        }
+        for e in entries {
+            found.entry(&e.url, e.published.as_deref());
+        }
+        true
+    };
     let as_feed = |found: &mut Found<'_>| match discover::feed_entries_within(
         input.body,
         input.final_url,
         input.entries,
     ) {
-        Ok((entries, left_out)) => {
-            if left_out {
-                capped.set(Some(CapKind::EntriesPerFeed));
-            }
-            for e in entries {
-                found.entry(&e.url, e.published.as_deref());
-            }
-            true
-        }
+        Ok((entries, left_out)) => take(found, entries, left_out),
         Err(_) => false,
     };
     let as_sitemap = |found: &mut Found<'_>| match discover::sitemap_within(
@@ -56,15 +58,7 @@ pub(super) fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOu
             }
             true
         }
-        Ok((discover::Sitemap::Urls(entries), left_out)) => {
-            if left_out {
-                capped.set(Some(CapKind::EntriesPerFeed));
-            }
-            for e in entries {
-                found.entry(&e.url, e.published.as_deref());
-            }
-            true
-        }
+        Ok((discover::Sitemap::Urls(entries), left_out)) => take(found, entries, left_out),
         Err(_) => false,
     };
     let order: [&dyn Fn(&mut Found<'_>) -> bool; 2] = if feed_first {
