@@ -82,3 +82,21 @@ fn regression_a_dateline_time_between_the_header_blocks_was_kept_as_text() {
     // A time inside a sentence is the sentence's.
     assert!(t.contains("On Tuesday the authority said"), "{t:?}");
 }
+
+#[test]
+fn regression_the_headline_under_its_kicker_was_kept_as_text() {
+    let page = |top: &str| {
+        format!(
+            "<html><head><title>Council agrees the budget after a long debate</title></head>\
+             <body><article>{top}<div class=hl>Council agrees the budget after a long debate</div>\
+             <div class=hl>Council agrees the budget after a long debate</div>{}</article>\
+             </body></html>",
+            story(6)
+        )
+    };
+    let t = auto(&page("<div class=kicker>Local politics</div>"));
+    assert!(t.starts_with("Paragraph 0"), "{t:?}");
+    // A sentence over the headline is the story's, and so is what follows.
+    let t = auto(&page("<div>The council met on Monday.</div>"));
+    assert!(t.starts_with("The council met on Monday."), "{t:?}");
+}

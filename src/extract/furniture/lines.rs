@@ -15,6 +15,8 @@ use regex::Regex;
 
 use super::tune;
 
+pub use super::tag_lines::is_tag_line;
+
 /// Words that open a byline ("By", "Posted by", "Par", "Por", "Von", …).
 static BYLINE_LEAD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -489,34 +491,4 @@ pub fn is_read_more_line(line: &str) -> bool {
             .expect("static regex")
     });
     READ_MORE.is_match(line.trim())
-}
-
-/// Tag and category lines ("Tags: FAQ", "Categories: News", "Filed under:
-/// …", "Posted in …").
-static TAG_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)^(?:tags?|tagged(?:\s+with)?|categories|category|filed\s+under|posted\s+in|topics|mots-clés|schlagwörter|schlagworte|stichwörter|stichworte|themen|kategorien|kategorie|étiquettes|catégories|etiquetas|categorías|tematy|tagi)\s*:",
-    )
-    .expect("static regex")
-});
-
-/// The lone words of share and tool bars ("Share", "Save", "Print",
-/// "Email", "12 Comments").
-static TOOL_WORD: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)^(?:share(?:\s+this(?:\s+(?:article|story))?)?|save|print|email|e-mail|tweet|pin\s+it|(?:\d+\s+)?comments?|view\s+comments|reply|found\s+this\s+helpful|permalink|permalien|teilen|drucken|merken|(?:\d+\s+)?kommentare?|partager|imprimer|compartir|imprimir|udostępnij|drukuj|(?:download\s+(?:as\s+)?|save\s+as\s+)pdf|(?:\S+\s+){0,2}als\s+pdf\s+(?:herunterladen|downloaden|speichern)|pdf\s+herunterladen|(?:artikel|seite|beitrag)\s+drucken|télécharger\s+(?:le\s+|en\s+)?pdf|descargar\s+(?:en\s+)?pdf)$",
-    )
-    .expect("static regex")
-});
-
-/// The section label some sites put over the story ("From the section US
-/// & Canada").
-static SECTION_LINE: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^(?i:from\s+the\s+section)\s+\p{Lu}").expect("static regex"));
-
-/// A tag or category line, a section label, or a lone tool-bar word.
-pub fn is_tag_line(line: &str) -> bool {
-    let line = line.trim();
-    line.chars().count() <= tune::PROMPT_MAX_CHARS
-        && (TAG_LINE.is_match(line) || TOOL_WORD.is_match(line) || SECTION_LINE.is_match(line))
 }

@@ -19,6 +19,7 @@
 pub mod lines;
 pub mod markup;
 mod prompt_words;
+mod tag_lines;
 
 use super::ablation::Step;
 use super::dom::{Dom, Stats};
@@ -230,10 +231,29 @@ pub fn drop_lines(
     }
     let mut headline = None;
     if !opts.ablate.off(Step::TitleLine) {
-        if let (Some(first), Some(title)) = ((0..len).find(|&k| !drop[k]), title) {
-            if repeats_title(text(first), title) {
-                drop[first] = true;
-                headline = Some(text(first).to_string());
+        if let Some(title) = title {
+            let mut open = (0..len).filter(|&k| !drop[k]);
+            let (first, second) = (open.next(), open.next());
+            // The headline may come under its kicker ("Extremism"), a
+            // label of a few words that is no sentence.
+            let at = match (first, second) {
+                (Some(f), _) if repeats_title(text(f), title) => Some(f),
+                (Some(f), Some(s)) if is_kicker(text(f)) && repeats_title(text(s), title) => {
+                    drop[f] = true;
+                    Some(s)
+                }
+                _ => None,
+            };
+            if let Some(at) = at {
+                drop[at] = true;
+                headline = Some(text(at).to_string());
+                // Pages that print the headline twice (a mobile and a
+                // desktop copy) give it twice in a row.
+                if let Some(next) = (at + 1..len).find(|&k| !drop[k]) {
+                    if repeats_title(text(next), title) {
+                        drop[next] = true;
+                    }
+                }
             }
         }
     }
@@ -243,6 +263,15 @@ pub fn drop_lines(
         !drop[k - 1]
     });
     headline
+}
+
+/// A kicker over a headline: at most four words, no sentence.
+fn is_kicker(line: &str) -> bool {
+    let line = line.trim();
+    let words = line.split_whitespace().count();
+    (1..=4).contains(&words)
+        && line.chars().count() <= 40
+        && !line.ends_with(['.', '!', '?', ':', '。'])
 }
 
 /// A plain first line (not a heading element: step 7 of `select` takes

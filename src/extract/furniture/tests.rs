@@ -288,6 +288,9 @@ fn tag_lines_and_tool_words() {
         "Filed under: Politics",
         "Share",
         "12 Comments",
+        "Advertisement",
+        "Anzeige",
+        "[PR]",
     ] {
         assert!(is_tag_line(line), "{line}");
     }
@@ -295,6 +298,8 @@ fn tag_lines_and_tool_words() {
         "Tags are what the council wants on every bag.",
         "Share prices fell",
         "Comments from the mayor surprised everyone",
+        "Advertisement revenue fell by a third.",
+        "PR firms were hired.",
     ] {
         assert!(!is_tag_line(line), "{line}");
     }
