@@ -59,6 +59,9 @@ use newshound::store::Store;
 #[path = "crawl/measure.rs"]
 mod measure;
 
+#[path = "crawl/child.rs"]
+mod child;
+
 #[path = "crawl/kept_levels.rs"]
 mod kept_levels;
 

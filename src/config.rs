@@ -257,11 +257,7 @@ impl Config {
         let serve = raw.serve.check().map_err(checked)?;
         check_boilerplate(&raw.boilerplate).map_err(checked)?;
         check_store(&raw.store).map_err(checked)?;
-        let defaults = SiteDefaults {
-            rate: politeness.rate_per_host,
-            timezone: raw.extract.timezone,
-            lines: raw.boilerplate.line_settings(raw.boilerplate.enabled),
-        };
+        let defaults = site_defaults(&politeness, &raw.extract, &raw.boilerplate);
         let mut sites = Vec::with_capacity(raw.sites.len());
         let mut names = std::collections::HashSet::new();
         for (i, site) in raw.sites.into_iter().enumerate() {
@@ -291,6 +287,32 @@ impl Config {
         self.sites.iter().find(|s| s.name == name)
     }
 
+    /// The configured sites' names, as an error about an unknown one lists
+    /// them ("bbc, guardian").
+    pub fn site_list(&self) -> String {
+        let names: Vec<&str> = self.sites.iter().map(|s| s.name.as_str()).collect();
+        names.join(", ")
+    }
+
+    /// A site this config does not name, known by its address alone — as
+    /// `sites add` would configure it (its name and a start page) and this
+    /// config would load it. `import --any-site` makes one of each host.
+    pub fn site_from_address(
+        &self,
+        name: &str,
+        home: &url::Url,
+    ) -> Result<SiteSettings, ConfigError> {
+        let defaults = site_defaults(&self.politeness, &self.extract, &self.boilerplate);
+        let raw = RawSite::from_address(name, home);
+        validate_site(self.sites.len(), raw, Path::new("."), &defaults).map_err(
+            |(field, message)| ConfigError::Invalid {
+                path: self.source.clone(),
+                field,
+                message,
+            },
+        )
+    }
+
     /// Boilerplate settings of the site called `name`; for a name that is no
     /// configured site (or `None`), `[boilerplate]` with its global switch.
     pub fn line_settings(&self, name: Option<&str>) -> LineSettings {
@@ -298,6 +320,19 @@ impl Config {
             Some(site) => site.lines,
             None => self.boilerplate.line_settings(self.boilerplate.enabled),
         }
+    }
+}
+
+/// What a site falls back on: the global sections' values.
+fn site_defaults(
+    politeness: &PolitenessConfig,
+    extract: &ExtractConfig,
+    boilerplate: &BoilerplateConfig,
+) -> SiteDefaults {
+    SiteDefaults {
+        rate: politeness.rate_per_host,
+        timezone: extract.timezone,
+        lines: boilerplate.line_settings(boilerplate.enabled),
     }
 }
 

@@ -20,10 +20,18 @@
 //!   └──── crawl::discover (links, RSS/Atom, sitemaps) ◄┘  new URLs go to the frontier (store)
 //! ```
 //!
+//! A page reaches the corpus from HTTP (`crawl`) or from a web-archive
+//! record (`import`, read by [`warc`]); both hand it to the one page path,
+//! `crawl::path` (decode, extract, judge, then the writer's operations),
+//! and to the same store writer. The crawl alone admits the page's links to
+//! the frontier.
+//!
 //! - [`corpus_archive`]: the evaluation corpus as the repository keeps it (one
 //!   `tar.zst` per set under `tests/corpus/`), unpacked on demand.
 //! - [`words`]: CJK ranges, tokens and word counts (one definition for all).
 //! - [`urls`]: URL normalisation, the trailing-slash rule, host keys.
+//! - [`warc`]: web archives read back: WARC records, one at a time, and
+//!   their archived HTTP responses (pure; `export` writes them).
 //! - [`extract`]: HTML bytes → [`extract::Article`] (pure): charset, strip, DOM,
 //!   density scoring, metadata, behind one entry, [`extract::Extractor`].
 //! - [`extract_dir`]: a directory of pages → texts or JSONL on worker
@@ -47,6 +55,9 @@
 //!   shutdown, run summary) and the I/O-facing stages: frontier rules,
 //!   politeness, fetch, discover.
 //! - [`export`]: articles → JSONL, CSV, WARC, Markdown (streaming, constant memory).
+//! - [`import`]: web archives (WARC files, CC-NEWS) → the corpus, through
+//!   the crawl's page path and store writer; resumable, shared by several
+//!   processes on PostgreSQL.
 //! - [`reextract`]: kept HTML → extraction again → articles updated in place.
 //! - [`serve`]: the read-only HTTP API and search page over the database.
 //! - [`eval`]: LCS precision/recall/F1 against gold text, and the evaluation
@@ -57,12 +68,12 @@
 //! a higher one, nor from another module of its own layer), so there is no
 //! cycle; `layering` checks it by reading the sources:
 //!
-//! 0. words, urls, corpus_archive
+//! 0. words, urls, corpus_archive, warc
 //! 1. extract, boilerplate
 //! 2. config, extract_dir
 //! 3. store
 //! 4. crawl, eval, export, reextract
-//! 5. simweb, serve
+//! 5. simweb, serve, import
 //!
 //! Above the library: the binary (`main.rs`, `cli/`).
 //!
@@ -107,11 +118,13 @@ pub mod eval;
 pub mod export;
 pub mod extract;
 pub mod extract_dir;
+pub mod import;
 pub mod reextract;
 pub mod serve;
 pub mod simweb;
 pub mod store;
 pub mod urls;
+pub mod warc;
 pub mod words;
 
 #[cfg(test)]

@@ -11,10 +11,10 @@ mod cli;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use chrono::{DateTime, FixedOffset, NaiveDate};
 use chrono_tz::Tz;
-use clap::{Args, FromArgMatches, Parser, Subcommand};
+use clap::{FromArgMatches, Parser, Subcommand};
 
+use cli::filter::Filter;
 use newshound::config::parse_time_zone;
 use newshound::export::Format;
 use newshound::extract::Ablations;
@@ -105,51 +105,6 @@ fn learned_algorithm(s: &str) -> Result<Algorithm, String> {
     }
 }
 
-/// A `--since`/`--until` bound: a whole day or an instant.
-#[derive(Debug, Clone, Copy)]
-pub enum When {
-    /// `2026-11-01`: that day, in UTC.
-    Day(NaiveDate),
-    /// `2026-11-01T08:00:00+01:00` (RFC 3339).
-    Instant(DateTime<FixedOffset>),
-}
-
-fn when(s: &str) -> Result<When, String> {
-    let s = s.trim();
-    // `26-11-01` was read as the year 26: a year has four digits.
-    let year = s.split('-').next().unwrap_or_default();
-    if year.len() != 4 && !year.is_empty() && year.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "{s:?}: the year must have four digits (2026-11-01, or an RFC 3339 time \
-             such as 2026-11-01T08:00:00Z)"
-        ));
-    }
-    if let Ok(day) = NaiveDate::parse_from_str(s, "%Y-%m-%d") {
-        return Ok(When::Day(day));
-    }
-    DateTime::parse_from_rfc3339(s)
-        .map(When::Instant)
-        .map_err(|_| {
-            "expected a day (2026-11-01) or an RFC 3339 time (2026-11-01T08:00:00Z)".into()
-        })
-}
-
-/// Which stored articles `search` and `export` cover.
-#[derive(Debug, Clone, Args)]
-pub struct Filter {
-    /// Only this site (its name in the config).
-    #[arg(long, value_name = "NAME")]
-    site: Option<String>,
-    /// Only articles published on or after this day (UTC) or time
-    /// (articles without a publication date are left out).
-    #[arg(long, value_name = "WHEN", value_parser = when)]
-    since: Option<When>,
-    /// Only articles published on or before this day (the whole day, UTC)
-    /// or time (articles without a publication date are left out).
-    #[arg(long, value_name = "WHEN", value_parser = when)]
-    until: Option<When>,
-}
-
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Crawl the configured sites into the database; prints a summary at the end.
@@ -179,6 +134,19 @@ pub enum Command {
         #[arg(long)]
         retry_failed: bool,
     },
+    /// Put the article pages of web archives into the corpus: WARC files,
+    /// directories of them, or a paths list (Common Crawl's CC-NEWS).
+    ///
+    /// Each page goes through the crawl's stages (charset, extraction, the
+    /// article judgement, boilerplate learning, near-duplicates, search
+    /// index, kept pages). Pages of the config's sites only (by host),
+    /// unless --any-site. A stopped import (Ctrl-C, kill) run again goes on
+    /// where it stopped; import processes on one PostgreSQL database share
+    /// the list of files. See docs/import.md.
+    ///
+    /// Examples: newshound import crawl-data/ --site bbc;
+    /// newshound import --paths warc.paths.gz --base https://data.commoncrawl.org/ --since 2026-11-01
+    Import(cli::ImportArgs),
     /// Configure sites by their address and check how the crawl sees them:
     /// `sites add URL`, `sites check NAME`.
     Sites {

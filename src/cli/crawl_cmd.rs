@@ -18,7 +18,7 @@ use super::out::Out;
 use super::store_cmds::require_site_in;
 use super::{check_db_path_for_writing, status, Globals};
 
-fn runtime() -> Result<tokio::runtime::Runtime> {
+pub(super) fn runtime() -> Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -26,7 +26,7 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 }
 
 /// Which signal stopped a crawl (`Ctrl-C` or `SIGTERM`), once one did.
-type StoppedBy = Arc<OnceLock<&'static str>>;
+pub(super) type StoppedBy = Arc<OnceLock<&'static str>>;
 
 /// Resolves at the first Ctrl-C (SIGINT) or SIGTERM, naming it. Never
 /// resolves where signals cannot be watched (the crawl then ends by itself).
@@ -55,7 +55,7 @@ async fn stop_signal() -> &'static str {
 /// (the crawl stops taking work and flushes) and record the signal in
 /// `stopped`, so the caller can say the run was cut short. A second signal
 /// of either kind: exit at once.
-async fn stop_on_signal(stopped: StoppedBy) {
+pub(super) async fn stop_on_signal(stopped: StoppedBy) {
     let by = stop_signal().await;
     let _ = stopped.set(by);
     status(format!(
@@ -129,11 +129,11 @@ pub fn crawl(globals: &Globals, out: &mut Out, args: CrawlArgs) -> Result<ExitCo
     Ok(ExitCode::SUCCESS)
 }
 
-/// One crawl per database: a second one would put the first one's in-flight
-/// URLs back in the queue and fetch them twice. The lock is an OS file lock
+/// One crawl (or import) per database: a second one would put the first
+/// one's in-flight URLs (or files) back in the queue and fetch them twice. The lock is an OS file lock
 /// on `<db>.lock`, so a killed crawl never leaves it stale; the holder
 /// removes the file when it ends, so none stays beside the database.
-struct CrawlLock {
+pub(super) struct CrawlLock {
     file: std::fs::File,
     path: PathBuf,
 }
@@ -147,7 +147,7 @@ impl Drop for CrawlLock {
     }
 }
 
-fn lock_for_crawl(db: &Path) -> Result<CrawlLock> {
+pub(super) fn lock_for_crawl(db: &Path) -> Result<CrawlLock> {
     let mut name = db.as_os_str().to_owned();
     name.push(".lock");
     let path = PathBuf::from(name);
@@ -163,7 +163,8 @@ fn lock_for_crawl(db: &Path) -> Result<CrawlLock> {
             // The holder removed the file between our open and our lock.
             Ok(()) => continue,
             Err(std::fs::TryLockError::WouldBlock) => bail!(
-                "{}: another crawl is using this database (wait for it, or stop it with Ctrl-C)",
+                "{}: another crawl or import is using this database (wait for it, or stop it with \
+                 Ctrl-C)",
                 db.display()
             ),
             Err(std::fs::TryLockError::Error(e)) => {

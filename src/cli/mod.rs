@@ -10,6 +10,9 @@ mod corpus;
 mod corpus_store;
 mod crawl_cmd;
 mod extract_cmd;
+pub mod filter;
+mod import_cmd;
+pub use import_cmd::ImportArgs;
 pub mod ignored;
 mod methods;
 mod out;
@@ -310,6 +313,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             },
         ),
         Command::Demo { articles } => crawl_cmd::demo(globals, out, articles),
+        Command::Import(args) => import_cmd::import(globals, out, args),
         Command::Sites { cmd } => sites::run(globals, out, cmd),
         Command::Extract {
             input,

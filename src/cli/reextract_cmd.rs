@@ -12,10 +12,10 @@ use newshound::extract::ExtractOptions;
 use newshound::reextract::{self, ReextractLimits};
 use newshound::store::Access;
 
+use super::filter::Filter;
 use super::out::Out;
 use super::store_cmds::{require_site_in, selection};
 use super::Globals;
-use crate::Filter;
 
 pub fn reextract(
     globals: &Globals,

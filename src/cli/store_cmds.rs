@@ -6,16 +6,15 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use chrono::{NaiveDate, NaiveTime, TimeDelta};
 use serde::Serialize;
 
 use newshound::crawl::shapes::{LearnedShape, ShapeClass, ShapeTable};
 use newshound::export::{self, Format};
 use newshound::store::{AnyStore, ArticleRef, Query, Selection, SiteStats};
 
+use super::filter::{bounds, Filter};
 use super::out::Out;
 use super::{one_line_text, status, Globals};
-use crate::{Filter, When};
 
 /// JSON, pretty-printed, then a newline.
 pub fn write_json(out: &mut Out, value: &impl Serialize) -> Result<()> {
@@ -78,20 +77,7 @@ pub fn search(
 /// The store's [`Selection`] for `--site/--since/--until`: a day bound
 /// covers the whole day in UTC.
 pub fn selection(filter: &Filter) -> Result<Selection> {
-    let day_start = |d: NaiveDate| d.and_time(NaiveTime::MIN).and_utc().fixed_offset();
-    let since = filter.since.map(|w| match w {
-        When::Day(d) => day_start(d),
-        When::Instant(t) => t,
-    });
-    let until = filter.until.map(|w| match w {
-        When::Day(d) => day_start(d) + TimeDelta::days(1) - TimeDelta::milliseconds(1),
-        When::Instant(t) => t,
-    });
-    if let (Some(a), Some(b)) = (since, until) {
-        if a > b {
-            bail!("--since ({a}) is after --until ({b}): no article can match");
-        }
-    }
+    let (since, until) = bounds(filter.since, filter.until)?;
     Ok(Selection {
         site: filter.site.clone(),
         published_since: since,

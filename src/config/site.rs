@@ -137,6 +137,27 @@ pub(super) struct RawSite {
     timezone: Option<Tz>,
 }
 
+impl RawSite {
+    /// A site known by its address alone, as `sites add` writes one: a
+    /// name and a start page, everything else the defaults.
+    pub(super) fn from_address(name: &str, home: &Url) -> RawSite {
+        RawSite {
+            name: name.to_string(),
+            seeds: None,
+            start: vec![home.to_string()],
+            feeds: Vec::new(),
+            sitemaps: Vec::new(),
+            article_patterns: Vec::new(),
+            index_patterns: Vec::new(),
+            hosts: Vec::new(),
+            rate: None,
+            boilerplate: None,
+            merge_www: None,
+            timezone: None,
+        }
+    }
+}
+
 fn parse_urls(field: &str, items: &[String]) -> Result<Vec<Url>, (String, String)> {
     items
         .iter()

@@ -24,10 +24,11 @@ use reqwest::header::{self, HeaderMap};
 use reqwest::StatusCode;
 use url::Url;
 
-use super::addr::{self, AddressRefused, GuardedResolver};
+use super::addr::{self, GuardedResolver};
 use super::kinds::ErrorKind;
 use super::robots;
 use crate::config::FetchConfig;
+use crate::store::KeptHeaders;
 use crate::urls::strip_credentials;
 
 /// Why a fetch failed. [`FetchError::kind`] is the short name counted in the
@@ -225,9 +226,21 @@ pub struct Fetched {
     /// URLs redirected from, in order (the requested URL first).
     pub redirects: Vec<Url>,
     pub elapsed: Duration,
+    /// When the response was read (unix ms).
+    pub fetched_at: i64,
 }
 
 impl Fetched {
+    /// The headers kept with an article's page (`[store] keep_html`).
+    pub fn kept_headers(&self) -> KeptHeaders {
+        KeptHeaders {
+            content_type: self.content_type.clone(),
+            last_modified: self.last_modified.clone(),
+            etag: self.etag.clone(),
+            date: self.date.clone(),
+        }
+    }
+
     /// 304: the document did not change since the validators were issued.
     pub fn not_modified(&self) -> bool {
         self.status == 304
@@ -246,14 +259,30 @@ pub struct Fetcher {
 
 impl Fetcher {
     pub fn new(cfg: &FetchConfig, user_agent: &str) -> Result<Fetcher, FetchError> {
+        Fetcher::build(cfg, user_agent, Some(cfg.timeout))
+    }
+
+    /// The client, with the whole request bounded by `total`; `None` for
+    /// web archives (see `archive`).
+    fn build(
+        cfg: &FetchConfig,
+        user_agent: &str,
+        total: Option<Duration>,
+    ) -> Result<Fetcher, FetchError> {
         // reqwest is built without a bundled crypto provider (rustls-no-provider);
         // installing ring is idempotent and fails only if one is installed already.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let client = reqwest::Client::builder()
+        let mut client = reqwest::Client::builder()
             .user_agent(user_agent)
             .connect_timeout(cfg.connect_timeout)
-            .read_timeout(cfg.read_timeout)
-            .timeout(cfg.timeout)
+            .read_timeout(cfg.read_timeout);
+        client = match total {
+            Some(total) => client.timeout(total),
+            // A web archive: its bytes as stored (resumed by offset), never
+            // decoded on the way.
+            None => client.no_gzip().no_brotli().no_deflate(),
+        };
+        let client = client
             // Followed by hand, so that every hop is checked.
             .redirect(reqwest::redirect::Policy::none())
             // A system proxy would bypass the address guard (and the tests'
@@ -303,6 +332,36 @@ impl Fetcher {
         validators: &Validators,
         expect: Expect,
     ) -> Result<Fetched, FetchError> {
+        let request = |req: reqwest::RequestBuilder| {
+            let mut req = req.header(header::ACCEPT, accept(expect));
+            if let Some(etag) = &validators.etag {
+                req = req.header(header::IF_NONE_MATCH, etag);
+            }
+            if let Some(lm) = &validators.last_modified {
+                req = req.header(header::IF_MODIFIED_SINCE, lm);
+            }
+            req
+        };
+        let (resp, current, redirects) = self.follow(url, request).await?;
+        let status = resp.status();
+        if !status.is_success() && status != StatusCode::NOT_MODIFIED {
+            return Err(FetchError::Http {
+                status: status.as_u16(),
+                retry_after: retry_after(resp.headers()),
+            });
+        }
+        self.read(resp, current, status, redirects, expect).await
+    }
+
+    /// GET `url` as `request` makes it, following redirects by hand so that
+    /// every hop is checked (scheme, loops, their number, the address
+    /// guard): the response that is no redirect, its URL, and the URLs
+    /// redirected from.
+    async fn follow(
+        &self,
+        url: &Url,
+        request: impl Fn(reqwest::RequestBuilder) -> reqwest::RequestBuilder,
+    ) -> Result<(reqwest::Response, Url, Vec<Url>), FetchError> {
         let mut current = url.clone();
         let mut redirects: Vec<Url> = Vec::new();
         let mut seen: HashSet<String> = HashSet::new();
@@ -317,17 +376,10 @@ impl Fetcher {
                 return Err(FetchError::BlockedAddress(host));
             }
             seen.insert(current.as_str().to_string());
-            let mut req = self
-                .client
-                .get(current.clone())
-                .header(header::ACCEPT, accept(expect));
-            if let Some(etag) = &validators.etag {
-                req = req.header(header::IF_NONE_MATCH, etag);
-            }
-            if let Some(lm) = &validators.last_modified {
-                req = req.header(header::IF_MODIFIED_SINCE, lm);
-            }
-            let resp = req.send().await.map_err(classify)?;
+            let resp = request(self.client.get(current.clone()))
+                .send()
+                .await
+                .map_err(classify)?;
             let status = resp.status();
             if status.is_redirection() && status != StatusCode::NOT_MODIFIED {
                 let next = resp
@@ -345,13 +397,7 @@ impl Fetcher {
                 redirects.push(std::mem::replace(&mut current, next));
                 continue;
             }
-            if !status.is_success() && status != StatusCode::NOT_MODIFIED {
-                return Err(FetchError::Http {
-                    status: status.as_u16(),
-                    retry_after: retry_after(resp.headers()),
-                });
-            }
-            return self.read(resp, current, status, redirects, expect).await;
+            return Ok((resp, current, redirects));
         }
     }
 
@@ -440,6 +486,7 @@ impl Fetcher {
             body,
             redirects,
             elapsed: Duration::ZERO,
+            fetched_at: chrono::Utc::now().timestamp_millis(),
         })
     }
 }
@@ -504,57 +551,10 @@ fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     Some(Duration::from_secs(delta.max(0) as u64))
 }
 
-/// Map a reqwest error to what callers act on.
-fn classify(err: reqwest::Error) -> FetchError {
-    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(&err);
-    let mut reset = false;
-    while let Some(e) = source {
-        if let Some(refused) = e.downcast_ref::<AddressRefused>() {
-            return FetchError::BlockedAddress(refused.name.clone());
-        }
-        if let Some(io) = e.downcast_ref::<std::io::Error>() {
-            use std::io::ErrorKind::*;
-            if matches!(
-                io.kind(),
-                ConnectionReset | ConnectionAborted | BrokenPipe | UnexpectedEof
-            ) {
-                reset = true;
-            }
-            if io.kind() == TimedOut {
-                return FetchError::Timeout;
-            }
-        }
-        // hyper reports a peer that hung up early only in its message.
-        let msg = e.to_string().to_ascii_lowercase();
-        if msg.contains("connection closed") || msg.contains("end of file") || msg.contains("reset")
-        {
-            reset = true;
-        }
-        source = e.source();
-    }
-    if err.is_timeout() {
-        FetchError::Timeout
-    } else if err.is_connect() {
-        FetchError::Connect(chain_text(&err))
-    } else if reset {
-        FetchError::Reset
-    } else if err.is_body() || err.is_decode() {
-        FetchError::Body(chain_text(&err))
-    } else {
-        FetchError::Request(chain_text(&err))
-    }
-}
-
-fn chain_text(err: &dyn std::error::Error) -> String {
-    let mut text = err.to_string();
-    let mut source = err.source();
-    while let Some(e) = source {
-        text.push_str(": ");
-        text.push_str(&e.to_string());
-        source = e.source();
-    }
-    text
-}
+mod archive;
+mod classify;
+pub use archive::ArchiveBody;
+use classify::classify;
 
 #[cfg(test)]
 mod tests;

@@ -6,19 +6,21 @@
 //! errors by kind), or a [`CrawlError`] for the few things that stop a crawl
 //! (unknown site, HTTP client, store failure).
 //!
-//! The parts: `scheduler` (claims, per-host queues, workers, end of pass,
-//! shutdown), `worker` (one URL: robots, rate limit, fetch, decide), `pool`
-//! (the threads that process fetched pages), `page`
-//! (pure: discovery and extraction of a fetched document), [`judge`] (pure:
-//! is a page of a site without patterns an article?), [`writer`] (the
-//! single store writer, batched transactions, behind the [`CrawlStore`]
-//! seam), `politeness` and `robots`, [`fetch`] and `addr` (HTTP with limits
-//! and the address guard), `budget` (memory bounds), [`kinds`] (what errors and skips are counted
-//! as), `summary` and `progress`. The frontier's pure rules are in
-//! `frontier`, link/feed/sitemap parsing in `discover`, learned URL shapes
-//! in [`shapes`]. Public: what the CLI,
-//! tests and benches use (`fetch` for `extract URL`, `writer` for the
-//! `CrawlStore` seam, `kinds` for the summary's keys).
+//! A URL's way, file by file: `scheduler` (claims, per-host queues,
+//! workers, end of pass, shutdown) → `worker` (one URL: `robots`,
+//! `politeness`, [`fetch`] with the `addr` guard) → `pool` (the threads
+//! that process fetched pages) → `page` (the crawl's side of a document:
+//! feeds and sitemaps, and the links an HTML page gives the frontier) →
+//! [`path`] (the one page path, shared with `import`: decode, extract,
+//! [`judge`], then [`path::record`]: the writer's operations) →
+//! [`writer`] (the single store writer, batched transactions, behind the
+//! [`CrawlStore`] seam). Beside them: `budget` (memory bounds), [`kinds`]
+//! (what errors and skips are counted as), `summary` and `progress`; the
+//! frontier's pure rules in `frontier`, link/feed/sitemap parsing in
+//! `discover`, learned URL shapes in [`shapes`]. Public: what the CLI,
+//! `import`, tests and benches use (`fetch` for `extract URL` and remote
+//! archives, `path`, `pool` and `writer` for `import`, `kinds` for the
+//! summary's keys).
 
 mod addr;
 mod budget;
@@ -30,8 +32,9 @@ mod frontier;
 pub mod judge;
 pub mod kinds;
 mod page;
+pub mod path;
 mod politeness;
-mod pool;
+pub mod pool;
 mod progress;
 pub mod retry;
 mod robots;
@@ -55,8 +58,9 @@ use crate::extract::tree::rule::SiteRule;
 use crate::extract::{Algorithm, ExtractOptions};
 use crate::store::{NewUrl, StoreError, UrlKind, WriteOp};
 
-use summary::Counters;
-pub use summary::CrawlSummary;
+pub use budget::cpu_slots;
+use path::record::{Learned, LiveRules};
+pub use summary::{Counters, CrawlSummary};
 use worker::Ctx;
 use writer::{CrawlStore, Writer, WriterError};
 
@@ -216,9 +220,11 @@ pub async fn run<S: CrawlStore>(
         large_pages: Arc::new(tokio::sync::Semaphore::new(1)),
         pages: pool::ProcessPool::new(budget::cpu_slots(), "crawl-page")
             .map_err(CrawlError::Threads)?,
-        site_rules: std::sync::Mutex::new(site_rules),
+        learned: Learned {
+            shapes: live_shapes,
+            rules: LiveRules::new(site_rules),
+        },
         link_memo: Arc::new(page::LinkMemo::default().with_committed(writer.committed())),
-        shapes: live_shapes,
         explore: Arc::new(shapes::ExploreBudget::new(cfg.crawler.explore_per_site)),
         probes: worker::Probes::default(),
         promoted: shapes::Promoted::default(),
@@ -317,12 +323,7 @@ fn select_sites(
     for name in names {
         let site = config.site(name).ok_or_else(|| CrawlError::UnknownSite {
             name: name.clone(),
-            known: config
-                .sites
-                .iter()
-                .map(|s| s.name.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
+            known: config.site_list(),
         })?;
         selected.insert(name.clone(), Arc::new(site.clone()));
     }

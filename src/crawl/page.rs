@@ -1,17 +1,19 @@
-//! A fetched document → what goes back to the frontier and the store (pure).
+//! A fetched document → what goes back to the frontier and the store (pure):
+//! the crawl's side of a page.
 //!
 //! In: the body of a fetched feed, sitemap or HTML page, with its frontier
 //! entry (kind, depth) and its site. Out: [`PageOutput`] — new frontier URLs
 //! (normalised, on the site's hosts, within the depth limit, not traps,
 //! classified and prioritised) and, for article pages only, the extracted
-//! [`Article`], with the page's [`Judgement`]. Runs on the blocking pool:
+//! [`Article`], with the page's [`Judgement`]. Runs on the processing pool:
 //! decoding, parsing and extraction are the crawl's CPU work.
 //!
-//! Which pages are articles: on a site with `article_patterns`, the pages
-//! whose URL matches them (the user's word); on a site without, every HTML
-//! page is extracted and [`judge`]d from what it declares, what extraction
-//! found and where its URL came from. A bare site's feed and sitemap entries
-//! are queued as `article` URLs: being listed is evidence, not a verdict.
+//! An HTML page goes through the one page path that `import` shares
+//! ([`path`]: decode, extract, judge), which gives its article, verdict
+//! and links; this file then admits the links to the frontier. Feeds and
+//! sitemaps are the crawl's alone and are read here. A bare site's feed
+//! and sitemap entries are queued as `article` URLs: being listed is
+//! evidence for the judgement, not a verdict.
 //!
 //! Focus rule: links found in HTML are followed when they are article or
 //! index pages of the site by its patterns. A site that configures no
@@ -33,13 +35,14 @@ use std::sync::Arc;
 
 use url::Url;
 
-use super::judge::{judge, Evidence, Judgement};
+use super::judge::{Evidence, Judgement};
 use super::kinds::{CapKind, ErrorKind};
+use super::path::{self, Outcome, PageIn};
 use super::shapes::{shape_of, ExploreBudget, ShapeTable};
 use super::{discover, frontier};
 use crate::config::SiteSettings;
 use crate::extract::tree::rule::{RuleOutcome, SiteRule};
-use crate::extract::{self, Article, ExtractOptions, Extraction, Extractor, Page};
+use crate::extract::{Article, ExtractOptions};
 use crate::store::{NewUrl, UrlKind};
 use crate::urls::TrailingSlash;
 
@@ -137,79 +140,43 @@ pub fn process(input: &PageInput<'_>) -> PageOutput {
 }
 
 fn html(input: &PageInput<'_>) -> PageOutput {
-    let decoded = extract::charset::decode(input.body, input.content_type, Some(input.final_url));
-    // A site without article patterns has its pages judged; an index
-    // pattern is still the user's word that a page is none (a learned
-    // index shape is not: its pages are judged too).
-    let judged = input.site.article_patterns.is_empty()
-        && (input.kind != UrlKind::Index || input.site.index_patterns.is_empty());
-    // A URL queued as an article that redirected to a non-article page (a
-    // section front, a login wall) is not stored.
-    let by_pattern = input.kind == UrlKind::Article
-        && (!input.redirected
-            || discover::classify(input.site, input.final_url) == UrlKind::Article);
-    let mut rule = None;
-    let mut judgement = Judgement::by_pattern(by_pattern);
-    let mut weighed = None;
-    // An extracted page's links come out of extraction's own pass over it;
-    // other pages get a pass of their own.
-    let (attrs, mut article) = if by_pattern || judged {
-        let opts = ExtractOptions {
-            timezone: input.site.timezone,
-            ..input.extract.clone()
-        };
-        let mut attrs = discover::link_attrs_for(input.max_links);
-        let page = Page::from_html(&decoded.text)
-            .url(input.final_url)
-            .site_rule(input.site_rule)
-            .collect_links(&mut attrs);
-        let Extraction {
-            article,
-            signals,
-            rule_outcome: outcome,
-            ..
-        } = Extractor::new(opts).extract(page);
-        if judged {
-            // Listed: a bare site's feed and sitemap entries, and links of a
-            // learned article shape, are queued as articles.
-            let listed = input.kind == UrlKind::Article;
-            let shape_hint = input
-                .shapes
-                .and_then(|t| t.classify(input.final_url).hint());
-            let evidence = Evidence::of(&article, &signals, attrs.form_fields, listed, shape_hint);
-            judgement = judge(&evidence);
-            weighed = Some(evidence);
-        }
-        // A page that is no article teaches the site's content rule nothing.
-        let article = judgement.is_article().then_some(article);
-        if article.is_some() {
-            rule = outcome;
-        }
-        (Some(attrs), article)
-    } else {
-        (None, None)
-    };
-    let links = discover::raw_page_links(&decoded.text, attrs, input.final_url, input.max_links);
+    let shapes = input.shapes;
+    let outcome = path::run(&PageIn {
+        url: input.final_url,
+        redirected: input.redirected,
+        content_type: input.content_type,
+        body: input.body,
+        site: input.site,
+        kind: input.kind,
+        extract: input.extract,
+        site_rule: input.site_rule,
+        shapes,
+        trailing_slash: input.trailing_slash,
+        max_links: Some(input.max_links),
+    });
+    let Outcome {
+        article,
+        judgement,
+        rule,
+        links,
+        canonical,
+        evidence,
+    } = outcome;
     let mut found = Found::new(input);
     found.from_article = article.is_some();
-    found.hrefs(&links);
-    // Feeds announced by start and section pages are new entry points; those
-    // of article pages (per-article comment feeds) are not.
-    if matches!(input.kind, UrlKind::Seed | UrlKind::Index) {
-        for feed in &links.feeds {
-            found.feed(feed);
+    if let Some(links) = &links {
+        found.hrefs(links);
+        // Feeds announced by start and section pages are new entry points;
+        // those of article pages (per-article comment feeds) are not.
+        if matches!(input.kind, UrlKind::Seed | UrlKind::Index) {
+            for feed in &links.feeds {
+                found.feed(feed);
+            }
         }
     }
-    // The canonical URL (`link rel=canonical`, else `og:url`) in the
-    // frontier's spelling, if it is on the site.
-    let canonical = links
-        .canonical
-        .as_ref()
-        .and_then(|c| frontier::normalize_for(input.site, c, input.trailing_slash))
-        .filter(|c| input.site.owns(c));
     let mut known = Vec::new();
-    match (&mut article, canonical) {
-        (Some(a), Some(c)) => {
+    match (&article, canonical) {
+        (Some(_), Some(c)) => {
             // The article is that page: recorded under it, and the canonical
             // URL is known (not fetched again). A canonical pointing at an
             // index page is a site's mistake, not a reason to stop
@@ -226,7 +193,6 @@ fn html(input: &PageInput<'_>) -> PageOutput {
                     priority: frontier::priority(kind, input.depth),
                 });
             }
-            a.canonical_url = Some(c.into());
         }
         // Not an article: the canonical URL is just another link.
         (None, Some(c)) => found.link(&c),
@@ -242,7 +208,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
         urls_known: found.urls_known,
         outside: found.outside,
         judgement: Some(judgement),
-        evidence: weighed,
+        evidence,
         article_links: found.article_links,
         unmatched: found.unmatched,
         promote: found.promote,

@@ -23,21 +23,21 @@ use super::budget::BodyBudget;
 use super::fetch::{Expect, FetchError, Fetched, Fetcher, Validators};
 use super::kinds::{CapKind, ErrorKind, SkipKind};
 use super::page;
+use super::path::record::{self, Learned, Source};
 use super::politeness::{HostPermit, Politeness, Sent};
 use super::pool::ProcessPool;
 use super::retry::{after_failure, refusal, AfterFailure};
 use super::robots::{RobotsCache, Verdict};
-use super::shapes::{ExploreBudget, LiveShapes, Promoted};
+use super::shapes::{self, ExploreBudget, Promoted};
 use super::summary::Counters;
 use super::writer::Writer;
 use crate::config::{Config, SiteSettings};
-use crate::extract::tree::rule::SiteRule;
 use crate::extract::ExtractOptions;
 use crate::store::{
-    FetchRecord, NewArticle, NextState, PageJudgement, QueuedUrl, SkipRecord, UrlKind, WriteOp,
+    FetchRecord, NextState, PageJudgement, QueuedUrl, SkipRecord, UrlKind, WriteOp,
 };
 use crate::store::{HostTurns, Turn};
-use process_step::{process_blocking, rule_update};
+use process_step::process_blocking;
 use robots_step::robots_verdict;
 
 mod learning_step;
@@ -75,14 +75,12 @@ pub struct Ctx {
     /// Where pages are processed (decoding, discovery, extraction, keeping):
     /// one thread per core ([`super::budget::cpu_slots`]), see [`ProcessPool`].
     pub pages: ProcessPool,
-    /// `tree`: each site's current content rule (loaded from the store at
-    /// the start, updated as pages learn or drop rules).
-    pub site_rules: std::sync::Mutex<std::collections::HashMap<String, SiteRule>>,
+    /// Every site's learned URL shapes and `tree` content rule (loaded
+    /// from the store at the start, updated as pages are judged and
+    /// extracted).
+    pub learned: Learned,
     /// What each href of the crawl's pages came to (see [`page::LinkMemo`]).
     pub link_memo: Arc<page::LinkMemo>,
-    /// Every site's learned URL shapes (loaded from the store at the start,
-    /// counted as pages are judged).
-    pub shapes: LiveShapes,
     /// Links of unknown shape each site without patterns may still queue.
     pub explore: Arc<ExploreBudget>,
     /// When each site's usual feed and sitemap paths were last probed.
@@ -415,7 +413,7 @@ async fn succeeded(
     // The URL's kind once its page is judged.
     let mut kind = q.kind;
     // What the judged page is for the rest of the crawl.
-    let mut learned = learning_step::Learned::default();
+    let mut after = record::AfterJudgement::default();
     let mut probe_from = None;
     // What the fetch log says was left out.
     let mut note = None;
@@ -478,31 +476,34 @@ async fn succeeded(
             }
         });
         learning_step::listed_and_promoted(ctx, processed.listed, processed.promote, ops);
-        if let Some(outcome) = processed.rule {
-            ops.push(WriteOp::SiteRule(rule_update(ctx, &site.name, outcome)));
-        }
-        let article = processed.article.is_some();
-        let page = (q.kind, &fetched.final_url, processed.judgement, article);
-        learned = learning_step::learn(ctx, site, page, ops);
-        if let Some(mut article) = processed.article {
-            if let Some(len) = article.cap_text(cfg.store.max_text_bytes) {
-                ctx.counters.capped(CapKind::TextBytes);
-                note = Some(format!("text_cut {len} {}", article.text.len()));
+        if let (Some(j), true) = (&processed.judgement, shapes::by_shapes(site)) {
+            if !j.is_article() {
+                let url = fetched.final_url.as_str();
+                (ctx.counters.sites).not_article(&site.name, j.reason.as_str(), url);
             }
-            let new = NewArticle {
-                url: q.url.clone(),
-                url_id: Some(q.id),
-                site: site.name.clone(),
-                fetched_at: now_ms(),
-                article,
-                lines: site.lines,
-                html,
-            };
-            ops.push(if q.fetched_before {
-                WriteOp::Refetched(new)
-            } else {
-                WriteOp::Article(new)
-            });
+        }
+        let from = Source {
+            site,
+            kind: q.kind,
+            url: &q.url,
+            url_id: Some(q.id),
+            page_url: &fetched.final_url,
+            fetched_at: fetched.fetched_at,
+            refetch: q.fetched_before,
+            max_text_bytes: cfg.store.max_text_bytes,
+        };
+        after = record::writes(
+            &from,
+            processed.article,
+            processed.judgement,
+            processed.rule,
+            html,
+            &ctx.learned,
+            ops,
+        );
+        if let Some((len, kept)) = after.text_cut {
+            ctx.counters.capped(CapKind::TextBytes);
+            note = Some(format!("text_cut {len} {kept}"));
         }
     }
     // A page of a site without patterns judged a listing is revisited like
@@ -511,8 +512,8 @@ async fn succeeded(
     // A page queued by a learned index shape is revisited only if judged
     // a list.
     let revisited = match kind {
-        UrlKind::Index if learned.judged => learned.listing,
-        kind => is_revisited(kind) || learned.listing,
+        UrlKind::Index if after.judged => after.listing,
+        kind => is_revisited(kind) || after.listing,
     };
     let next = if revisited {
         NextState::At(now_ms() + revisit_ms(cfg))
@@ -540,5 +541,5 @@ async fn succeeded(
         refused_under: None,
         note,
     };
-    (record, probe_from, learned.hold)
+    (record, probe_from, after.hold)
 }

@@ -13,7 +13,8 @@
 //! finished pages discovered — no second connection, no lock contention.
 //!
 //! Writes are buffered and committed in one transaction every
-//! [`FLUSH_ITEMS`] items or [`FLUSH_EVERY`] after the first buffered write,
+//! [`FLUSH_ITEMS`] items or [`FLUSH_EVERY`] after the first buffered write
+//! (an import's writer: its own [`Flush`]),
 //! before every frontier request, and when the channel closes. A crash loses
 //! at most the buffered batch; those URLs are still in flight in the
 //! database and `reset_in_flight` on the next start queues them again.
@@ -41,8 +42,8 @@ use super::seen::{CommittedUrls, SeenUrls};
 use super::summary::Counters;
 use crate::config::Config;
 use crate::store::{
-    AnyStore, ClaimFilter, DroppedUrls, Outlook, QueuedUrl, Requeue, ShapeCounts, StoreError,
-    UrlCaps, WriteOp, WriteOutcome,
+    ClaimFilter, DroppedUrls, Outlook, QueuedUrl, Requeue, ShapeCounts, StoreError, WriteOp,
+    WriteOutcome,
 };
 
 /// Items (records, articles, [`URLS_PER_ITEM`] new URLs) buffered before a
@@ -60,10 +61,28 @@ pub const FLUSH_EVERY: Duration = Duration::from_millis(200);
 /// Commands queued before senders wait (back-pressure on workers).
 pub const CHANNEL: usize = 1024;
 
+/// When buffered writes are committed: at `items` items, or `every` after
+/// the first one. Each commit flushes the search index's new terms, so
+/// fewer, larger commits index for less; a crawl keeps them small (its
+/// claims must see the pages just written), an import need not.
+#[derive(Debug, Clone, Copy)]
+pub struct Flush {
+    pub items: usize,
+    pub every: Duration,
+}
+
+impl Flush {
+    /// The crawl's: [`FLUSH_ITEMS`], [`FLUSH_EVERY`].
+    pub const CRAWL: Flush = Flush {
+        items: FLUSH_ITEMS,
+        every: FLUSH_EVERY,
+    };
+}
+
 /// Judged pages: (site, URL).
 type Judged = Result<Vec<(String, String)>, StoreError>;
 
-/// The store operations a crawl needs. [`AnyStore`] (either store) is the
+/// The store operations a crawl needs. [`AnyStore`](crate::store::AnyStore) (either store) is the
 /// real one; the trait keeps the crawl testable on stores of its own.
 pub trait CrawlStore: Send + 'static {
     /// Take the configuration's frontier settings before the crawl starts
@@ -147,87 +166,6 @@ pub trait CrawlStore: Send + 'static {
     }
 }
 
-/// The real stores, SQLite and PostgreSQL (a shared frontier: claims hold
-/// leases, the hosts' turns are every process's, other processes' leases
-/// are waited for).
-impl CrawlStore for AnyStore {
-    fn configure(&mut self, config: &Config) {
-        let lease = Duration::from_secs(config.store.lease_seconds);
-        let caps = UrlCaps {
-            known: config.crawler.max_urls_per_site,
-            queued: config.crawler.max_queued_per_site,
-        };
-        AnyStore::configure_frontier(self, caps, lease);
-    }
-    fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
-        AnyStore::reset_in_flight(self)
-    }
-    fn claim_due(
-        &mut self,
-        now_ms: i64,
-        limit: usize,
-        filter: &ClaimFilter,
-    ) -> Result<Vec<QueuedUrl>, StoreError> {
-        AnyStore::claim_due_for(self, now_ms, limit, filter)
-    }
-    fn next_due_at(&mut self, sites: Option<&[String]>) -> Result<Option<i64>, StoreError> {
-        AnyStore::next_due_at_for(self, sites)
-    }
-    fn held_elsewhere(&mut self, sites: Option<&[String]>) -> Result<Option<Duration>, StoreError> {
-        AnyStore::held_elsewhere(self, sites)
-    }
-    fn host_turns(&self) -> Option<crate::store::TurnsAt> {
-        AnyStore::host_turns(self)
-    }
-    fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
-        AnyStore::write_batch(self, ops)
-    }
-    fn take_dropped_urls(&mut self) -> DroppedUrls {
-        AnyStore::take_dropped_urls(self)
-    }
-    fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError> {
-        AnyStore::pages_by_site(self)
-    }
-    fn reclean(&mut self, config: &Config, sites: &[String]) -> Result<usize, StoreError> {
-        // Only the articles with a line whose status changed: the others
-        // would be rewritten with the text they already have.
-        let settings = |name: &str| config.line_settings(Some(name));
-        if sites.is_empty() {
-            return Ok(
-                AnyStore::reclean(self, None, crate::store::Which::Changed, &settings)?.changed,
-            );
-        }
-        let mut changed = 0;
-        for site in sites {
-            changed +=
-                AnyStore::reclean(self, Some(site), crate::store::Which::Changed, &settings)?
-                    .changed;
-        }
-        Ok(changed)
-    }
-    fn site_rules(&mut self) -> Result<Vec<(String, String)>, StoreError> {
-        AnyStore::site_rules(self)
-    }
-    fn url_shapes(&mut self) -> Result<Vec<(String, ShapeCounts)>, StoreError> {
-        AnyStore::url_shapes(self)
-    }
-    fn judged_for(&mut self, sites: &[String], reasons: &[&str], limit: usize) -> Judged {
-        AnyStore::judged_for(self, sites, reasons, limit)
-    }
-    fn requeue(&mut self, sites: &[String], plan: &Requeue) -> Result<(usize, usize), StoreError> {
-        AnyStore::requeue(self, sites, plan)
-    }
-    fn outlook(&mut self, sites: &[String], now_ms: i64) -> Result<Outlook, StoreError> {
-        AnyStore::outlook(self, sites, now_ms)
-    }
-    fn upkeep_in_background(&mut self) -> Result<(), StoreError> {
-        AnyStore::upkeep_in_background(self)
-    }
-    fn upkeep_in_foreground(&mut self) -> Result<(), StoreError> {
-        AnyStore::upkeep_in_foreground(self)
-    }
-}
-
 /// Why the writer stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum WriterError {
@@ -275,9 +213,18 @@ impl Writer {
         store: S,
         counters: std::sync::Arc<Counters>,
     ) -> (Writer, tokio::task::JoinHandle<Result<S, WriterError>>) {
+        Writer::spawn_with(store, counters, Flush::CRAWL)
+    }
+
+    /// [`Writer::spawn`], committing as `flush` says.
+    pub fn spawn_with<S: CrawlStore>(
+        store: S,
+        counters: std::sync::Arc<Counters>,
+        flush: Flush,
+    ) -> (Writer, tokio::task::JoinHandle<Result<S, WriterError>>) {
         let (tx, rx) = mpsc::channel(CHANNEL);
         let committed = CommittedUrls::new(SEEN_URLS);
-        let task = tokio::spawn(writer_loop(store, rx, counters, committed.clone()));
+        let task = tokio::spawn(writer_loop(store, rx, counters, committed.clone(), flush));
         (Writer { tx, committed }, task)
     }
 
@@ -396,6 +343,7 @@ async fn writer_loop<S: CrawlStore>(
     mut rx: mpsc::Receiver<Command>,
     counters: std::sync::Arc<Counters>,
     seen: CommittedUrls,
+    flush_at: Flush,
 ) -> Result<S, WriterError> {
     let mut pending = Pending {
         groups: Vec::new(),
@@ -415,7 +363,7 @@ async fn writer_loop<S: CrawlStore>(
             Some(since) => {
                 tokio::select! {
                     cmd = rx.recv() => cmd,
-                    _ = tokio::time::sleep_until(since + FLUSH_EVERY) => {
+                    _ = tokio::time::sleep_until(since + flush_at.every) => {
                         store = flush(store, &mut pending, &counters).await?;
                         continue;
                     }
@@ -437,7 +385,7 @@ async fn writer_loop<S: CrawlStore>(
                 pending.items += ops.iter().map(items).sum::<usize>();
                 pending.groups.push(ops);
                 pending.since.get_or_insert_with(Instant::now);
-                if pending.items >= FLUSH_ITEMS {
+                if pending.items >= flush_at.items {
                     store = flush(store, &mut pending, &counters).await?;
                 }
             }
@@ -584,11 +532,13 @@ fn tally(sites: &[Option<String>], outcomes: &[WriteOutcome], counters: &Counter
             | WriteOutcome::FetchRecorded
             | WriteOutcome::RuleRecorded
             | WriteOutcome::ShapesRecorded
-            | WriteOutcome::UrlsPromoted(_) => {}
+            | WriteOutcome::UrlsPromoted(_)
+            | WriteOutcome::ImportProgressed => {}
             WriteOutcome::UrlsRejudged(n) => Counters::add(&counters.pages_rejudged, *n as u64),
         }
     }
 }
 
+mod any_store;
 #[cfg(test)]
 mod tests;

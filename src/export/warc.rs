@@ -28,7 +28,7 @@ use sha1::{Digest, Sha1};
 use crate::store::StoredHtml;
 
 /// One record (header fields, block) as its own gzip member.
-pub(super) fn write_record(out: &mut dyn Write, record: &Record) -> std::io::Result<()> {
+pub fn write_record(out: &mut dyn Write, record: &Record) -> std::io::Result<()> {
     let mut gz = GzEncoder::new(&mut *out, Compression::default());
     gz.write_all(b"WARC/1.1\r\n")?;
     for (name, value) in &record.fields {

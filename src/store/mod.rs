@@ -43,10 +43,11 @@ pub use page_judgement::PageJudgement;
 pub mod pg;
 /// The hosts' turns a store shared by several crawler processes keeps (global
 /// politeness); the crawl sees them through these names, not a backend's.
-pub use pg::{HostTurns, Turn, TurnsAt};
+pub use pg::{owner_name as process_name, HostTurns, Turn, TurnsAt};
 mod query;
 pub use query::{Query, QueryError, MAX_PREFIX_WORDS, MAX_TERMS};
 pub(crate) mod portable;
+pub use portable::imports::{ImportFile, ImportProgress};
 mod rows;
 pub(crate) mod rules;
 pub use rules::reclean::{Recleaned, Which};
@@ -146,6 +147,10 @@ pub enum StoreError {
     /// A query that always gives a row (an aggregate) gave none.
     #[error("database error: no row from `{0}`")]
     NoRow(String),
+    /// A write for a lease another process has taken since (its lease ran
+    /// out): nothing of its transaction is kept.
+    #[error("{what}: another process holds it now (this one's lease ran out)")]
+    LeaseLost { what: String },
 }
 
 /// What kind of page a frontier URL is expected to be.
@@ -548,6 +553,8 @@ pub enum WriteOp {
     /// before its shape was learned is still fetched as one, in its turn.
     /// Other URLs are left as they are; none is added.
     Promote(Vec<NewUrl>),
+    /// How far `import` has read an archive file (migration 0015).
+    ImportProgress(ImportProgress),
     /// URLs fetched and judged not to be articles, for a reason new
     /// evidence may change, that have new evidence now (a feed lists them,
     /// their shape is learned): a done plain or index page whose last
@@ -601,6 +608,8 @@ pub enum WriteOutcome {
     ShapesRecorded,
     /// Queued plain pages given the kind their URL turned out to have.
     UrlsPromoted(usize),
+    /// An import file's progress was recorded.
+    ImportProgressed,
     /// Judged pages queued again to be judged on new evidence.
     UrlsRejudged(usize),
 }

@@ -51,10 +51,10 @@ fn assert_same_corpus(a: &Path, b: &Path) {
     }
 }
 
-/// A row in each table the demo leaves empty, so that every column type (a
-/// real, a blob, NULLs) makes the round trip; a URL left `fetching`, as a
-/// killed SQLite crawl leaves it (id 2); and a refused URL's settings (id
-/// 3), a column the copy once left out.
+/// A row in each table the demo leaves empty (an import's files too), so
+/// that every column type (a real, a blob, NULLs) makes the round trip; a
+/// URL left `fetching`, as a killed SQLite crawl leaves it (id 2); and a
+/// refused URL's settings (id 3), a column the copy once left out.
 fn fill_empty_tables(db: &Path) {
     let conn = rusqlite::Connection::open(db).unwrap();
     conn.execute_batch(
@@ -64,7 +64,11 @@ fn fill_empty_tables(db: &Path) {
          INSERT INTO reextract_progress VALUES ('site=a', 3, 1, 2);
          INSERT INTO site_rules VALUES (1, '{\"path\":[]}', 'div#main', 4, 5, 1);
          INSERT INTO site_rules VALUES (2, NULL, NULL, 0, 1, 0);
-         INSERT INTO line_changes VALUES (1, x'00ff10', 9);",
+         INSERT INTO line_changes VALUES (1, x'00ff10', 9);
+         INSERT INTO import_files (source, state, resume_at, resume_skip, records, leased_by,
+                                   lease_until, error, updated_at)
+             VALUES ('/data/a.warc.gz', 'retry', 4096, 1, 12, 'host:1:ab', 99, 'truncated', 7),
+                    ('https://x.test/b.warc.gz', 'queued', 0, 0, 0, NULL, NULL, NULL, 8);",
     )
     .unwrap();
 }

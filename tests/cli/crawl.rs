@@ -156,7 +156,7 @@ fn demo_on_a_database_in_use_is_refused_by_the_crawl_lock() {
     let lock = std::fs::File::create(dir.path().join("x.db.lock")).unwrap();
     lock.try_lock().unwrap();
     let out = newshound(&["--db", "x.db", "demo", "--articles", "2"], dir.path());
-    assert_clean_failure(&out, "x.db: another crawl is using this database");
+    assert_clean_failure(&out, "x.db: another crawl or import is using this database");
     assert_eq!(stdout(&out), "");
     drop(lock);
 }
@@ -207,7 +207,7 @@ fn second_crawl_on_the_same_database_is_refused() {
     let lock = std::fs::File::create(dir.path().join("x.db.lock")).unwrap();
     lock.try_lock().unwrap();
     let out = newshound(&["--config", "c.toml", "--db", "x.db", "crawl"], dir.path());
-    assert_clean_failure(&out, "x.db: another crawl is using this database");
+    assert_clean_failure(&out, "x.db: another crawl or import is using this database");
     drop(lock);
 }
 

@@ -5,6 +5,7 @@ use crate::support::{assert_clean_failure, assert_usage_error, newshound, stdout
 
 const COMMANDS: &[&str] = &[
     "crawl", "extract", "search", "show", "export", "stats", "reclean", "eval", "demo", "sites",
+    "import",
 ];
 
 #[test]

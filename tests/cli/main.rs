@@ -9,6 +9,7 @@ mod crawl;
 mod errors;
 mod extract;
 mod help;
+mod import;
 mod methods;
 mod pg_read;
 /// A database of its own per test: the library's test support, included

@@ -1,6 +1,6 @@
-//! Several `newshound crawl` processes on one PostgreSQL database: the
-//! real binary, against the simulated web on 127.0.0.1 and the
-//! test server (`NEWSHOUND_TEST_PG`, see `src/store/pg/testing.rs`).
+//! Several `newshound crawl` (and `import`) processes on one PostgreSQL
+//! database: the real binary, against the simulated web on 127.0.0.1 and
+//! the test server (`NEWSHOUND_TEST_PG`, see `src/store/pg/testing.rs`).
 //!
 //! In: a simulated web and a fresh database per test. Out: failures
 //! naming what the request log or the database shows: a URL requested
@@ -9,6 +9,7 @@
 
 mod bench;
 mod errors;
+mod import;
 mod kill;
 /// A database of its own per test: the library's test support, included
 /// by path (it is not part of the library's API).
@@ -16,6 +17,8 @@ mod kill;
 mod pg_testing;
 mod snapshot;
 mod three;
+#[path = "../crawl/warc_files.rs"]
+mod warc_files;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;

@@ -5,8 +5,7 @@
 //!
 //! In: the worker's context, the frontier entry, its site, the fetch and its
 //! body. Out: the page's [`page::PageOutput`] and its kept page, or a
-//! `process_panic` problem when a pure stage panicked; and what a `tree`
-//! page did to its site's rule ([`rule_update`]).
+//! `process_panic` problem when a pure stage panicked.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -18,10 +17,10 @@ use crate::crawl::discover::EntryBound;
 use crate::crawl::fetch::Fetched;
 use crate::crawl::kinds::ErrorKind;
 use crate::crawl::page::{self, PageInput};
+use crate::crawl::path::record::kept_page;
 use crate::crawl::shapes::by_shapes;
-use crate::extract::tree::rule::RuleOutcome;
 use crate::extract::Algorithm;
-use crate::store::{KeptHeaders, KeptHtml, QueuedUrl, SiteRuleUpdate, UrlKind};
+use crate::store::{KeptHtml, QueuedUrl, UrlKind};
 
 /// Discovery and extraction on the processing pool (CPU work); for an
 /// article page with `[store] keep_html`, the body compressed for keeping too,
@@ -37,17 +36,11 @@ pub(super) async fn process_blocking(
     let kind = q.kind;
     let depth = q.depth;
     let max_depth = ctx.cfg.crawler.max_depth;
-    let final_url = fetched.final_url.clone();
-    let redirected = !fetched.redirects.is_empty();
-    let content_type = fetched.content_type.clone();
     let extract = ctx.extract.clone();
     // A site without patterns may find an article on any page.
     let extracted = kind == UrlKind::Article || site.article_patterns.is_empty();
     let site_rule = if extract.algorithm == Algorithm::Tree && extracted {
-        ctx.site_rules
-            .lock()
-            .ok()
-            .and_then(|rules| rules.get(&site.name).cloned())
+        ctx.learned.rules.get(&site.name)
     } else {
         None
     };
@@ -60,7 +53,7 @@ pub(super) async fn process_blocking(
     };
     let link_memo = ctx.link_memo.clone();
     // A site without patterns queues its links by the shapes learned so far.
-    let shapes = by_shapes(&site).then(|| ctx.shapes.table(&site.name));
+    let shapes = by_shapes(&site).then(|| ctx.learned.shapes.table(&site.name));
     let explore = ctx.explore.clone();
     let _one_large_page = if body.len() > LARGE_PAGE {
         ctx.large_pages.clone().acquire_owned().await.ok()
@@ -68,13 +61,8 @@ pub(super) async fn process_blocking(
         None
     };
     let keep_html = ctx.cfg.store.keep_html;
-    let status = fetched.status;
-    let headers = KeptHeaders {
-        content_type: fetched.content_type.clone(),
-        last_modified: fetched.last_modified.clone(),
-        etag: fetched.etag.clone(),
-        date: fetched.date.clone(),
-    };
+    // The fetch without its body (taken out before): what is kept with it.
+    let meta = fetched.clone();
     let started = Instant::now();
     let out = ctx
         .pages
@@ -84,9 +72,9 @@ pub(super) async fn process_blocking(
                 kind,
                 depth,
                 max_depth,
-                final_url: &final_url,
-                redirected,
-                content_type: content_type.as_deref(),
+                final_url: &meta.final_url,
+                redirected: !meta.redirects.is_empty(),
+                content_type: meta.content_type.as_deref(),
                 body: &body,
                 extract: &extract,
                 now_ms: now_ms(),
@@ -99,14 +87,8 @@ pub(super) async fn process_blocking(
                 shapes: shapes.as_deref(),
                 explore: Some(&explore),
             });
-            let html = match (&mut tools.kept, keep_html && out.article.is_some()) {
-                (Some(kept), true) => kept
-                    .keep(final_url.as_str(), status, headers, now_ms(), &body)
-                    // Compression fails only when zstd cannot allocate: the
-                    // article is still stored, without its page.
-                    .ok(),
-                _ => None,
-            };
+            let keep = keep_html && out.article.is_some();
+            let html = keep.then(|| kept_page(tools, &meta, &body)).flatten();
             (out, html)
         })
         .await;
@@ -119,28 +101,4 @@ pub(super) async fn process_blocking(
         };
         (out, None)
     })
-}
-
-/// Record what a `tree` page did to its site's rule: keep the shared map
-/// current and tell the store.
-pub(super) fn rule_update(ctx: &Ctx, site: &str, outcome: RuleOutcome) -> SiteRuleUpdate {
-    let (by_rule, dropped, learned) = match outcome {
-        RuleOutcome::ByRule => (true, false, None),
-        RuleOutcome::Learned(r) => (false, false, r),
-        RuleOutcome::Relearned(r) => (false, true, r),
-    };
-    if let Ok(mut rules) = ctx.site_rules.lock() {
-        if dropped {
-            rules.remove(site);
-        }
-        if let Some(r) = &learned {
-            rules.insert(site.to_string(), r.clone());
-        }
-    }
-    SiteRuleUpdate {
-        site: site.to_string(),
-        by_rule,
-        dropped,
-        learned: learned.map(|r| (r.to_json(), r.display())),
-    }
 }

@@ -86,6 +86,7 @@ impl CrawlStore for Fake {
                 WriteOp::SiteRule(_) => WriteOutcome::RuleRecorded,
                 WriteOp::Shapes(_) => WriteOutcome::ShapesRecorded,
                 WriteOp::Promote(_) => WriteOutcome::UrlsPromoted(0),
+                WriteOp::ImportProgress(_) => WriteOutcome::ImportProgressed,
                 WriteOp::Rejudge(_) => WriteOutcome::UrlsRejudged(0),
             })
             .collect())

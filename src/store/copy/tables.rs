@@ -84,6 +84,7 @@ pub const TABLES: &[Table] = &[
     table("reextract_progress", &["selection"], false),
     table("site_rules", &["site_id"], false),
     table("url_shapes", &["site_id", "shape"], false),
+    table("import_files", &["id"], true),
     table("line_changes", &["site_id", "md5"], false),
     table(
         "article_shared_lines",

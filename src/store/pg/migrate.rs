@@ -33,6 +33,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("../../../migrations/postgres/0004_refused_under.sql"),
     ),
     (
+        6,
+        include_str!("../../../migrations/postgres/0006_import_files.sql"),
+    ),
+    (
         7,
         include_str!("../../../migrations/postgres/0007_shape_stories.sql"),
     ),

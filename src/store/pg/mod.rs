@@ -185,7 +185,9 @@ pub(crate) fn reason_of(e: &postgres::Error) -> String {
 }
 
 /// `host:pid:nonce`: unique per process, readable in the frontier.
-fn owner_name() -> String {
+/// This process's name in leases and logs: `host:pid:nonce` (the nonce
+/// tells apart two processes that reused a pid).
+pub fn owner_name() -> String {
     let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
         .map(|h| h.trim().to_string())
         .unwrap_or_else(|_| "host".to_string());

@@ -8,6 +8,7 @@
 
 mod browse;
 mod export;
+pub(crate) mod imports;
 mod search;
 pub(crate) mod selection;
 mod with_html;

@@ -1,7 +1,7 @@
 //! The crawl's writes both stores say in one text: a site's id (created on
 //! first use), a fetch's or a skip's log row and its URL's new state,
 //! promoted URLs, a `tree` page's use of its site's rule, a batch's shape
-//! counts, and the pages fetched per site.
+//! counts, an import file's progress, and the pages fetched per site.
 //!
 //! In: the batch's transaction as [`Sql`] and the records of its ops. Out:
 //! rows of `sites`, `fetches`, `urls`, `site_rules` and `url_shapes`.
@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use crate::store::rules::frontier::state_after;
+use crate::store::rules::frontier::{now_ms, state_after};
 use crate::store::rules::shapes::summed;
 use crate::store::sql::{int, Dialect, Sql, Value};
 use crate::store::{
@@ -76,6 +76,10 @@ pub(crate) fn write_op(
             WriteOutcome::ShapesRecorded
         }
         WriteOp::Promote(urls) => WriteOutcome::UrlsPromoted(promote(sql, urls)?),
+        WriteOp::ImportProgress(p) => {
+            super::imports::record_progress(sql, p, now_ms())?;
+            WriteOutcome::ImportProgressed
+        }
         WriteOp::Rejudge(r) => WriteOutcome::UrlsRejudged(rejudge(sql, r)?),
         WriteOp::AddUrls(_) | WriteOp::Known(_) | WriteOp::Article(_) | WriteOp::Refetched(_) => {
             return Ok(None)

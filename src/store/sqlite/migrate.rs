@@ -58,6 +58,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("../../../migrations/0013_refused_under.sql"),
     ),
     (
+        15,
+        include_str!("../../../migrations/0015_import_files.sql"),
+    ),
+    (
         16,
         include_str!("../../../migrations/0016_shape_stories.sql"),
     ),

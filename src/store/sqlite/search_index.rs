@@ -55,12 +55,16 @@ pub(in crate::store) fn index_after(conn: &Connection, after_id: i64) -> rusqlit
             }
         }
     }
-    let mut insert = conn.prepare_cached(
-        "INSERT INTO articles_fts_cjk(rowid, title, text)
-         SELECT id, title, text FROM articles WHERE id = ?1",
-    )?;
-    for id in cjk {
-        insert.execute([id])?;
+    // One statement for all of them: a statement per article opened a
+    // savepoint each, and FTS5 writes a segment at every savepoint.
+    if !cjk.is_empty() {
+        let ids: Vec<String> = cjk.iter().map(i64::to_string).collect();
+        conn.prepare_cached(
+            "INSERT INTO articles_fts_cjk(rowid, title, text)
+             SELECT id, title, text FROM articles
+             WHERE id IN (SELECT value FROM json_each(?1))",
+        )?
+        .execute([format!("[{}]", ids.join(","))])?;
     }
     Ok(last)
 }

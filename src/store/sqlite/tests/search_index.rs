@@ -92,6 +92,41 @@ fn regression_each_stored_article_was_flushed_to_its_own_fts_segment() {
 }
 
 #[test]
+fn regression_each_cjk_article_of_a_batch_was_flushed_to_its_own_trigram_segment() {
+    // A statement per Chinese article opened a savepoint each, and FTS5
+    // flushes its terms at every savepoint: 200 Chinese articles of one
+    // batch left their trigram index far more rows than the unicode61
+    // index holds for the same articles, indexed by one statement.
+    const HAN: [&str; 8] = [
+        "国务院",
+        "常务会议",
+        "港口",
+        "铁路",
+        "博物馆",
+        "图书馆",
+        "市场",
+        "议会",
+    ];
+    let ops = (0..200)
+        .map(|n| {
+            let text = format!("{}{}第{n}号新闻。", HAN[n % 8], HAN[(n / 8) % 8]);
+            WriteOp::Article(article(&format!("https://a.test/{n}"), "a", "新闻", &text))
+        })
+        .collect();
+    let mut s = Store::open_in_memory().unwrap();
+    s.write_batch(ops).unwrap();
+    let rows = |table: &str| -> i64 {
+        let q = format!("SELECT count(*) FROM {table}");
+        s.conn.query_row(&q, [], |r| r.get(0)).unwrap()
+    };
+    let (trigram, unicode) = (rows("articles_fts_cjk_data"), rows("articles_fts_data"));
+    println!("data rows: trigram {trigram}, unicode61 {unicode}");
+    assert!(trigram <= 2 * unicode, "{trigram} vs {unicode}");
+    // Every article with 国务院 is found through the index.
+    assert_eq!(trigram_rows(&s, "国务院"), 53);
+}
+
+#[test]
 fn an_article_refetched_in_the_batch_that_stored_it_keeps_the_index_consistent() {
     let mut s = Store::open_in_memory().unwrap();
     let first = article("https://a.test/1", "a", "T", "Harbour strike begins.");

@@ -1,0 +1,332 @@
+//! Import throughput and memory on real pages (a plain `harness = false`
+//! main).
+//!
+//! In: the corpus's saved news pages (`tests/corpus`, every set), written
+//! once as a WARC file (gzip per record, as Common Crawl writes them) of 36
+//! sites — each page a `response` with the `request` and `metadata`
+//! records a crawler writes around it, a 404 and an image every fifth page,
+//! and a page of a host no site owns every third — and once as files.
+//! Out, per round: `newshound import` of the WARC into a new SQLite
+//! database, against `newshound extract DIR --jsonl --jobs 2` of the same
+//! pages as files (both cores busy in both), each a child process measured
+//! by `wait4` (CPU user + system, peak RSS): CPU ms per HTML page of the
+//! sites, their ratio (the goal: at most 1.6, the store's work — search
+//! index, learning, rows, kept pages — at most 0.6 of extraction's), pages
+//! per CPU-second and that against news-please's CC-NEWS path (3.1 pages
+//! per CPU-second measured outside this repo; the goal: 150 times that);
+//! medians over the rounds.
+//!
+//! Then the memory case: a 1 GB archive (the pages twice under other URLs,
+//! and images to fill it: some on the sites' hosts, read and left out,
+//! most on other hosts, skipped unread) imported once; its peak RSS (the
+//! goal: at most 200 MB).
+//!
+//! Run: `cargo bench --bench import [-- real|big]` (`real` or `big` runs
+//! only that case); `IMPORT_BENCH_REPS` rounds (default 3).
+//! `NEWSHOUND_BIN` measures another build of the binary.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use newshound::export::warc::{response_record, write_record, Record};
+use newshound::simweb::real::RealPage;
+use newshound::store::{KeptHeaders, StoredHtml};
+
+#[path = "crawl/child.rs"]
+mod child;
+
+use child::{extract_dir_jsonl, newshound_exe, run_measured, ChildUsage};
+
+/// Every set of the corpus.
+const SETS: [&str; 6] = [
+    "page-signal-dev",
+    "readability-dev",
+    "trafilatura-dev",
+    "cleanportaleval",
+    "cleaneval-dev",
+    "zh-dev",
+];
+/// Sites the pages are shared among (as the crawl bench's real-pages web).
+const SITES: usize = 36;
+/// news-please's pages per CPU-second on CC-NEWS (`NewsPlease.from_warc`
+/// on every HTML record, images off: 1,392 real news pages, measured
+/// outside this repo).
+const NEWS_PLEASE_PAGES_PER_CPU_S: f64 = 3.1;
+/// The memory case's archive size.
+const BIG_BYTES: u64 = 1 << 30;
+/// When the pages were archived: 2026-11-20T08:30:00Z.
+const ARCHIVED_MS: i64 = 1_795_163_400_000;
+
+fn corpus() -> Result<PathBuf, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    newshound::corpus_archive::unpacked(&root.join("tests/corpus"), &root.join("target/corpus"))
+        .map_err(|e| format!("corpus: {e}"))
+}
+
+fn site_host(site: usize) -> String {
+    format!("site{site:02}.example")
+}
+
+fn response(url: &str, content_type: &str, status: u16, body: &[u8]) -> Record {
+    response_record(&StoredHtml {
+        article_id: 0,
+        site: String::new(),
+        url: url.to_string(),
+        status,
+        headers: KeptHeaders {
+            content_type: Some(content_type.to_string()),
+            ..KeptHeaders::default()
+        },
+        fetched_at: ARCHIVED_MS,
+        body: body.to_vec(),
+    })
+}
+
+fn other(kind: &str, url: &str, block: String) -> Record {
+    Record {
+        fields: vec![
+            ("WARC-Type", kind.to_string()),
+            ("WARC-Record-ID", format!("<urn:uuid:{kind}-{}>", url.len())),
+            ("WARC-Date", "2026-11-20T08:30:00Z".to_string()),
+            ("WARC-Target-URI", url.to_string()),
+            ("Content-Type", "application/warc-fields".to_string()),
+        ],
+        block: block.into_bytes(),
+    }
+}
+
+/// Incompressible bytes (xorshift), for images.
+fn noise_bytes(len: usize, seed: &mut u64) -> Vec<u8> {
+    let mut out = Vec::with_capacity(len + 8);
+    while out.len() < len {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        out.extend_from_slice(&seed.to_le_bytes());
+    }
+    out.truncate(len);
+    out
+}
+
+/// Write the pages of `round` as records, with their noise; returns the
+/// HTML pages of the sites written.
+fn write_round(
+    out: &mut impl Write,
+    pages: &[RealPage],
+    round: usize,
+    seed: &mut u64,
+) -> Result<usize, String> {
+    let per_site = pages.len().div_ceil(SITES);
+    let mut write = |r: &Record| write_record(out, r).map_err(|e| e.to_string());
+    for (i, page) in pages.iter().enumerate() {
+        let host = site_host(i / per_site);
+        let url = format!("https://{host}/story/{round}-{i}.html");
+        write(&other(
+            "request",
+            &url,
+            format!("GET /story/{i}.html HTTP/1.1\r\nHost: {host}\r\n\r\n"),
+        ))?;
+        write(&response(&url, "text/html", 200, &page.bytes))?;
+        write(&other("metadata", &url, "fetchTimeMs: 120\r\n".into()))?;
+        if i % 5 == 0 {
+            let missing = format!("https://{host}/gone/{round}-{i}.html");
+            write(&response(
+                &missing,
+                "text/html",
+                404,
+                b"<html>not found</html>",
+            ))?;
+            let image = format!("https://{host}/img/{round}-{i}.jpg");
+            write(&response(
+                &image,
+                "image/jpeg",
+                200,
+                &noise_bytes(20_000, seed),
+            ))?;
+        }
+        if i % 3 == 0 {
+            let elsewhere = format!("https://elsewhere{}.example/a/{round}-{i}.html", i % 7);
+            write(&response(&elsewhere, "text/html", 200, &page.bytes))?;
+        }
+    }
+    Ok(pages.len())
+}
+
+/// The crawl bench's real-pages sites: anchored article patterns.
+fn config_toml() -> String {
+    let mut t = String::from("[boilerplate]\nenabled = true\n");
+    for site in 0..SITES {
+        let host = site_host(site);
+        let h = host.replace('.', "\\.");
+        t.push_str(&format!(
+            "\n[[sites]]\nname = \"site{site:02}\"\nstart = [\"https://{host}/\"]\n\
+             article_patterns = ['^https://{h}/story/[0-9-]+\\.html$']\n"
+        ));
+    }
+    t
+}
+
+fn import(dir: &Path, file: &Path, db: &Path) -> Result<(ChildUsage, String), String> {
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    let out_path = dir.join("import.out");
+    let out = std::fs::File::create(&out_path).map_err(|e| e.to_string())?;
+    let usage = run_measured(
+        Command::new(newshound_exe())
+            .arg("--config")
+            .arg(dir.join("import.toml"))
+            .arg("--db")
+            .arg(db)
+            .arg("import")
+            .arg(file)
+            .current_dir(dir)
+            .stdout(out)
+            .stderr(Stdio::null()),
+    )?;
+    let summary = std::fs::read_to_string(&out_path).map_err(|e| e.to_string())?;
+    Ok((usage, summary))
+}
+
+/// A number after `label` on a line of the summary.
+fn number(summary: &str, label: &str) -> Option<u64> {
+    let line = summary.lines().find(|l| l.starts_with(label))?;
+    line[label.len()..].split_whitespace().next()?.parse().ok()
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+fn real(dir: &Path, pages: &[RealPage], reps: usize) -> Result<(), String> {
+    let file = dir.join("real.warc.gz");
+    let mut seed = 2026u64;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&file).map_err(|e| e.to_string())?);
+    let html = write_round(&mut out, pages, 0, &mut seed)?;
+    out.flush().map_err(|e| e.to_string())?;
+    drop(out);
+    let files = dir.join("pages");
+    std::fs::create_dir_all(&files).map_err(|e| e.to_string())?;
+    for (i, p) in pages.iter().enumerate() {
+        std::fs::write(files.join(format!("{i:04}.html")), &p.bytes).map_err(|e| e.to_string())?;
+    }
+    let size = std::fs::metadata(&file).map_or(0, |m| m.len());
+    println!(
+        "real pages: {html} HTML pages of {SITES} sites in a {:.1} MB WARC with noise records; \
+         `newshound import` against `extract DIR --jsonl --jobs 2` of the same pages",
+        size as f64 / 1e6
+    );
+    let (mut per_page, mut ratio, mut rate, mut peak) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for round in 0..reps {
+        let (imp, summary) = import(dir, &file, &dir.join("real.db"))?;
+        let reference = extract_dir_jsonl(&newshound_exe(), &files, 2)?;
+        let pages_seen = number(&summary, "HTML pages:")
+            .unwrap_or(html as u64)
+            .max(1) as f64;
+        let stored = number(&summary, "articles stored:").unwrap_or(0);
+        let import_ms = 1000.0 * imp.cpu / pages_seen;
+        let extract_ms = 1000.0 * reference.cpu / html as f64;
+        println!(
+            "  round {round}: import {:.2} s CPU ({import_ms:.2} ms/page, {stored} articles, \
+             {:.0} MB peak, {:.1} s wall); extract --jobs 2 {:.2} s CPU ({extract_ms:.2} ms/page); \
+             ratio {:.2}x",
+            imp.cpu,
+            imp.peak_rss_kb as f64 / 1024.0,
+            imp.wall,
+            reference.cpu,
+            import_ms / extract_ms,
+        );
+        per_page.push(import_ms);
+        ratio.push(import_ms / extract_ms);
+        rate.push(pages_seen / imp.cpu);
+        peak.push(imp.peak_rss_kb as f64 / 1024.0);
+    }
+    let pages_per_cpu_s = median(rate);
+    println!(
+        "  median: import {:.2} ms CPU per HTML page, {:.2}x `extract --jsonl --jobs 2` \
+         (goal ≤ 1.6); {pages_per_cpu_s:.0} pages per CPU-second = {:.0}x news-please's \
+         {NEWS_PLEASE_PAGES_PER_CPU_S} (goal ≥ 150x); peak RSS {:.0} MB",
+        median(per_page),
+        median(ratio),
+        pages_per_cpu_s / NEWS_PLEASE_PAGES_PER_CPU_S,
+        median(peak),
+    );
+    Ok(())
+}
+
+fn big(dir: &Path, pages: &[RealPage]) -> Result<(), String> {
+    let file = dir.join("big.warc.gz");
+    let mut seed = 7u64;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&file).map_err(|e| e.to_string())?);
+    let mut html = 0;
+    for round in 1..=2 {
+        html += write_round(&mut out, pages, round, &mut seed)?;
+    }
+    out.flush().map_err(|e| e.to_string())?;
+    // Images to fill it up to 1 GB: one in ten on a site's host (read,
+    // then left out), the others on hosts of no site (skipped unread).
+    let mut written = out.get_ref().metadata().map_or(0, |m| m.len());
+    let mut n = 0;
+    while written < BIG_BYTES {
+        let host = if n % 10 == 0 {
+            site_host(n % SITES)
+        } else {
+            format!("cdn{}.example", n % 13)
+        };
+        let url = format!("https://{host}/img/{n}.jpg");
+        let record = response(&url, "image/jpeg", 200, &noise_bytes(1 << 20, &mut seed));
+        write_record(&mut out, &record).map_err(|e| e.to_string())?;
+        written += (1 << 20) + 600;
+        n += 1;
+    }
+    out.flush().map_err(|e| e.to_string())?;
+    drop(out);
+    let size = std::fs::metadata(&file).map_or(0, |m| m.len());
+    let (usage, summary) = import(dir, &file, &dir.join("big.db"))?;
+    let _ = std::fs::remove_file(&file);
+    println!(
+        "1 GB archive ({:.2} GB: {html} HTML pages of the sites, {n} images of 1 MB): import \
+         {:.1} s wall, {:.1} s CPU, peak RSS {:.0} MB (goal ≤ 200 MB); {} records read",
+        size as f64 / 1e9,
+        usage.wall,
+        usage.cpu,
+        usage.peak_rss_kb as f64 / 1024.0,
+        number(&summary, "records read:").unwrap_or(0),
+    );
+    // What the import says of the file: read to its end, or why not.
+    for line in summary.lines().filter(|l| {
+        ["import:", "files to retry", "files failed", "errors:"]
+            .iter()
+            .any(|p| l.starts_with(p))
+    }) {
+        println!("  {line}");
+    }
+    Ok(())
+}
+
+fn main() -> Result<(), String> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` passes `--bench`; anything else names a case.
+    let filter: Option<&String> = args.iter().find(|a| !a.starts_with("--"));
+    let reps: usize = std::env::var("IMPORT_BENCH_REPS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(3)
+        .max(1);
+    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
+        println!("load average at start: {}", load.trim());
+    }
+    let pages = RealPage::load(&corpus()?, &SETS).map_err(|e| format!("corpus: {e}"))?;
+    let dir = tempfile::tempdir().map_err(|e| format!("tempdir: {e}"))?;
+    std::fs::write(dir.path().join("import.toml"), config_toml()).map_err(|e| e.to_string())?;
+    if filter.is_none_or(|f| f == "real") {
+        real(dir.path(), &pages, reps)?;
+    }
+    if filter.is_none_or(|f| f == "big") {
+        big(dir.path(), &pages)?;
+    }
+    Ok(())
+}
