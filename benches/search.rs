@@ -11,6 +11,13 @@
 //! run; set `SEARCH_DB=PATH` to keep the built database there and reuse it
 //! on the next run). Times are wall clock and CPU time of the searching
 //! thread (the machine is shared: wall time includes waiting for a core).
+//!
+//! `SEARCH_HUGE=30` builds instead that many articles of `SEARCH_HUGE_MB`
+//! (default 5) megabytes each, written to the store as they are (the store
+//! bounds what a search of them costs, whatever a crawl stored), a common
+//! word (`harbour`) in every paragraph: the corpus of a hostile site. Then
+//! the peak RSS of the searches is printed too (the high-water mark is reset
+//! after the build); the target is under 2 s a query.
 
 use std::time::{Duration, Instant};
 
@@ -167,6 +174,71 @@ fn build(path: &std::path::Path, n: usize) -> Result<Duration, Box<dyn std::erro
     Ok(started.elapsed())
 }
 
+/// `n` articles of `mb` megabytes of English-like text each, `harbour` in
+/// every paragraph.
+fn build_huge(
+    path: &std::path::Path,
+    n: usize,
+    mb: usize,
+) -> Result<Duration, Box<dyn std::error::Error>> {
+    let started = Instant::now();
+    let mut store = Store::open(path)?;
+    let mut rng = Rng(0x5DEE_CE66_D1CE_4E5B);
+    let lines = LineSettings {
+        enabled: false,
+        ..LineSettings::default()
+    };
+    for i in 0..n {
+        let mut text = String::with_capacity(mb << 20);
+        while text.len() < mb << 20 {
+            text.push_str(&english(&mut rng).replace("\n\n", " harbour.\n\n"));
+            text.push_str(" The harbour.\n\n");
+        }
+        let article = NewArticle {
+            url: format!("https://huge.test/2026/11/{i}"),
+            url_id: None,
+            site: "huge".to_string(),
+            fetched_at: 1_780_000_000_000 + i as i64,
+            article: Article {
+                title: Some(format!("Huge article {i}")),
+                published_at: Some("2026-11-01T08:00:00Z".to_string()),
+                text,
+                ..Article::default()
+            },
+            lines,
+            html: None,
+        };
+        store.write_batch(vec![WriteOp::Article(article)])?;
+    }
+    Ok(started.elapsed())
+}
+
+fn huge_queries() -> Vec<(String, String)> {
+    let q = |name: &str, text: &str| (name.to_string(), text.to_string());
+    vec![
+        q("word in every paragraph", "harbour"),
+        q("commonest word", "the"),
+        q("two common words", "the harbour"),
+        q("phrase", "\"the harbour\""),
+        q("prefix", "harb*"),
+        q("word found nowhere", "zeppelin"),
+        q("2 CJK characters (scan)", "中国"),
+    ]
+}
+
+/// Peak resident set size of this process so far (`VmHWM`), in MB.
+fn peak_rss_mb() -> Option<f64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+/// Start measuring the peak RSS afresh (Linux: `clear_refs` 5).
+fn reset_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
 fn queries() -> Vec<(String, String)> {
     let hanzi: Vec<char> = HANZI.chars().collect();
     let q = |name: &str, text: String| (name.to_string(), text);
@@ -227,6 +299,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(100_000);
+    let huge: Option<usize> = std::env::var("SEARCH_HUGE")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    let huge_mb: usize = std::env::var("SEARCH_HUGE_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5);
     let dir = tempfile::tempdir()?;
     let path = match std::env::var_os("SEARCH_DB") {
         Some(p) => std::path::PathBuf::from(p),
@@ -234,6 +313,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     if path.exists() {
         println!("search bench: reusing {}", path.display());
+    } else if let Some(huge) = huge {
+        let took = build_huge(&path, huge, huge_mb)?;
+        println!(
+            "search bench: {huge} articles of {huge_mb} MB built in {:.1} s",
+            took.as_secs_f64()
+        );
     } else {
         let took = build(&path, n)?;
         println!(
@@ -242,8 +327,14 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     let store = Store::open_read_only(&path)?;
+    reset_peak_rss();
     let mut worst = (Duration::ZERO, String::new());
-    for (name, query) in queries() {
+    let queries = if huge.is_some() {
+        huge_queries()
+    } else {
+        queries()
+    };
+    for (name, query) in queries {
         let mut times = Vec::new();
         let mut cpu_times = Vec::new();
         let mut outcome = String::new();
@@ -278,9 +369,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     println!(
-        "  slowest: {} ({:.1} ms CPU; target < 1000 ms)",
+        "  slowest: {} ({:.1} ms CPU; target < {} ms)",
         worst.1,
-        worst.0.as_secs_f64() * 1e3
+        worst.0.as_secs_f64() * 1e3,
+        if huge.is_some() { 2000 } else { 1000 }
     );
+    if let Some(mb) = peak_rss_mb() {
+        println!("  peak RSS while searching: {mb:.0} MB");
+    }
     Ok(())
 }

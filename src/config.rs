@@ -44,6 +44,7 @@ pub struct Config {
     pub extract: ExtractConfig,
     pub boilerplate: BoilerplateConfig,
     pub store: StoreConfig,
+    pub serve: ServeConfig,
     /// Each site with its effective settings, resolved at load.
     pub sites: Vec<SiteSettings>,
 }
@@ -136,7 +137,15 @@ pub struct StoreConfig {
     /// On PostgreSQL, how long a claimed URL stays a process's before any
     /// process may claim it again (the process died or hangs).
     pub lease_seconds: u64,
+    /// Bytes of an article's text stored at most: the rest is dropped, at
+    /// a line break, with a note in the fetch log (a site serving 5 MB
+    /// "articles" made every search of them slow).
+    pub max_text_bytes: usize,
 }
+
+/// The range of `[store] max_text_bytes`: a short article, and 1 GiB.
+const MIN_TEXT_BYTES: usize = 1024;
+const MAX_TEXT_BYTES: usize = 1 << 30;
 
 impl Default for StoreConfig {
     fn default() -> Self {
@@ -144,11 +153,13 @@ impl Default for StoreConfig {
             keep_html: true,
             url: None,
             lease_seconds: 60,
+            max_text_bytes: 1 << 20,
         }
     }
 }
 
-/// `[store]`: a usable `url`, a lease a crawler can renew in time.
+/// `[store]`: a usable `url`, a text cap in range, a lease a crawler can
+/// renew in time.
 fn check_store(store: &StoreConfig) -> Result<(), (&'static str, String)> {
     if let Some(url) = &store.url {
         if url.trim().is_empty() {
@@ -162,6 +173,15 @@ fn check_store(store: &StoreConfig) -> Result<(), (&'static str, String)> {
                 return Err(("store.url", format!("not a valid PostgreSQL URL: {e}")));
             }
         }
+    }
+    if !(MIN_TEXT_BYTES..=MAX_TEXT_BYTES).contains(&store.max_text_bytes) {
+        return Err((
+            "store.max_text_bytes",
+            format!(
+                "must be between {MIN_TEXT_BYTES} and {MAX_TEXT_BYTES} (got {})",
+                store.max_text_bytes
+            ),
+        ));
     }
     if store.lease_seconds < 5 {
         return Err((
@@ -201,6 +221,8 @@ struct RawConfig {
     #[serde(default)]
     store: StoreConfig,
     #[serde(default)]
+    serve: RawServe,
+    #[serde(default)]
     sites: Vec<RawSite>,
 }
 
@@ -232,6 +254,7 @@ impl Config {
         let crawler = raw.crawler.check().map_err(checked)?;
         let politeness = raw.politeness.check().map_err(checked)?;
         let fetch = raw.fetch.check().map_err(checked)?;
+        let serve = raw.serve.check().map_err(checked)?;
         check_boilerplate(&raw.boilerplate).map_err(checked)?;
         check_store(&raw.store).map_err(checked)?;
         let defaults = site_defaults(&politeness, &raw.extract, &raw.boilerplate);
@@ -255,6 +278,7 @@ impl Config {
             extract: raw.extract,
             boilerplate: raw.boilerplate,
             store: raw.store,
+            serve,
             sites,
         })
     }
@@ -360,8 +384,8 @@ pub mod target;
 #[cfg(test)]
 mod tests;
 
-pub use sections::{CrawlerConfig, FetchConfig, PolitenessConfig};
-use sections::{RawCrawler, RawFetch, RawPoliteness};
+pub use sections::{CrawlerConfig, FetchConfig, PolitenessConfig, ServeConfig};
+use sections::{RawCrawler, RawFetch, RawPoliteness, RawServe};
 
-pub use site::SiteSettings;
+pub use site::{credentials_refused, SiteSettings};
 use site::{validate_site, RawSite, SiteDefaults};

@@ -106,7 +106,10 @@ pub fn extract_kept_by_rule(
     let page = Page::from_bytes(&page.body, page.headers.content_type.as_deref())
         .url(url.as_ref())
         .site_rule(rule);
-    Extractor::new(opts).extract(page).article
+    let mut article = Extractor::new(opts).extract(page).article;
+    // Stored as the crawl stores it: at most `[store] max_text_bytes`.
+    article.cap_text(config.store.max_text_bytes);
+    article
 }
 
 /// Re-extract the selected articles that have a kept page, on either store.

@@ -47,8 +47,9 @@ const TRACKING_PARAMS: &[&str] = &[
     "__twitter_impression",
 ];
 
-/// Normalise a URL: lowercase scheme/host, drop default ports, fragments and
-/// tracking parameters (`utm_*`, `fbclid`, `gclid`...). `None` for non-http(s).
+/// Normalise a URL: lowercase scheme/host, drop default ports, fragments,
+/// credentials ([`strip_credentials`]) and tracking parameters (`utm_*`,
+/// `fbclid`, `gclid`...). `None` for non-http(s).
 ///
 /// The order of the remaining query parameters is kept: some sites route on
 /// it, and sorting would merge nothing the site itself links to.
@@ -61,6 +62,7 @@ pub fn normalize(url: &Url) -> Option<Url> {
     }
     let mut out = url.clone();
     out.set_fragment(None);
+    strip_credentials(&mut out);
     if let Some(q) = url.query() {
         let kept: Vec<&str> = q
             .split('&')
@@ -85,6 +87,33 @@ pub fn normalize_with(url: &Url, trailing: TrailingSlash) -> Option<Url> {
         out.set_path(if path.is_empty() { "/" } else { &path });
     }
     Some(out)
+}
+
+/// Whether `url` carries a user name or password (`https://user:pass@host/`).
+pub fn has_credentials(url: &Url) -> bool {
+    !url.username().is_empty() || url.password().is_some()
+}
+
+/// Drop `url`'s user name and password. The HTTP client sends them as Basic
+/// auth to the host with every request to that URL, and a stored URL would
+/// keep them in the database and every export: a URL with credentials is
+/// never stored, nor sent.
+pub fn strip_credentials(url: &mut Url) {
+    // Only URLs without a host cannot have credentials; those fail here,
+    // and have none to drop.
+    let _ = url.set_username("");
+    let _ = url.set_password(None);
+}
+
+/// `url` for a message: its credentials, if any, shown as `***`.
+pub fn redacted(url: &Url) -> String {
+    if !has_credentials(url) {
+        return url.to_string();
+    }
+    let mut shown = url.clone();
+    strip_credentials(&mut shown);
+    let _ = shown.set_username("***");
+    shown.to_string()
 }
 
 fn param_key(pair: &str) -> &str {
@@ -112,6 +141,24 @@ mod tests {
 
     fn n(s: &str) -> Option<String> {
         normalize(&Url::parse(s).ok()?).map(String::from)
+    }
+
+    #[test]
+    fn regression_credentials_in_a_link_were_stored_and_sent() {
+        assert_eq!(
+            n("https://user:secret@news.example.com/a").as_deref(),
+            Some("https://news.example.com/a")
+        );
+        assert_eq!(
+            n("http://token@news.example.com/").as_deref(),
+            Some("http://news.example.com/")
+        );
+        let url = Url::parse("https://user:secret@news.example.com/a").unwrap();
+        assert!(has_credentials(&url));
+        assert_eq!(redacted(&url), "https://***@news.example.com/a");
+        let plain = Url::parse("https://news.example.com/a").unwrap();
+        assert!(!has_credentials(&plain));
+        assert_eq!(redacted(&plain), "https://news.example.com/a");
     }
 
     #[test]

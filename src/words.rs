@@ -28,6 +28,14 @@ pub fn is_cjk(c: char) -> bool {
             | 0xFF00..=0xFFEF) // Halfwidth and fullwidth forms
 }
 
+/// A control character that is not whitespace (NUL, the other C0 and C1
+/// controls but tab, line feed and the like, DEL): no word holds one, and
+/// typed where text is asked for it is a mistake or an attack (a NUL in a
+/// query made FTS5 fail, and PostgreSQL refuses it in any text).
+pub fn is_stray_control(c: char) -> bool {
+    c.is_control() && !c.is_whitespace()
+}
+
 /// Split text into tokens (borrowed slices): whitespace-separated words, with
 /// each [`is_cjk`] character as its own token.
 pub fn tokenize(text: &str) -> Vec<&str> {

@@ -38,6 +38,7 @@ pub fn serve(globals: &Globals, addr: SocketAddr, allow_hosts: Vec<String>) -> R
         };
         let options = ServeOptions {
             allow_hosts,
+            query_budget: Some(config.serve.query_budget),
             ..ServeOptions::new(config.boilerplate.line_window)
         };
         newshound::serve::serve_pool(listener, pool, &options, shutdown).await?;

@@ -13,22 +13,43 @@ use anyhow::{bail, Context, Result};
 use url::Url;
 
 use newshound::config::append::{append_site, site_names, SiteBlock};
-use newshound::config::Config;
+use newshound::config::{credentials_refused, Config};
 use newshound::crawl::entry_points::{entry_points, site_name_from};
+use newshound::urls::has_credentials;
 
 use super::{Globals, Out};
 
 /// The address as typed, with `https://` when it has no scheme.
 fn parse_address(text: &str) -> Result<Url> {
     let text = text.trim();
+    // `javascript:…`, `mailto:…`, `data:…` name a scheme without `//`; a
+    // `host:port` address (`localhost:8080`) has digits after its colon.
+    // Only the scheme is shown: the rest may be `user:password@host`.
+    if let Ok(u) = Url::parse(text) {
+        let after = text.get(u.scheme().len() + 1..).unwrap_or("");
+        if !matches!(u.scheme(), "http" | "https")
+            && !after.starts_with(|c: char| c.is_ascii_digit())
+        {
+            bail!("\"{}:…\" is not an http(s) address", u.scheme());
+        }
+    }
     let with_scheme = if text.contains("://") {
         text.to_string()
     } else {
         format!("https://{text}")
     };
-    let url = Url::parse(&with_scheme).with_context(|| format!("{text:?} is not a web address"))?;
+    // An address with `@` may hold a password: not echoed.
+    let shown = if text.contains('@') {
+        "the address".to_string()
+    } else {
+        format!("{text:?}")
+    };
+    let url = Url::parse(&with_scheme).with_context(|| format!("{shown} is not a web address"))?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
         bail!("{text:?} is not an http(s) address");
+    }
+    if has_credentials(&url) {
+        bail!("{}", credentials_refused(&url));
     }
     Ok(url)
 }
@@ -48,7 +69,7 @@ pub fn add(
     let taken = site_names(&text).with_context(|| format!("{}", path.display()))?;
     let name = match name {
         Some(n) if n.trim().is_empty() => bail!("--name must not be empty"),
-        Some(n) => n.trim().to_string(),
+        Some(n) => checked_name(n.trim())?.to_string(),
         None => site_name_from(&start),
     };
     if taken.contains(&name) {
@@ -111,6 +132,24 @@ pub fn add(
     Ok(ExitCode::SUCCESS)
 }
 
+/// A name given with `--name`: one line of letters, digits, `-`, `_` and
+/// `.` (it is printed in summaries and tables, and typed after `--site`; a
+/// newline or a bidirectional control character would forge or reorder
+/// what they show).
+fn checked_name(name: &str) -> Result<&str> {
+    let bad = name
+        .chars()
+        .find(|c| !(c.is_alphanumeric() || matches!(c, '-' | '_' | '.')));
+    match bad {
+        Some(c) => bail!(
+            "--name {:?}: a name is one line of letters, digits, '-', '_' and '.' (found {})",
+            name,
+            c.escape_unicode()
+        ),
+        None => Ok(name),
+    }
+}
+
 /// A host is one site's: a second name for it would never crawl (its URLs
 /// are the first site's), so it is refused, naming that site.
 fn same_host(config: &Config, path: &Path, start: &Url) -> Result<()> {
@@ -160,5 +199,51 @@ mod tests {
         );
         assert!(parse_address("ftp://example.com/").is_err());
         assert!(parse_address("not an address").is_err());
+        assert_eq!(
+            parse_address("localhost:8080/news").unwrap().as_str(),
+            "https://localhost:8080/news"
+        );
+    }
+
+    #[test]
+    fn regression_a_name_with_a_newline_or_a_bidi_control_was_accepted() {
+        for bad in ["two\nlines", "evil\u{202e}txt", "a b", "tab\there", "x;y"] {
+            let err = checked_name(bad).unwrap_err().to_string();
+            assert!(
+                err.contains("a name is one line of letters"),
+                "{bad:?}: {err}"
+            );
+        }
+        for good in ["example", "le-monde_fr.2", "süddeutsche", "新闻"] {
+            assert_eq!(checked_name(good).unwrap(), good);
+        }
+    }
+
+    #[test]
+    fn regression_a_javascript_address_got_invalid_port_number() {
+        for bad in [
+            "javascript:alert(1)",
+            "JavaScript:void(0)",
+            "mailto:desk@example.com",
+        ] {
+            let err = parse_address(bad).unwrap_err().to_string();
+            assert!(err.ends_with("is not an http(s) address"), "{bad}: {err}");
+        }
+    }
+
+    #[test]
+    fn regression_credentials_in_a_site_address_were_written_to_the_config() {
+        for bad in [
+            "https://user:secret@example.com/",
+            "http://user:secret@example.com:8080/",
+            "secret@example.com",
+        ] {
+            let err = parse_address(bad).unwrap_err().to_string();
+            assert!(
+                err.contains("credentials in a site's address are refused"),
+                "{bad}: {err}"
+            );
+            assert!(!err.contains("secret"), "{err}");
+        }
     }
 }

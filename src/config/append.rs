@@ -54,8 +54,73 @@ fn strings(list: &[String]) -> Item {
     toml_edit::value(list.iter().map(String::as_str).collect::<Array>())
 }
 
-/// `text` with `site` appended as the last `[[sites]]` block.
+/// `text` with `site` appended as the last `[[sites]]` block, every other
+/// byte of `text` kept: a UTF-8 byte order mark, and CRLF line endings (the
+/// new block gets the file's line ending). toml_edit writes LF and drops
+/// the mark, so it is run on the text without them, only to learn where
+/// the block goes and how it reads; the block is then put in the text as
+/// it was.
 pub fn append_site(text: &str, site: &SiteBlock) -> Result<String, AppendError> {
+    const BOM: &str = "\u{feff}";
+    let (bom, body) = match text.strip_prefix(BOM) {
+        Some(rest) => (BOM, rest),
+        None => ("", text),
+    };
+    let crlf = body.contains("\r\n");
+    let lf = if crlf {
+        body.replace("\r\n", "\n")
+    } else {
+        body.to_string()
+    };
+    let out = append_site_lf(&lf, site)?;
+    let Some((at, added)) = insertion(&lf, &out) else {
+        // toml_edit changed more than it added: its text, in the file's
+        // line endings.
+        let out = if crlf { out.replace('\n', "\r\n") } else { out };
+        return Ok(format!("{bom}{out}"));
+    };
+    let added = if crlf {
+        added.replace('\n', "\r\n")
+    } else {
+        added.to_string()
+    };
+    let at = original_offset(body, at);
+    Ok(format!("{bom}{}{added}{}", &body[..at], &body[at..]))
+}
+
+/// Where `out` is `text` with one piece added: its offset in `text`, and
+/// the piece.
+fn insertion<'a>(text: &str, out: &'a str) -> Option<(usize, &'a str)> {
+    let added = out.len().checked_sub(text.len())?;
+    let mut at = text
+        .bytes()
+        .zip(out.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !text.is_char_boundary(at) || !out.is_char_boundary(at) {
+        at -= 1;
+    }
+    let piece = out.get(at..at + added)?;
+    (out[..at] == text[..at] && out[at + added..] == text[at..]).then_some((at, piece))
+}
+
+/// The offset in `original` of offset `at` of its text with every CRLF
+/// made LF.
+fn original_offset(original: &str, at: usize) -> usize {
+    let bytes = original.as_bytes();
+    let (mut i, mut n) = (0, 0);
+    while n < at && i < bytes.len() {
+        i += if bytes[i..].starts_with(b"\r\n") {
+            2
+        } else {
+            1
+        };
+        n += 1;
+    }
+    i
+}
+
+fn append_site_lf(text: &str, site: &SiteBlock) -> Result<String, AppendError> {
     let mut doc: DocumentMut = text
         .parse()
         .map_err(|e: toml_edit::TomlError| AppendError::Syntax(e.to_string()))?;
@@ -145,6 +210,26 @@ keep_html = true
         assert_eq!(cfg.sites[1].feeds.len(), 1);
         assert!(cfg.sites[1].article_patterns.is_empty());
         assert!(cfg.store.keep_html);
+    }
+
+    #[test]
+    fn regression_sites_add_rewrote_crlf_as_lf_and_dropped_a_bom() {
+        let crlf = format!("\u{feff}{}", CONFIG.replace('\n', "\r\n"));
+        let out = append_site(&crlf, &block("mine")).unwrap();
+        let added = "\r\n[[sites]]\r\nname = \"mine\"\r\nstart = [\"https://news.example/\"]\r\n\
+                     feeds = [\"https://news.example/feed.xml\"]\r\n";
+        let at = out.find(added).expect("the block, in CRLF");
+        assert_eq!(format!("{}{}", &out[..at], &out[at + added.len()..]), crlf);
+        assert!(out[..at].ends_with("# keep this\r\n"), "{out:?}");
+        let cfg = Config::parse(&out, Path::new("t.toml"), Path::new(".")).unwrap();
+        assert_eq!(cfg.sites.len(), 2);
+        // A file whose last line has no line ending gets one, its own.
+        let out = append_site("[crawler]\r\ndatabase = \"x.db\"", &block("m")).unwrap();
+        assert!(
+            out.starts_with("[crawler]\r\ndatabase = \"x.db\"\r\n"),
+            "{out:?}"
+        );
+        assert!(!out.replace("\r\n", "").contains('\n'), "{out:?}");
     }
 
     #[test]

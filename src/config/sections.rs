@@ -1,10 +1,10 @@
-//! The `[crawler]`, `[politeness]` and `[fetch]` sections: their raw form as
+//! The `[crawler]`, `[politeness]`, `[fetch]` and `[serve]` sections: their raw form as
 //! written in crawler.toml, the range every number must be in, and the
 //! checked form the crawler runs on (`*_secs` become [`Duration`]s here, at
 //! load time, so no later stage converts seconds or can panic on them).
 //!
 //! In: the raw sections. Out: [`CrawlerConfig`], [`PolitenessConfig`],
-//! [`FetchConfig`], or `(field, message)` naming the first number out of its
+//! [`FetchConfig`], [`ServeConfig`], or `(field, message)` naming the first number out of its
 //! range. The ranges are documented in docs/configuration.md.
 
 use std::path::PathBuf;
@@ -29,6 +29,10 @@ const MAX_BODY_BYTES: u64 = 1 << 30;
 const MAX_BYTES_IN_FLIGHT: u64 = 64 << 30;
 /// Most links taken from one page.
 const MAX_LINKS_PER_PAGE: usize = 1_000_000;
+/// Sitemaps one sitemap index may list (the protocol's limit).
+pub const MAX_INDEX_ENTRIES: usize = 50_000;
+/// Most entries read of one feed or sitemap.
+const MAX_ENTRIES_PER_FEED: usize = 1_000_000;
 /// Counts stored in SQLite's signed 64-bit integers.
 const MAX_COUNT: u64 = i64::MAX as u64;
 
@@ -66,6 +70,20 @@ pub struct CrawlerConfig {
     /// queued per site and run at most (0 = none): the exploration budget
     /// beside article and index shapes.
     pub explore_per_site: u64,
+    /// URLs one site may have queued at once (0 = no cap): links beyond
+    /// it are dropped (a site of endless "articles" each linking 50 new
+    /// ones queued 194,000 URLs in 90 s).
+    pub max_queued_per_site: u64,
+    /// Articles one site may store in one run (0 = no cap).
+    pub max_articles_per_site: u64,
+    /// Sitemaps one sitemap index may queue, the freshest first (by
+    /// `lastmod`): each is fetched once a visit, so this bounds a site's
+    /// sitemap fetches per visit (an index of 50,000 starved the articles).
+    pub max_sitemaps_per_index: usize,
+    /// Entries read of one feed or sitemap, the first ones (a larger one,
+    /// or one cut at `max_body_bytes`, is read to there): a feed of
+    /// 100,000 entries was dropped whole, one of 90,000 queued them all.
+    pub max_entries_per_feed: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -87,7 +105,8 @@ pub struct FetchConfig {
     pub read_timeout: Duration,
     /// Longest time for one whole request, body included.
     pub timeout: Duration,
-    /// Bodies larger than this are cut off and counted as `too_large`.
+    /// Pages larger than this are cut off and counted as `too_large`; a
+    /// feed or sitemap is read up to here (its whole entries before it).
     pub max_body_bytes: u64,
     pub max_redirects: usize,
     /// Attempts after the first for timeouts, resets and 5xx.
@@ -120,6 +139,10 @@ pub(super) struct RawCrawler {
     refetch_articles_after_secs: f64,
     max_links_per_page: usize,
     explore_per_site: u64,
+    max_queued_per_site: u64,
+    max_articles_per_site: u64,
+    max_sitemaps_per_index: usize,
+    max_entries_per_feed: usize,
 }
 
 impl Default for RawCrawler {
@@ -137,6 +160,10 @@ impl Default for RawCrawler {
             refetch_articles_after_secs: 0.0,
             max_links_per_page: 2_000,
             explore_per_site: 500,
+            max_queued_per_site: 50_000,
+            max_articles_per_site: 0,
+            max_sitemaps_per_index: 500,
+            max_entries_per_feed: 50_000,
         }
     }
 }
@@ -193,10 +220,69 @@ impl Default for RawFetch {
     }
 }
 
+/// `[serve]`: how the HTTP API bounds its work.
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    /// How long one request's queries may run before they are stopped and
+    /// the request gets 503 (a search of huge articles held a query slot
+    /// for minutes).
+    pub query_budget: Duration,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub(super) struct RawServe {
+    query_budget_secs: f64,
+}
+
+impl Default for RawServe {
+    fn default() -> Self {
+        Self {
+            query_budget_secs: 10.0,
+        }
+    }
+}
+
+impl RawServe {
+    pub(super) fn check(self) -> Result<ServeConfig, Invalid> {
+        Ok(ServeConfig {
+            query_budget: positive_secs(
+                "serve.query_budget_secs",
+                self.query_budget_secs,
+                DAY_SECS,
+            )?,
+        })
+    }
+}
+
+impl Default for ServeConfig {
+    fn default() -> Self {
+        RawServe::default()
+            .check()
+            .expect("the documented defaults are in range")
+    }
+}
+
 impl RawCrawler {
     pub(super) fn check(self) -> Result<CrawlerConfig, Invalid> {
         if self.user_agent.trim().is_empty() {
             return Err(("crawler.user_agent", "must not be empty".into()));
+        }
+        // Sent as a header: a line break or any other character a header
+        // cannot hold failed the first request with "builder error".
+        if let Some(c) = self
+            .user_agent
+            .chars()
+            .find(|c| *c != '\t' && !(' '..='~').contains(c))
+        {
+            return Err((
+                "crawler.user_agent",
+                format!(
+                    "must be one line of printable ASCII characters (it is sent as the \
+                     User-Agent header); found {}",
+                    c.escape_unicode()
+                ),
+            ));
         }
         if self.database.as_os_str().is_empty() {
             return Err(("crawler.database", "must not be empty".into()));
@@ -231,6 +317,28 @@ impl RawCrawler {
                 "crawler.explore_per_site",
                 self.explore_per_site,
                 MAX_COUNT,
+            )?,
+            max_queued_per_site: at_most(
+                "crawler.max_queued_per_site",
+                self.max_queued_per_site,
+                MAX_COUNT,
+            )?,
+            max_articles_per_site: at_most(
+                "crawler.max_articles_per_site",
+                self.max_articles_per_site,
+                MAX_COUNT,
+            )?,
+            max_sitemaps_per_index: count(
+                "crawler.max_sitemaps_per_index",
+                self.max_sitemaps_per_index,
+                1,
+                MAX_INDEX_ENTRIES,
+            )?,
+            max_entries_per_feed: count(
+                "crawler.max_entries_per_feed",
+                self.max_entries_per_feed,
+                1,
+                MAX_ENTRIES_PER_FEED,
             )?,
             user_agent: self.user_agent,
             database: self.database,

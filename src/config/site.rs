@@ -16,7 +16,7 @@ use url::Url;
 
 use super::one_line;
 use crate::boilerplate::LineSettings;
-use crate::urls::host_key;
+use crate::urls::{has_credentials, host_key, redacted};
 
 /// What a site falls back on when its entry does not say.
 pub(super) struct SiteDefaults {
@@ -171,9 +171,23 @@ fn parse_urls(field: &str, items: &[String]) -> Result<Vec<Url>, (String, String
                     format!("URL {s:?} must be http or https"),
                 ));
             }
+            if has_credentials(&url) {
+                return Err((format!("{field}[{j}]"), credentials_refused(&url)));
+            }
             Ok(url)
         })
         .collect()
+}
+
+/// Why an address with a user name or password is refused (the password
+/// itself never shown).
+pub fn credentials_refused(url: &Url) -> String {
+    format!(
+        "{:?} has a user name or password: credentials in a site's address are refused \
+         (they would be stored in the database and sent to the host with every request); \
+         give the address without them",
+        redacted(url)
+    )
 }
 
 fn compile(field: &str, items: &[String]) -> Result<Vec<Regex>, (String, String)> {

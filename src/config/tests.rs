@@ -233,3 +233,17 @@ fn huge_counts_are_one_line_naming_the_field_not_a_panic() {
         "crawler.toml: boilerplate.prune_every: must be between 1 and 1000000000 (got 0)"
     );
 }
+
+#[test]
+fn regression_a_newline_in_user_agent_passed_the_config_check() {
+    for bad in ["newshound\nX-Evil: 1", "newshound\r", "Zo\u{eb}bot/1.0"] {
+        let text = format!("[crawler]\nuser_agent = {bad:?}\n{SITE}");
+        let err = parse(&text).unwrap_err().to_string();
+        assert!(
+            err.starts_with("crawler.toml: crawler.user_agent: must be one line"),
+            "{bad:?}: {err}"
+        );
+    }
+    let text = format!("[crawler]\nuser_agent = \"newshound/0.1 (+https://e.com/bot)\"\n{SITE}");
+    assert!(parse(&text).is_ok());
+}

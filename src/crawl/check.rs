@@ -25,7 +25,7 @@ use url::Url;
 pub use judged::JudgedLink;
 pub use label::{Blocked, LinkLabel, LinkSource};
 
-use super::fetch::{Expect, Fetcher, Validators};
+use super::fetch::{Expect, Fetched, Fetcher, Validators};
 use super::kinds::ErrorKind;
 use super::politeness::Politeness;
 use super::robots::{Robots, RobotsFetch, Verdict};
@@ -214,8 +214,8 @@ impl Check<'_> {
         let base = fetched.final_url.clone();
         let parsed = match doc {
             Doc::Start => Ok(self.html(&fetched.body, fetched.content_type.as_deref(), &base)),
-            Doc::Feed => self.feed_or_sitemap(&fetched.body, &base, true),
-            Doc::Sitemap => self.feed_or_sitemap(&fetched.body, &base, false),
+            Doc::Feed => self.feed_or_sitemap(&fetched, &base, true),
+            Doc::Sitemap => self.feed_or_sitemap(&fetched, &base, false),
         };
         match parsed {
             Ok(n) => record.links = n,
@@ -251,19 +251,31 @@ impl Check<'_> {
     }
 
     /// Entries of a feed or a sitemap (tried as what it was configured as
-    /// first, as the crawl does); a sitemap index's sitemaps are checked too.
+    /// first, as the crawl does, its first entries only); a sitemap
+    /// index's sitemaps are checked too.
     fn feed_or_sitemap(
         &mut self,
-        body: &[u8],
+        fetched: &Fetched,
         base: &Url,
         feed_first: bool,
     ) -> Result<usize, ErrorKind> {
-        let as_feed = discover::feed_entries(body, base).ok().map(|entries| {
-            let urls: Vec<Url> = entries.into_iter().map(|e| e.url).collect();
-            (urls, LinkSource::FeedEntry, Vec::new())
-        });
-        let as_sitemap = || match discover::sitemap(body, base).ok()? {
-            discover::Sitemap::Index(maps) => Some((Vec::new(), LinkSource::SitemapEntry, maps)),
+        let body = &fetched.body[..];
+        let bound = discover::EntryBound {
+            max: self.config.crawler.max_entries_per_feed,
+            cut: fetched.cut,
+        };
+        let as_feed = discover::feed_entries_within(body, base, bound)
+            .ok()
+            .map(|(entries, _)| {
+                let urls: Vec<Url> = entries.into_iter().map(|e| e.url).collect();
+                (urls, LinkSource::FeedEntry, Vec::new())
+            });
+        let as_sitemap = || match discover::sitemap_within(body, base, bound).ok()?.0 {
+            discover::Sitemap::Index(maps) => Some((
+                Vec::new(),
+                LinkSource::SitemapEntry,
+                maps.into_iter().map(|e| e.url).collect(),
+            )),
             discover::Sitemap::Urls(entries) => Some((
                 entries.into_iter().map(|e| e.url).collect(),
                 LinkSource::SitemapEntry,

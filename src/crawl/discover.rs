@@ -7,6 +7,7 @@
 //! them. Every function here is pure and total: bad input gives an error or
 //! nothing, never a panic.
 
+mod feed_items;
 mod feeds;
 mod html;
 mod sitemap;
@@ -40,8 +41,9 @@ pub struct Entry {
 /// What a sitemap document holds.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Sitemap {
-    /// `<sitemapindex>`: more sitemaps.
-    Index(Vec<Url>),
+    /// `<sitemapindex>`: more sitemaps, with their `lastmod` as
+    /// `published`.
+    Index(Vec<Entry>),
     /// `<urlset>`: pages.
     Urls(Vec<Entry>),
 }
@@ -119,14 +121,53 @@ pub fn resolve_href(base: &Url, href: &str) -> Option<Url> {
     html::resolve(base, href)
 }
 
+/// How much of a feed or sitemap is read: its first `max` entries (the
+/// same bound for both, `[crawler] max_entries_per_feed`), and whether the
+/// body was cut short at the body limit, so that the whole entries before
+/// the cut are read (a broken document is otherwise an error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EntryBound {
+    pub max: usize,
+    pub cut: bool,
+}
+
+impl EntryBound {
+    /// Every entry of a whole document.
+    pub const WHOLE: EntryBound = EntryBound {
+        max: usize::MAX,
+        cut: false,
+    };
+}
+
 /// Entries of an RSS/Atom/JSON feed.
 pub fn feed_entries(bytes: &[u8], base: &Url) -> Result<Vec<Entry>, DiscoverError> {
-    feeds::feed_entries(bytes, base)
+    feed_entries_within(bytes, base, EntryBound::WHOLE).map(|(entries, _)| entries)
+}
+
+/// The first entries of an RSS/Atom/JSON feed under `bound`, and whether
+/// any were left out. A large XML feed is parsed a few hundred entries at
+/// a time, so its size does not multiply into memory.
+pub fn feed_entries_within(
+    bytes: &[u8],
+    base: &Url,
+    bound: EntryBound,
+) -> Result<(Vec<Entry>, bool), DiscoverError> {
+    feeds::feed_entries_within(bytes, base, bound)
 }
 
 /// Parse a sitemap or sitemap index (plain or gzip-compressed).
 pub fn sitemap(bytes: &[u8], base: &Url) -> Result<Sitemap, DiscoverError> {
-    sitemap::sitemap(bytes, base)
+    sitemap_within(bytes, base, EntryBound::WHOLE).map(|(map, _)| map)
+}
+
+/// A sitemap's first pages under `bound` (an index's sitemaps have their
+/// own bound, `max_sitemaps_per_index`), and whether any were left out.
+pub fn sitemap_within(
+    bytes: &[u8],
+    base: &Url,
+    bound: EntryBound,
+) -> Result<(Sitemap, bool), DiscoverError> {
+    sitemap::sitemap(bytes, base, bound)
 }
 
 /// The usual paths of a site's feeds and sitemaps, tried (in this order)

@@ -29,6 +29,7 @@ use super::kinds::ErrorKind;
 use super::robots;
 use crate::config::FetchConfig;
 use crate::store::KeptHeaders;
+use crate::urls::strip_credentials;
 
 /// Why a fetch failed. [`FetchError::kind`] is the short name counted in the
 /// summary and the fetch log.
@@ -219,6 +220,9 @@ pub struct Fetched {
     pub date: Option<String>,
     /// Decompressed body, at most `max_body_bytes`; empty for 304.
     pub body: Vec<u8>,
+    /// The body was cut at its limit (robots.txt, feeds and sitemaps; any
+    /// other body over the limit is an error).
+    pub cut: bool,
     /// URLs redirected from, in order (the requested URL first).
     pub redirects: Vec<Url>,
     pub elapsed: Duration,
@@ -365,6 +369,9 @@ impl Fetcher {
             if !matches!(current.scheme(), "http" | "https") {
                 return Err(FetchError::BadUrl(current.to_string()));
             }
+            // Never sent as Basic auth, never kept in the redirect chain or
+            // the final URL (a redirect may name credentials too).
+            strip_credentials(&mut current);
             if let Some(host) = addr::url_host_refused(&current, self.allow_private) {
                 return Err(FetchError::BlockedAddress(host));
             }
@@ -414,6 +421,7 @@ impl Fetcher {
         let last_modified = text(header::LAST_MODIFIED);
         let date = text(header::DATE);
         let mut body = Vec::new();
+        let mut cut_short = false;
         if status != StatusCode::NOT_MODIFIED {
             if let Some(ct) = &content_type {
                 if !content_type_ok(ct, expect) {
@@ -421,8 +429,14 @@ impl Fetcher {
                 }
             }
             // robots.txt is read up to its limit and the rest ignored (RFC
-            // 9309 §2.5); any other body over the limit is refused.
-            let cut_at = (expect == Expect::Text).then_some(robots::rules::MAX_BYTES as u64);
+            // 9309 §2.5); a feed or sitemap up to the body limit, its whole
+            // entries before the cut read (a feed of 100,000 entries was
+            // dropped whole); any other body over the limit is refused.
+            let cut_at = match expect {
+                Expect::Text => Some(robots::rules::MAX_BYTES as u64),
+                Expect::Feed => Some(u64::MAX),
+                Expect::Html => None,
+            };
             // Content-Length is of the compressed body when encoded; the
             // streaming check below is the real limit.
             let encoded = headers.contains_key(header::CONTENT_ENCODING);
@@ -434,7 +448,7 @@ impl Fetcher {
                 }
                 // The whole body in one allocation: growing it chunk by
                 // chunk copied a large page several times over.
-                let len = len.min(cut_at.unwrap_or(u64::MAX));
+                let len = len.min(cut_at.unwrap_or(u64::MAX)).min(self.max_body);
                 body.reserve_exact(usize::try_from(len).unwrap_or(0));
             }
             while let Some(chunk) = resp.chunk().await.map_err(classify)? {
@@ -442,6 +456,8 @@ impl Fetcher {
                     let room = usize::try_from(cut).unwrap_or(usize::MAX) - body.len();
                     body.extend_from_slice(&chunk[..chunk.len().min(room)]);
                     if body.len() as u64 >= cut {
+                        cut_short =
+                            chunk.len() > room || resp.chunk().await.ok().flatten().is_some();
                         break;
                     }
                     continue;
@@ -460,6 +476,7 @@ impl Fetcher {
             }
         }
         Ok(Fetched {
+            cut: cut_short,
             final_url,
             status: status.as_u16(),
             content_type,

@@ -31,12 +31,20 @@ pub fn respell_normalized(site: &SiteSettings, url: Url, trailing: TrailingSlash
 /// Priority of a URL in the frontier: higher is fetched first (fresh feed and
 /// sitemap entries and article URLs before index pages and other pages).
 ///
-/// Feeds and sitemaps come first because each one yields many articles;
+/// Feeds and the site's own sitemaps (configured, named by robots.txt:
+/// depth 0) come first because each one yields many articles; the
+/// sitemaps found below them come after the articles already known;
 /// articles come before index pages at any depth (the gaps between the bases
 /// exceed the largest depth penalty), and within a kind shallower is first.
 pub fn priority(kind: UrlKind, depth: u32) -> i32 {
     let base = match kind {
-        UrlKind::Feed | UrlKind::Sitemap => 400,
+        UrlKind::Feed => 400,
+        UrlKind::Sitemap if depth == 0 => 400,
+        // A sitemap found below the site's own (an index's child, one a
+        // page announces) comes after every article already known, before
+        // index pages: an index may list 50,000 of them, and fetched first
+        // they starved the articles for hours.
+        UrlKind::Sitemap => 150,
         UrlKind::Seed => 300,
         UrlKind::Article => 200,
         UrlKind::Index => 100,
@@ -249,7 +257,10 @@ mod tests {
         assert!(priority(UrlKind::Article, 1000) > priority(UrlKind::Index, 0));
         assert!(priority(UrlKind::Index, 1000) > priority(UrlKind::Page, 0));
         assert!(priority(UrlKind::Article, 1) > priority(UrlKind::Article, 2));
-        assert_eq!(priority(UrlKind::Sitemap, 3), priority(UrlKind::Feed, 3));
+        assert_eq!(priority(UrlKind::Sitemap, 0), priority(UrlKind::Feed, 0));
+        // An index's sitemaps come after every article, before index pages.
+        assert!(priority(UrlKind::Article, 1000) > priority(UrlKind::Sitemap, 1));
+        assert!(priority(UrlKind::Sitemap, 1000) >= priority(UrlKind::Index, 0));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The kinds under which a crawl counts what happened to a URL that was not
 //! fetched and stored normally: one enum for failures, one for URLs left out
-//! on purpose.
+//! on purpose, one for the bounds of the configuration a run reached.
 //!
 //! In: a fetch error, a page problem or a crawl decision. Out: the kind, and
 //! its short machine-readable name ([`ErrorKind::as_str`],
@@ -87,6 +87,8 @@ pub enum SkipKind {
     RobotsDisallowed,
     /// The site's page budget is spent.
     SiteBudget,
+    /// The site stored as many articles as one run may.
+    ArticleBudget,
     /// The host is parked after repeated failures.
     HostParked,
     /// The stored URL no longer parses.
@@ -100,8 +102,66 @@ impl SkipKind {
             SkipKind::RobotsUnavailable => "robots_unavailable",
             SkipKind::RobotsDisallowed => "robots_disallowed",
             SkipKind::SiteBudget => "site_budget",
+            SkipKind::ArticleBudget => "article_budget",
             SkipKind::HostParked => "host_parked",
             SkipKind::BadUrl => "bad_url",
+        }
+    }
+}
+
+/// A bound of the configuration that the run reached, leaving something
+/// out: counted in the summary under the setting's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CapKind {
+    /// An article's text was cut (`[store] max_text_bytes`).
+    TextBytes,
+    /// A sitemap index listed more sitemaps than it may queue (`[crawler]
+    /// max_sitemaps_per_index`).
+    SitemapsPerIndex,
+    /// A feed or sitemap with more entries than are read (`[crawler]
+    /// max_entries_per_feed`), or cut at the body limit.
+    EntriesPerFeed,
+    /// New URLs of a site beyond the URLs it may know (`[crawler]
+    /// max_urls_per_site`).
+    UrlsPerSite,
+    /// New URLs of a site beyond the URLs it may have queued (`[crawler]
+    /// max_queued_per_site`).
+    QueuedPerSite,
+    /// A site stored as many articles as one run may store (`[crawler]
+    /// max_articles_per_site`).
+    ArticlesPerSite,
+}
+
+impl CapKind {
+    pub const ALL: [CapKind; 6] = [
+        CapKind::TextBytes,
+        CapKind::SitemapsPerIndex,
+        CapKind::EntriesPerFeed,
+        CapKind::UrlsPerSite,
+        CapKind::QueuedPerSite,
+        CapKind::ArticlesPerSite,
+    ];
+
+    /// The setting, as the summary names it.
+    pub const fn setting(self) -> &'static str {
+        match self {
+            CapKind::TextBytes => "store.max_text_bytes",
+            CapKind::SitemapsPerIndex => "crawler.max_sitemaps_per_index",
+            CapKind::EntriesPerFeed => "crawler.max_entries_per_feed",
+            CapKind::UrlsPerSite => "crawler.max_urls_per_site",
+            CapKind::QueuedPerSite => "crawler.max_queued_per_site",
+            CapKind::ArticlesPerSite => "crawler.max_articles_per_site",
+        }
+    }
+
+    /// What each count of it is.
+    pub const fn counted(self) -> &'static str {
+        match self {
+            CapKind::TextBytes => "article texts cut",
+            CapKind::SitemapsPerIndex => "sitemap indexes cut to their freshest sitemaps",
+            CapKind::EntriesPerFeed => "feeds and sitemaps read to their first entries",
+            CapKind::UrlsPerSite | CapKind::QueuedPerSite => "new links not queued",
+            CapKind::ArticlesPerSite => "sites stopped for this run",
         }
     }
 }

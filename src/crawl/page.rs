@@ -36,7 +36,7 @@ use std::sync::Arc;
 use url::Url;
 
 use super::judge::{Evidence, Judgement};
-use super::kinds::ErrorKind;
+use super::kinds::{CapKind, ErrorKind};
 use super::path::{self, Outcome, PageIn};
 use super::shapes::{shape_of, ExploreBudget, ShapeTable};
 use super::{discover, frontier};
@@ -47,6 +47,7 @@ use crate::store::{NewUrl, UrlKind};
 use crate::urls::TrailingSlash;
 
 mod link_memo;
+mod listing;
 
 pub use link_memo::LinkMemo;
 use link_memo::{Admitted, Verdict};
@@ -70,6 +71,11 @@ pub struct PageInput<'a> {
     pub trailing_slash: TrailingSlash,
     /// `[crawler] max_links_per_page`: anchors taken from an HTML page.
     pub max_links: usize,
+    /// `[crawler] max_sitemaps_per_index`: sitemaps an index may queue.
+    pub max_index_sitemaps: usize,
+    /// What of a feed or sitemap is read: `[crawler] max_entries_per_feed`,
+    /// and whether the body was cut at `[fetch] max_body_bytes`.
+    pub entries: discover::EntryBound,
     /// `tree`: the site's content rule, if one is learned.
     pub site_rule: Option<&'a SiteRule>,
     /// What hrefs of the crawl's pages came to ([`LinkMemo`]); `None`
@@ -93,6 +99,9 @@ pub struct PageOutput {
     pub known: Vec<NewUrl>,
     /// A problem to count (`bad_feed`, `bad_sitemap`), the page is still done.
     pub problem: Option<ErrorKind>,
+    /// A bound of the configuration the page reached (a sitemap index
+    /// listing more sitemaps than it may queue).
+    pub capped: Option<CapKind>,
     /// `tree`: what the article page did to its site's rule.
     pub rule: Option<RuleOutcome>,
     /// Links left out of `urls` because the frontier has them already.
@@ -122,72 +131,12 @@ pub struct PageOutput {
     pub listed: Vec<NewUrl>,
 }
 
-/// Sitemaps one sitemap index may list (the protocol's limit).
-pub const MAX_INDEX_ENTRIES: usize = 50_000;
-
 pub fn process(input: &PageInput<'_>) -> PageOutput {
     match input.kind {
-        UrlKind::Feed => feed_or_sitemap(input, true),
-        UrlKind::Sitemap => feed_or_sitemap(input, false),
+        UrlKind::Feed => listing::feed_or_sitemap(input, true),
+        UrlKind::Sitemap => listing::feed_or_sitemap(input, false),
         UrlKind::Seed | UrlKind::Index | UrlKind::Page | UrlKind::Article => html(input),
     }
-}
-
-/// Feeds and sitemaps are tried as what they were configured as first, then
-/// as the other (sites list news sitemaps as feeds and vice versa).
-fn feed_or_sitemap(input: &PageInput<'_>, feed_first: bool) -> PageOutput {
-    let mut out = PageOutput::default();
-    let mut found = Found::new(input);
-    let as_feed = |found: &mut Found<'_>| match discover::feed_entries(input.body, input.final_url)
-    {
-        Ok(entries) => {
-            for e in entries {
-                found.entry(&e.url, e.published.as_deref());
-            }
-            true
-        }
-        Err(_) => false,
-    };
-    let as_sitemap = |found: &mut Found<'_>| match discover::sitemap(input.body, input.final_url) {
-        // An index lists sitemaps, never other indexes, and at most
-        // MAX_INDEX_ENTRIES of them (sitemaps.org). Only a sitemap queued
-        // at depth 0 (configured, or named by robots.txt) may be an index:
-        // one listed by an index is nested, and its children are not
-        // followed (a chain of nested indexes queued a million URLs).
-        Ok(discover::Sitemap::Index(_)) if input.depth > 0 => false,
-        Ok(discover::Sitemap::Index(maps)) => {
-            for url in maps.iter().take(MAX_INDEX_ENTRIES) {
-                found.sitemap(url);
-            }
-            true
-        }
-        Ok(discover::Sitemap::Urls(entries)) => {
-            for e in entries {
-                found.entry(&e.url, e.published.as_deref());
-            }
-            true
-        }
-        Err(_) => false,
-    };
-    let order: [&dyn Fn(&mut Found<'_>) -> bool; 2] = if feed_first {
-        [&as_feed, &as_sitemap]
-    } else {
-        [&as_sitemap, &as_feed]
-    };
-    let parsed = order.iter().any(|parse| parse(&mut found));
-    if !parsed {
-        out.problem = Some(if feed_first {
-            ErrorKind::BadFeed
-        } else {
-            ErrorKind::BadSitemap
-        });
-    }
-    out.urls = found.urls;
-    out.article_links = found.article_links;
-    out.unmatched = found.unmatched;
-    out.promote = found.promote;
-    out.listed = found.listed;
-    out
 }
 
 fn html(input: &PageInput<'_>) -> PageOutput {
@@ -254,6 +203,7 @@ fn html(input: &PageInput<'_>) -> PageOutput {
         article,
         known,
         problem: None,
+        capped: None,
         rule,
         urls_known: found.urls_known,
         outside: found.outside,

@@ -39,7 +39,7 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 use url::Url;
 
-use super::kinds::{ErrorKind, SkipKind};
+use super::kinds::{CapKind, ErrorKind, SkipKind};
 use super::progress::Progress;
 use super::worker::{self, now_ms, Ctx, Done, Job};
 use super::writer::WriterError;
@@ -419,20 +419,21 @@ impl Scheduler {
                 self.host_ran_dry = true;
             }
             idle_hosts = 0;
-            if self.over_budget(&w.site) {
+            if let Some(kind) = self.over_budget(&w.site) {
                 // Claimed before the budget ran out. Left due, but the site
                 // is no longer claimed from, so it waits (unattempted) for a
                 // run with a larger budget instead of coming back every
                 // revisit interval.
-                self.ctx.counters.skip(SkipKind::SiteBudget);
-                let op = worker::skipped(&w.q, SkipKind::SiteBudget, NextState::At(now_ms()));
+                self.stop_claiming(&w.site.name, kind);
+                self.ctx.counters.skip(kind);
+                let op = worker::skipped(&w.q, kind, NextState::At(now_ms()));
                 self.ctx.writer.write(vec![op]).await?;
                 continue;
             }
             self.dispatched += 1;
             *self.site_pages.entry(w.site.name.clone()).or_default() += 1;
-            if self.over_budget(&w.site) {
-                self.claimable.retain(|name| *name != w.site.name);
+            if let Some(kind) = self.over_budget(&w.site) {
+                self.stop_claiming(&w.site.name, kind);
             }
             let job = Job {
                 q: w.q,
@@ -449,9 +450,29 @@ impl Scheduler {
         Ok(slots_free && hosts_busy)
     }
 
-    fn over_budget(&self, site: &SiteSettings) -> bool {
-        let budget = self.ctx.cfg.crawler.max_pages_per_site;
-        budget > 0 && self.site_pages.get(&site.name).copied().unwrap_or(0) >= budget
+    /// Which budget of the site is spent, if one is: its pages over the
+    /// database's life (`max_pages_per_site`), its articles in this run
+    /// (`max_articles_per_site`; counted as stored, so the pages in flight
+    /// may add a few more).
+    fn over_budget(&self, site: &SiteSettings) -> Option<SkipKind> {
+        let crawler = &self.ctx.cfg.crawler;
+        let pages = self.site_pages.get(&site.name).copied().unwrap_or(0);
+        if crawler.max_pages_per_site > 0 && pages >= crawler.max_pages_per_site {
+            return Some(SkipKind::SiteBudget);
+        }
+        let cap = crawler.max_articles_per_site;
+        (cap > 0 && self.ctx.counters.sites.articles_stored(&site.name) >= cap)
+            .then_some(SkipKind::ArticleBudget)
+    }
+
+    /// No more claims from `site` in this run; a spent article budget is
+    /// said in the summary, once a site.
+    fn stop_claiming(&mut self, site: &str, why: SkipKind) {
+        let before = self.claimable.len();
+        self.claimable.retain(|name| name != site);
+        if why == SkipKind::ArticleBudget && self.claimable.len() < before {
+            self.ctx.counters.capped(CapKind::ArticlesPerSite);
+        }
     }
 
     /// A host paused or parked for long: reschedule its waiting URLs to the

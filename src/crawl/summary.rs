@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::kinds::{ErrorKind, SkipKind};
+use super::kinds::{CapKind, ErrorKind, SkipKind};
 use crate::store::Outlook;
 pub use site_report::{SiteReport, SiteTallies};
 
@@ -46,6 +46,7 @@ pub struct Counters {
     pub sites: SiteTallies,
     errors: Mutex<BTreeMap<String, u64>>,
     skipped: Mutex<BTreeMap<String, u64>>,
+    caps: Mutex<BTreeMap<String, u64>>,
 }
 
 impl Counters {
@@ -65,6 +66,19 @@ impl Counters {
     /// A URL not fetched on purpose (robots.txt, budget, parked host).
     pub fn skip(&self, kind: SkipKind) {
         bump(&self.skipped, kind.as_str());
+    }
+
+    /// A bound of the configuration reached (something left out).
+    pub fn capped(&self, kind: CapKind) {
+        self.capped_by(kind, 1);
+    }
+
+    /// [`Counters::capped`], `n` times (none: nothing counted).
+    pub fn capped_by(&self, kind: CapKind, n: u64) {
+        if n > 0 {
+            let mut caps = self.caps.lock().unwrap_or_else(|p| p.into_inner());
+            *caps.entry(kind.setting().to_string()).or_default() += n;
+        }
     }
 
     pub fn errors(&self) -> BTreeMap<String, u64> {
@@ -106,6 +120,7 @@ impl Counters {
             pages_rejudged: Self::get(&self.pages_rejudged),
             errors: self.errors(),
             skipped: self.skipped(),
+            caps: self.caps.lock().unwrap_or_else(|p| p.into_inner()).clone(),
             sites: self.sites.reports(),
             requeued: 0,
             waits_lifted: 0,
@@ -152,8 +167,11 @@ pub struct CrawlSummary {
     /// Failures by kind (`timeout`, `http_5xx`, `too_large`...).
     pub errors: BTreeMap<String, u64>,
     /// URLs not fetched on purpose, by reason (`robots_disallowed`,
-    /// `robots_unavailable`, `site_budget`, `host_parked`).
+    /// `robots_unavailable`, `site_budget`, `article_budget`, `host_parked`).
     pub skipped: BTreeMap<String, u64>,
+    /// Bounds of the configuration the run reached, by setting
+    /// (`store.max_text_bytes`), with how often.
+    pub caps: BTreeMap<String, u64>,
     /// What the run did for each site it fetched pages of.
     pub sites: BTreeMap<String, SiteReport>,
     /// Failed or refused URLs queued again at the start: refused under

@@ -21,7 +21,7 @@ use url::Url;
 
 use super::budget::BodyBudget;
 use super::fetch::{Expect, FetchError, Fetched, Fetcher, Validators};
-use super::kinds::{ErrorKind, SkipKind};
+use super::kinds::{CapKind, ErrorKind, SkipKind};
 use super::page;
 use super::path::record::{self, Learned, Source};
 use super::politeness::{HostPermit, Politeness, Sent};
@@ -377,6 +377,7 @@ fn failed(
         next,
         judgement: None,
         refused_under,
+        note: None,
     };
     (record, retry_at)
 }
@@ -414,11 +415,16 @@ async fn succeeded(
     // What the judged page is for the rest of the crawl.
     let mut after = record::AfterJudgement::default();
     let mut probe_from = None;
+    // What the fetch log says was left out.
+    let mut note = None;
     if fetched.not_modified() {
         Counters::add(&ctx.counters.not_modified, 1);
     } else {
         let body = std::mem::take(&mut fetched.body);
         let (processed, html) = process_blocking(ctx, q, site, &fetched, body).await;
+        if let Some(c) = processed.capped {
+            ctx.counters.capped(c);
+        }
         if let Some(p) = processed.problem {
             completed &= p != ErrorKind::ProcessPanic;
             ctx.counters.error(p);
@@ -484,6 +490,7 @@ async fn succeeded(
             page_url: &fetched.final_url,
             fetched_at: fetched.fetched_at,
             refetch: q.fetched_before,
+            max_text_bytes: cfg.store.max_text_bytes,
         };
         after = record::writes(
             &from,
@@ -494,6 +501,10 @@ async fn succeeded(
             &ctx.learned,
             ops,
         );
+        if let Some((len, kept)) = after.text_cut {
+            ctx.counters.capped(CapKind::TextBytes);
+            note = Some(format!("text_cut {len} {kept}"));
+        }
     }
     // A page of a site without patterns judged a listing is revisited like
     // an index page (it was queued before its shape was known); one judged
@@ -528,6 +539,7 @@ async fn succeeded(
         next,
         judgement,
         refused_under: None,
+        note,
     };
     (record, probe_from, after.hold)
 }

@@ -37,12 +37,13 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use super::kinds::ErrorKind;
+use super::kinds::{CapKind, ErrorKind};
 use super::seen::{CommittedUrls, SeenUrls};
 use super::summary::Counters;
 use crate::config::Config;
 use crate::store::{
-    ClaimFilter, Outlook, QueuedUrl, Requeue, ShapeCounts, StoreError, WriteOp, WriteOutcome,
+    ClaimFilter, DroppedUrls, Outlook, QueuedUrl, Requeue, ShapeCounts, StoreError, WriteOp,
+    WriteOutcome,
 };
 
 /// Items (records, articles, [`URLS_PER_ITEM`] new URLs) buffered before a
@@ -112,6 +113,10 @@ pub trait CrawlStore: Send + 'static {
         None
     }
     fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError>;
+    /// The new URLs the store dropped under its caps since asked last.
+    fn take_dropped_urls(&mut self) -> DroppedUrls {
+        DroppedUrls::default()
+    }
     /// Pages fetched so far per site (database lifetime, for budgets).
     fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError>;
     /// The crawl's closing step: clean the stored articles of `sites` (all
@@ -443,6 +448,7 @@ async fn flush<S: CrawlStore>(
     let batch: Vec<WriteOp> = groups.iter().flatten().cloned().collect();
     let sites = article_sites(&batch);
     let (mut store, result) = blocking(store, move |s| s.write_batch(batch)).await?;
+    tally_dropped(store.take_dropped_urls(), counters);
     let first_error = match result {
         Ok(outcomes) => {
             tally(&sites, &outcomes, counters);
@@ -468,6 +474,7 @@ async fn flush<S: CrawlStore>(
         let sites = article_sites(&group);
         let (s, result) = blocking(store, move |s| s.write_batch(group)).await?;
         store = s;
+        tally_dropped(store.take_dropped_urls(), counters);
         match result {
             Ok(outcomes) => {
                 tally(&sites, &outcomes, counters);
@@ -496,6 +503,12 @@ fn article_sites(ops: &[WriteOp]) -> Vec<Option<String>> {
             _ => None,
         })
         .collect()
+}
+
+/// New URLs left out under the frontier's caps, counted by cap.
+fn tally_dropped(dropped: DroppedUrls, counters: &Counters) {
+    counters.capped_by(CapKind::UrlsPerSite, dropped.over_known);
+    counters.capped_by(CapKind::QueuedPerSite, dropped.over_queued);
 }
 
 fn tally(sites: &[Option<String>], outcomes: &[WriteOutcome], counters: &Counters) {

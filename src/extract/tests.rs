@@ -535,3 +535,23 @@ fn collecting_links_leaves_the_extraction_unchanged() {
     assert_eq!(links.links, ["/", "/news", "/about"]);
     assert_eq!(links.canonical.as_deref(), Some("/news/harbour"));
 }
+
+#[test]
+fn a_text_over_the_cap_is_cut_after_its_last_whole_line() {
+    let mut a = Article {
+        text: "First line.\n\nSécond line, longer.\n\nThird.".into(),
+        ..Article::default()
+    };
+    assert_eq!(a.cap_text(1000), None);
+    assert_eq!(a.cap_text(36), Some(42));
+    assert_eq!(a.text, "First line.\n\nSécond line, longer.");
+    assert_eq!(a.cap_text(30), Some(34));
+    assert_eq!(a.text, "First line.");
+    // One long line: cut inside it, at a character boundary.
+    let mut a = Article {
+        text: "é".repeat(10),
+        ..Article::default()
+    };
+    assert_eq!(a.cap_text(5), Some(20));
+    assert_eq!(a.text, "éé");
+}

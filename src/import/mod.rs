@@ -274,6 +274,7 @@ pub async fn run(
             }),
             trailing_slash: cfg.crawler.trailing_slash,
             keep_html: cfg.store.keep_html,
+            max_text_bytes: cfg.store.max_text_bytes,
             filters: opts.filters.clone(),
         }),
         pool: ProcessPool::new(crate::crawl::cpu_slots(), "import-page")

@@ -34,6 +34,8 @@ pub struct PageWork {
     pub trailing_slash: TrailingSlash,
     /// `[store] keep_html`.
     pub keep_html: bool,
+    /// `[store] max_text_bytes`.
+    pub max_text_bytes: usize,
     pub filters: Filters,
 }
 
@@ -131,6 +133,7 @@ pub fn process(work: &PageWork, page: Archived, tools: &mut PageTools) -> Proces
         page_url: url,
         fetched_at: fetched.fetched_at,
         refetch: false,
+        max_text_bytes: work.max_text_bytes,
     };
     let mut ops = Vec::new();
     record::writes(

@@ -200,6 +200,8 @@ fn page_of(head: &RecordHead, url: Url, site: Arc<SiteSettings>, block: Vec<u8>,
         last_modified: headers.last_modified,
         date: headers.date,
         body,
+        // An archived body over the cap is refused above, never cut.
+        cut: false,
         redirects: Vec::new(),
         elapsed: Duration::ZERO,
         fetched_at,

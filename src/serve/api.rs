@@ -52,7 +52,7 @@ async fn search(State(app): Shared, RawQuery(raw): RawQuery) -> Result<Response,
     let r = req.clone();
     let results = app
         .pool
-        .run(move |store| {
+        .search(move |store| {
             Ok(if r.q.is_empty() {
                 store.recent(&r.selection, r.limit, r.offset)?
             } else {
@@ -265,7 +265,8 @@ async fn export_stream(State(app): Shared, RawQuery(raw): RawQuery) -> Result<Re
             tx: tx.clone(),
             buf: Vec::with_capacity(EXPORT_CHUNK),
         };
-        let result = pool.with(|store| {
+        // An export streams the whole corpus: no time budget.
+        let result = pool.with(None, |store| {
             export::write(store, &sel, format, &mut out).map_err(|e| ApiError {
                 status: StatusCode::INTERNAL_SERVER_ERROR,
                 message: e.to_string(),

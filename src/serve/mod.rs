@@ -15,7 +15,8 @@
 //! (`{"error": "...", "status": 400}`) with the matching status code.
 //!
 //! Limits ([`limits`]) are constants, documented in docs/http-api.md and
-//! docs/security.md. Every response goes through [`guard`]: a `Host`
+//! docs/security.md; the query time budget is a setting (`[serve]
+//! query_budget_secs`, [`ServeOptions::query_budget`]). Every response goes through [`guard`]: a `Host`
 //! allow-list against DNS rebinding, and `X-Content-Type-Options: nosniff`.
 
 mod api;
@@ -116,11 +117,19 @@ impl From<StoreError> for ApiError {
             }
             // No searchable word, too many terms, a prefix matching too much.
             StoreError::Query(q) => ApiError::bad_request(format!("q: {q}")),
+            StoreError::OverBudget => ApiError::busy(
+                "the query ran past its time budget ([serve] query_budget_secs) and was \
+                 stopped; narrow it (more words, a site, dates) or try again",
+            ),
             other => {
                 tracing::warn!("serve: {other}");
                 ApiError {
                     status: StatusCode::INTERNAL_SERVER_ERROR,
-                    message: format!("database error: {other}"),
+                    // SQLite's errors say "database error" themselves.
+                    message: match other {
+                        StoreError::Sqlite(_) => other.to_string(),
+                        _ => format!("database error: {other}"),
+                    },
                 }
             }
         }
@@ -182,6 +191,9 @@ pub struct ServeOptions {
     /// How long a connection may take to send a request's headers, and
     /// stay idle between requests.
     pub header_timeout: std::time::Duration,
+    /// How long one request's queries may run (`[serve]
+    /// query_budget_secs`); `None`: unbounded.
+    pub query_budget: Option<std::time::Duration>,
 }
 
 impl ServeOptions {
@@ -190,6 +202,7 @@ impl ServeOptions {
             line_window,
             allow_hosts: Vec::new(),
             header_timeout: limits::HEADER_TIMEOUT,
+            query_budget: Some(crate::config::ServeConfig::default().query_budget),
         }
     }
 }
@@ -239,6 +252,8 @@ pub async fn serve_pool(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let bound = listener.local_addr()?.ip();
+    let mut pool = pool;
+    pool.set_query_budget(options.query_budget);
     let pool = Arc::new(pool);
     let state = Arc::new(AppState {
         pool: pool.clone(),

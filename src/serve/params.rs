@@ -13,9 +13,12 @@ use super::limits::{DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET, MAX_QUERY_CHARS, MAX_Q
 use super::ApiError;
 use crate::export::Format;
 use crate::store::Selection;
+use crate::words::is_stray_control;
 
 /// `name=value` pairs of a query string, percent-decoded; unknown names are
-/// an error (a typo must not silently widen a search).
+/// an error (a typo must not silently widen a search), and so is a control
+/// character other than whitespace in a name or value (a NUL made the
+/// search fail with a 500).
 pub fn pairs(raw: Option<&str>, allowed: &[&str]) -> Result<Vec<(String, String)>, ApiError> {
     let raw = raw.unwrap_or("");
     if raw.len() > MAX_QUERY_STRING {
@@ -29,6 +32,12 @@ pub fn pairs(raw: Option<&str>, allowed: &[&str]) -> Result<Vec<(String, String)
             return Err(ApiError::bad_request(format!(
                 "unknown parameter {k:?} (expected one of: {})",
                 allowed.join(", ")
+            )));
+        }
+        if let Some(c) = k.chars().chain(v.chars()).find(|c| is_stray_control(*c)) {
+            return Err(ApiError::bad_request(format!(
+                "parameter {k:?} holds the control character U+{:04X}; remove it",
+                u32::from(c)
             )));
         }
         if out.iter().any(|(name, _)| *name == k) {

@@ -12,6 +12,14 @@
 //! a connection at once; the others wait for a slot, asynchronously, then
 //! get 503. Connections are kept for reuse, so the pool never holds more
 //! than those two caps together.
+//!
+//! Searches take one slot fewer than there are: [`Pool::search`] also
+//! holds a search lane, of which there are `MAX_QUERIES - 1`, so however
+//! many searches run, one slot stays for the other calls (`/api/stats`, an
+//! article). And each query has a time budget (`[serve]
+//! query_budget_secs`): past it the store stops it and the request gets
+//! 503, so no query holds a slot for minutes. Exports have no budget: they
+//! stream the whole corpus, a slow client slowing them down.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -32,8 +40,12 @@ pub struct Pool {
     /// Connections kept idle at most (all that may be in use at once).
     keep: usize,
     queries: Arc<Semaphore>,
+    /// Held by searches besides a query slot: one fewer than the slots.
+    searches: Arc<Semaphore>,
     slots: usize,
     wait: Duration,
+    /// How long one request's queries may run (`None`: unbounded).
+    budget: Option<Duration>,
 }
 
 impl Pool {
@@ -55,32 +67,69 @@ impl Pool {
             idle: Mutex::new(vec![first]),
             keep: slots + MAX_EXPORTS,
             queries: Arc::new(Semaphore::new(slots)),
+            searches: Arc::new(Semaphore::new(slots.saturating_sub(1).max(1))),
             slots,
             wait,
+            budget: None,
         })
     }
 
+    /// Bound each request's queries to `budget` (`[serve]
+    /// query_budget_secs`; `None`: unbounded).
+    pub fn set_query_budget(&mut self, budget: Option<Duration>) {
+        self.budget = budget;
+    }
+
     /// Run blocking work on a connection (on tokio's blocking pool), once a
-    /// query slot is free; 503 when none frees up in time.
+    /// query slot is free, within the query budget; 503 when no slot frees
+    /// up in time, or the budget is spent.
     pub async fn run<T: Send + 'static>(
         self: &Arc<Self>,
         f: impl FnOnce(&mut AnyStore) -> Result<T, ApiError> + Send + 'static,
     ) -> Result<T, ApiError> {
-        let slot = match tokio::time::timeout(self.wait, self.queries.clone().acquire_owned()).await
-        {
-            Ok(Ok(slot)) => slot,
-            _ => {
-                return Err(ApiError::busy(format!(
-                    "busy: {} queries running for {:.0} s; try again shortly",
-                    self.slots,
-                    self.wait.as_secs_f64()
-                )))
-            }
+        self.run_in(None, f).await
+    }
+
+    /// [`Pool::run`] for a search: it also takes a search lane, so that
+    /// searches never hold every query slot.
+    pub async fn search<T: Send + 'static>(
+        self: &Arc<Self>,
+        f: impl FnOnce(&mut AnyStore) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        self.run_in(Some(&self.searches), f).await
+    }
+
+    async fn run_in<T: Send + 'static>(
+        self: &Arc<Self>,
+        lane: Option<&Arc<Semaphore>>,
+        f: impl FnOnce(&mut AnyStore) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let deadline = tokio::time::Instant::now() + self.wait;
+        let busy = || {
+            ApiError::busy(format!(
+                "busy: {} queries running for {:.0} s; try again shortly",
+                self.slots,
+                self.wait.as_secs_f64()
+            ))
         };
+        let lane = match lane {
+            Some(lane) => {
+                match tokio::time::timeout_at(deadline, lane.clone().acquire_owned()).await {
+                    Ok(Ok(permit)) => Some(permit),
+                    _ => return Err(busy()),
+                }
+            }
+            None => None,
+        };
+        let slot =
+            match tokio::time::timeout_at(deadline, self.queries.clone().acquire_owned()).await {
+                Ok(Ok(slot)) => slot,
+                _ => return Err(busy()),
+            };
         let pool = self.clone();
         let out = tokio::task::spawn_blocking(move || {
-            let out = pool.with(f);
-            drop(slot);
+            let out = pool.with(pool.budget, f);
+            drop((slot, lane));
             pool.shrink_when_quiet();
             out
         })
@@ -91,10 +140,11 @@ impl Pool {
         })?
     }
 
-    /// Run `f` on a connection of the pool, on this (blocking) thread; the
-    /// caller holds a query or export slot.
+    /// Run `f` on a connection of the pool, on this (blocking) thread,
+    /// within `budget` from now; the caller holds a query or export slot.
     pub(super) fn with<T>(
         &self,
+        budget: Option<Duration>,
         f: impl FnOnce(&mut AnyStore) -> Result<T, ApiError>,
     ) -> Result<T, ApiError> {
         let taken = self.lock().pop();
@@ -102,6 +152,7 @@ impl Pool {
             Some(s) => s,
             None => connect(&self.target)?,
         };
+        store.set_query_budget(budget)?;
         let out = f(&mut store);
         let mut idle = self.lock();
         if idle.len() < self.keep {

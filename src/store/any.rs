@@ -20,8 +20,8 @@ use super::rules::ArticleSql;
 use super::sql::Sql;
 use super::sqlite::articles::Sqlite;
 use super::{
-    ClaimFilter, QueuedUrl, ReextractCounts, Reextracted, SearchHit, Selection, Store, StoreError,
-    StoreTarget, StoredArticle, StoredHtml, WriteOp, WriteOutcome,
+    ClaimFilter, DroppedUrls, QueuedUrl, ReextractCounts, Reextracted, SearchHit, Selection, Store,
+    StoreError, StoreTarget, StoredArticle, StoredHtml, UrlCaps, WriteOp, WriteOutcome,
 };
 use crate::boilerplate::{LineHash, LineSettings};
 use crate::extract::tree::rule::SiteRule;
@@ -214,6 +214,13 @@ impl AnyStore {
         /// [`Query`](super::Query), among the selected articles.
         fn search_in(&mut self, query: &str, limit: usize, sel: &Selection)
             -> Result<Vec<SearchHit>, StoreError>;
+        /// Bound the queries from now on to a time budget (`None`: no
+        /// bound): one past it is stopped and fails as
+        /// [`StoreError::OverBudget`]. On SQLite the budget counts from
+        /// this call over every statement that follows (its progress
+        /// handler); on PostgreSQL it bounds each statement
+        /// (`statement_timeout`).
+        fn set_query_budget(&mut self, budget: Option<Duration>) -> Result<(), StoreError>;
         /// Put back the URLs this store's crawl left claimed; how many.
         fn reset_in_flight(&mut self) -> Result<usize, StoreError>;
         /// Claim up to `limit` URLs due at `now_ms`.
@@ -250,16 +257,26 @@ impl AnyStore {
         Ok(hits.split_off(offset.min(hits.len())))
     }
 
-    /// The crawl's frontier settings: the cap on URLs per site, and how
+    /// The crawl's frontier settings: the caps on URLs per site, and how
     /// long a claim holds its URLs on a store shared by several processes.
-    pub fn configure_frontier(&mut self, max_urls_per_site: u64, lease: Duration) {
+    pub fn configure_frontier(&mut self, caps: UrlCaps, lease: Duration) {
         match self {
-            AnyStore::Sqlite(s) => s.set_max_urls_per_site(max_urls_per_site),
+            AnyStore::Sqlite(s) => {
+                s.set_max_urls_per_site(caps.known);
+                s.set_max_queued_per_site(caps.queued);
+            }
             AnyStore::Pg(s) => {
-                s.set_max_urls_per_site(max_urls_per_site);
+                s.set_max_urls_per_site(caps.known);
+                s.set_max_queued_per_site(caps.queued);
                 s.set_lease(lease);
             }
         }
+    }
+
+    /// The new URLs dropped under the caps of [`AnyStore::configure_frontier`]
+    /// since asked last.
+    pub fn take_dropped_urls(&mut self) -> DroppedUrls {
+        either!(self, s => s.take_dropped_urls())
     }
 
     /// How long until the first lease ends of the URLs of `sites` that

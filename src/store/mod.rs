@@ -52,7 +52,7 @@ mod rows;
 pub(crate) mod rules;
 pub use rules::reclean::{Recleaned, Which};
 pub(crate) mod sql;
-pub use rules::frontier::url_host;
+pub use rules::frontier::{url_host, DroppedUrls, UrlCaps};
 mod sqlite;
 pub use rules::reextract::{ReextractCounts, ReextractCursor, Reextracted};
 pub use sqlite::checkpoint::{CHECKPOINT_AT, WAL_LIMIT};
@@ -133,7 +133,11 @@ pub enum StoreError {
     #[error("write failed: {0}")]
     Io(#[from] std::io::Error),
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(#[source] rusqlite::Error),
+    /// A query ran past the time budget the store was given
+    /// ([`AnyStore::set_query_budget`]) and was stopped.
+    #[error("the query ran past its time budget and was stopped")]
+    OverBudget,
     /// The PostgreSQL server cannot be reached or refuses the connection.
     #[error("{url}: cannot connect to PostgreSQL: {reason}")]
     PgConnect { url: String, reason: String },
@@ -141,7 +145,7 @@ pub enum StoreError {
     #[error("{url}: cannot migrate the PostgreSQL schema: {reason}")]
     PgMigrate { url: String, reason: String },
     #[error("PostgreSQL: {}", pg::reason_of(.0))]
-    Postgres(#[from] postgres::Error),
+    Postgres(#[source] postgres::Error),
     /// A query that always gives a row (an aggregate) gave none.
     #[error("database error: no row from `{0}`")]
     NoRow(String),
@@ -352,6 +356,26 @@ fn pairs_as_map<S: serde::Serializer>(pairs: &[(String, u64)], s: S) -> Result<S
     s.collect_map(pairs.iter().map(|(k, n)| (k, n)))
 }
 
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        // Only the query budget's progress handler interrupts a statement.
+        if e.sqlite_error_code() == Some(rusqlite::ErrorCode::OperationInterrupted) {
+            return StoreError::OverBudget;
+        }
+        StoreError::Sqlite(e)
+    }
+}
+
+impl From<postgres::Error> for StoreError {
+    fn from(e: postgres::Error) -> StoreError {
+        // Cancelled by `statement_timeout`, the query budget.
+        if e.code() == Some(&postgres::error::SqlState::QUERY_CANCELED) {
+            return StoreError::OverBudget;
+        }
+        StoreError::Postgres(e)
+    }
+}
+
 impl StoreError {
     /// This error with the database file named when SQLite's failure is
     /// about the file (damaged, read-only, I/O...): see [`FileTrouble`].
@@ -412,6 +436,10 @@ pub struct FetchRecord {
     pub refused_under: Option<String>,
     /// What the crawl judged the fetched page to be (HTML pages only).
     pub judgement: Option<PageJudgement>,
+    /// What a successful fetch left out (`fetches.note`): `text_cut
+    /// ORIGINAL KEPT` when the article's text was cut at `[store]
+    /// max_text_bytes`.
+    pub note: Option<String>,
 }
 
 /// A claimed URL put back without a request (disallowed by robots.txt,

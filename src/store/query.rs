@@ -13,13 +13,14 @@
 //!   point and separators (`7.1亿元`, `3.5`, `1,000` match as written).
 //!
 //! Nothing else is syntax: `AND`, `NEAR`, `(`, `:` and `^` are plain text,
-//! so no query can make FTS5 fail. Repeated terms count once (`the` × 400
+//! so no query can make FTS5 fail; a control character other than
+//! whitespace (a NUL ended FTS5's reading of the query) is refused. Repeated terms count once (`the` × 400
 //! made `snippet()` super-linear), and at most [`MAX_TERMS`] distinct words
 //! are searched (1,000 CJK terms overflowed SQLite's expression depth).
 
 use std::collections::HashSet;
 
-use crate::words::is_han_or_kana;
+use crate::words::{is_han_or_kana, is_stray_control};
 
 /// Most distinct words a query may hold (phrase words included).
 pub const MAX_TERMS: usize = 16;
@@ -45,6 +46,8 @@ pub enum QueryError {
          (give more letters)"
     )]
     PrefixTooBroad { prefix: String, max: usize },
+    #[error("the query holds the control character U+{:04X}, which no text has; remove it", u32::from(*.0))]
+    ControlCharacter(char),
 }
 
 /// One word or phrase to match.
@@ -78,6 +81,9 @@ enum Token {
 
 impl Query {
     pub fn parse(text: &str) -> Result<Query, QueryError> {
+        if let Some(c) = text.chars().find(|c| is_stray_control(*c)) {
+            return Err(QueryError::ControlCharacter(c));
+        }
         let mut query = Query::default();
         let mut negate_next = false;
         let mut join_next = false;

@@ -152,6 +152,51 @@ fn sites_add_obeys_robots_txt() {
     assert_eq!(read(dir.path()), CONFIG);
 }
 
+#[test]
+fn regression_credentials_in_a_site_address_were_stored_and_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("crawler.toml"), CONFIG).unwrap();
+    // Refused before any request: no server is needed to see it.
+    let out = newshound(
+        &["sites", "add", "http://user:secret@127.0.0.1:9/"],
+        dir.path(),
+    );
+    assert_clean_failure(&out, "credentials in a site's address are refused");
+    assert!(!stderr(&out).contains("secret"), "{}", stderr(&out));
+    assert_eq!(read(dir.path()), CONFIG);
+    // In the config file, the crawl refuses them too, naming the key.
+    let with = CONFIG.replace("http://planet.test/", "https://user:secret@planet.test/");
+    std::fs::write(dir.path().join("crawler.toml"), &with).unwrap();
+    let crawl = newshound(&["crawl"], dir.path());
+    assert_clean_failure(&crawl, "sites[0].start[0]");
+    assert!(
+        stderr(&crawl).contains("credentials in a site's address are refused"),
+        "{}",
+        stderr(&crawl)
+    );
+    assert!(!stderr(&crawl).contains("secret"), "{}", stderr(&crawl));
+}
+
+#[test]
+fn regression_sites_add_rewrote_crlf_as_lf_and_dropped_a_bom() {
+    let rt = runtime();
+    let base = start(&rt, Mode::Nothing);
+    let dir = tempfile::tempdir().unwrap();
+    let before = format!("\u{feff}{}", CONFIG.replace('\n', "\r\n"));
+    std::fs::write(dir.path().join("crawler.toml"), &before).unwrap();
+    let out = newshound(
+        &["sites", "add", &format!("{base}/"), "--name", "mine"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let after = read(dir.path());
+    assert!(after.starts_with(&before), "{after:?}");
+    assert_eq!(
+        &after[before.len()..],
+        format!("\r\n[[sites]]\r\nname = \"mine\"\r\nstart = [\"{base}/\"]\r\nfeeds = [\"{base}/feed\"]\r\n")
+    );
+}
+
 /// `sites add URL --config FILE` printed its next commands without
 /// `--config FILE`; run as printed they read another file and failed with
 /// "unknown site … (configured: none)", which named no file.

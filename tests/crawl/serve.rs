@@ -96,7 +96,7 @@ pub fn client() -> reqwest::Client {
 }
 
 /// GET a path: (status, content type, body).
-async fn get(c: &reqwest::Client, addr: SocketAddr, path: &str) -> (u16, String, Vec<u8>) {
+pub async fn get(c: &reqwest::Client, addr: SocketAddr, path: &str) -> (u16, String, Vec<u8>) {
     let r = c.get(format!("http://{addr}{path}")).send().await.unwrap();
     let status = r.status().as_u16();
     let ct = r
@@ -108,7 +108,7 @@ async fn get(c: &reqwest::Client, addr: SocketAddr, path: &str) -> (u16, String,
     (status, ct, r.bytes().await.unwrap().to_vec())
 }
 
-async fn get_json(c: &reqwest::Client, addr: SocketAddr, path: &str) -> (u16, Value) {
+pub async fn get_json(c: &reqwest::Client, addr: SocketAddr, path: &str) -> (u16, Value) {
     let (status, ct, body) = get(c, addr, path).await;
     assert!(ct.starts_with("application/json"), "{path}: {ct}");
     (status, serde_json::from_slice(&body).unwrap())

@@ -233,6 +233,7 @@ fn learned_index_from_stories(db: &Path, site: &str, stories: &[url::Url], held:
                     kind: None,
                 }),
                 refused_under: None,
+                note: None,
             })
         })
         .collect();

@@ -79,6 +79,7 @@ fn run_writer(db: &Path) {
                 next: NextState::Done,
                 judgement: None,
                 refused_under: None,
+                note: None,
             }));
             ops.push(WriteOp::Article(NewArticle {
                 url: q.url.clone(),

@@ -183,6 +183,11 @@ impl Check<'_> {
             now_ms: now_ms(),
             trailing_slash: self.config.crawler.trailing_slash,
             max_links: self.config.crawler.max_links_per_page,
+            max_index_sitemaps: self.config.crawler.max_sitemaps_per_index,
+            entries: crate::crawl::discover::EntryBound {
+                max: self.config.crawler.max_entries_per_feed,
+                cut: fetched.cut,
+            },
             site_rule: None,
             link_memo: None,
             shapes,

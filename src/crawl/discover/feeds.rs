@@ -8,22 +8,51 @@ use chrono::SecondsFormat;
 use feed_rs::model;
 use url::Url;
 
-use super::{DiscoverError, Entry};
+use super::feed_items::windows;
+use super::{DiscoverError, Entry, EntryBound};
 use crate::urls::normalize;
 
+#[cfg(test)]
 pub(super) fn feed_entries(bytes: &[u8], base: &Url) -> Result<Vec<Entry>, DiscoverError> {
-    let feed = feed_rs::parser::Builder::new()
+    feed_entries_within(bytes, base, EntryBound::WHOLE).map(|(entries, _)| entries)
+}
+
+/// The feed's first `bound.max` entries (of a body cut short, the whole
+/// ones before the cut), and whether any were left out.
+pub(super) fn feed_entries_within(
+    bytes: &[u8],
+    base: &Url,
+    bound: EntryBound,
+) -> Result<(Vec<Entry>, bool), DiscoverError> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    let mut keep = |feed: model::Feed, out: &mut Vec<Entry>| {
+        out.extend(
+            feed.entries
+                .iter()
+                .filter_map(|e| entry(e, base))
+                .filter(|e| seen.insert(e.url.as_str().to_string())),
+        );
+    };
+    let Some(windows) = windows(bytes, bound.max, bound.cut) else {
+        // Small and whole, or JSON: parsed as it is.
+        keep(parse(bytes, base)?, &mut out);
+        let left_out = out.len() > bound.max;
+        out.truncate(bound.max);
+        return Ok((out, left_out));
+    };
+    for doc in windows.documents() {
+        keep(parse(&doc, base)?, &mut out);
+    }
+    Ok((out, windows.left_out))
+}
+
+fn parse(bytes: &[u8], base: &Url) -> Result<model::Feed, DiscoverError> {
+    feed_rs::parser::Builder::new()
         .base_uri(Some(base.as_str()))
         .build()
         .parse(bytes)
-        .map_err(|e| DiscoverError::Feed(e.to_string()))?;
-    let mut seen = std::collections::HashSet::new();
-    Ok(feed
-        .entries
-        .iter()
-        .filter_map(|e| entry(e, base))
-        .filter(|e| seen.insert(e.url.as_str().to_string()))
-        .collect())
+        .map_err(|e| DiscoverError::Feed(e.to_string()))
 }
 
 fn entry(e: &model::Entry, base: &Url) -> Option<Entry> {

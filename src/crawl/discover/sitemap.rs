@@ -7,7 +7,9 @@
 //! [`Sitemap::Index`] with the child sitemaps. Only a `<loc>` that is a
 //! direct child of `<url>`/`<sitemap>` counts (image and video extensions
 //! have `<image:loc>` etc. deeper down). Malformed or truncated XML is an
-//! error, never a partial list.
+//! error, never a partial list — unless the body was cut short at its
+//! limit on purpose ([`EntryBound::cut`]): then the whole entries before
+//! the cut are read. At most [`EntryBound::max`] pages are read.
 
 use std::io::Read;
 
@@ -16,7 +18,7 @@ use quick_xml::events::Event;
 use quick_xml::Reader;
 use url::Url;
 
-use super::{DiscoverError, Entry, Sitemap};
+use super::{DiscoverError, Entry, EntryBound, Sitemap};
 use crate::urls::normalize;
 
 /// The sitemap protocol's limit for one file, uncompressed; it also bounds
@@ -31,11 +33,16 @@ struct Item {
     news_title: Option<String>,
 }
 
-pub(super) fn sitemap(bytes: &[u8], base: &Url) -> Result<Sitemap, DiscoverError> {
+/// The sitemap, and whether pages were left out under `bound`.
+pub(super) fn sitemap(
+    bytes: &[u8],
+    base: &Url,
+    bound: EntryBound,
+) -> Result<(Sitemap, bool), DiscoverError> {
     let err = |m: String| DiscoverError::Sitemap(m);
     let inflated;
     let bytes = if bytes.starts_with(&[0x1f, 0x8b]) {
-        inflated = gunzip(bytes)?;
+        inflated = gunzip(bytes, bound.cut)?;
         &inflated[..]
     } else {
         bytes
@@ -52,13 +59,21 @@ pub(super) fn sitemap(bytes: &[u8], base: &Url) -> Result<Sitemap, DiscoverError
     let mut text = String::new();
     let mut pages = Vec::new();
     let mut children = Vec::new();
+    let mut left_out = false;
     loop {
-        let ev = reader
-            .read_event()
-            .map_err(|e| err(format!("at byte {}: {e}", reader.buffer_position())))?;
+        let ev = match reader.read_event() {
+            Ok(ev) => ev,
+            // A body cut on purpose ends inside some element.
+            Err(_) if bound.cut && root.is_some() => break,
+            Err(e) => return Err(err(format!("at byte {}: {e}", reader.buffer_position()))),
+        };
         match ev {
             Event::Start(e) => {
                 let name = String::from_utf8_lossy(e.local_name().as_ref()).to_lowercase();
+                if stack.len() == 1 && name == "url" && pages.len() >= bound.max {
+                    left_out = true;
+                    break;
+                }
                 if root.is_none() {
                     if name != "urlset" && name != "sitemapindex" {
                         return Err(err(format!("root element is <{name}>")));
@@ -108,23 +123,22 @@ pub(super) fn sitemap(bytes: &[u8], base: &Url) -> Result<Sitemap, DiscoverError
                     (_, Some("news"), "publication_date") => item.news_date = Some(value),
                     (_, Some("news"), "title") => item.news_title = Some(value),
                     (1, _, "url") => pages.extend(page(std::mem::take(&mut item), base)),
-                    (1, _, "sitemap") => children.extend(
-                        std::mem::take(&mut item)
-                            .loc
-                            .and_then(|l| resolve(base, &l)),
-                    ),
+                    (1, _, "sitemap") => children.extend(page(std::mem::take(&mut item), base)),
                     _ => {}
                 }
             }
             Event::Eof => break,
         }
     }
-    if !stack.is_empty() {
-        return Err(err(format!("truncated inside <{}>", stack.join("><"))));
+    if !stack.is_empty() && !left_out {
+        if !bound.cut {
+            return Err(err(format!("truncated inside <{}>", stack.join("><"))));
+        }
+        left_out = true;
     }
     match root.as_deref() {
-        Some("urlset") => Ok(Sitemap::Urls(pages)),
-        Some(_) => Ok(Sitemap::Index(children)),
+        Some("urlset") => Ok((Sitemap::Urls(pages), left_out)),
+        Some(_) => Ok((Sitemap::Index(children), left_out)),
         None => Err(err("no root element".into())),
     }
 }
@@ -188,12 +202,18 @@ fn w3c_date(s: &str) -> Option<String> {
     Some(utc(d.and_hms_opt(0, 0, 0)?.and_utc()))
 }
 
-fn gunzip(bytes: &[u8]) -> Result<Vec<u8>, DiscoverError> {
+/// The inflated bytes; of a body `cut` short, those before the cut.
+fn gunzip(bytes: &[u8], cut: bool) -> Result<Vec<u8>, DiscoverError> {
     let mut out = Vec::new();
-    flate2::read::GzDecoder::new(bytes)
+    let read = flate2::read::GzDecoder::new(bytes)
         .take(MAX_UNCOMPRESSED + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| DiscoverError::Sitemap(format!("gzip: {e}")))?;
+        .read_to_end(&mut out);
+    match read {
+        Err(e) if cut && e.kind() == std::io::ErrorKind::UnexpectedEof => {}
+        other => {
+            other.map_err(|e| DiscoverError::Sitemap(format!("gzip: {e}")))?;
+        }
+    }
     if out.len() as u64 > MAX_UNCOMPRESSED {
         return Err(DiscoverError::Sitemap(format!(
             "larger than {MAX_UNCOMPRESSED} bytes uncompressed"
@@ -207,6 +227,35 @@ mod tests {
     use std::io::Write;
 
     use super::*;
+
+    fn sitemap(bytes: &[u8], base: &Url) -> Result<Sitemap, DiscoverError> {
+        super::sitemap(bytes, base, EntryBound::WHOLE).map(|(map, _)| map)
+    }
+
+    #[test]
+    fn only_the_first_pages_are_read_and_a_cut_sitemap_keeps_its_whole_ones() {
+        let xml =
+            "<urlset><url><loc>https://e.com/a</loc></url><url><loc>https://e.com/b</loc></url>\
+                   <url><loc>https://e.com/c</loc></url></urlset>";
+        let first = EntryBound { max: 2, cut: false };
+        let (Sitemap::Urls(got), true) = super::sitemap(xml.as_bytes(), &base(), first).unwrap()
+        else {
+            panic!("two pages, some left out");
+        };
+        assert_eq!(got.len(), 2);
+        let cut = &xml[..xml.find("/b<").unwrap()];
+        assert!(sitemap(cut.as_bytes(), &base()).is_err());
+        let bound = EntryBound {
+            max: usize::MAX,
+            cut: true,
+        };
+        let (Sitemap::Urls(got), true) = super::sitemap(cut.as_bytes(), &base(), bound).unwrap()
+        else {
+            panic!("the page before the cut");
+        };
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].url.as_str(), "https://e.com/a");
+    }
 
     fn base() -> Url {
         Url::parse("https://news.example.com/sitemap.xml").unwrap()
@@ -272,7 +321,7 @@ mod tests {
         let Sitemap::Index(children) = got else {
             panic!("expected an index")
         };
-        let urls: Vec<&str> = children.iter().map(Url::as_str).collect();
+        let urls: Vec<&str> = children.iter().map(|e| e.url.as_str()).collect();
         assert_eq!(
             urls,
             [
@@ -280,6 +329,11 @@ mod tests {
                 "https://news.example.com/sm-2.xml.gz"
             ]
         );
+        assert_eq!(
+            children[0].published.as_deref(),
+            Some("2026-11-26T00:00:00Z")
+        );
+        assert_eq!(children[1].published, None);
     }
 
     #[test]

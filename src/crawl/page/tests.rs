@@ -44,6 +44,8 @@ fn run(
         now_ms: 0,
         trailing_slash: crate::urls::TrailingSlash::Keep,
         max_links: usize::MAX,
+        max_index_sitemaps: 50_000,
+        entries: crate::crawl::discover::EntryBound::WHOLE,
         site_rule: None,
         link_memo,
         shapes: None,
@@ -248,6 +250,8 @@ fn feed_entries_are_classified_and_bad_feeds_counted() {
         now_ms: 0,
         trailing_slash: crate::urls::TrailingSlash::Keep,
         max_links: usize::MAX,
+        max_index_sitemaps: 50_000,
+        entries: crate::crawl::discover::EntryBound::WHOLE,
         site_rule: None,
         link_memo: None,
         shapes: None,
@@ -392,6 +396,8 @@ fn page_with(
         now_ms: 0,
         trailing_slash: crate::urls::TrailingSlash::Keep,
         max_links,
+        max_index_sitemaps: 50_000,
+        entries: crate::crawl::discover::EntryBound::WHOLE,
         site_rule: None,
         link_memo,
         shapes: None,
@@ -545,9 +551,7 @@ fn regression_sitemap_indexes_nested_in_indexes_were_followed() {
 #[test]
 fn a_sitemap_index_is_read_up_to_the_protocols_50000_entries() {
     let site = site();
-    let index = sitemap_index(
-        (0..MAX_INDEX_ENTRIES + 100).map(|n| format!("http://news.test/maps/{n}.xml")),
-    );
+    let index = sitemap_index((0..50_100).map(|n| format!("http://news.test/maps/{n}.xml")));
     let out = run(
         &site,
         UrlKind::Sitemap,
@@ -556,7 +560,8 @@ fn a_sitemap_index_is_read_up_to_the_protocols_50000_entries() {
         false,
         &index,
     );
-    assert_eq!(out.urls.len(), MAX_INDEX_ENTRIES);
+    assert_eq!(out.urls.len(), 50_000);
+    assert_eq!(out.capped, Some(CapKind::SitemapsPerIndex));
 }
 
 mod judged;

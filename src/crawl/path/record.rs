@@ -40,6 +40,9 @@ pub struct Source<'a> {
     pub fetched_at: i64,
     /// A stored article's URL fetched again to catch updates.
     pub refetch: bool,
+    /// `[store] max_text_bytes`: an article's text is cut after its last
+    /// whole line within it.
+    pub max_text_bytes: usize,
 }
 
 /// What a run learns while pages go through the path: every site's URL
@@ -123,6 +126,9 @@ pub struct AfterJudgement {
     /// may bring: a crawl holds it back (`LiveShapes::hold`) once its
     /// writes are sent.
     pub hold: bool,
+    /// The article's text was cut at `max_text_bytes`: its length before
+    /// and after.
+    pub text_cut: Option<(usize, usize)>,
 }
 
 /// The writes of one processed page, appended to `ops`: the `tree` rule's
@@ -167,7 +173,10 @@ pub fn writes(
         let urls = (revision.rejudge.into_iter()).map(|u| as_article(u, &site.name));
         ops.push(rejudge(urls.collect()));
     }
-    if let Some(article) = article {
+    if let Some(mut article) = article {
+        if let Some(len) = article.cap_text(from.max_text_bytes) {
+            after.text_cut = Some((len, article.text.len()));
+        }
         let new = NewArticle {
             url: from.url.to_string(),
             url_id: from.url_id,

@@ -147,6 +147,12 @@ impl SiteTallies {
         self.with(site, |t| t.report.articles_stored += 1);
     }
 
+    /// Articles of `site` stored so far in this run.
+    pub fn articles_stored(&self, site: &str) -> u64 {
+        let map = self.by_site.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(site).map_or(0, |t| t.report.articles_stored)
+    }
+
     /// A page of `site` processed: `patterns` says whether the site has
     /// any; `article` whether the page gave an article to store;
     /// `article_links` and `unmatched` (fingerprint, URL) what its links

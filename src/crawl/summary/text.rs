@@ -6,6 +6,7 @@
 use std::fmt;
 
 use super::{site_report, CrawlSummary};
+use crate::crawl::kinds::CapKind;
 use crate::store::OutlookRow;
 
 /// A unix time in ms as `2026-11-26 17:45:00 UTC`.
@@ -50,6 +51,16 @@ impl fmt::Display for CrawlSummary {
             writeln!(f, "  skipped:          {total}")?;
             for (kind, n) in &self.skipped {
                 writeln!(f, "    {kind:<22} {n}")?;
+            }
+        }
+        if !self.caps.is_empty() {
+            writeln!(f, "  caps reached:")?;
+            for (setting, n) in &self.caps {
+                let counted = CapKind::ALL
+                    .iter()
+                    .find(|k| k.setting() == setting)
+                    .map_or("times", |k| k.counted());
+                writeln!(f, "    {setting:<30} {n} {counted}")?;
             }
         }
         if self.requeued > 0 {

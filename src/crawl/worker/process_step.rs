@@ -13,6 +13,7 @@ use std::time::Instant;
 use super::{now_ms, Ctx};
 use crate::config::SiteSettings;
 use crate::crawl::budget::LARGE_PAGE;
+use crate::crawl::discover::EntryBound;
 use crate::crawl::fetch::Fetched;
 use crate::crawl::kinds::ErrorKind;
 use crate::crawl::page::{self, PageInput};
@@ -45,6 +46,11 @@ pub(super) async fn process_blocking(
     };
     let trailing_slash = ctx.cfg.crawler.trailing_slash;
     let max_links = ctx.cfg.crawler.max_links_per_page;
+    let max_index_sitemaps = ctx.cfg.crawler.max_sitemaps_per_index;
+    let entries = EntryBound {
+        max: ctx.cfg.crawler.max_entries_per_feed,
+        cut: fetched.cut,
+    };
     let link_memo = ctx.link_memo.clone();
     // A site without patterns queues its links by the shapes learned so far.
     let shapes = by_shapes(&site).then(|| ctx.learned.shapes.table(&site.name));
@@ -74,6 +80,8 @@ pub(super) async fn process_blocking(
                 now_ms: now_ms(),
                 trailing_slash,
                 max_links,
+                max_index_sitemaps,
+                entries,
                 site_rule: site_rule.as_ref(),
                 link_memo: Some(&link_memo),
                 shapes: shapes.as_deref(),

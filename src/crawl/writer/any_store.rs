@@ -6,8 +6,8 @@ use std::time::Duration;
 use super::{CrawlStore, Judged};
 use crate::config::Config;
 use crate::store::{
-    AnyStore, ClaimFilter, Outlook, QueuedUrl, Requeue, ShapeCounts, StoreError, WriteOp,
-    WriteOutcome,
+    AnyStore, ClaimFilter, DroppedUrls, Outlook, QueuedUrl, Requeue, ShapeCounts, StoreError,
+    UrlCaps, WriteOp, WriteOutcome,
 };
 
 /// The real stores, SQLite and PostgreSQL (a shared frontier: claims hold
@@ -16,7 +16,11 @@ use crate::store::{
 impl CrawlStore for AnyStore {
     fn configure(&mut self, config: &Config) {
         let lease = Duration::from_secs(config.store.lease_seconds);
-        AnyStore::configure_frontier(self, config.crawler.max_urls_per_site, lease);
+        let caps = UrlCaps {
+            known: config.crawler.max_urls_per_site,
+            queued: config.crawler.max_queued_per_site,
+        };
+        AnyStore::configure_frontier(self, caps, lease);
     }
     fn reset_in_flight(&mut self) -> Result<usize, StoreError> {
         AnyStore::reset_in_flight(self)
@@ -40,6 +44,9 @@ impl CrawlStore for AnyStore {
     }
     fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
         AnyStore::write_batch(self, ops)
+    }
+    fn take_dropped_urls(&mut self) -> DroppedUrls {
+        AnyStore::take_dropped_urls(self)
     }
     fn pages_by_site(&mut self) -> Result<std::collections::HashMap<String, u64>, StoreError> {
         AnyStore::pages_by_site(self)

@@ -163,6 +163,7 @@ async fn a_failing_batch_is_retried_page_by_page() {
         next: NextState::Done,
         judgement: None,
         refused_under: None,
+        note: None,
     })])
     .await
     .unwrap();

@@ -27,7 +27,9 @@ use postgres::Transaction;
 use super::articles::Tx;
 use super::PgStore;
 use crate::store::portable::writes;
-use crate::store::rules::frontier::{next_queued_at, round_robin, selected_sites, SiteUrlCounts};
+use crate::store::rules::frontier::{
+    next_queued_at, round_robin, selected_sites, DroppedUrls, SiteUrlCounts, UrlCaps,
+};
 use crate::store::{ClaimFilter, QueuedUrl, StoreError, UrlKind};
 
 /// The server's clock in unix milliseconds, in SQL.
@@ -105,8 +107,8 @@ pub(super) struct FrontierCache {
     /// URLs per site for `max_urls_per_site` (other processes add URLs
     /// too: re-read after [`COUNTS_FOR`]).
     pub(super) url_counts: SiteUrlCounts,
-    /// The cap on URLs per site (0 = none).
-    pub(super) max_urls_per_site: u64,
+    /// The caps on URLs per site.
+    pub(super) url_caps: UrlCaps,
     /// When this process's leases were last renewed.
     pub(super) renewed: Option<Instant>,
 }
@@ -154,7 +156,18 @@ impl PgStore {
     /// Cap the URLs a site may know (0 = no cap), as
     /// `Store::set_max_urls_per_site`.
     pub fn set_max_urls_per_site(&mut self, cap: u64) {
-        self.frontier.max_urls_per_site = cap;
+        self.frontier.url_caps.known = cap;
+    }
+
+    /// Cap the URLs a site may have queued (0 = no cap), as
+    /// `Store::set_max_queued_per_site`.
+    pub fn set_max_queued_per_site(&mut self, cap: u64) {
+        self.frontier.url_caps.queued = cap;
+    }
+
+    /// The new URLs dropped under the caps since asked last.
+    pub fn take_dropped_urls(&mut self) -> DroppedUrls {
+        self.frontier.url_counts.take_dropped()
     }
 
     /// Claim up to `limit` due URLs that pass `filter` for this process
@@ -225,6 +238,7 @@ impl PgStore {
             })
             .collect();
         tx.commit()?;
+        self.frontier.url_counts.claimed();
         Ok(locked.iter().filter_map(|id| by_id.remove(id)).collect())
     }
 

@@ -44,6 +44,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         7,
         include_str!("../../../migrations/postgres/0007_shape_stories.sql"),
     ),
+    (
+        8,
+        include_str!("../../../migrations/postgres/0008_fetch_note.sql"),
+    ),
 ];
 
 /// The schema version this build writes.

@@ -49,6 +49,9 @@ pub struct PgStore {
     frontier: frontier::FrontierCache,
     /// The article writes' statements, prepared on `client`.
     article_sql: articles::Prepared,
+    /// The connection's `statement_timeout` as last set (`None`: the
+    /// server's default, never set).
+    statement_timeout_ms: Option<u128>,
 }
 
 impl PgStore {
@@ -75,6 +78,7 @@ impl PgStore {
             url: url.to_string(),
             frontier: frontier::FrontierCache::default(),
             article_sql: articles::Prepared::default(),
+            statement_timeout_ms: None,
         })
     }
 
@@ -95,6 +99,20 @@ impl PgStore {
 
     pub fn lease(&self) -> Duration {
         self.lease
+    }
+
+    /// Bound each statement from now on to `budget` (`None`: no bound):
+    /// the server cancels one still running when it is spent
+    /// (`statement_timeout`), and it fails as [`StoreError::OverBudget`].
+    pub fn set_query_budget(&mut self, budget: Option<Duration>) -> Result<(), StoreError> {
+        // Whole milliseconds, at least one (0 would turn the bound off).
+        let ms = budget.map_or(0, |b| b.as_millis().clamp(1, i32::MAX as u128));
+        if self.statement_timeout_ms != Some(ms) {
+            self.client
+                .batch_execute(&format!("SET statement_timeout = {ms}"))?;
+            self.statement_timeout_ms = Some(ms);
+        }
+        Ok(())
     }
 
     /// The connection: the store's own modules, `copy` and tests query it.

@@ -13,7 +13,8 @@
 //!   alphanumeric pieces only), combined with `&&`, `||` and `!!`. Ranked by
 //!   `ts_rank_cd` with a title hit weighing 10× a text hit (as the SQLite
 //!   store's bm25 weights), among the newest [`MAX_RANKED`] matches (the
-//!   SQLite store's cap); snippets by `ts_headline` for the shown hits only.
+//!   SQLite store's cap); snippets by `ts_headline` for the shown hits
+//!   only, from the first `SNIPPET_WINDOW` characters of their text.
 //!   A broad prefix is not refused here: GIN expands it in the index
 //!   without the cost that made the SQLite store cap it.
 //! - Queries with Chinese or Japanese match as substrings (`ILIKE`, case
@@ -27,7 +28,9 @@ use super::PgStore;
 use crate::store::portable::selection::Args;
 use crate::store::portable::{search_start, substring_search, Substrings};
 use crate::store::rows::search_hit;
-use crate::store::rules::search::{like_pattern, like_snippet, one_line, MAX_RANKED};
+use crate::store::rules::search::{
+    like_pattern, like_snippet, one_line, MAX_RANKED, SNIPPET_WINDOW,
+};
 use crate::store::sql::Sql;
 
 /// `ts_rank_cd` weights for D, C, B, A: title (A) 10× text (B).
@@ -82,7 +85,8 @@ impl PgStore {
                 FROM articles a JOIN matches m ON m.id = a.id, q
                 ORDER BY score DESC, a.id LIMIT {limit})
              SELECT a.id, a.url, s.name, a.title,
-                    ts_headline('simple', a.text, q.q, '{HEADLINE}'), top.score
+                    ts_headline('simple', left(a.text, {SNIPPET_WINDOW}), q.q, '{HEADLINE}'),
+                    top.score
              FROM top JOIN articles a ON a.id = top.id JOIN sites s ON s.id = a.site_id, q
              ORDER BY top.score DESC, a.id"
         );
@@ -231,6 +235,26 @@ mod tests {
             .search_in("pension", 10, &Selection::default())
             .expect("search");
         assert_eq!(ranked[0].id, 4, "the title hit first: {ranked:?}");
+    }
+
+    #[test]
+    fn regression_snippets_were_made_from_the_whole_text_of_huge_articles() {
+        // `ts_headline` reads the text it is given: only the window of it.
+        let filler = "Quiet words fill the middle of this long text. ".repeat(2_000);
+        let text = format!("The harbour opened at dawn. {filler}A zeppelin came at the end.");
+        assert!(text.len() > SNIPPET_WINDOW);
+        let db = TestDb::new();
+        let mut store = store_with(&db, &[("Long", text.as_str())]);
+        let hits = store
+            .search_in("zeppelin", 10, &Selection::default())
+            .expect("search");
+        assert_eq!(hits.len(), 1);
+        assert!(!hits[0].snippet.contains("zeppelin"), "{}", hits[0].snippet);
+        assert!(hits[0].snippet.starts_with("The"), "{}", hits[0].snippet);
+        let hits = store
+            .search_in("harbour", 10, &Selection::default())
+            .expect("search");
+        assert!(hits[0].snippet.contains("[harbour]"), "{}", hits[0].snippet);
     }
 
     /// The search's CJK condition is the partial index's predicate, so the

@@ -100,3 +100,27 @@ fn a_database_on_an_auto_started_cluster_works() {
         .get(0);
     assert_eq!(encoding, "UTF8");
 }
+
+#[test]
+fn regression_a_query_ran_past_any_time_budget() {
+    let db = TestDb::new();
+    let mut store = PgStore::open(&db.url).expect("open");
+    let sleep = |store: &mut PgStore| -> Result<(), super::StoreError> {
+        store.client().batch_execute("SELECT pg_sleep(2)")?;
+        Ok(())
+    };
+    store
+        .set_query_budget(Some(std::time::Duration::from_millis(50)))
+        .unwrap();
+    assert!(matches!(
+        sleep(&mut store),
+        Err(super::StoreError::OverBudget)
+    ));
+    store.set_query_budget(None).unwrap();
+    let shown: String = store
+        .client()
+        .query_one("SHOW statement_timeout", &[])
+        .unwrap()
+        .get(0);
+    assert_eq!(shown, "0");
+}

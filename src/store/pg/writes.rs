@@ -26,7 +26,7 @@ use super::frontier::{FrontierCache, COUNTS_FOR};
 use super::PgStore;
 use crate::store::portable::writes;
 use crate::store::rules::frontier::{now_ms, url_host};
-use crate::store::{NewUrl, StoreError, WriteOp, WriteOutcome};
+use crate::store::{NewUrl, StoreError, UrlCaps, WriteOp, WriteOutcome};
 
 /// Runs of a batch that lost a race before the error is given up.
 pub const BATCH_ATTEMPTS: u32 = 5;
@@ -116,8 +116,8 @@ impl PgStore {
             }
             out.push(match op.clone() {
                 WriteOp::AddUrls(urls) => {
-                    let cap = cache.max_urls_per_site;
-                    WriteOutcome::UrlsAdded(add_urls(&mut tx, cache, article_sql, urls, cap)?)
+                    let caps = cache.url_caps;
+                    WriteOutcome::UrlsAdded(add_urls(&mut tx, cache, article_sql, urls, caps)?)
                 }
                 WriteOp::Known(urls) => {
                     WriteOutcome::UrlsAdded(add_known(&mut tx, cache, article_sql, urls)?)
@@ -148,37 +148,41 @@ fn add_known(
     prepared: &mut Prepared,
     urls: Vec<NewUrl>,
 ) -> Result<usize, StoreError> {
-    let added = add_urls(tx, cache, prepared, urls.clone(), 0)?;
+    let added = add_urls(tx, cache, prepared, urls.clone(), UrlCaps::NONE)?;
     writes::known_done(&mut Tx::prepared(tx, prepared), &urls)?;
     Ok(added)
 }
 
 /// Insert new URLs (known ones are ignored), site by site; returns how
-/// many were new. With `cap > 0` a site that knows `cap` URLs gets no more.
+/// many were new. Under `caps` a site that knows (or has queued) as many
+/// URLs as allowed gets no more; those left out are counted as dropped.
 fn add_urls(
     tx: &mut Transaction<'_>,
     cache: &mut FrontierCache,
     prepared: &mut Prepared,
     mut urls: Vec<NewUrl>,
-    cap: u64,
+    caps: UrlCaps,
 ) -> Result<usize, StoreError> {
     urls.sort_unstable_by(|a, b| a.site.cmp(&b.site).then_with(|| a.url.cmp(&b.url)));
     let now = now_ms();
     let mut added = 0;
     for group in urls.chunk_by(|a, b| a.site == b.site) {
         let site = writes::site_id_known(&mut Tx::plain(tx), &mut cache.sites, &group[0].site)?;
-        let room = cache.url_counts.room(&mut Tx::plain(tx), site, cap)?;
+        let room = cache.url_counts.room(&mut Tx::plain(tx), site, caps)?;
         let n = if group.len() <= room {
             insert_all(tx, prepared, site, group, now)?
         } else {
             // One URL at a time until `room` of them were new (the cap).
             let mut n = 0;
+            let mut tried = 0;
             for u in group {
                 if n >= room {
                     break;
                 }
+                tried += 1;
                 n += insert_all(tx, prepared, site, std::slice::from_ref(u), now)?;
             }
+            cache.url_counts.dropped(group.len() - tried);
             n
         };
         cache.url_counts.add(site, n);

@@ -12,7 +12,7 @@
 use super::selection::{conditions, Args};
 use crate::store::query::{Query, Term};
 use crate::store::rows::search_hit;
-use crate::store::rules::search::in_cjk_index;
+use crate::store::rules::search::{in_cjk_index, SNIPPET_WINDOW};
 use crate::store::sql::Sql;
 use crate::store::{SearchHit, Selection, StoreError};
 
@@ -45,7 +45,9 @@ pub(crate) struct Substrings<'a> {
 }
 
 /// The articles matching every clause of `query` (any of its
-/// alternatives) and none of its exclusions among those `cond` selects.
+/// alternatives) and none of its exclusions among those `cond` selects,
+/// each hit's snippet made from the first [`SNIPPET_WINDOW`] characters of
+/// its text.
 pub(crate) fn substring_search(
     sql: &mut dyn Sql,
     query: &Query,
@@ -66,7 +68,7 @@ pub(crate) fn substring_search(
     };
     let limit = args.int(limit);
     let statement = format!(
-        "SELECT a.id, a.url, s.name, a.title, a.text,
+        "SELECT a.id, a.url, s.name, a.title, substr(a.text, 1, {SNIPPET_WINDOW}),
                 CAST((length(a.text) - length(replace(a.text, {f}, ''))) / length({f})
                      AS DOUBLE PRECISION) AS hits
          FROM articles a JOIN sites s ON s.id = a.site_id

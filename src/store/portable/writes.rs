@@ -93,7 +93,7 @@ fn by_process(by: Option<&str>) -> [&'static str; 3] {
     match by {
         Some(_) => [
             ", fetched_by",
-            ", ?11",
+            ", ?12",
             ", leased_by = NULL, lease_until = NULL",
         ],
         None => ["", "", ""],
@@ -129,8 +129,8 @@ pub(crate) fn record_fetch(
     let [by_column, by_value, unlease] = by_process(by);
     let log = format!(
         "INSERT INTO fetches(url_id, started_at, status, error_kind, bytes, elapsed_ms,
-                             final_url, content_type, judged, judge_reason{by_column})
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10{by_value})"
+                             final_url, content_type, judged, judge_reason, note{by_column})
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11{by_value})"
     );
     let mut params = vec![
         rec.url_id.into(),
@@ -143,6 +143,7 @@ pub(crate) fn record_fetch(
         rec.content_type.as_ref().into(),
         rec.judgement.map(|j| j.verdict()).into(),
         rec.judgement.map(|j| j.reason).into(),
+        rec.note.as_ref().into(),
     ];
     params.extend(by.map(Value::from));
     sql.execute(&log, &params)?;

@@ -112,3 +112,28 @@ fn decimal_numbers_and_mixed_cjk_digits_stay_whole() {
         vec![vec![term("价格1,000元")], vec![term("涨")]]
     );
 }
+
+#[test]
+fn regression_a_nul_in_a_query_made_fts5_fail() {
+    for q in [
+        "har\0bour",
+        "\0",
+        "harbour\u{7f}",
+        "a \u{1b}[31m",
+        "北\u{85}京\u{9c}",
+    ] {
+        let c = q.chars().find(|c| crate::words::is_stray_control(*c));
+        match c {
+            Some(c) => assert_eq!(
+                Query::parse(q),
+                Err(QueryError::ControlCharacter(c)),
+                "{q:?}"
+            ),
+            None => assert!(Query::parse(q).is_ok(), "{q:?}"),
+        }
+    }
+    let err = Query::parse("har\0bour").unwrap_err().to_string();
+    assert!(err.contains("U+0000"), "{err}");
+    // Tabs and line breaks are whitespace.
+    assert_eq!(parse("harbour\tstrike\r\n").clauses.len(), 2);
+}

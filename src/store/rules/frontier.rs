@@ -77,16 +77,59 @@ pub(crate) fn round_robin<T>(mut hosts: Vec<(i64, i64, Vec<T>)>, limit: usize) -
 /// that several share, the others add URLs too, so the counts are read
 /// again after a while ([`SiteUrlCounts::expire`]) and the cap may be
 /// overshot by what the others add meanwhile.
+///
+/// The URLs a site has queued (waiting to be fetched), for `[crawler]
+/// max_queued_per_site`, are counted the same way, and read again after
+/// every claim ([`SiteUrlCounts::claimed`]): a count that kept the claimed
+/// URLs would hold the cap while the queue ran dry, and end the crawl of a
+/// site with links still to follow. Revisits put fetched URLs back in the
+/// queue without telling the counts, so they are also read again after
+/// [`QUEUED_FOR`].
 #[derive(Debug, Default)]
 pub(crate) struct SiteUrlCounts {
     by_site: HashMap<i64, u64>,
     read_at: Option<Instant>,
+    queued: HashMap<i64, u64>,
+    queued_read_at: Option<Instant>,
+    /// Which cap the last [`SiteUrlCounts::room`] was bound by.
+    bound_by_queued: bool,
+    dropped: DroppedUrls,
+}
+
+/// How long the queued counts are trusted: fetches shrink the queue.
+const QUEUED_FOR: Duration = Duration::from_secs(5);
+
+/// The caps on one site's frontier (0: no cap).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct UrlCaps {
+    /// URLs a site may know (`[crawler] max_urls_per_site`).
+    pub known: u64,
+    /// URLs a site may have queued (`[crawler] max_queued_per_site`).
+    pub queued: u64,
+}
+
+impl UrlCaps {
+    /// No cap (canonical aliases, which are never fetched).
+    pub const NONE: UrlCaps = UrlCaps {
+        known: 0,
+        queued: 0,
+    };
+}
+
+/// New URLs a store dropped under its caps, by cap, since asked last.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DroppedUrls {
+    /// Over `[crawler] max_urls_per_site`.
+    pub over_known: u64,
+    /// Over `[crawler] max_queued_per_site`.
+    pub over_queued: u64,
 }
 
 impl SiteUrlCounts {
     /// Forget every count (after a rolled-back transaction).
     pub(crate) fn forget(&mut self) {
         self.by_site.clear();
+        self.queued.clear();
     }
 
     /// Forget the counts once they are `trust_for` old.
@@ -97,35 +140,83 @@ impl SiteUrlCounts {
         }
     }
 
-    /// How many more URLs the site may get under `cap` (0: no cap).
+    /// How many more URLs the site may get under `caps`.
     pub(crate) fn room(
         &mut self,
         sql: &mut dyn Sql,
         site_id: i64,
-        cap: u64,
+        caps: UrlCaps,
     ) -> Result<usize, StoreError> {
-        if cap == 0 {
-            return Ok(usize::MAX);
+        let mut room = u64::MAX;
+        if caps.known > 0 {
+            let count = "SELECT count(*) FROM urls WHERE site_id = ?1";
+            let known = counted(&mut self.by_site, sql, count, site_id)?;
+            room = caps.known.saturating_sub(known);
         }
-        let known = match self.by_site.get(&site_id) {
-            Some(&n) => n,
-            None => {
-                let count = "SELECT count(*) FROM urls WHERE site_id = ?1";
-                let n = sql.one(count, &[site_id.into()], |r| r.count(0))?;
-                self.by_site.insert(site_id, n);
-                n
+        self.bound_by_queued = false;
+        if caps.queued > 0 {
+            if self
+                .queued_read_at
+                .is_none_or(|at| at.elapsed() >= QUEUED_FOR)
+            {
+                self.queued.clear();
+                self.queued_read_at = Some(Instant::now());
             }
-        };
-        Ok(usize::try_from(cap.saturating_sub(known)).unwrap_or(usize::MAX))
+            let count = "SELECT count(*) FROM urls WHERE site_id = ?1 AND state = 'queued'";
+            let queued = counted(&mut self.queued, sql, count, site_id)?;
+            let queued_room = caps.queued.saturating_sub(queued);
+            self.bound_by_queued = queued_room < room;
+            room = room.min(queued_room);
+        }
+        Ok(usize::try_from(room).unwrap_or(usize::MAX))
     }
 
-    /// `n` URLs added to a site: counted if the site's count is known (an
-    /// unknown one is read when needed, and then includes them).
+    /// URLs were claimed (taken out of the queue): the queued counts are
+    /// read again when next needed (a count over the claim index, cheap).
+    pub(crate) fn claimed(&mut self) {
+        self.queued.clear();
+    }
+
+    /// `n` URLs added to a site: counted if the site's counts are known
+    /// (an unknown one is read when needed, and then includes them).
     pub(crate) fn add(&mut self, site_id: i64, n: usize) {
-        if let Some(known) = self.by_site.get_mut(&site_id) {
-            *known += n as u64;
+        for counts in [&mut self.by_site, &mut self.queued] {
+            if let Some(known) = counts.get_mut(&site_id) {
+                *known += n as u64;
+            }
         }
     }
+
+    /// `n` new URLs left out by the cap the last [`SiteUrlCounts::room`]
+    /// was bound by (at most: some may have been known already).
+    pub(crate) fn dropped(&mut self, n: usize) {
+        let counter = if self.bound_by_queued {
+            &mut self.dropped.over_queued
+        } else {
+            &mut self.dropped.over_known
+        };
+        *counter += n as u64;
+    }
+
+    /// The URLs dropped since the last call.
+    pub(crate) fn take_dropped(&mut self) -> DroppedUrls {
+        std::mem::take(&mut self.dropped)
+    }
+}
+
+/// A site's count from `counts`, read with `count` when missing.
+fn counted(
+    counts: &mut HashMap<i64, u64>,
+    sql: &mut dyn Sql,
+    count: &str,
+    site_id: i64,
+) -> Result<u64, StoreError> {
+    if let Some(&n) = counts.get(&site_id) {
+        return Ok(n);
+    }
+    let n = sql.one(count, &[site_id.into()], |r| r.count(0))?;
+    counts.insert(site_id, n);
+    Ok(n)
 }
 
 /// The sites a claim reads: `(id, name)` of the named ones that exist (all

@@ -16,6 +16,12 @@ use crate::urls::normalize;
 pub(crate) const MAX_RANKED: i64 = 10_000;
 /// Characters of context either side of the first hit in a LIKE snippet.
 const LIKE_CONTEXT: usize = 40;
+/// Characters of an article's text a snippet is made from: its start, so
+/// a snippet's cost is bounded whatever the article's length (FTS5's
+/// `snippet()` over a 5 MB text with a hit in every paragraph took 2.7 s
+/// of CPU, 20 of them a minute). Nearly every article is shorter; a longer
+/// one's snippet shows its first hit within this window, or its start.
+pub(crate) const SNIPPET_WINDOW: usize = 65_536;
 
 /// A character of both stores' indexes of Chinese and Japanese articles
 /// (by migration): Han (extension A, unified) and kana; a wider test would

@@ -14,7 +14,7 @@ mod primitives;
 
 use std::collections::HashMap;
 
-use super::frontier::add_urls_in;
+use super::frontier::{add_urls_in, UrlCaps};
 use super::portable::writes;
 use super::rules;
 use super::search_index;
@@ -25,7 +25,7 @@ impl Store {
     /// Apply a batch of writes in one transaction. On error nothing of the
     /// batch is kept.
     pub fn write_batch(&mut self, ops: Vec<WriteOp>) -> Result<Vec<WriteOutcome>, StoreError> {
-        let (cap, counts) = (self.max_urls_per_site, &mut self.url_counts);
+        let (caps, counts) = (self.url_caps, &mut self.url_counts);
         let out = (|| {
             let tx = self.conn.transaction()?;
             let mut indexed = search_index::last_article_id(&tx)?;
@@ -43,12 +43,12 @@ impl Store {
                 }
                 out.push(match op {
                     WriteOp::AddUrls(urls) => {
-                        WriteOutcome::UrlsAdded(add_urls_in(&tx, &urls, cap, counts)?)
+                        WriteOutcome::UrlsAdded(add_urls_in(&tx, &urls, caps, counts)?)
                     }
                     // Known without a fetch (canonical aliases): never capped, as
                     // they are not fetched (`writes::known_done`).
                     WriteOp::Known(urls) => {
-                        let added = add_urls_in(&tx, &urls, 0, counts)?;
+                        let added = add_urls_in(&tx, &urls, UrlCaps::NONE, counts)?;
                         writes::known_done(&mut &*tx, &urls)?;
                         WriteOutcome::UrlsAdded(added)
                     }

@@ -11,9 +11,11 @@ use std::collections::HashMap;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::portable::writes;
-pub(super) use super::rules::frontier::SiteUrlCounts;
 use super::rules::frontier::{next_queued_at, now_ms, round_robin, selected_sites, url_host};
-use super::{ClaimFilter, FrontierCounts, NewUrl, QueuedUrl, Store, StoreError, UrlKind};
+pub(super) use super::rules::frontier::{SiteUrlCounts, UrlCaps};
+use super::{
+    ClaimFilter, DroppedUrls, FrontierCounts, NewUrl, QueuedUrl, Store, StoreError, UrlKind,
+};
 
 impl UrlKind {
     /// The name stored in `urls.kind`.
@@ -57,13 +59,14 @@ pub(super) const CLAIM_HOST_SQL: &str =
      LIMIT ?4";
 
 /// Insert new URLs; known ones are ignored. Returns how many were new.
-/// With `cap > 0`, a site that already knows `cap` URLs gets no more (a
-/// trap guard: an endless link or query space fills one site's frontier at
-/// most this far). `counts` is updated for every insert, capped or not.
+/// Under `caps`, a site that already knows (or has queued) as many URLs as
+/// allowed gets no more (a trap guard: an endless link or query space
+/// fills one site's frontier at most this far). `counts` is updated for
+/// every insert, capped or not, and counts the URLs dropped.
 pub(super) fn add_urls_in(
     conn: &Connection,
     urls: &[NewUrl],
-    cap: u64,
+    caps: UrlCaps,
     counts: &mut SiteUrlCounts,
 ) -> Result<usize, StoreError> {
     let now = now_ms();
@@ -76,7 +79,8 @@ pub(super) fn add_urls_in(
     let mut added = 0;
     for u in urls {
         let site_id = writes::site_id_known(&mut &*conn, &mut sites, &u.site)?;
-        if counts.room(&mut &*conn, site_id, cap)? == 0 {
+        if counts.room(&mut &*conn, site_id, caps)? == 0 {
+            counts.dropped(1);
             continue;
         }
         let n = insert.execute(params![
@@ -98,7 +102,18 @@ impl Store {
     /// Cap the URLs a site may know (0 = no cap); see `[crawler]
     /// max_urls_per_site`. URLs beyond it are dropped when added.
     pub fn set_max_urls_per_site(&mut self, cap: u64) {
-        self.max_urls_per_site = cap;
+        self.url_caps.known = cap;
+    }
+
+    /// Cap the URLs a site may have queued (0 = no cap); see `[crawler]
+    /// max_queued_per_site`. URLs beyond it are dropped when added.
+    pub fn set_max_queued_per_site(&mut self, cap: u64) {
+        self.url_caps.queued = cap;
+    }
+
+    /// The new URLs dropped under the caps since asked last.
+    pub fn take_dropped_urls(&mut self) -> DroppedUrls {
+        self.url_counts.take_dropped()
     }
 
     /// Claim up to `limit` queued URLs due at `now_ms` that pass `filter`,
@@ -172,6 +187,9 @@ impl Store {
             }
         }
         tx.commit()?;
+        if !claimed.is_empty() {
+            self.url_counts.claimed();
+        }
         Ok(claimed)
     }
 

@@ -69,6 +69,7 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         16,
         include_str!("../../../migrations/0016_shape_stories.sql"),
     ),
+    (17, include_str!("../../../migrations/0017_fetch_note.sql")),
 ];
 
 /// The schema version this build writes.

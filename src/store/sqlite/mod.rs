@@ -5,7 +5,8 @@
 //! `schema_migrations` ledger is applied, in number order), and its
 //! operations. One writer at a time; readers open their own.
 //!
-//! `open` (connection settings, integrity check), `migrate` (which
+//! `open` (connection settings, integrity check), `budget` (a time budget
+//! for the queries that follow), `migrate` (which
 //! migrations to apply, and applying them), `frontier` (add, claim,
 //! counts, budgets), `articles` (batched writes; the SQL primitives of
 //! `store::rules` in `articles/primitives.rs`), `search_index` (the
@@ -21,6 +22,7 @@
 use super::*;
 
 pub(super) mod articles;
+mod budget;
 pub(super) mod checkpoint;
 pub(super) mod frontier;
 pub(super) mod kept;
@@ -41,8 +43,8 @@ pub(super) mod trouble;
 pub struct Store {
     pub(in crate::store) conn: rusqlite::Connection,
     path: PathBuf,
-    /// URLs a site may know at most (0 = no cap).
-    max_urls_per_site: u64,
+    /// URLs a site may know, and have queued, at most.
+    url_caps: frontier::UrlCaps,
     /// URLs each site knows, for that cap.
     url_counts: frontier::SiteUrlCounts,
     /// Opened with [`Store::open_read_only`]: never write, not even on drop.

@@ -129,7 +129,7 @@ impl Store {
         Ok(Store {
             conn,
             path: path.to_path_buf(),
-            max_urls_per_site: 0,
+            url_caps: Default::default(),
             url_counts: Default::default(),
             read_only: true,
             checkpoints: None,
@@ -148,7 +148,7 @@ impl Store {
         let mut store = Store {
             conn,
             path,
-            max_urls_per_site: 0,
+            url_caps: Default::default(),
             url_counts: Default::default(),
             read_only: false,
             checkpoints: None,

@@ -15,7 +15,9 @@ use super::portable::selection::Args;
 use super::portable::{search_start, substring_search, Substrings};
 use super::query::{Query, QueryError, Term, MAX_PREFIX_WORDS};
 use super::rows::search_hit;
-use super::rules::search::{in_cjk_index, like_pattern, like_snippet, one_line, MAX_RANKED};
+use super::rules::search::{
+    in_cjk_index, like_pattern, like_snippet, one_line, MAX_RANKED, SNIPPET_WINDOW,
+};
 use super::{SearchHit, Selection, Store, StoreError};
 use crate::store::sql::Sql;
 
@@ -57,7 +59,10 @@ impl Store {
 
     /// FTS5 search: the best `limit` rows are chosen first and only they get
     /// a snippet (computed for every match, `snippet()` made a common word
-    /// cost seconds on a large corpus).
+    /// cost seconds on a large corpus). An article longer than
+    /// [`SNIPPET_WINDOW`] gets its snippet from that window's text instead
+    /// (`snippet()` reads the whole text, and its cost grows faster than
+    /// the text's hits).
     fn fts_search(
         &self,
         table: &str,
@@ -112,14 +117,27 @@ impl Store {
                 WHERE {table} MATCH {fts} AND {table}.rowid >= {floor}{cond}{exact_sql}
                 ORDER BY score LIMIT {limit})
              SELECT a.id, a.url, s.name, a.title,
-                    snippet({table}, 1, '[', ']', '…', {tokens}), -top.score
+                    CASE WHEN length(a.text) <= {SNIPPET_WINDOW}
+                         THEN snippet({table}, 1, '[', ']', '…', {tokens})
+                         ELSE substr(a.text, 1, {SNIPPET_WINDOW}) END,
+                    -top.score, length(a.text) > {SNIPPET_WINDOW}
              FROM top JOIN {table} ON {table}.rowid = top.id
              JOIN articles a ON a.id = top.id
              JOIN sites s ON s.id = a.site_id
              WHERE {table} MATCH {fts}
              ORDER BY top.score, a.id"
         );
-        conn.rows(&sql, &args.values(), |r| search_hit(r, |s| one_line(&s)))
+        let first = query.clauses[0][0].text.as_str();
+        conn.rows(&sql, &args.values(), |r| {
+            let window = r.int(6)? != 0;
+            search_hit(r, |s| {
+                if window {
+                    like_snippet(&s, first)
+                } else {
+                    one_line(&s)
+                }
+            })
+        })
     }
 
     /// Refuse a `prefix*` that stands for more than [`MAX_PREFIX_WORDS`]

@@ -110,6 +110,8 @@ fn a_bare_sites_feed_entries_are_queued_as_articles_to_judge() {
         now_ms: 0,
         trailing_slash: crate::urls::TrailingSlash::Keep,
         max_links: usize::MAX,
+        max_index_sitemaps: 50_000,
+        entries: crate::crawl::discover::EntryBound::WHOLE,
         site_rule: None,
         link_memo: None,
         shapes: None,

@@ -175,6 +175,7 @@ fn a_fetch_record_ends_the_lease_and_names_the_process() {
         next: NextState::Done,
         judgement: None,
         refused_under: None,
+        note: None,
     };
     a.write_batch(vec![WriteOp::Fetched(rec)]).expect("write");
     let row = a
@@ -276,6 +277,7 @@ fn a_page_judgement_is_kept_with_its_fetch() {
                 next: NextState::Done,
                 judgement: Some(j),
                 refused_under: None,
+                note: None,
             })
         })
         .collect();
@@ -315,6 +317,7 @@ fn refused(id: i64, reason: &str, under: Option<&str>) -> WriteOp {
         next: NextState::Failed,
         refused_under: under.map(String::from),
         judgement: None,
+        note: None,
     })
 }
 

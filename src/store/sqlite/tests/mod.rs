@@ -144,6 +144,7 @@ pub(super) fn fetched(url_id: i64, next: NextState, error: Option<&str>) -> Fetc
         next,
         judgement: None,
         refused_under: None,
+        note: None,
     }
 }
 

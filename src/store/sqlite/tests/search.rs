@@ -1,6 +1,7 @@
 //! Search (FTS5, trigram, LIKE fallback), export and site stats.
 
 use super::*;
+use crate::store::rules::search::SNIPPET_WINDOW;
 
 fn search_fixture() -> Store {
     let mut s = Store::open_in_memory().unwrap();
@@ -328,4 +329,35 @@ fn regression_cjk_queries_an_article_outside_the_trigram_index_can_match_find_it
         urls,
         ["https://a.test/1", "https://a.test/2", "https://c.test/1"]
     );
+}
+
+#[test]
+fn regression_snippets_were_made_from_the_whole_text_of_huge_articles() {
+    // `snippet()` over a 5 MB text took seconds: a text longer than the
+    // window gets its snippet from the window, by the first term.
+    let filler = "Quiet words fill the middle of this long text.\n\n".repeat(2_000);
+    let text = format!("The harbour opened at dawn.\n\n{filler}A zeppelin came at the end.");
+    assert!(text.len() > SNIPPET_WINDOW);
+    let mut s = Store::open_in_memory().unwrap();
+    s.write_batch(vec![WriteOp::Article(article(
+        "https://a.test/long",
+        "a",
+        "Long",
+        &text,
+    ))])
+    .unwrap();
+    let hits = s.search("harbour", 10).unwrap();
+    assert_eq!(hits.len(), 1);
+    assert!(hits[0].snippet.contains("[harbour]"), "{}", hits[0].snippet);
+    // Found by the index over the whole text; its hit lies past the window,
+    // so the snippet is the text's start.
+    let hits = s.search("zeppelin", 10).unwrap();
+    assert_eq!(hits.len(), 1);
+    assert!(!hits[0].snippet.contains("zeppelin"), "{}", hits[0].snippet);
+    assert!(
+        hits[0].snippet.starts_with("The harbour"),
+        "{}",
+        hits[0].snippet
+    );
+    assert!(hits[0].snippet.len() < 200, "{}", hits[0].snippet);
 }

@@ -39,6 +39,7 @@ fn fetched(url_id: i64, reason: &'static str, article: bool, kind: UrlKind) -> W
             kind: PageJudgement::kind_after(article, kind),
         }),
         refused_under: None,
+        note: None,
     })
 }
 
