@@ -141,7 +141,14 @@ pub struct StoreConfig {
     /// a line break, with a note in the fetch log (a site serving 5 MB
     /// "articles" made every search of them slow).
     pub max_text_bytes: usize,
+    /// Longest time an import goes between commits (or 4,096 items): what
+    /// a stopped import reads again, against one flush of the search
+    /// index's terms per commit.
+    pub import_commit_ms: u64,
 }
+
+/// The range of `[store] import_commit_ms`: 10 ms to 10 minutes.
+const IMPORT_COMMIT_MS: std::ops::RangeInclusive<u64> = 10..=600_000;
 
 /// The range of `[store] max_text_bytes`: a short article, and 1 GiB.
 const MIN_TEXT_BYTES: usize = 1024;
@@ -154,12 +161,13 @@ impl Default for StoreConfig {
             url: None,
             lease_seconds: 60,
             max_text_bytes: 1 << 20,
+            import_commit_ms: 2000,
         }
     }
 }
 
-/// `[store]`: a usable `url`, a text cap in range, a lease a crawler can
-/// renew in time.
+/// `[store]`: a usable `url`, a text cap and a commit interval in range, a
+/// lease a crawler can renew in time.
 fn check_store(store: &StoreConfig) -> Result<(), (&'static str, String)> {
     if let Some(url) = &store.url {
         if url.trim().is_empty() {
@@ -180,6 +188,17 @@ fn check_store(store: &StoreConfig) -> Result<(), (&'static str, String)> {
             format!(
                 "must be between {MIN_TEXT_BYTES} and {MAX_TEXT_BYTES} (got {})",
                 store.max_text_bytes
+            ),
+        ));
+    }
+    if !IMPORT_COMMIT_MS.contains(&store.import_commit_ms) {
+        return Err((
+            "store.import_commit_ms",
+            format!(
+                "must be between {} and {} (got {})",
+                IMPORT_COMMIT_MS.start(),
+                IMPORT_COMMIT_MS.end(),
+                store.import_commit_ms
             ),
         ));
     }

@@ -247,3 +247,14 @@ fn regression_a_newline_in_user_agent_passed_the_config_check() {
     let text = format!("[crawler]\nuser_agent = \"newshound/0.1 (+https://e.com/bot)\"\n{SITE}");
     assert!(parse(&text).is_ok());
 }
+
+#[test]
+fn import_commit_interval_is_read_and_bounded() {
+    let cfg = parse(&format!("[store]\nimport_commit_ms = 50\n{SITE}")).unwrap();
+    assert_eq!(cfg.store.import_commit_ms, 50);
+    assert_eq!(parse(SITE).unwrap().store.import_commit_ms, 2000);
+    let err = parse(&format!("[store]\nimport_commit_ms = 0\n{SITE}"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("store.import_commit_ms"), "{err}");
+}

@@ -124,10 +124,13 @@ const WAIT_FOR_OTHERS: Duration = Duration::from_secs(2);
 /// The import's commits: large, as nothing waits for them (a crawl's
 /// claims do) and a stopped import reads the records of the batch in
 /// flight again; each commit costs a flush of the search index's terms.
-const FLUSH: Flush = Flush {
-    items: 4096,
-    every: Duration::from_secs(2),
-};
+/// At most `[store] import_commit_ms` apart.
+fn flush(cfg: &Config) -> Flush {
+    Flush {
+        items: 4096,
+        every: Duration::from_millis(cfg.store.import_commit_ms),
+    }
+}
 
 /// Everything the files of one import share.
 struct Ctx {
@@ -250,7 +253,7 @@ pub async fn run(
         .filter_map(|(site, json)| SiteRule::from_json(&json).map(|r| (site, r)))
         .collect();
     let counters = Arc::new(Counters::default());
-    let (writer, writer_task) = Writer::spawn_with(store, counters.clone(), FLUSH);
+    let (writer, writer_task) = Writer::spawn_with(store, counters.clone(), flush(&cfg));
     let stop = Arc::new(AtomicBool::new(false));
     let stopper = {
         let stop = stop.clone();
