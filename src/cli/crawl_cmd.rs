@@ -94,15 +94,7 @@ pub fn crawl(globals: &Globals, out: &mut Out, args: CrawlArgs) -> Result<ExitCo
     };
     let stopped = StoppedBy::default();
     let target = globals.store_target(&config);
-    // Any number of crawls share a PostgreSQL frontier: only a file is
-    // locked.
-    let _lock = match target.sqlite_file() {
-        Some(db) => {
-            check_db_path_for_writing(db)?;
-            Some(lock_for_crawl(db)?)
-        }
-        None => None,
-    };
+    let _lock = lock_target_for_writing(&target)?;
     let store = store::open(&target, Access::Create)?;
     let summary = runtime()?.block_on(crawl::run(
         &config,
@@ -146,7 +138,20 @@ impl Drop for CrawlLock {
     }
 }
 
-pub(super) fn lock_for_crawl(db: &Path) -> Result<CrawlLock> {
+/// The lock a crawl or an import holds on a SQLite file, after checking
+/// the file can be written. Any number of processes share a PostgreSQL
+/// database (its frontier, its list of archive files): nothing is locked.
+pub(super) fn lock_target_for_writing(target: &StoreTarget) -> Result<Option<CrawlLock>> {
+    match target.sqlite_file() {
+        Some(db) => {
+            check_db_path_for_writing(db)?;
+            Ok(Some(lock_for_crawl(db)?))
+        }
+        None => Ok(None),
+    }
+}
+
+fn lock_for_crawl(db: &Path) -> Result<CrawlLock> {
     let mut name = db.as_os_str().to_owned();
     name.push(".lock");
     let path = PathBuf::from(name);

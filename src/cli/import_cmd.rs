@@ -12,10 +12,10 @@ use clap::Args;
 use newshound::import::{self, Filters, ImportOptions};
 use newshound::store::{self, Access};
 
-use super::crawl_cmd::{lock_for_crawl, runtime, stop_on_signal, StoppedBy};
+use super::crawl_cmd::{lock_target_for_writing, runtime, stop_on_signal, StoppedBy};
 use super::filter::{bounds, when, When};
 use super::out::Out;
-use super::{check_db_path_for_writing, status, Globals};
+use super::{status, Globals};
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
@@ -71,15 +71,7 @@ pub fn import(globals: &Globals, out: &mut Out, args: ImportArgs) -> Result<Exit
     let (since, until) = bounds(args.since, args.until)?;
     let config = globals.config()?;
     let target = globals.store_target(&config);
-    // One process per SQLite file (as for a crawl); any number share a
-    // PostgreSQL database's list of files.
-    let _lock = match target.sqlite_file() {
-        Some(db) => {
-            check_db_path_for_writing(db)?;
-            Some(lock_for_crawl(db)?)
-        }
-        None => None,
-    };
+    let _lock = lock_target_for_writing(&target)?;
     let store = store::open(&target, Access::Create)?;
     let files = store::open(&target, Access::Write)?;
     let opts = ImportOptions {
