@@ -14,11 +14,13 @@ use std::process::ExitCode;
 use chrono_tz::Tz;
 use clap::{FromArgMatches, Parser, Subcommand};
 
+use cli::arg_values::{
+    at_least_one, demo_articles, eval_algorithms, jobs, learned_algorithm, page_url,
+    parse_ablations, AlgorithmArg, EvalAlgorithms, FormatArg,
+};
 use cli::filter::Filter;
 use newshound::config::parse_time_zone;
-use newshound::export::Format;
-use newshound::extract::Ablations;
-use newshound::extract::Algorithm;
+use newshound::extract::{Ablations, Algorithm};
 
 /// A focused news crawler with built-in article extraction and per-site
 /// boilerplate learning. Start with `newshound demo` (no network needed).
@@ -40,78 +42,6 @@ pub struct Cli {
     verbose: u8,
     #[command(subcommand)]
     command: Command,
-}
-
-/// A count that must be at least 1 (`--limit`, `--articles`).
-fn at_least_one(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(0) => Err("must be at least 1".to_string()),
-        Ok(n) => Ok(n),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
-/// Most articles per site `demo --articles` may ask for: the simulated web
-/// generates every page in memory before the crawl starts
-/// (`--articles 1000000000` asked for a 200 GB allocation).
-const MAX_DEMO_ARTICLES: usize = 10_000;
-
-/// `demo --articles`: 1 to [`MAX_DEMO_ARTICLES`].
-fn demo_articles(s: &str) -> Result<usize, String> {
-    let n = at_least_one(s)?;
-    if n > MAX_DEMO_ARTICLES {
-        return Err(format!("must be at most {MAX_DEMO_ARTICLES}"));
-    }
-    Ok(n)
-}
-
-/// Most worker threads `--jobs` may ask for: each is an OS thread, and
-/// `--jobs 100000` would spawn them all (pages are few, cores fewer).
-const MAX_JOBS: usize = 256;
-
-/// `--jobs`: 1 to [`MAX_JOBS`].
-fn jobs(s: &str) -> Result<usize, String> {
-    let n = at_least_one(s)?;
-    if n > MAX_JOBS {
-        return Err(format!("must be at most {MAX_JOBS}"));
-    }
-    Ok(n)
-}
-
-/// `eval --algorithm`: one algorithm, or `all` of them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EvalAlgorithms {
-    One(Algorithm),
-    All,
-}
-
-fn eval_algorithms(s: &str) -> Result<EvalAlgorithms, String> {
-    if s.trim().eq_ignore_ascii_case("all") {
-        return Ok(EvalAlgorithms::All);
-    }
-    <AlgorithmArg as clap::ValueEnum>::from_str(s.trim(), true)
-        .map(|a| EvalAlgorithms::One(a.into()))
-        .map_err(|_| {
-            let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
-            format!("expected all or one of {}", names.join(", "))
-        })
-}
-
-/// `extract --url`: an absolute http(s) URL.
-fn page_url(s: &str) -> Result<url::Url, String> {
-    let url = url::Url::parse(s.trim()).map_err(|e| format!("{s:?}: {e}"))?;
-    match url.scheme() {
-        "http" | "https" => Ok(url),
-        other => Err(format!("{s:?}: an http(s) URL, not {other}:")),
-    }
-}
-
-/// `train --algorithm`: a learned algorithm.
-fn learned_algorithm(s: &str) -> Result<Algorithm, String> {
-    match <AlgorithmArg as clap::ValueEnum>::from_str(s.trim(), true).map(Algorithm::from) {
-        Ok(a) if a.is_learned() => Ok(a),
-        _ => Err("expected nb or tree".to_string()),
-    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -495,71 +425,6 @@ pub enum Command {
     },
 }
 
-/// `--algorithm` values: [`Algorithm`] as clap reads it (the library has no
-/// clap), with the help text of each value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum AlgorithmArg {
-    /// CETD text density (C/T) with DensitySum selection.
-    Td,
-    /// CETD composite text density with DensitySum selection.
-    Ctd,
-    /// The best-scoring combination (default).
-    Auto,
-    /// CEDS (Yu & Jin): leaf levels, block fusion, ContentImportance threshold.
-    Ceds,
-    /// Punctuation statistics (Li & Jiang): noise nodes out, punctuated text in.
-    Punct,
-    /// Naive Bayes block classifier (a trained model; see --model).
-    Nb,
-    /// C4.5 decision tree block classifier (a trained model; see --model).
-    Tree,
-    /// CETD hybrid text density: CTD weighted by approximated visual importance.
-    Htd,
-}
-
-impl From<AlgorithmArg> for Algorithm {
-    fn from(arg: AlgorithmArg) -> Self {
-        match arg {
-            AlgorithmArg::Td => Algorithm::Td,
-            AlgorithmArg::Ctd => Algorithm::Ctd,
-            AlgorithmArg::Auto => Algorithm::Auto,
-            AlgorithmArg::Ceds => Algorithm::Ceds,
-            AlgorithmArg::Punct => Algorithm::Punct,
-            AlgorithmArg::Nb => Algorithm::Nb,
-            AlgorithmArg::Tree => Algorithm::Tree,
-            AlgorithmArg::Htd => Algorithm::Htd,
-        }
-    }
-}
-
-/// `--format` values of `export`: [`Format`] as clap reads it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FormatArg {
-    /// One JSON object per line.
-    Jsonl,
-    /// RFC 4180 with a header row, the JSONL fields.
-    Csv,
-    /// Apache Parquet: the JSONL fields as typed columns (UTC timestamps,
-    /// integers), zstd-compressed; for pyarrow, pandas, DuckDB, polars.
-    Parquet,
-    /// WARC/1.1 response records of the kept HTML, gzip per record.
-    Warc,
-    /// `# title`, the URL, the text.
-    Markdown,
-}
-
-impl From<FormatArg> for Format {
-    fn from(arg: FormatArg) -> Self {
-        match arg {
-            FormatArg::Jsonl => Format::Jsonl,
-            FormatArg::Csv => Format::Csv,
-            FormatArg::Parquet => Format::Parquet,
-            FormatArg::Warc => Format::Warc,
-            FormatArg::Markdown => Format::Markdown,
-        }
-    }
-}
-
 fn main() -> ExitCode {
     cli::install_panic_hook();
     let matches = cli::ignored::command::<Cli>().get_matches();
@@ -571,9 +436,4 @@ fn main() -> ExitCode {
         ));
     }
     cli::main(cli)
-}
-
-/// `--ablate comments,leading-headline`.
-fn parse_ablations(list: &str) -> Result<Ablations, String> {
-    Ablations::parse(list)
 }
