@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use super::{CrawlStore, Judged};
+use super::crawl_store::Judged;
+use super::CrawlStore;
 use crate::config::Config;
 use crate::store::{
     AnyStore, ClaimFilter, DroppedUrls, Outlook, QueuedUrl, Requeue, ShapeCounts, StoreError,
