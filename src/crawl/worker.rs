@@ -20,13 +20,13 @@ use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore};
 use url::Url;
 
 use super::budget::BodyBudget;
-use super::fetch::{Expect, FetchError, Fetched, Fetcher, Validators};
+use super::fetch::{Expect, Fetched, Fetcher, Validators};
 use super::kinds::{CapKind, ErrorKind, SkipKind};
 use super::page;
 use super::path::record::{self, Learned, Source};
 use super::politeness::{HostPermit, Politeness, Sent};
 use super::pool::ProcessPool;
-use super::retry::{after_failure, refusal, AfterFailure};
+use super::retry::refusal;
 use super::robots::{RobotsCache, Verdict};
 use super::shapes::{self, ExploreBudget, Promoted};
 use super::summary::Counters;
@@ -37,9 +37,11 @@ use crate::store::{
     FetchRecord, NextState, PageJudgement, QueuedUrl, SkipRecord, UrlKind, WriteOp,
 };
 use crate::store::{HostTurns, Turn};
+use failure_step::failed;
 use process_step::process_blocking;
 use robots_step::robots_verdict;
 
+mod failure_step;
 mod learning_step;
 mod probe_step;
 mod process_step;
@@ -317,69 +319,6 @@ async fn finish(ctx: &Ctx, ops: Vec<WriteOp>, permit: HostPermit) {
     // A stopped writer is noticed (and reported) by the scheduler's next claim.
     let _ = ctx.writer.write(ops).await;
     drop(permit);
-}
-
-/// Count the failure, tell politeness, and decide the URL's next state.
-fn failed(
-    ctx: &Ctx,
-    q: &QueuedUrl,
-    host: &str,
-    started_at: i64,
-    e: &FetchError,
-) -> (FetchRecord, Option<i64>) {
-    let cfg = &ctx.cfg;
-    ctx.counters.error(e.kind());
-    tracing::debug!(url = %q.url, "fetch failed: {e}");
-    if let Some(after) = e.retry_after() {
-        // The whole host asked for a pause, not just this URL.
-        ctx.politeness
-            .pause(host, after.min(super::fetch::MAX_RETRY_AFTER));
-    }
-    if e.is_host_failure() {
-        if let Some(park) = ctx.politeness.record_failure(host) {
-            tracing::warn!("{host}: parked for {park:?} after repeated failures");
-        }
-    }
-    let now = now_ms();
-    let mut retry_at = None;
-    let backoff = e.retry_delay(q.attempts, &cfg.fetch);
-    let next = match after_failure(backoff, q.attempts, cfg.fetch.retries) {
-        AfterFailure::RetrySoon(delay) => {
-            let at = now + ms(delay);
-            retry_at = Some(at);
-            NextState::At(at)
-        }
-        _ if backoff.is_some() && is_revisited(q.kind) => NextState::At(now + revisit_ms(cfg)),
-        // A failed refetch leaves the stored article as it is.
-        _ if q.fetched_before && q.kind == UrlKind::Article => NextState::Done,
-        AfterFailure::RetryLater(delay) => NextState::At(now + ms(delay)),
-        AfterFailure::GiveUp => NextState::Failed,
-    };
-    let refused_under = match next {
-        NextState::Failed => refusal(cfg, e.kind().as_str()),
-        _ => None,
-    };
-    let status = match e {
-        FetchError::Http { status, .. } => Some(*status),
-        _ => None,
-    };
-    let record = FetchRecord {
-        url_id: q.id,
-        started_at,
-        status,
-        error_kind: Some(e.kind().as_str().to_string()),
-        bytes: 0,
-        elapsed_ms: u64::try_from(now - started_at).unwrap_or(0),
-        final_url: None,
-        content_type: None,
-        etag: None,
-        last_modified: None,
-        next,
-        judgement: None,
-        refused_under,
-        note: None,
-    };
-    (record, retry_at)
 }
 
 /// When an article fetched for the first time is fetched once more
