@@ -19,13 +19,18 @@ pub(crate) fn at_least_one(s: &str) -> Result<usize, String> {
 /// (`--articles 1000000000` asked for a 200 GB allocation).
 const MAX_DEMO_ARTICLES: usize = 10_000;
 
-/// `demo --articles`: 1 to [`MAX_DEMO_ARTICLES`].
-pub(crate) fn demo_articles(s: &str) -> Result<usize, String> {
+/// A count from 1 to `max`.
+fn one_to(s: &str, max: usize) -> Result<usize, String> {
     let n = at_least_one(s)?;
-    if n > MAX_DEMO_ARTICLES {
-        return Err(format!("must be at most {MAX_DEMO_ARTICLES}"));
+    if n > max {
+        return Err(format!("must be at most {max}"));
     }
     Ok(n)
+}
+
+/// `demo --articles`: 1 to [`MAX_DEMO_ARTICLES`].
+pub(crate) fn demo_articles(s: &str) -> Result<usize, String> {
+    one_to(s, MAX_DEMO_ARTICLES)
 }
 
 /// Most worker threads `--jobs` may ask for: each is an OS thread, and
@@ -34,11 +39,7 @@ const MAX_JOBS: usize = 256;
 
 /// `--jobs`: 1 to [`MAX_JOBS`].
 pub(crate) fn jobs(s: &str) -> Result<usize, String> {
-    let n = at_least_one(s)?;
-    if n > MAX_JOBS {
-        return Err(format!("must be at most {MAX_JOBS}"));
-    }
-    Ok(n)
+    one_to(s, MAX_JOBS)
 }
 
 /// `eval --algorithm`: one algorithm, or `all` of them.
