@@ -20,7 +20,83 @@ use regex::{Captures, Regex};
 use std::sync::LazyLock;
 use url::Url;
 
-const MONTH: &str = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)";
+/// A month's name: English, full or abbreviated, then the full names of
+/// [`OTHER_MONTHS`] (news in German, French, Spanish, Italian, Portuguese,
+/// Dutch and Polish writes its dates with them).
+const MONTH: &str = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|januar[iy]?|februar[iy]?|märz|maart|juni|juli|augustus|oktober|dezember|janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|se?tiembre|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|mei|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia)";
+
+/// Month names of other languages that [`MONTH`] reads, lowercased, with
+/// their numbers (English is read by its first three letters).
+const OTHER_MONTHS: &[(&str, u32)] = &[
+    ("januar", 1),
+    ("januari", 1),
+    ("janvier", 1),
+    ("enero", 1),
+    ("gennaio", 1),
+    ("janeiro", 1),
+    ("stycznia", 1),
+    ("februar", 2),
+    ("februari", 2),
+    ("février", 2),
+    ("febrero", 2),
+    ("febbraio", 2),
+    ("fevereiro", 2),
+    ("lutego", 2),
+    ("märz", 3),
+    ("maart", 3),
+    ("mars", 3),
+    ("marzo", 3),
+    ("março", 3),
+    ("marca", 3),
+    ("avril", 4),
+    ("abril", 4),
+    ("aprile", 4),
+    ("kwietnia", 4),
+    ("mai", 5),
+    ("mei", 5),
+    ("mayo", 5),
+    ("maggio", 5),
+    ("maio", 5),
+    ("maja", 5),
+    ("juni", 6),
+    ("juin", 6),
+    ("junio", 6),
+    ("giugno", 6),
+    ("junho", 6),
+    ("czerwca", 6),
+    ("juli", 7),
+    ("juillet", 7),
+    ("julio", 7),
+    ("luglio", 7),
+    ("julho", 7),
+    ("lipca", 7),
+    ("augustus", 8),
+    ("août", 8),
+    ("agosto", 8),
+    ("sierpnia", 8),
+    ("septembre", 9),
+    ("septiembre", 9),
+    ("setiembre", 9),
+    ("settembre", 9),
+    ("setembro", 9),
+    ("września", 9),
+    ("oktober", 10),
+    ("octobre", 10),
+    ("octubre", 10),
+    ("ottobre", 10),
+    ("outubro", 10),
+    ("października", 10),
+    ("novembre", 11),
+    ("noviembre", 11),
+    ("novembro", 11),
+    ("listopada", 11),
+    ("dezember", 12),
+    ("décembre", 12),
+    ("diciembre", 12),
+    ("dicembre", 12),
+    ("dezembro", 12),
+    ("grudnia", 12),
+];
 /// Optional clock time and zone after a written-out date.
 const TIME: &str = r"(?:,?\s*(?:at\s+|-\s*)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?)?)?(?:\s*(z|utc|gmt|[+-]\d{2}:?\d{2}|[ecmp][sd]t|bst|cet|cest)\b)?";
 
@@ -43,10 +119,12 @@ static MONTH_FIRST: LazyLock<Regex> = LazyLock::new(|| {
     ))
     .expect("valid regex")
 });
-/// 5 September 2019 / 05 Sep 2019 11:10:00 GMT (RFC 2822 too).
+/// 5 September 2019 / 05 Sep 2019 11:10:00 GMT (RFC 2822 too); with the
+/// day's dot or ordinal and the linking "de" of other languages: 5. September
+/// 2019, 1er mai 2019, 5 de septiembre de 2019.
 static DAY_FIRST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{MONTH}\.?,?\s+(\d{{4}})\b{TIME}"
+        r"(?i)\b(\d{{1,2}})(?:st|nd|rd|th|er|º)?\.?\s+(?:of\s+|de\s+)?{MONTH}\.?,?\s+(?:de\s+)?(\d{{4}})\b{TIME}"
     ))
     .expect("valid regex")
 });
@@ -181,6 +259,10 @@ fn from_named(c: &Captures, day: usize, month: usize, year: usize) -> Option<Sta
 }
 
 fn month_number(name: &str) -> Option<u32> {
+    let lower = name.to_lowercase();
+    if let Some(&(_, n)) = OTHER_MONTHS.iter().find(|(other, _)| *other == lower) {
+        return Some(n);
+    }
     let key = name.get(..3)?.to_ascii_lowercase();
     let months = [
         "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
@@ -373,6 +455,33 @@ mod tests {
             p("05.09.2019, 11:10").as_deref(),
             Some("2019-09-05T11:10:00Z")
         );
+    }
+
+    #[test]
+    fn written_months_of_other_languages() {
+        let day = |s: &str| p(s).map(|d| d[..10].to_string());
+        for (text, want) in [
+            ("28. April 2023", "2023-04-28"),
+            ("Veröffentlicht am 3. März 2024, 14:07 Uhr", "2024-03-03"),
+            ("Stand: 1. Dezember 2025", "2025-12-01"),
+            ("1er mai 2023", "2023-05-01"),
+            ("Publié le 15 août 2022 à 10:00", "2022-08-15"),
+            ("Publicado el 28 de abril de 2023", "2023-04-28"),
+            ("28 de setembro de 2024", "2024-09-28"),
+            ("12 giugno 2021", "2021-06-12"),
+            ("6 juillet 2020", "2020-07-06"),
+            ("6 juin 2020", "2020-06-06"),
+            ("3 maart 2023", "2023-03-03"),
+            ("17 mei 2023", "2023-05-17"),
+            ("28 kwietnia 2023", "2023-04-28"),
+            ("9 października 2023", "2023-10-09"),
+            ("2 MAI 2023", "2023-05-02"),
+        ] {
+            assert_eq!(day(text).as_deref(), Some(want), "{text}");
+        }
+        // A word that only begins like a month is none.
+        assert_eq!(p("28 Maine 2023"), None);
+        assert_eq!(p("31. Juni 2023"), None);
     }
 
     #[test]
