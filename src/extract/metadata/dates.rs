@@ -1,8 +1,9 @@
 //! Date strings and URLs → RFC 3339 timestamps.
 //!
 //! In: a date as pages write it (ISO 8601 with or without offset, RFC 2822,
-//! "2019-09-05 11:10", "Sep 5, 2019", "5 September 2019", "05.09.2019",
-//! Chinese "2019年09月05日 11:10", possibly surrounded by other text such as
+//! "2019-09-05 11:10", "Sep 5, 2019", "5 September 2019", "5. September
+//! 2019" and the month names of other European languages, "05.09.2019",
+//! "28/09/2019", Chinese "2019年09月05日 11:10", Korean "2019년 9월 5일", possibly surrounded by other text such as
 //! "2019-09-05 11:10:00 来源: 新华网"), or a URL path with /2019/09/05/ or
 //! 20190905 in it. Out: `Some("2019-09-05T11:10:00+08:00")`, or `None`.
 //!
@@ -107,9 +108,9 @@ static ISO: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("valid regex")
 });
-/// 2019年09月05日 11:10(:00), 2019年9月5日 11时10分.
+/// 2019年09月05日 11:10(:00), 2019年9月5日 11时10分, Korean 2019년 9월 5일.
 static CJK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(\d{1,2})\s*日(?:\s*(\d{1,2})\s*[:：时]\s*(\d{1,2})(?:\s*[:：分]\s*(\d{1,2}))?)?")
+    Regex::new(r"(\d{4})\s*[年년]\s*(\d{1,2})\s*[月월]\s*(\d{1,2})\s*[日일](?:\s*(\d{1,2})\s*[:：时시]\s*(\d{1,2})(?:\s*[:：分분]\s*(\d{1,2}))?)?")
         .expect("valid regex")
 });
 /// Sep 5, 2019 / September 5th, 2019 11:10 AM EST.
@@ -131,6 +132,13 @@ static DAY_FIRST: LazyLock<Regex> = LazyLock::new(|| {
 /// 05.09.2019 (day first, as the dotted form is written in Europe).
 static DOTTED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:^|[^\d.])(\d{1,2})\.(\d{1,2})\.(\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?(?:[^\d]|$)")
+        .expect("valid regex")
+});
+/// 28/04/2019 or 04/28/2019 (also with dashes), with an optional time: the
+/// order of day and month is read from the numbers, and a date that reads
+/// both ways (05/09/2019) is left unread.
+static SLASHED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|[^\d/.-])(\d{1,2})([/-])(\d{1,2})[/-](\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?(?:[^\d/.-]|$)")
         .expect("valid regex")
 });
 /// Dates in URL paths: /2019/09/05/, /2019-09-05-, /2019-09/05/, /20190905.
@@ -204,7 +212,8 @@ pub(super) fn parse_stamp(s: &str) -> Option<Stamp> {
                 .and_then(|c| from_named(&c, 2, 1, 3))
         })
         .or_else(|| DAY_FIRST.captures(s).and_then(|c| from_named(&c, 1, 2, 3)))
-        .or_else(|| DOTTED.captures(s).and_then(|c| from_numeric(&c, [3, 2, 1])))?;
+        .or_else(|| DOTTED.captures(s).and_then(|c| from_numeric(&c, [3, 2, 1])))
+        .or_else(|| SLASHED.captures(s).and_then(|c| from_slashed(&c)))?;
     plausible(&stamp).then_some(stamp)
 }
 
@@ -246,6 +255,20 @@ fn from_iso(c: &Captures) -> Option<Stamp> {
 fn from_numeric(c: &Captures, ymd_at: [usize; 3]) -> Option<Stamp> {
     let date = ymd(num(c, ymd_at[0])?, num(c, ymd_at[1])?, num(c, ymd_at[2])?)?;
     let time = clock(c, 4, 5, 6, None)?;
+    Some(Stamp::Naive(date.and_time(time)))
+}
+
+/// [`SLASHED`]: day and month in the order their values allow (a first
+/// number over 12 is the day, a second one over 12 the day), then the time.
+fn from_slashed(c: &Captures) -> Option<Stamp> {
+    let (first, second, year) = (num(c, 1)?, num(c, 3)?, num(c, 4)?);
+    let (day, month) = match (first > 12, second > 12) {
+        (true, false) => (first, second),
+        (false, true) => (second, first),
+        _ => return None,
+    };
+    let date = ymd(year, month, day)?;
+    let time = clock(c, 5, 6, 7, None)?;
     Some(Stamp::Naive(date.and_time(time)))
 }
 
@@ -482,6 +505,39 @@ mod tests {
         // A word that only begins like a month is none.
         assert_eq!(p("28 Maine 2023"), None);
         assert_eq!(p("31. Juni 2023"), None);
+    }
+
+    #[test]
+    fn slashed_dates_are_read_when_their_order_is_clear() {
+        assert_eq!(p("28/04/2023").as_deref(), Some("2023-04-28T00:00:00Z"));
+        assert_eq!(
+            p("Publié le 28/04/2023 à 14:07").as_deref(),
+            Some("2023-04-28T00:00:00Z")
+        );
+        assert_eq!(
+            p("28-04-2023 14:07").as_deref(),
+            Some("2023-04-28T14:07:00Z")
+        );
+        assert_eq!(p("04/28/2023").as_deref(), Some("2023-04-28T00:00:00Z"));
+        // Both ways a date: which one the page meant is unknown.
+        assert_eq!(p("05/09/2023"), None);
+        // Neither way a date.
+        assert_eq!(p("31/13/2023"), None);
+        // Parts of longer numbers or paths are none.
+        assert_eq!(p("1/28/04/2023"), None);
+        assert_eq!(p("version 28/04/20231"), None);
+    }
+
+    #[test]
+    fn korean_form() {
+        assert_eq!(
+            p("2023년 4월 28일 14:07").as_deref(),
+            Some("2023-04-28T14:07:00Z")
+        );
+        assert_eq!(
+            p("2023년 4월 28일").as_deref(),
+            Some("2023-04-28T00:00:00Z")
+        );
     }
 
     #[test]
