@@ -27,6 +27,7 @@
 
 pub(crate) mod ablation;
 pub(crate) mod blocks;
+pub(crate) mod calendar;
 pub(crate) mod candidate;
 pub(crate) mod ceds;
 pub(crate) mod charset;

@@ -21,83 +21,12 @@ use regex::{Captures, Regex};
 use std::sync::LazyLock;
 use url::Url;
 
-/// A month's name: English, full or abbreviated, then the full names of
-/// [`OTHER_MONTHS`] (news in German, French, Spanish, Italian, Portuguese,
-/// Dutch and Polish writes its dates with them).
-const MONTH: &str = r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|januar[iy]?|februar[iy]?|märz|maart|juni|juli|augustus|oktober|dezember|janvier|février|mars|avril|mai|juin|juillet|août|septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|se?tiembre|octubre|noviembre|diciembre|gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|janeiro|fevereiro|março|maio|junho|julho|setembro|outubro|novembro|dezembro|mei|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|grudnia)";
+use crate::extract::calendar;
 
-/// Month names of other languages that [`MONTH`] reads, lowercased, with
-/// their numbers (English is read by its first three letters).
-const OTHER_MONTHS: &[(&str, u32)] = &[
-    ("januar", 1),
-    ("januari", 1),
-    ("janvier", 1),
-    ("enero", 1),
-    ("gennaio", 1),
-    ("janeiro", 1),
-    ("stycznia", 1),
-    ("februar", 2),
-    ("februari", 2),
-    ("février", 2),
-    ("febrero", 2),
-    ("febbraio", 2),
-    ("fevereiro", 2),
-    ("lutego", 2),
-    ("märz", 3),
-    ("maart", 3),
-    ("mars", 3),
-    ("marzo", 3),
-    ("março", 3),
-    ("marca", 3),
-    ("avril", 4),
-    ("abril", 4),
-    ("aprile", 4),
-    ("kwietnia", 4),
-    ("mai", 5),
-    ("mei", 5),
-    ("mayo", 5),
-    ("maggio", 5),
-    ("maio", 5),
-    ("maja", 5),
-    ("juni", 6),
-    ("juin", 6),
-    ("junio", 6),
-    ("giugno", 6),
-    ("junho", 6),
-    ("czerwca", 6),
-    ("juli", 7),
-    ("juillet", 7),
-    ("julio", 7),
-    ("luglio", 7),
-    ("julho", 7),
-    ("lipca", 7),
-    ("augustus", 8),
-    ("août", 8),
-    ("agosto", 8),
-    ("sierpnia", 8),
-    ("septembre", 9),
-    ("septiembre", 9),
-    ("setiembre", 9),
-    ("settembre", 9),
-    ("setembro", 9),
-    ("września", 9),
-    ("oktober", 10),
-    ("octobre", 10),
-    ("octubre", 10),
-    ("ottobre", 10),
-    ("outubro", 10),
-    ("października", 10),
-    ("novembre", 11),
-    ("noviembre", 11),
-    ("novembro", 11),
-    ("listopada", 11),
-    ("dezember", 12),
-    ("décembre", 12),
-    ("diciembre", 12),
-    ("dicembre", 12),
-    ("dezembro", 12),
-    ("grudnia", 12),
-];
+/// A month's name, as a capture group (the names of [`calendar`]).
+fn month_group() -> String {
+    format!("({})", calendar::month_alternation())
+}
 /// Optional clock time and zone after a written-out date.
 const TIME: &str = r"(?:,?\s*(?:at\s+|-\s*)?(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?)?)?(?:\s*(z|utc|gmt|[+-]\d{2}:?\d{2}|[ecmp][sd]t|bst|cet|cest)\b)?";
 
@@ -116,7 +45,8 @@ static CJK: LazyLock<Regex> = LazyLock::new(|| {
 /// Sep 5, 2019 / September 5th, 2019 11:10 AM EST.
 static MONTH_FIRST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b{MONTH}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b{TIME}"
+        r"(?i)\b{}\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b{TIME}",
+        month_group()
     ))
     .expect("valid regex")
 });
@@ -125,7 +55,8 @@ static MONTH_FIRST: LazyLock<Regex> = LazyLock::new(|| {
 /// 2019, 1er mai 2019, 5 de septiembre de 2019.
 static DAY_FIRST: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(
-        r"(?i)\b(\d{{1,2}})(?:st|nd|rd|th|er|º)?\.?\s+(?:of\s+|de\s+)?{MONTH}\.?,?\s+(?:de\s+)?(\d{{4}})\b{TIME}"
+        r"(?i)\b(\d{{1,2}})(?:st|nd|rd|th|er|º)?\.?\s+(?:of\s+|de\s+)?{}\.?,?\s+(?:de\s+)?(\d{{4}})\b{TIME}",
+        month_group()
     ))
     .expect("valid regex")
 });
@@ -275,23 +206,10 @@ fn from_slashed(c: &Captures) -> Option<Stamp> {
 /// A written-out month: groups for day, month name and year, then [`TIME`]'s
 /// five groups 4–8 (hour, minute, second, am/pm, zone).
 fn from_named(c: &Captures, day: usize, month: usize, year: usize) -> Option<Stamp> {
-    let month = month_number(c.get(month)?.as_str())?;
+    let month = calendar::month_of(c.get(month)?.as_str())?;
     let date = ymd(num(c, year)?, month, num(c, day)?)?;
     let time = clock(c, 4, 5, 6, c.get(7).map(|m| m.as_str()))?;
     finish(date.and_time(time), c.get(8).map(|m| m.as_str()))
-}
-
-fn month_number(name: &str) -> Option<u32> {
-    let lower = name.to_lowercase();
-    if let Some(&(_, n)) = OTHER_MONTHS.iter().find(|(other, _)| *other == lower) {
-        return Some(n);
-    }
-    let key = name.get(..3)?.to_ascii_lowercase();
-    let months = [
-        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    ];
-    let i = months.iter().position(|&m| m == key)?;
-    u32::try_from(i + 1).ok()
 }
 
 /// The clock time at the given groups (midnight when absent); `None` only when
