@@ -144,7 +144,7 @@ pub(super) type Words = (bool, bool, bool);
 struct NameWords {
     /// A boilerplate word ([`is_negative_name`]).
     negative: bool,
-    /// A "maybe" word that rescues a negative name.
+    /// A "maybe" word that rescues a negative name (false for the others).
     maybe: bool,
     /// A content word.
     positive: bool,
@@ -171,9 +171,11 @@ impl NameWords {
             name
         };
         let taxonomy = is_taxonomy_name(name);
+        let negative = is_negative_name(name, state_words);
         NameWords {
-            negative: is_negative_name(name, state_words),
-            maybe: is_match(&MAYBE_SUB, name),
+            negative,
+            // Read only where it can rescue a negative name.
+            maybe: negative && is_match(&MAYBE_SUB, name),
             positive: is_match(&POS_SUB, name),
             comment: is_comment_name(name),
             taxonomy,
