@@ -113,10 +113,16 @@ pub fn in_galleries(dom: &Dom<'_>) -> Vec<bool> {
     let mut g = vec![false; dom.len()];
     for i in 1..dom.len() {
         let nd = &dom.nodes[i];
-        g[i] = g[nd.parent as usize]
-            || (nd.tag != Tag::Text && (GALLERY.is_match(nd.class) || GALLERY.is_match(nd.id)));
+        g[i] = g[nd.parent as usize] || (nd.tag != Tag::Text && names_gallery(nd.class, nd.id));
     }
     g
+}
+
+/// A class or id that says gallery, slideshow or carousel. Most elements
+/// have no id and many no class: those skip the regex call.
+fn names_gallery(class: &str, id: &str) -> bool {
+    let says = |v: &str| !v.is_empty() && GALLERY.is_match(v);
+    says(class) || says(id)
 }
 
 /// A gallery embedded in the declared article that holds the best node:
@@ -135,7 +141,7 @@ pub fn gallery_in_declared_body(dom: &Dom<'_>, stats: &[Stats], best: usize) -> 
             let outside = non_link(&stats[a]).saturating_sub(non_link(&stats[g]));
             return (outside >= DECLARED_MIN_TEXT).then_some(g);
         }
-        if GALLERY.is_match(nd.class) || GALLERY.is_match(nd.id) {
+        if names_gallery(nd.class, nd.id) {
             gallery = Some(a);
         }
         a = nd.parent as usize;

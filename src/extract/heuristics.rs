@@ -5,13 +5,13 @@
 //! In: a [`Dom`] and its statistics before removal. Out: per-node hint flags
 //! and a `removed` mask (closed under descendants).
 
-use std::collections::HashMap;
-use std::sync::LazyLock;
-
-use regex::Regex;
+mod words;
 
 use super::ablation::{Ablations, Step};
 use super::dom::{attr_flags, Dom, Stats, Tag};
+#[cfg(test)]
+use words::words_of;
+use words::{ClassWords, Words};
 
 /// What the class and id attributes of an element say.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -22,259 +22,6 @@ pub struct Hint {
     pub positive: bool,
     /// A reader-comment word (comments, commentlist, disqus, …).
     pub comment: bool,
-}
-
-/// Whole class/id tokens that mark boilerplate.
-fn neg_exact(tok: &str) -> bool {
-    matches!(
-        tok,
-        "ad" | "ads"
-            | "adv"
-            | "advert"
-            | "nav"
-            | "menu"
-            | "tags"
-            | "tag"
-            | "share"
-            | "sharing"
-            | "social"
-            | "extra"
-            | "hidden"
-            | "hide"
-            | "print"
-            | "tools"
-            | "skip"
-            | "rss"
-            | "aside"
-            | "sponsored"
-            | "modal"
-            | "pager"
-            | "login"
-            | "overlay"
-            | "lightbox"
-            | "trending"
-    )
-}
-
-/// Substrings of class/id values that mark boilerplate.
-static NEG_SUB: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        "comment|sidebar|related|share|social|footer|breadcrumb|promo|sponsor|newsletter|\
-         subscribe|widget|popup|cookie|disqus|outbrain|taboola|pagination|masthead|advert|\
-         banner|navbar|navigation|toolbar|recommend|signup|facebook|twitter|linkedin|\
-         pinterest|whatsapp",
-    )
-    .expect("static regex")
-});
-
-/// Substrings that rescue an otherwise negative class/id ("maybe" words).
-static MAYBE_SUB: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new("article|body|content|main|story|entry|text").expect("static regex")
-});
-
-/// Substrings of class/id values that mark the article.
-static POS_SUB: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new("article|body|content|entry|hentry|main|post|text|blog|story").expect("static regex")
-});
-
-fn is_match(re: &LazyLock<Regex>, s: &str) -> bool {
-    re.is_match(s)
-}
-
-/// A class/id name that marks reader comments: one of its parts
-/// (split at `-`, `_`, …) is a comment word, not followed by a state word
-/// (`comments-open` is a WordPress state class, not a thread) nor by an
-/// article word (`comment-article` is an opinion piece: The Times files
-/// columns under "Comment"). Whole parts only: `commentary` is an opinion
-/// column too.
-fn is_comment_name(name: &str) -> bool {
-    let all: Vec<&str> = name
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|p| !p.is_empty())
-        .collect();
-    let mut parts = all.iter().copied().enumerate().peekable();
-    while let Some((k, part)) = parts.next() {
-        let article_after = all[k + 1..]
-            .iter()
-            .any(|p| matches!(*p, "article" | "story" | "entry" | "main"));
-        if article_after {
-            continue;
-        }
-        let comment = matches!(
-            part,
-            "comment"
-                | "comments"
-                | "commentlist"
-                | "commentlists"
-                | "commentbox"
-                | "disqus"
-                | "dsq"
-                | "replies"
-                | "kommentare"
-                | "commentaires"
-                | "comentarios"
-        );
-        if comment
-            && !parts.peek().is_some_and(|&(_, next)| {
-                matches!(
-                    next,
-                    "open" | "closed" | "on" | "off" | "enabled" | "disabled" | "allowed"
-                )
-            })
-        {
-            return true;
-        }
-    }
-    false
-}
-
-/// (negative, positive, comment) words of one attribute value. A class name
-/// with a negative word counts unless that same name also holds a "maybe"
-/// word: `article-comments` is rescued, `story-feature related` is not
-/// (per-name rescue gained 0.07 and 0.04 F1 on two page-signal pages, lost
-/// nothing).
-///
-/// With `state_words`, names that label the content instead of naming the
-/// element's role say nothing: the taxonomy terms of a CMS's post class
-/// list ([`is_post_class_list`]: `category-kommentare`, `tag-social-media`
-/// on the wrapper of the story itself), and a page builder's generic
-/// `widget` beside the name of its kind (Blogger's `widget Blog` is the
-/// blog's posts).
-fn words_of(value: &str, state_words: bool) -> (bool, bool, bool) {
-    if value.is_empty() {
-        return (false, false, false);
-    }
-    let lower;
-    let v = if value.bytes().any(|b| b.is_ascii_uppercase()) {
-        lower = value.to_ascii_lowercase();
-        lower.as_str()
-    } else {
-        value
-    };
-    let post_list = state_words && is_post_class_list(v);
-    let typed_widget = state_words
-        && v.split_ascii_whitespace().any(|name| {
-            name != "widget" && is_match(&POS_SUB, name) && !is_negative_name(name, true)
-        });
-    let role_names = || {
-        v.split_ascii_whitespace()
-            .filter(move |name| !(post_list && is_taxonomy_name(name)))
-            .filter(move |name| !(typed_widget && *name == "widget"))
-    };
-    let neg =
-        role_names().any(|name| is_negative_name(name, state_words) && !is_match(&MAYBE_SUB, name));
-    let comment = role_names().any(is_comment_name);
-    (neg, is_match(&POS_SUB, v), comment)
-}
-
-/// A name that files the content under a term of a taxonomy (`tag-brexit`,
-/// `category-kommentare`, `topic-social-media`): its words are the story's
-/// subject.
-fn is_taxonomy_name(name: &str) -> bool {
-    const PREFIXES: [&str; 9] = [
-        "tag-",
-        "tags-",
-        "category-",
-        "categories-",
-        "cat-",
-        "topic-",
-        "topics-",
-        "post_tag-",
-        "term-",
-    ];
-    PREFIXES
-        .iter()
-        .any(|p| name.len() > p.len() && name.starts_with(p))
-}
-
-/// The class list a CMS writes on a post's wrapper: taxonomy terms with
-/// the post's id, type, status or format (WordPress's `post_class`:
-/// `post-123 type-post status-publish hentry category-news tag-share`), at
-/// least two such names.
-fn is_post_class_list(v: &str) -> bool {
-    let marker = |name: &str| {
-        is_taxonomy_name(name)
-            || name == "hentry"
-            || ["type-", "status-", "format-"]
-                .iter()
-                .any(|p| name.len() > p.len() && name.starts_with(p))
-            || name
-                .strip_prefix("post-")
-                .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-    };
-    v.split_ascii_whitespace().filter(|n| marker(n)).count() >= 2
-}
-
-/// A class/id name with a boilerplate word. With `state_words`, a word
-/// that another part qualifies is a state of the element, not its role:
-/// Drupal's `field--label-hidden` is a field whose label is hidden (the
-/// article body carries it), `o-section--has-ads` a section that holds an
-/// ad slot beside the story, `no-sidebar` a layout without one.
-///
-/// Also with `state_words`, a page builder's own names say nothing:
-/// Elementor calls every block of a page `elementor-widget` (the text
-/// editor block that holds the story too).
-fn is_negative_name(name: &str, state_words: bool) -> bool {
-    if state_words && name.starts_with("elementor-") {
-        return false;
-    }
-    let part_negative = |p: &str| neg_exact(p) || is_match(&NEG_SUB, p);
-    let whole = is_match(&NEG_SUB, name)
-        || name
-            .split(|c: char| !c.is_ascii_alphanumeric())
-            .any(neg_exact);
-    if !whole || !state_words {
-        return whole;
-    }
-    let parts: Vec<&str> = name
-        .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|p| !p.is_empty())
-        .collect();
-    let mut before = "";
-    for (k, &part) in parts.iter().enumerate() {
-        // `hidden-print`: both words name the one state.
-        let responsive = |k: usize, part: &str| {
-            matches!(part, "hidden" | "hide")
-                && parts.get(k + 1).is_some_and(|next| is_screen_size(next))
-        };
-        let size_of_state = k > 0 && responsive(k - 1, before);
-        if part_negative(part)
-            && !is_state_qualifier(before)
-            && !responsive(k, part)
-            && !size_of_state
-        {
-            return true;
-        }
-        before = part;
-    }
-    false
-}
-
-/// A screen size or medium of a responsive visibility class: Bootstrap's
-/// `hidden-xs` hides an element on phones only, `hidden-print` on paper.
-fn is_screen_size(part: &str) -> bool {
-    matches!(
-        part,
-        "xs" | "sm"
-            | "md"
-            | "lg"
-            | "xl"
-            | "xxl"
-            | "mobile"
-            | "phone"
-            | "tablet"
-            | "desktop"
-            | "small"
-            | "medium"
-            | "large"
-            | "print"
-    )
-}
-
-/// A part that makes the next one a state of the element ("has ads",
-/// "label hidden") rather than what the element is.
-fn is_state_qualifier(part: &str) -> bool {
-    matches!(part, "has" | "with" | "no" | "without" | "label" | "title")
 }
 
 /// Lowercased ASCII-alphanumeric words of a string.
@@ -315,7 +62,7 @@ pub fn is_heading_anchor(dom: &Dom<'_>, i: usize) -> bool {
 
 /// Combine the words of class and id: negative if either is; positive only
 /// if not negative.
-fn combine(a: (bool, bool, bool), b: (bool, bool, bool)) -> Hint {
+fn combine(a: Words, b: Words) -> Hint {
     let negative = a.0 || b.0;
     Hint {
         negative,
@@ -372,7 +119,7 @@ impl Flags {
 
     /// [`Flags::compute`] with steps switched off (`eval --ablate`): an id
     /// that is a prose slug ([`is_heading_anchor`]) says nothing negative
-    /// unless `slug-ids` is off; a qualified word ([`is_negative_name`]) is
+    /// unless `slug-ids` is off; a qualified word ([`words::is_negative_name`]) is
     /// a state unless `state-words` is off.
     pub fn compute_with(dom: &Dom<'_>, drop_comments: bool, ablate: Ablations) -> Flags {
         let slug_ids = !ablate.off(Step::SlugIds);
@@ -381,18 +128,15 @@ impl Flags {
         let mut hint = vec![Hint::default(); n];
         let mut holds_article = vec![false; n];
         let mut holds_main = vec![false; n];
-        // Pages repeat their class names; read each distinct value once.
-        let mut cache: HashMap<&str, (bool, bool, bool)> = HashMap::new();
+        let mut words = ClassWords::new(state_words);
         for i in 0..n {
             let node = &dom.nodes[i];
             if node.tag == Tag::Text {
                 continue;
             }
             if !node.class.is_empty() || !node.id.is_empty() {
-                let c = *cache
-                    .entry(node.class)
-                    .or_insert_with(|| words_of(node.class, state_words));
-                let mut d = words_of(node.id, state_words);
+                let c = words.of_repeated(node.class);
+                let mut d = words.of(node.id);
                 if (d.0 || d.2) && slug_ids && is_heading_anchor(dom, i) {
                     d = (false, d.1, false);
                 }

@@ -40,6 +40,7 @@ pub(crate) mod furniture;
 pub(crate) mod headline;
 pub(crate) mod heuristics;
 pub(crate) mod htd;
+mod key_hash;
 pub(crate) mod markdown;
 pub(crate) mod metadata;
 pub(crate) mod model;

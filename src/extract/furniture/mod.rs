@@ -120,7 +120,7 @@ pub fn skip_named<'a>(dom: &Dom<'a>, stats: &[Stats], skip: &mut [bool], opts: &
     }
     let figure_lists = wanted(opts, markup::Kind::Caption) && !opts.ablate.off(Step::FigureLists);
     let n = dom.len();
-    let mut classes = markup::ClassCache::new();
+    let mut classes = markup::ClassCache::default();
     let mut i = 1;
     while i < n {
         let nd = &dom.nodes[i];

@@ -18,9 +18,10 @@
 
 use std::cmp::Reverse;
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher};
 use std::sync::LazyLock;
 use whatlang::Lang;
+
+use crate::extract::key_hash::KeyHash;
 
 /// Largest distance one trigram adds (its absence); whatlang's
 /// `MAX_TRIGRAM_DISTANCE`.
@@ -345,36 +346,4 @@ fn ranked_trigrams(lower: &str) -> Vec<u64> {
     );
     ranked.truncate(TEXT_TRIGRAMS);
     ranked
-}
-
-/// A hasher for trigram keys: one folded 128-bit multiply (the keys are
-/// well spread already; SipHash's resistance to chosen keys buys nothing
-/// for a table of trigrams).
-#[derive(Clone, Copy, Default)]
-struct KeyHash;
-
-impl BuildHasher for KeyHash {
-    type Hasher = KeyHasher;
-    fn build_hasher(&self) -> KeyHasher {
-        KeyHasher(0)
-    }
-}
-
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        let product = u128::from(self.0 ^ key) * 0x9E37_79B9_7F4A_7C15_u128;
-        self.0 = (product as u64) ^ ((product >> 64) as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }
