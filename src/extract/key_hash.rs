@@ -1,7 +1,9 @@
-//! A fast hasher for the extractor's per-page tables (trigram keys, class
-//! and id names): one folded 128-bit multiply per eight bytes. The keys
-//! come from one page or from the binary itself, so SipHash's resistance to
-//! chosen keys buys nothing, and its cost showed in the profile.
+//! A fast hasher for a table whose keys the binary itself fixes (the
+//! language profiles' trigrams): one folded 128-bit multiply per eight
+//! bytes. A page's words are only looked up in it. A table that a page's
+//! own strings go *into* (class names, ids) keeps the standard library's
+//! seeded hasher: with a fixed, unkeyed hash a hostile page could choose
+//! names that collide and make every insert walk all the others.
 
 use std::hash::{BuildHasher, Hasher};
 

@@ -12,7 +12,6 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::super::dom::{Dom, Stats, Tag};
-use super::super::key_hash::KeyHash;
 use super::tune;
 
 /// What a furniture element is.
@@ -148,7 +147,7 @@ static ANY_WORD: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Whether class values hold a furniture word, per distinct value (pages
 /// repeat their class names).
-pub type ClassCache<'a> = HashMap<&'a str, bool, KeyHash>;
+pub type ClassCache<'a> = HashMap<&'a str, bool>;
 
 /// Which furniture the element `i` is, from its tag and class/id words.
 fn named_kind<'a>(dom: &Dom<'a>, i: usize, classes: &mut ClassCache<'a>) -> Option<Kind> {

@@ -6,8 +6,6 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use crate::extract::key_hash::KeyHash;
-
 /// Whole class/id tokens that mark boilerplate.
 fn neg_exact(tok: &str) -> bool {
     matches!(
@@ -130,8 +128,8 @@ fn is_comment_name(name: &str) -> bool {
 /// read once per page, and a value is then a walk over its names' verdicts.
 pub(super) struct ClassWords<'a> {
     state_words: bool,
-    values: HashMap<&'a str, Words, KeyHash>,
-    names: HashMap<&'a str, NameWords, KeyHash>,
+    values: HashMap<&'a str, Words>,
+    names: HashMap<&'a str, NameWords>,
     /// The verdicts of the value being read (kept to reuse its allocation).
     scratch: Vec<NameWords>,
 }
