@@ -65,11 +65,12 @@ static DOTTED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:^|[^\d.])(\d{1,2})\.(\d{1,2})\.(\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?(?:[^\d]|$)")
         .expect("valid regex")
 });
-/// 28/04/2019 or 04/28/2019 (also with dashes), with an optional time: the
+/// 28/04/2019 or 04/28/2019 (also with dashes), with an optional time
+/// (a.m./p.m. and a zone too, as US pages write them after a slashed date): the
 /// order of day and month is read from the numbers, and a date that reads
 /// both ways (05/09/2019) is left unread.
 static SLASHED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[^\d/.-])(\d{1,2})([/-])(\d{1,2})[/-](\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?(?:[^\d/.-]|$)")
+    Regex::new(r"(?i)(?:^|[^\d/.-])(\d{1,2})([/-])(\d{1,2})[/-](\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([ap]\.?m\.?))?(?:\s*(z|utc|gmt|[ecmp][sd]t|bst|cet|cest)\b)?)?(?:[^\d/.-]|$)")
         .expect("valid regex")
 });
 /// Dates in URL paths: /2019/09/05/, /2019-09-05-, /2019-09/05/, /20190905.
@@ -199,8 +200,8 @@ fn from_slashed(c: &Captures) -> Option<Stamp> {
         _ => return None,
     };
     let date = ymd(year, month, day)?;
-    let time = clock(c, 5, 6, 7, None)?;
-    Some(Stamp::Naive(date.and_time(time)))
+    let time = clock(c, 5, 6, 7, c.get(8).map(|m| m.as_str()))?;
+    finish(date.and_time(time), c.get(9).map(|m| m.as_str()))
 }
 
 /// A written-out month: groups for day, month name and year, then [`TIME`]'s
@@ -437,6 +438,14 @@ mod tests {
             Some("2023-04-28T14:07:00Z")
         );
         assert_eq!(p("04/28/2023").as_deref(), Some("2023-04-28T00:00:00Z"));
+        assert_eq!(
+            p("5/31/2005 06:29:00 PM").as_deref(),
+            Some("2005-05-31T18:29:00Z")
+        );
+        assert_eq!(
+            p("Article Launched: 01/14/2008 02:57:26 AM PST").as_deref(),
+            Some("2008-01-14T02:57:26-08:00")
+        );
         // Both ways a date: which one the page meant is unknown.
         assert_eq!(p("05/09/2023"), None);
         // Neither way a date.
