@@ -29,14 +29,20 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use newshound::export::warc::{response_record, write_record, Record};
+use newshound::export::warc::{write_record, Record};
 use newshound::simweb::real::RealPage;
-use newshound::store::{KeptHeaders, StoredHtml};
 
 #[path = "crawl/child.rs"]
 mod child;
+/// The import tests' record builders (`response`, `other`), so that the
+/// bench's archive is written as theirs is; the rest of that module is
+/// theirs alone.
+#[allow(dead_code)]
+#[path = "../tests/crawl/warc_files.rs"]
+mod warc_files;
 
 use child::{extract_dir_jsonl, newshound_exe, run_measured, ChildUsage};
+use warc_files::{other, response};
 
 /// Every set of the corpus.
 const SETS: [&str; 6] = [
@@ -55,8 +61,6 @@ const SITES: usize = 36;
 const NEWS_PLEASE_PAGES_PER_CPU_S: f64 = 3.1;
 /// The memory case's archive size.
 const BIG_BYTES: u64 = 1 << 30;
-/// When the pages were archived: 2026-11-20T08:30:00Z.
-const ARCHIVED_MS: i64 = 1_795_163_400_000;
 
 fn corpus() -> Result<PathBuf, String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -66,34 +70,6 @@ fn corpus() -> Result<PathBuf, String> {
 
 fn site_host(site: usize) -> String {
     format!("site{site:02}.example")
-}
-
-fn response(url: &str, content_type: &str, status: u16, body: &[u8]) -> Record {
-    response_record(&StoredHtml {
-        article_id: 0,
-        site: String::new(),
-        url: url.to_string(),
-        status,
-        headers: KeptHeaders {
-            content_type: Some(content_type.to_string()),
-            ..KeptHeaders::default()
-        },
-        fetched_at: ARCHIVED_MS,
-        body: body.to_vec(),
-    })
-}
-
-fn other(kind: &str, url: &str, block: String) -> Record {
-    Record {
-        fields: vec![
-            ("WARC-Type", kind.to_string()),
-            ("WARC-Record-ID", format!("<urn:uuid:{kind}-{}>", url.len())),
-            ("WARC-Date", "2026-11-20T08:30:00Z".to_string()),
-            ("WARC-Target-URI", url.to_string()),
-            ("Content-Type", "application/warc-fields".to_string()),
-        ],
-        block: block.into_bytes(),
-    }
 }
 
 /// Incompressible bytes (xorshift), for images.
@@ -125,29 +101,29 @@ fn write_round(
         write(&other(
             "request",
             &url,
-            format!("GET /story/{i}.html HTTP/1.1\r\nHost: {host}\r\n\r\n"),
+            &format!("GET /story/{i}.html HTTP/1.1\r\nHost: {host}\r\n\r\n"),
         ))?;
-        write(&response(&url, "text/html", 200, &page.bytes))?;
-        write(&other("metadata", &url, "fetchTimeMs: 120\r\n".into()))?;
+        write(&response(&url, "text/html", &page.bytes, 200))?;
+        write(&other("metadata", &url, "fetchTimeMs: 120\r\n"))?;
         if i % 5 == 0 {
             let missing = format!("https://{host}/gone/{round}-{i}.html");
             write(&response(
                 &missing,
                 "text/html",
-                404,
                 b"<html>not found</html>",
+                404,
             ))?;
             let image = format!("https://{host}/img/{round}-{i}.jpg");
             write(&response(
                 &image,
                 "image/jpeg",
-                200,
                 &noise_bytes(20_000, seed),
+                200,
             ))?;
         }
         if i % 3 == 0 {
             let elsewhere = format!("https://elsewhere{}.example/a/{round}-{i}.html", i % 7);
-            write(&response(&elsewhere, "text/html", 200, &page.bytes))?;
+            write(&response(&elsewhere, "text/html", &page.bytes, 200))?;
         }
     }
     Ok(pages.len())
@@ -277,7 +253,7 @@ fn big(dir: &Path, pages: &[RealPage]) -> Result<(), String> {
             format!("cdn{}.example", n % 13)
         };
         let url = format!("https://{host}/img/{n}.jpg");
-        let record = response(&url, "image/jpeg", 200, &noise_bytes(1 << 20, &mut seed));
+        let record = response(&url, "image/jpeg", &noise_bytes(1 << 20, &mut seed), 200);
         write_record(&mut out, &record).map_err(|e| e.to_string())?;
         written += (1 << 20) + 600;
         n += 1;
