@@ -27,7 +27,6 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use newshound::export::warc::{write_record, Record};
 use newshound::simweb::real::RealPage;
@@ -41,7 +40,7 @@ mod child;
 #[path = "../tests/crawl/warc_files.rs"]
 mod warc_files;
 
-use child::{extract_dir_jsonl, newshound_exe, run_measured, ChildUsage};
+use child::{extract_dir_jsonl, newshound_exe, run_on_new_db, summary_number, ChildUsage};
 use warc_files::{other, response};
 
 /// Every set of the corpus.
@@ -144,31 +143,14 @@ fn config_toml() -> String {
 }
 
 fn import(dir: &Path, file: &Path, db: &Path) -> Result<(ChildUsage, String), String> {
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
-    }
-    let out_path = dir.join("import.out");
-    let out = std::fs::File::create(&out_path).map_err(|e| e.to_string())?;
-    let usage = run_measured(
-        Command::new(newshound_exe())
-            .arg("--config")
-            .arg(dir.join("import.toml"))
-            .arg("--db")
-            .arg(db)
-            .arg("import")
-            .arg(file)
-            .current_dir(dir)
-            .stdout(out)
-            .stderr(Stdio::null()),
-    )?;
-    let summary = std::fs::read_to_string(&out_path).map_err(|e| e.to_string())?;
-    Ok((usage, summary))
-}
-
-/// A number after `label` on a line of the summary.
-fn number(summary: &str, label: &str) -> Option<u64> {
-    let line = summary.lines().find(|l| l.starts_with(label))?;
-    line[label.len()..].split_whitespace().next()?.parse().ok()
+    run_on_new_db(
+        &newshound_exe(),
+        &dir.join("import.toml"),
+        db,
+        &["import".as_ref(), file.as_os_str()],
+        dir,
+        "import.out",
+    )
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -199,10 +181,10 @@ fn real(dir: &Path, pages: &[RealPage], reps: usize) -> Result<(), String> {
     for round in 0..reps {
         let (imp, summary) = import(dir, &file, &dir.join("real.db"))?;
         let reference = extract_dir_jsonl(&newshound_exe(), &files, 2)?;
-        let pages_seen = number(&summary, "HTML pages:")
+        let pages_seen = summary_number(&summary, "HTML pages:")
             .unwrap_or(html as u64)
             .max(1) as f64;
-        let stored = number(&summary, "articles stored:").unwrap_or(0);
+        let stored = summary_number(&summary, "articles stored:").unwrap_or(0);
         let import_ms = 1000.0 * imp.cpu / pages_seen;
         let extract_ms = 1000.0 * reference.cpu / html as f64;
         println!(
@@ -270,7 +252,7 @@ fn big(dir: &Path, pages: &[RealPage]) -> Result<(), String> {
         usage.wall,
         usage.cpu,
         usage.peak_rss_kb as f64 / 1024.0,
-        number(&summary, "records read:").unwrap_or(0),
+        summary_number(&summary, "records read:").unwrap_or(0),
     );
     // What the import says of the file: read to its end, or why not.
     for line in summary.lines().filter(|l| {

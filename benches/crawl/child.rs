@@ -74,3 +74,44 @@ pub fn extract_dir_jsonl(exe: &Path, dir: &Path, jobs: usize) -> Result<ChildUsa
             .stderr(std::process::Stdio::null()),
     )
 }
+
+/// `exe --config CONFIG --db DB ARGS…` run in `dir` on a new database (the
+/// file and its WAL removed first), measured: its usage and what it printed
+/// on stdout (kept in `dir/<stdout_name>`).
+pub fn run_on_new_db(
+    exe: &Path,
+    config: &Path,
+    db: &Path,
+    args: &[&std::ffi::OsStr],
+    dir: &Path,
+    stdout_name: &str,
+) -> Result<(ChildUsage, String), String> {
+    for suffix in ["", "-wal", "-shm"] {
+        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
+    }
+    let out_path = dir.join(stdout_name);
+    let out = std::fs::File::create(&out_path).map_err(|e| e.to_string())?;
+    let usage = run_measured(
+        std::process::Command::new(exe)
+            .arg("--config")
+            .arg(config)
+            .arg("--db")
+            .arg(db)
+            .args(args)
+            .current_dir(dir)
+            .stdout(out)
+            .stderr(std::process::Stdio::null()),
+    )?;
+    let printed = std::fs::read_to_string(&out_path).map_err(|e| e.to_string())?;
+    Ok((usage, printed))
+}
+
+/// A number after `label` on a line of a command's summary (the line's
+/// indentation skipped).
+pub fn summary_number(summary: &str, label: &str) -> Option<u64> {
+    let line = summary
+        .lines()
+        .find(|l| l.trim_start().starts_with(label))?;
+    let rest = line.trim_start().strip_prefix(label)?;
+    rest.split_whitespace().next()?.parse().ok()
+}

@@ -14,7 +14,7 @@ use newshound::config::Config;
 use newshound::extract::{ExtractOptions, Extractor, Page};
 use newshound::simweb::SimWeb;
 
-pub use super::child::{extract_dir_jsonl, newshound_exe, run_measured, ChildUsage};
+pub use super::child::{extract_dir_jsonl, newshound_exe, ChildUsage};
 
 /// A `/proc/self/status` field in kB (`VmHWM`, `VmRSS`).
 pub fn status_kb(field: &str) -> Option<u64> {

@@ -12,11 +12,11 @@
 //! crawl), `--jobs 1` is printed beside it.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use newshound::simweb::real::{RealPage, RealSpec, RealWeb};
 
-use super::measure::{extract_dir_jsonl, newshound_exe as exe, run_measured, ChildUsage};
+use super::child::{run_on_new_db, summary_number};
+use super::measure::{extract_dir_jsonl, newshound_exe as exe, ChildUsage};
 use super::{median, runtime};
 
 /// Every set of the corpus.
@@ -44,36 +44,17 @@ struct Crawl {
     articles: u64,
 }
 
-/// A number after `label` on a line of the crawl's summary.
-fn summary_number(summary: &str, label: &str) -> Option<u64> {
-    let line = summary
-        .lines()
-        .find(|l| l.trim_start().starts_with(label))?;
-    let rest = line.trim_start().strip_prefix(label)?;
-    rest.split_whitespace().next()?.parse().ok()
-}
-
 fn crawl_once(web: &RealWeb, dir: &Path) -> Result<Crawl, String> {
     let config = dir.join("real.toml");
     std::fs::write(&config, web.config_toml(CONCURRENCY, true)).map_err(|e| e.to_string())?;
-    let db = dir.join("real.db");
-    for suffix in ["", "-wal", "-shm"] {
-        let _ = std::fs::remove_file(format!("{}{suffix}", db.display()));
-    }
-    let out_path = dir.join("crawl.out");
-    let out = std::fs::File::create(&out_path).map_err(|e| e.to_string())?;
-    let usage = run_measured(
-        Command::new(exe())
-            .arg("--config")
-            .arg(&config)
-            .arg("--db")
-            .arg(&db)
-            .arg("crawl")
-            .current_dir(dir)
-            .stdout(out)
-            .stderr(Stdio::null()),
+    let (usage, summary) = run_on_new_db(
+        &exe(),
+        &config,
+        &dir.join("real.db"),
+        &["crawl".as_ref()],
+        dir,
+        "crawl.out",
     )?;
-    let summary = std::fs::read_to_string(&out_path).map_err(|e| e.to_string())?;
     let number = |label| {
         summary_number(&summary, label).ok_or_else(|| format!("no {label:?} in: {summary}"))
     };
