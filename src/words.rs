@@ -66,9 +66,18 @@ pub fn tokenize(text: &str) -> Vec<&str> {
 /// The number of [`tokenize`] tokens, without building them: the article's
 /// word count is the length evaluation scores.
 pub fn word_count(text: &str) -> usize {
+    word_count_up_to(text, usize::MAX)
+}
+
+/// [`word_count`], counting no further than `limit`: whether a text reaches
+/// a length need not read a long article to its end.
+pub fn word_count_up_to(text: &str, limit: usize) -> usize {
     let mut n = 0;
     let mut in_word = false;
     for c in text.chars() {
+        if n >= limit {
+            break;
+        }
         if c.is_whitespace() {
             in_word = false;
         } else if is_cjk(c) {
@@ -99,6 +108,9 @@ mod tests {
         assert_eq!(word_count("The quick  brown\nfox"), 4);
         assert_eq!(word_count("新华社北京"), 5);
         assert_eq!(word_count(""), 0);
+        assert_eq!(word_count_up_to("one two three four", 2), 2);
+        assert_eq!(word_count_up_to("one two", 5), 2);
+        assert_eq!(word_count_up_to("新华社北京", 3), 3);
     }
 
     /// `store::word_count` used its own CJK ranges and left out CJK

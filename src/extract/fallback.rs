@@ -108,7 +108,7 @@ pub fn never_empty(dom: &Dom<'_>, doc: &scraper::Html, selection: Selection) -> 
 /// renders with a script, or behind a "read more" button, is the story;
 /// what the markup shows is its teaser.
 fn richer_schema_body(doc: &scraper::Html, selection: Selection) -> Selection {
-    let have = words(&selection.text);
+    let have = crate::words::word_count_up_to(&selection.text, SHORT_SELECTION_WORDS);
     if have >= SHORT_SELECTION_WORDS {
         return selection;
     }

@@ -1,9 +1,10 @@
 //! A fast hasher for a table whose keys the binary itself fixes (the
 //! language profiles' trigrams): one folded 128-bit multiply per eight
 //! bytes. A page's words are only looked up in it. A table that a page's
-//! own strings go *into* (class names, ids) keeps the standard library's
-//! seeded hasher: with a fixed, unkeyed hash a hostile page could choose
-//! names that collide and make every insert walk all the others.
+//! own strings go *into* (class names, ids) keeps a hasher keyed at random
+//! per table (`ahash::RandomState`): with a fixed, unkeyed hash a hostile
+//! page could choose names that collide and make every insert walk all the
+//! others.
 
 use std::hash::{BuildHasher, Hasher};
 

@@ -146,8 +146,8 @@ static ANY_WORD: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Whether class values hold a furniture word, per distinct value (pages
-/// repeat their class names).
-pub type ClassCache<'a> = HashMap<&'a str, bool>;
+/// repeat their class names); keyed per table, as the page's own names go in.
+pub type ClassCache<'a> = HashMap<&'a str, bool, ahash::RandomState>;
 
 /// Which furniture the element `i` is, from its tag and class/id words.
 fn named_kind<'a>(dom: &Dom<'a>, i: usize, classes: &mut ClassCache<'a>) -> Option<Kind> {

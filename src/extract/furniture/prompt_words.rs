@@ -3,6 +3,10 @@
 //! In: a line. Out: whether it may be a prompt ([`super::lines::is_prompt`]
 //! then runs the regexes on it); never `false` for a line they match.
 
+use std::sync::LazyLock;
+
+use aho_corasick::AhoCorasick;
+
 /// Words, lower case, one of which each alternative of [`PROMPT`](super::lines::PROMPT) and
 /// [`COOKIE_NOTICE`](super::lines::COOKIE_NOTICE) spells out (a test checks it): a line without any of
 /// them matches neither. Most lines hold none, and the regexes are slow on
@@ -35,12 +39,18 @@ pub(super) const PROMPT_WORDS: &[&str] = &[
 /// Unicode case folding reads as an ASCII one (`ſ` as `s`, the Kelvin sign
 /// as `k`), where only the regexes can tell.
 pub(super) fn may_be_prompt(line: &str) -> bool {
-    if line.contains(['\u{17F}', '\u{212A}']) {
-        return true;
-    }
-    let lower = line.to_ascii_lowercase();
-    PROMPT_WORDS.iter().any(|w| lower.contains(w))
+    PROMPT_WORD_FINDER.is_match(line)
 }
+
+/// [`PROMPT_WORDS`] in any ASCII case, and the two letters that fold to
+/// ASCII ones, found in one pass over a line (a search per word was 1.7 %
+/// of extraction time).
+static PROMPT_WORD_FINDER: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(PROMPT_WORDS.iter().copied().chain(["\u{17F}", "\u{212A}"]))
+        .expect("static word list")
+});
 
 #[cfg(test)]
 mod tests {

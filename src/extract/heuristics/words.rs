@@ -128,8 +128,8 @@ fn is_comment_name(name: &str) -> bool {
 /// read once per page, and a value is then a walk over its names' verdicts.
 pub(super) struct ClassWords<'a> {
     state_words: bool,
-    values: HashMap<&'a str, Words>,
-    names: HashMap<&'a str, NameWords>,
+    values: HashMap<&'a str, Words, ahash::RandomState>,
+    names: HashMap<&'a str, NameWords, ahash::RandomState>,
     /// The verdicts of the value being read (kept to reuse its allocation).
     scratch: Vec<NameWords>,
 }
