@@ -262,6 +262,14 @@ fn time_chars(dom: &Dom<'_>, i: usize) -> u32 {
     chars
 }
 
+/// Whether element `i` holds a heading.
+fn holds_heading(dom: &Dom<'_>, i: usize) -> bool {
+    let end = dom.nodes[i].end as usize;
+    dom.nodes[i..end]
+        .iter()
+        .any(|d| matches!(d.tag, Tag::H1 | Tag::H))
+}
+
 /// The furniture kind of element `i`, if it is short enough to be one.
 pub fn kind_of<'a>(
     dom: &Dom<'a>,
@@ -282,14 +290,15 @@ pub fn kind_of<'a>(
         if kind == Kind::AuthorBio && holds_copyright(dom, i) {
             return None;
         }
-        // A caption holds no heading: a box that does is a story's item.
-        let end = nd.end as usize;
-        if kind == Kind::Caption
-            && dom.nodes[i..end]
-                .iter()
-                .any(|d| matches!(d.tag, Tag::H1 | Tag::H))
-        {
-            return None;
+        // A caption holds no heading, and neither does the figure it
+        // captions: a box or figure that does is an item of a listicle (a
+        // heading, a photo and the item's text), whose text is the story.
+        if kind == Kind::Caption {
+            let parent = nd.parent as usize;
+            let figure = (dom.nodes[parent].tag == Tag::Figure).then_some(parent);
+            if holds_heading(dom, i) || figure.is_some_and(|f| holds_heading(dom, f)) {
+                return None;
+            }
         }
         let max = match kind {
             Kind::AuthorBio => tune::BIO_MAX_CHARS,

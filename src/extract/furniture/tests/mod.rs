@@ -6,11 +6,13 @@ use super::lines::{
     is_byline, is_credit, is_dateline, is_link_list_heading, is_prompt, is_read_more_line,
     is_tag_line,
 };
+mod captions;
+
 use crate::extract::ablation::{Ablations, Step};
 use crate::extract::{extract_html, Algorithm, ExtractOptions};
 
 /// A story of `n` paragraphs with enough text to be selected.
-fn story(n: usize) -> String {
+pub(super) fn story(n: usize) -> String {
     (0..n)
         .map(|i| {
             format!(
@@ -22,7 +24,7 @@ fn story(n: usize) -> String {
 }
 
 /// The text `auto` extracts from a page whose article is `inner`.
-fn text_of(inner: &str, opts: &ExtractOptions) -> String {
+pub(super) fn text_of(inner: &str, opts: &ExtractOptions) -> String {
     let html = format!(
         "<html><head><title>Council agrees the budget</title></head><body>\
          <nav><a href=/>Home</a> <a href=/n>News</a></nav>\
@@ -32,43 +34,16 @@ fn text_of(inner: &str, opts: &ExtractOptions) -> String {
     extract_html(&html, None, opts).text
 }
 
-fn default_text(inner: &str) -> String {
+pub(super) fn default_text(inner: &str) -> String {
     text_of(inner, &ExtractOptions::default())
 }
 
-fn ablated(step: Step) -> ExtractOptions {
+pub(super) fn ablated(step: Step) -> ExtractOptions {
     ExtractOptions {
         algorithm: Algorithm::Auto,
         ablate: Ablations::default().with(step),
         ..ExtractOptions::default()
     }
-}
-
-#[test]
-fn figcaption_and_credit_spans_are_left_out() {
-    let inner = format!(
-        "{}<figure><img src=a.jpg><figcaption><span class=caption>The mayor speaks \
-         to residents outside the hall.</span> <span class=credit>Photo: Jane Roe / \
-         Reuters</span></figcaption></figure>{}",
-        story(2),
-        story(3)
-    );
-    let t = default_text(&inner);
-    assert!(!t.contains("The mayor speaks"), "{t}");
-    assert!(!t.contains("Jane Roe"), "{t}");
-    assert!(t.contains("Paragraph 2 of the report"), "{t}");
-    let kept = text_of(&inner, &ablated(Step::Captions));
-    assert!(kept.contains("The mayor speaks"), "{kept}");
-    let keep_captions = ExtractOptions {
-        keep: super::Keep {
-            captions: true,
-            bylines: false,
-        },
-        ..ExtractOptions::default()
-    };
-    let kept = text_of(&inner, &keep_captions);
-    assert!(kept.contains("The mayor speaks"), "{kept}");
-    assert!(kept.contains("Jane Roe"), "a kept caption keeps its credit");
 }
 
 #[test]
@@ -253,20 +228,6 @@ fn prompt_and_link_list_lines() {
 }
 
 #[test]
-fn caption_state_class_is_no_caption() {
-    // buzzfeed-1 (readability-dev): list items are `<div class="… no_caption">`
-    // holding a heading and a photo; the heading is text.
-    let inner = format!(
-        "{}<div class='superlist_item no_caption'><h2>The mother described how her \
-         daughter was burning up from within.</h2><img src=a.jpg></div>{}",
-        story(2),
-        story(2)
-    );
-    let t = default_text(&inner);
-    assert!(t.contains("burning up from within"), "{t}");
-}
-
-#[test]
 fn heading_with_a_slug_id_is_not_a_dateline() {
     // google-sre-book-1 (readability-dev): `<dt id="comparing-over-time-or-
     // experiment-groups">`; "time" in a slug names nothing.
@@ -417,32 +378,6 @@ fn about_box_with_a_copyright_notice_is_not_a_bio() {
 }
 
 #[test]
-fn enlarge_caption_lines_and_cookie_notices_are_left_out() {
-    assert!(super::lines::is_caption_line(
-        "Vergrößern Eine kleine runde Aussparung für die Facetime-Kamera im Display."
-    ));
-    assert!(!super::lines::is_caption_line(
-        "Enlarge leaders' photos & mount next to bio sketches."
-    ));
-    assert!(!super::lines::is_caption_line(
-        "Vergrößern Sie das Bild mit einem Klick."
-    ));
-    assert!(is_prompt(
-        "Zachęcamy do regularnych odwiedzin naszej strony. Informujemy, że korzystamy z cookies."
-    ));
-    let inner = format!(
-        "{}<div class=visual><img src=a.jpg><div class=description>Vergrößern Das neue \
-         Rathaus am Markt, von Süden gesehen.</div></div>{}",
-        story(2),
-        story(2)
-    );
-    let t = default_text(&inner);
-    assert!(!t.contains("Das neue Rathaus"), "{t}");
-    let kept = text_of(&inner, &ablated(Step::Captions));
-    assert!(kept.contains("Das neue Rathaus"), "{kept}");
-}
-
-#[test]
 fn byline_with_contributor_roles_and_section_label_are_left_out() {
     // guardian-1 and bbc-1 (readability-dev).
     assert!(is_byline(
@@ -465,30 +400,6 @@ fn byline_with_contributor_roles_and_section_label_are_left_out() {
     );
     let kept = text_of(&inner, &ablated(Step::TagLines));
     assert!(kept.contains("From the section"), "{kept}");
-}
-
-#[test]
-fn a_one_item_list_under_a_figure_is_its_caption() {
-    let inner = format!(
-        "{}<figure><img src=a.jpg></figure><ul><li><p>The mayor at her farm, where she \
-         was born and grew up</p></li></ul>{}<ul><li>A list of one point that follows \
-         a paragraph stays in the story.</li></ul>{}",
-        story(2),
-        story(2),
-        story(2)
-    );
-    let t = default_text(&inner);
-    assert!(!t.contains("The mayor at her farm"), "{t}");
-    assert!(t.contains("A list of one point"), "{t}");
-    let kept = text_of(&inner, &ablated(Step::FigureLists));
-    assert!(kept.contains("The mayor at her farm"), "{kept}");
-    // A figure with a caption of its own is followed by the story's list.
-    let captioned = inner.replace(
-        "<img src=a.jpg></figure>",
-        "<img src=a.jpg><figcaption>The hall.</figcaption></figure>",
-    );
-    let t = default_text(&captioned);
-    assert!(t.contains("The mayor at her farm"), "{t}");
 }
 
 #[test]
