@@ -337,10 +337,14 @@ pub(super) static COOKIE_NOTICE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("static regex")
 });
 
-/// Newsletter, subscription, app and cookie prompts.
+/// Newsletter, subscription, app and cookie prompts. The words between
+/// "get our" and "newsletter" (and the like) are `[\w\s]*`, unbounded: the
+/// line's length bounds them, and a bounded run of Unicode `\w` is compiled
+/// into one copy of the class per character (60 ms of every process's
+/// start for three such runs, against 5 ms).
 pub(super) static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:sign\s+up\b|subscribe\b|get\s+(?:our|the)\s+[\w\s]{0,40}newsletter|join\s+our\s+(?:mailing\s+list|newsletter)|enter\s+your\s+email|download\s+(?:our|the)\s+[\w\s]{0,20}app\b|follow\s+us\s+on\b|like\s+us\s+on\s+facebook|we\s+use\s+cookies|this\s+(?:web)?site\s+uses\s+cookies|by\s+(?:using|continuing)\b.{0,60}\bcookies|support\s+(?:our|independent)\s+journalism|already\s+a\s+subscriber|want\s+more\b.{0,60}\b(?:inbox|newsletter)|to\s+view\s+the\s+full\s+(?:story|article)\b.{0,20}\b(?:subscribe|log\s+in)|if\s+you.re\s+seeing\s+this\s+message|we\s+respect\s+your\s+privacy|.{0,80}\bdownload\s+(?:our|the)\s+[\w\s]{0,30}\bapps?\b|wir\s+(?:verwenden|nutzen)\s+cookies|diese\s+(?:web)?seite\s+(?:verwendet|nutzt)\s+cookies|wir\s+respektieren\s+(?:deine|ihre)\s+privatsph(?:ä|ae)re|(?:jetzt\s+)?(?:den\s+)?newsletter\s+abonnieren|jetzt\s+abonnieren|folgen\s+sie\s+uns\s+auf|nous\s+utilisons\s+des\s+cookies|ce\s+site\s+utilise\s+des\s+cookies|abonnez-vous|utilizamos\s+cookies|este\s+sitio\s+(?:web\s+)?utiliza\s+cookies|suscr[ií]bete|(?:korzystamy|używamy)\s+z?\s*(?:plików\s+)?cookies)",
+        r"(?i)^(?:sign\s+up\b|subscribe\b|get\s+(?:our|the)\s+[\w\s]*newsletter|join\s+our\s+(?:mailing\s+list|newsletter)|enter\s+your\s+email|download\s+(?:our|the)\s+[\w\s]*app\b|follow\s+us\s+on\b|like\s+us\s+on\s+facebook|we\s+use\s+cookies|this\s+(?:web)?site\s+uses\s+cookies|by\s+(?:using|continuing)\b.{0,60}\bcookies|support\s+(?:our|independent)\s+journalism|already\s+a\s+subscriber|want\s+more\b.{0,60}\b(?:inbox|newsletter)|to\s+view\s+the\s+full\s+(?:story|article)\b.{0,20}\b(?:subscribe|log\s+in)|if\s+you.re\s+seeing\s+this\s+message|we\s+respect\s+your\s+privacy|.{0,80}\bdownload\s+(?:our|the)\s+[\w\s]*\bapps?\b|wir\s+(?:verwenden|nutzen)\s+cookies|diese\s+(?:web)?seite\s+(?:verwendet|nutzt)\s+cookies|wir\s+respektieren\s+(?:deine|ihre)\s+privatsph(?:ä|ae)re|(?:jetzt\s+)?(?:den\s+)?newsletter\s+abonnieren|jetzt\s+abonnieren|folgen\s+sie\s+uns\s+auf|nous\s+utilisons\s+des\s+cookies|ce\s+site\s+utilise\s+des\s+cookies|abonnez-vous|utilizamos\s+cookies|este\s+sitio\s+(?:web\s+)?utiliza\s+cookies|suscr[ií]bete|(?:korzystamy|używamy)\s+z?\s*(?:plików\s+)?cookies)",
     )
     .expect("static regex")
 });
