@@ -15,8 +15,8 @@ use chrono_tz::Tz;
 use clap::{FromArgMatches, Parser, Subcommand};
 
 use cli::arg_values::{
-    at_least_one, demo_articles, eval_algorithms, jobs, learned_algorithm, page_url,
-    parse_ablations, AlgorithmArg, EvalAlgorithms, FormatArg,
+    algorithm, at_least_one, demo_articles, eval_algorithms, jobs, learned_algorithm, page_url,
+    parse_ablations, EvalAlgorithms, FormatArg,
 };
 use cli::filter::Filter;
 use newshound::config::parse_time_zone;
@@ -113,8 +113,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
         /// Content-selection algorithm (default: from the config, else auto).
-        #[arg(long, value_enum)]
-        algorithm: Option<AlgorithmArg>,
+        #[arg(long, value_parser = algorithm())]
+        algorithm: Option<Algorithm>,
         /// Model file for nb/tree (from `newshound train`; default:
         /// `[extract] model`, else the model shipped in the binary).
         #[arg(long, value_name = "FILE")]
@@ -265,8 +265,8 @@ pub enum Command {
         #[command(flatten)]
         filter: Filter,
         /// Content-selection algorithm (default: from the config, else auto).
-        #[arg(long, value_enum)]
-        algorithm: Option<AlgorithmArg>,
+        #[arg(long, value_parser = algorithm())]
+        algorithm: Option<Algorithm>,
     },
     /// Copy a whole corpus to another database, ids kept: SQLite to
     /// PostgreSQL, back, or to another file or database of the same kind.

@@ -2,6 +2,7 @@
 //! algorithm and format names (the library has no clap), URLs and step lists.
 //! Each parser's error is the text clap prints after the option's name.
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use newshound::export::Format;
 use newshound::extract::{Ablations, Algorithm};
 
@@ -53,9 +54,9 @@ pub(crate) fn eval_algorithms(s: &str) -> Result<EvalAlgorithms, String> {
     if s.trim().eq_ignore_ascii_case("all") {
         return Ok(EvalAlgorithms::All);
     }
-    <AlgorithmArg as clap::ValueEnum>::from_str(s.trim(), true)
-        .map(|a| EvalAlgorithms::One(a.into()))
-        .map_err(|_| {
+    Algorithm::from_name(s.trim())
+        .map(EvalAlgorithms::One)
+        .ok_or_else(|| {
             let names: Vec<&str> = Algorithm::ALL.iter().map(|a| a.name()).collect();
             format!("expected all or one of {}", names.join(", "))
         })
@@ -72,47 +73,18 @@ pub(crate) fn page_url(s: &str) -> Result<url::Url, String> {
 
 /// `train --algorithm`: a learned algorithm.
 pub(crate) fn learned_algorithm(s: &str) -> Result<Algorithm, String> {
-    match <AlgorithmArg as clap::ValueEnum>::from_str(s.trim(), true).map(Algorithm::from) {
-        Ok(a) if a.is_learned() => Ok(a),
+    match Algorithm::from_name(s.trim()) {
+        Some(a) if a.is_learned() => Ok(a),
         _ => Err("expected nb or tree".to_string()),
     }
 }
 
-/// `--algorithm` values: [`Algorithm`] as clap reads it (the library has no
-/// clap), with the help text of each value.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum AlgorithmArg {
-    /// CETD text density (C/T) with DensitySum selection.
-    Td,
-    /// CETD composite text density with DensitySum selection.
-    Ctd,
-    /// The best-scoring combination (default).
-    Auto,
-    /// CEDS (Yu & Jin): leaf levels, block fusion, ContentImportance threshold.
-    Ceds,
-    /// Punctuation statistics (Li & Jiang): noise nodes out, punctuated text in.
-    Punct,
-    /// Naive Bayes block classifier (a trained model; see --model).
-    Nb,
-    /// C4.5 decision tree block classifier (a trained model; see --model).
-    Tree,
-    /// CETD hybrid text density: CTD weighted by approximated visual importance.
-    Htd,
-}
-
-impl From<AlgorithmArg> for Algorithm {
-    fn from(arg: AlgorithmArg) -> Self {
-        match arg {
-            AlgorithmArg::Td => Algorithm::Td,
-            AlgorithmArg::Ctd => Algorithm::Ctd,
-            AlgorithmArg::Auto => Algorithm::Auto,
-            AlgorithmArg::Ceds => Algorithm::Ceds,
-            AlgorithmArg::Punct => Algorithm::Punct,
-            AlgorithmArg::Nb => Algorithm::Nb,
-            AlgorithmArg::Tree => Algorithm::Tree,
-            AlgorithmArg::Htd => Algorithm::Htd,
-        }
-    }
+/// `--algorithm` of `extract` and `reextract`: an algorithm by name, each
+/// listed in `--help` with [`Algorithm::about`].
+pub(crate) fn algorithm() -> impl TypedValueParser<Value = Algorithm> {
+    let names = Algorithm::ALL.map(|a| PossibleValue::new(a.name()).help(a.about()));
+    PossibleValuesParser::new(names)
+        .map(|name| Algorithm::from_name(&name).expect("one of the listed names"))
 }
 
 /// `--format` values of `export`: [`Format`] as clap reads it.

@@ -223,7 +223,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
             // Without --comments, `[extract] comments` decides.
             let mut opts = extract_options(
                 globals,
-                algorithm.map(Algorithm::from),
+                algorithm,
                 model.as_deref(),
                 Zone::Flag(timezone),
                 comments.then_some(true),
@@ -278,13 +278,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
         Command::Serve { addr, allow_host } => serve_cmd::serve(globals, addr, allow_host),
         Command::Copy { from, to } => copy_cmd::copy(out, &from, &to),
         Command::Reextract { filter, algorithm } => {
-            let opts = extract_options(
-                globals,
-                algorithm.map(Algorithm::from),
-                None,
-                Zone::Flag(None),
-                None,
-            )?;
+            let opts = extract_options(globals, algorithm, None, Zone::Flag(None), None)?;
             reextract_cmd::reextract(globals, out, &filter, &opts)
         }
         Command::Eval {

@@ -64,26 +64,19 @@ pub use furniture::Keep;
 pub use model::{BlockModel, ModelError};
 pub use tree::rule::{RuleOutcome, SiteRule};
 
-/// Which content-selection algorithm to run (`--algorithm`, `[extract] algorithm`).
+/// Which content-selection algorithm to run (`--algorithm`, `[extract] algorithm`);
+/// [`Algorithm::about`] says what each does.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Algorithm {
-    /// CETD text density (C/T) with DensitySum selection.
     Td,
-    /// CETD composite text density with DensitySum selection.
     Ctd,
-    /// The best-scoring combination (default).
     #[default]
     Auto,
-    /// CEDS (Yu & Jin): leaf levels, block fusion, ContentImportance threshold.
     Ceds,
-    /// Punctuation statistics (Li & Jiang): noise nodes out, punctuated text in.
     Punct,
-    /// Naive Bayes block classifier (a trained model; `--model`).
     Nb,
-    /// C4.5 decision tree block classifier (a trained model; `--model`).
     Tree,
-    /// CETD hybrid text density: CTD weighted by approximated visual importance.
     Htd,
 }
 
@@ -111,6 +104,33 @@ impl Algorithm {
             Algorithm::Nb => "nb",
             Algorithm::Tree => "tree",
             Algorithm::Htd => "htd",
+        }
+    }
+
+    /// The algorithm of a [`name`](Algorithm::name), in any ASCII case.
+    pub fn from_name(name: &str) -> Option<Algorithm> {
+        Algorithm::ALL
+            .into_iter()
+            .find(|a| a.name().eq_ignore_ascii_case(name))
+    }
+
+    /// What the algorithm does, in one line (`--algorithm`'s help).
+    pub fn about(self) -> &'static str {
+        match self {
+            Algorithm::Td => "CETD text density (C/T) with DensitySum selection",
+            Algorithm::Ctd => "CETD composite text density with DensitySum selection",
+            Algorithm::Auto => "The best-scoring combination (default)",
+            Algorithm::Ceds => {
+                "CEDS (Yu & Jin): leaf levels, block fusion, ContentImportance threshold"
+            }
+            Algorithm::Punct => {
+                "Punctuation statistics (Li & Jiang): noise nodes out, punctuated text in"
+            }
+            Algorithm::Nb => "Naive Bayes block classifier (a trained model; see --model)",
+            Algorithm::Tree => "C4.5 decision tree block classifier (a trained model; see --model)",
+            Algorithm::Htd => {
+                "CETD hybrid text density: CTD weighted by approximated visual importance"
+            }
         }
     }
 

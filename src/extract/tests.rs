@@ -555,3 +555,14 @@ fn a_text_over_the_cap_is_cut_after_its_last_whole_line() {
     assert_eq!(a.cap_text(5), Some(20));
     assert_eq!(a.text, "éé");
 }
+
+#[test]
+fn algorithm_names_read_back_in_any_case() {
+    for a in Algorithm::ALL {
+        assert_eq!(Algorithm::from_name(a.name()), Some(a));
+        assert_eq!(Algorithm::from_name(&a.name().to_uppercase()), Some(a));
+        assert!(!a.about().is_empty());
+    }
+    assert_eq!(Algorithm::from_name("all"), None);
+    assert_eq!(Algorithm::from_name(""), None);
+}
