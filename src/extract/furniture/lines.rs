@@ -353,9 +353,30 @@ pub(super) static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
 /// cookies (short; a paragraph about newsletters is not a prompt).
 pub fn is_prompt(line: &str) -> bool {
     let line = line.trim();
-    line.chars().count() <= tune::PROMPT_MAX_CHARS
-        && super::prompt_words::may_be_prompt(line)
+    if line.chars().count() > tune::PROMPT_MAX_CHARS {
+        return false;
+    }
+    if !line.is_ascii() && is_member_prompt(line) {
+        return true;
+    }
+    super::prompt_words::may_be_prompt(line)
         && (PROMPT.is_match(line) || COOKIE_NOTICE.is_match(line))
+}
+
+/// The paywall's words on Japanese pages: members-only ("会員限定"), member
+/// registration ("会員登録"), paid articles ("有料記事"), unlimited reading
+/// ("読み放題"). The Japanese press sells its articles by membership, and
+/// its free part ends in such lines ("有料会員になると会員限定の有料記事もお
+/// 読みいただけます。"), each of whose characters a scorer counts as a token.
+/// A story about a membership business says "会員数" or "有料会員"; these
+/// four words are the paywall's own.
+static MEMBER_PROMPT: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"会員(?:限定|登録)|有料記事|読み放題").expect("static regex"));
+
+/// A paywall line of a Japanese page: short (a sentence of the story with
+/// the same words runs longer) and holding [`MEMBER_PROMPT`]'s words.
+fn is_member_prompt(line: &str) -> bool {
+    line.chars().count() <= tune::MEMBER_PROMPT_MAX_CHARS && MEMBER_PROMPT.is_match(line)
 }
 
 /// Headings that open a list of links to other stories inside or after the

@@ -83,8 +83,11 @@ mod tune {
     /// furniture line (the longest line rule, prompts, allows 200 with
     /// spaces).
     pub const SHORT_LINE_CHARS: u32 = 200;
-    /// A prompt line holds at most this many characters.
+    /// A prompt line holds at most this many characters …
     pub const PROMPT_MAX_CHARS: usize = 200;
+    /// … and a Japanese paywall line this many (a sentence of the story
+    /// runs longer; the longest paywall line seen held 51).
+    pub const MEMBER_PROMPT_MAX_CHARS: usize = 64;
     /// A link-list heading holds at most this many characters.
     pub const LINK_HEADING_MAX_CHARS: usize = 40;
     /// Bylines and datelines are looked for among the first paragraphs up

@@ -228,6 +228,23 @@ fn prompt_and_link_list_lines() {
 }
 
 #[test]
+fn japanese_paywall_lines_are_prompts_and_sentences_about_members_are_not() {
+    assert!(is_prompt(
+        "有料会員になると会員限定の有料記事もお読みいただけます。"
+    ));
+    assert!(is_prompt("この記事は会員限定です。"));
+    assert!(is_prompt("会員向け記事が読み放題"));
+    // A story about a membership business, in its own words.
+    assert!(!is_prompt("同社の有料会員数は前年より２割増えた。"));
+    // A long sentence of the story that names the paywall is not a line of it.
+    let long = format!(
+        "{}会員限定の記事について説明した。",
+        "記者会見で".repeat(12)
+    );
+    assert!(!is_prompt(&long));
+}
+
+#[test]
 fn heading_with_a_slug_id_is_not_a_dateline() {
     // google-sre-book-1 (readability-dev): `<dt id="comparing-over-time-or-
     // experiment-groups">`; "time" in a slug names nothing.
