@@ -243,7 +243,7 @@ pub fn removal_mask_with(
         }
         let noise = node.flags & attr_flags::HIDDEN != 0
             || is_semantic_noise(dom, i)
-            || flags.hint[i].negative;
+            || (flags.hint[i].negative && !is_link_in_sentence(dom, stats, i));
         let own_text = stats[i].chars.saturating_sub(stats[i].link_chars);
         let guarded = flags.holds_article[i]
             || (u64::from(own_text) * 2 >= u64::from(body_text)
@@ -257,6 +257,38 @@ pub fn removal_mask_with(
     }
     dom.close_removed(&mut removed);
     removed
+}
+
+/// Non-link characters around a link in its parent for the parent to be
+/// running text (a sentence or more), not a list of links with labels.
+const SENTENCE_MIN_TEXT: u32 = 60;
+
+/// A link inside a sentence: its parent holds running text, and a word
+/// touches the link ("元タレントの<a class="tag-link">中居正広</a>氏",
+/// "the <a class="related-link">report</a> says"). Its class names the kind
+/// of page it leads to (a tag page, a related story, a shop), and cutting
+/// it out leaves a sentence with a hole; the boxes that hold such links
+/// (a tag list, a related rail) are judged by their own names.
+fn is_link_in_sentence(dom: &Dom<'_>, stats: &[Stats], i: usize) -> bool {
+    if dom.nodes[i].tag != Tag::A {
+        return false;
+    }
+    let parent = dom.nodes[i].parent as usize;
+    let p = &stats[parent];
+    if p.chars.saturating_sub(p.link_chars) < SENTENCE_MIN_TEXT {
+        return false;
+    }
+    let siblings: Vec<usize> = dom.children(parent).collect();
+    let Some(at) = siblings.iter().position(|&c| c == i) else {
+        return false;
+    };
+    let wordy = |k: usize| {
+        let n = &dom.nodes[k];
+        n.tag == Tag::Text && n.text.chars().any(char::is_alphanumeric)
+    };
+    let before = at.checked_sub(1).map(|k| siblings[k]);
+    let after = siblings.get(at + 1).copied();
+    before.is_some_and(wordy) || after.is_some_and(wordy)
 }
 
 /// A list of story teasers ("river", "stream", related rail): at least

@@ -169,3 +169,29 @@ fn regression_responsive_visibility_and_typed_widgets_removed_the_story() {
     assert!(!h("widget Blog").negative, "Blogger's posts");
     assert!(h("widget").negative && h("widget widget_recent_entries").negative);
 }
+
+#[test]
+fn regression_tag_links_inside_a_sentence_were_cut_out_of_it() {
+    // A publisher that links names in the story to their tag pages
+    // (`<a class="tag-link">`): the words went, the sentence kept a hole.
+    let html = "<body><div><p>The former star <a class=tag-link href=/tags/1>Jane Roe</a> \
+                was in trouble with <a class=tag-link href=/tags/2>the network</a>, and the \
+                scandal spread to sport as sponsors withdrew.</p>\
+                <div class=tags>Tags: <a class=tag-link href=/tags/1>Jane Roe</a>, \
+                <a class=tag-link href=/tags/2>Network</a></div>\
+                <p class=tag-cloud><a class=tag-link href=/tags/3>Sport</a> \
+                <a class=tag-link href=/tags/4>Scandals</a></p></div></body>";
+    let doc = scraper::Html::parse_document(html);
+    let dom = Dom::build(&doc);
+    let stats = dom.stats(&vec![false; dom.len()]);
+    let removed = removal_mask(&dom, &stats, &Flags::compute(&dom, true));
+    let links: Vec<usize> = (0..dom.len())
+        .filter(|&i| dom.nodes[i].tag == Tag::A)
+        .collect();
+    assert_eq!(links.len(), 6);
+    assert!(!removed[links[0]] && !removed[links[1]], "in the sentence");
+    assert!(
+        links[2..].iter().all(|&l| removed[l]),
+        "a tag list and a cloud of tag links are no sentence"
+    );
+}
