@@ -41,6 +41,7 @@ pub(crate) mod headline;
 pub(crate) mod heuristics;
 pub(crate) mod htd;
 mod key_hash;
+mod link_pruning;
 pub(crate) mod markdown;
 pub(crate) mod metadata;
 pub(crate) mod model;

@@ -70,6 +70,7 @@ use super::dom::{link_density, non_link, Dom, Stats, Tag};
 use super::furniture;
 use super::headline;
 use super::heuristics::{removal_mask_with, skip_teaser_lists, Flags};
+use super::link_pruning;
 use super::tail;
 use super::text::{assemble_kept, Para, TextSink};
 use super::{ExtractOptions, Method, Selection};
@@ -104,10 +105,6 @@ mod tune {
     /// Step 3: ancestors of the best node whose same-class siblings are
     /// merged (a body split into sections).
     pub const ANCESTOR_LEVELS: usize = 3;
-    /// Step 4: blocks with link density above this are pruned …
-    pub const PRUNE_LINK_DENSITY: f64 = 0.5;
-    /// … unless they hold at least this many non-link characters.
-    pub const PRUNE_KEEP_TEXT: u32 = 200;
 }
 
 /// The default: CETD plus heuristics (steps 1–6 of the module doc). The
@@ -162,7 +159,7 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
     } else {
         candidate::interior_link_lists(dom, &stats, best, &keep, &removed)
     };
-    let mut skip = prune_link_dense(dom, &stats, &removed, &interior);
+    let mut skip = link_pruning::prune_link_dense(dom, &stats, &removed, &interior);
     if !opts.ablate.off(Step::TeaserLists) {
         skip_teaser_lists(dom, &stats, &keep, &mut skip);
     }
@@ -461,27 +458,6 @@ fn add_ancestor_siblings(
         }
         a = parent;
     }
-}
-
-/// Skip mask: removed nodes plus link-dense blocks (navigation lists, teaser
-/// lists) that do not hold much text of their own, except `exempt` ones.
-fn prune_link_dense(
-    dom: &Dom<'_>,
-    stats: &[Stats],
-    removed: &[bool],
-    exempt: &[bool],
-) -> Vec<bool> {
-    let mut skip = removed.to_vec();
-    for (i, nd) in dom.nodes.iter().enumerate().skip(1) {
-        if skip[i] || exempt[i] || !nd.tag.is_block() || matches!(nd.tag, Tag::H1) {
-            continue;
-        }
-        let st = &stats[i];
-        if link_density(st) > tune::PRUNE_LINK_DENSITY && non_link(st) < tune::PRUNE_KEEP_TEXT {
-            skip[i] = true;
-        }
-    }
-    skip
 }
 
 /// Drop paragraphs at the edges that are mostly link text, or short and
