@@ -16,6 +16,7 @@
 //! kept ([`Keep`], set by `eval`'s gold convention), never by keeping them
 //! in `extract`'s output.
 
+mod disclosures;
 pub mod lines;
 pub mod markup;
 mod prompt_words;
@@ -207,6 +208,15 @@ pub fn drop_lines(
     };
     let mut k = 0;
     while k < len {
+        // Disclosures run to a few sentences of legal wording.
+        if prompts
+            && paras[chosen[k]].chars as usize <= disclosures::DISCLOSURE_MAX_CHARS
+            && disclosures::is_disclosure(text(k))
+        {
+            drop[k] = true;
+            k += 1;
+            continue;
+        }
         // Every rule below is for short lines: prose is passed at once.
         if paras[chosen[k]].chars > tune::SHORT_LINE_CHARS {
             k += 1;
