@@ -173,7 +173,8 @@ pub fn gallery_in_declared_body(dom: &Dom<'_>, stats: &[Stats], best: usize) -> 
 /// non-link text before and after it, written in the paragraph flow (a
 /// child of the best node, or a `<p>` beside it) and with items of some
 /// length; and every `<p>` there that writes two or more links into its
-/// text ("Tokyo: <a>Chiyoda</a>, <a>Minato</a>", a link round-up). Release
+/// text ("Tokyo: <a>Chiyoda</a>, <a>Minato</a>", a link round-up), or is
+/// a sentence with a link in it ([`is_linked_sentence`]). Release
 /// notes, reading lists, "in progress" bug lists and lists of the places
 /// an earthquake was felt are link lists the reader reads; a pull-out box
 /// of related links sits in its own box, font-size controls ("A A A") are
@@ -232,7 +233,7 @@ pub fn interior_link_lists(
         let end = nd.end as usize;
         let kind = match nd.tag {
             Tag::List => long_items(i),
-            Tag::P => written_links(i),
+            Tag::P => written_links(i) || is_linked_sentence(dom, i),
             _ => false,
         };
         if kind
@@ -253,6 +254,33 @@ pub fn interior_link_lists(
         i += 1;
     }
     interior
+}
+
+/// A paragraph that is one or more sentences with links in them ("He
+/// replaced John Doe, <a>who for eight months combined the job with his
+/// work in marketing.</a>"): it starts with its own words, not a link, and
+/// ends a sentence. Link lists and teasers are links alone, or a label
+/// and a headline ("Read more: <a>…</a>"), and a headline ends without a
+/// full stop.
+fn is_linked_sentence(dom: &Dom<'_>, i: usize) -> bool {
+    if dom.nodes[i].tag != Tag::P {
+        return false;
+    }
+    let mut texts = dom.nodes[i + 1..dom.nodes[i].end as usize]
+        .iter()
+        .filter(|nd| nd.tag == Tag::Text && nd.chars > 0);
+    let Some(first) = texts.next() else {
+        return false;
+    };
+    let opening = first.text.trim_end();
+    if first.in_link || opening.ends_with([':', '：']) || !opening.chars().any(char::is_alphabetic)
+    {
+        return false;
+    }
+    let last = texts.next_back().unwrap_or(first);
+    last.text
+        .trim_end()
+        .ends_with(['.', '!', '?', '…', '。', '！', '？', '"', '”', '»'])
 }
 
 #[cfg(test)]
@@ -433,5 +461,33 @@ mod tests {
             "links written into the text"
         );
         assert!(!interior[find(&dom, "teaser")], "one link: a teaser line");
+    }
+
+    #[test]
+    fn regression_a_sentence_with_a_long_link_in_the_story_was_pruned() {
+        let doc = Html::parse_document(&format!(
+            "<body><div>{}{}<p id=sentence>He replaced John Doe, <a href=/a>who for the last \
+             eight months combined the job with his work in marketing.</a></p>\
+             <p id=headline><a href=/b>Council approves the new budget after a debate</a></p>\
+             <p id=label>Read more: <a href=/c>The mayor resigns after the vote.</a></p>\
+             <p id=plug>Also on the site <a href=/d>Ten things to do this weekend</a></p>{}{}\
+             </div></body>",
+            para(0),
+            para(1),
+            para(2),
+            para(3)
+        ));
+        let dom = Dom::build(&doc);
+        let keep = vec![true; dom.len()];
+        let removed = vec![false; dom.len()];
+        let stats = dom.stats(&removed);
+        let interior = interior_link_lists(&dom, &stats, 0, &keep, &removed);
+        assert!(interior[find(&dom, "sentence")], "a sentence");
+        for teaser in ["headline", "label", "plug"] {
+            assert!(
+                !interior[find(&dom, teaser)],
+                "{teaser}: a link, no sentence"
+            );
+        }
     }
 }
