@@ -440,12 +440,11 @@ mod tests {
         assert!(!interior[find(&dom, "first")] && !interior[find(&dom, "last")]);
     }
 
-    #[test]
-    fn regression_a_paragraph_of_linked_place_names_in_the_story_was_pruned() {
+    /// Whether each of `ids` is marked interior in a story of four kept
+    /// paragraphs, two before `middle` and two after it.
+    fn interior_marks(middle: &str, ids: &[&str]) -> Vec<bool> {
         let doc = Html::parse_document(&format!(
-            "<body><div>{}{}<p id=places>Miyazaki: <a href=/t>Takanabe</a>, \
-             <a href=/s>Shintomi</a>, <a href=/m>Miyazaki city</a></p>\
-             <p id=teaser>Read also: <a href=/x>Storm hits the coast overnight</a></p>{}{}</div></body>",
+            "<body><div>{}{}{middle}{}{}</div></body>",
             para(0),
             para(1),
             para(2),
@@ -456,38 +455,38 @@ mod tests {
         let removed = vec![false; dom.len()];
         let stats = dom.stats(&removed);
         let interior = interior_link_lists(&dom, &stats, 0, &keep, &removed);
-        assert!(
-            interior[find(&dom, "places")],
-            "links written into the text"
+        ids.iter().map(|id| interior[find(&dom, id)]).collect()
+    }
+
+    #[test]
+    fn regression_a_paragraph_of_linked_place_names_in_the_story_was_pruned() {
+        let marks = interior_marks(
+            "<p id=places>Miyazaki: <a href=/t>Takanabe</a>, <a href=/s>Shintomi</a>, \
+             <a href=/m>Miyazaki city</a></p>\
+             <p id=teaser>Read also: <a href=/x>Storm hits the coast overnight</a></p>",
+            &["places", "teaser"],
         );
-        assert!(!interior[find(&dom, "teaser")], "one link: a teaser line");
+        assert_eq!(
+            marks,
+            [true, false],
+            "links written into the text; one link: a teaser line"
+        );
     }
 
     #[test]
     fn regression_a_sentence_with_a_long_link_in_the_story_was_pruned() {
-        let doc = Html::parse_document(&format!(
-            "<body><div>{}{}<p id=sentence>He replaced John Doe, <a href=/a>who for the last \
-             eight months combined the job with his work in marketing.</a></p>\
+        let marks = interior_marks(
+            "<p id=sentence>He replaced John Doe, <a href=/a>who for the last eight months \
+             combined the job with his work in marketing.</a></p>\
              <p id=headline><a href=/b>Council approves the new budget after a debate</a></p>\
              <p id=label>Read more: <a href=/c>The mayor resigns after the vote.</a></p>\
-             <p id=plug>Also on the site <a href=/d>Ten things to do this weekend</a></p>{}{}\
-             </div></body>",
-            para(0),
-            para(1),
-            para(2),
-            para(3)
-        ));
-        let dom = Dom::build(&doc);
-        let keep = vec![true; dom.len()];
-        let removed = vec![false; dom.len()];
-        let stats = dom.stats(&removed);
-        let interior = interior_link_lists(&dom, &stats, 0, &keep, &removed);
-        assert!(interior[find(&dom, "sentence")], "a sentence");
-        for teaser in ["headline", "label", "plug"] {
-            assert!(
-                !interior[find(&dom, teaser)],
-                "{teaser}: a link, no sentence"
-            );
-        }
+             <p id=plug>Also on the site <a href=/d>Ten things to do this weekend</a></p>",
+            &["sentence", "headline", "label", "plug"],
+        );
+        assert_eq!(
+            marks,
+            [true, false, false, false],
+            "a sentence; links alone, a label and a headline, a plug are no sentence"
+        );
     }
 }
