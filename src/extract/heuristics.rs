@@ -278,16 +278,21 @@ fn is_link_in_sentence(dom: &Dom<'_>, stats: &[Stats], i: usize) -> bool {
     if p.chars.saturating_sub(p.link_chars) < SENTENCE_MIN_TEXT {
         return false;
     }
-    let siblings: Vec<usize> = dom.children(parent).collect();
-    let Some(at) = siblings.iter().position(|&c| c == i) else {
-        return false;
-    };
+    // The siblings next to it, found in the arena without walking all the
+    // parent's children (a tag cloud of 100,000 links is one parent).
+    let next = dom.nodes[i].end as usize;
+    let after = (next < dom.len() && dom.nodes[next].parent as usize == parent).then_some(next);
+    let before = (i > parent + 1).then(|| {
+        let mut k = i - 1;
+        while dom.nodes[k].parent as usize != parent {
+            k = dom.nodes[k].parent as usize;
+        }
+        k
+    });
     let wordy = |k: usize| {
         let n = &dom.nodes[k];
         n.tag == Tag::Text && n.text.chars().any(char::is_alphanumeric)
     };
-    let before = at.checked_sub(1).map(|k| siblings[k]);
-    let after = siblings.get(at + 1).copied();
     before.is_some_and(wordy) || after.is_some_and(wordy)
 }
 

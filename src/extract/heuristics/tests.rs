@@ -195,3 +195,33 @@ fn regression_tag_links_inside_a_sentence_were_cut_out_of_it() {
         "a tag list and a cloud of tag links are no sentence"
     );
 }
+
+#[test]
+fn regression_a_paragraph_of_many_tag_links_was_walked_once_per_link() {
+    // Each link looked at all of its parent's children to find its
+    // neighbours: quadratic in a paragraph of many links.
+    let links: String = (0..20_000)
+        .map(|k| format!("<a class=tag-link href=/t/{k}>T{k}</a>, "))
+        .collect();
+    let html = format!(
+        "<body><p>The story names <a class=tag-link href=/a>Jane Roe</a> here, then lists \
+         {links}and ends with <a class=tag-link href=/z>John Doe</a></p></body>"
+    );
+    let doc = scraper::Html::parse_document(&html);
+    let dom = Dom::build(&doc);
+    let stats = dom.stats(&vec![false; dom.len()]);
+    let removed = removal_mask(&dom, &stats, &Flags::compute(&dom, true));
+    let links: Vec<usize> = (0..dom.len())
+        .filter(|&i| dom.nodes[i].tag == Tag::A)
+        .collect();
+    assert_eq!(links.len(), 20_002);
+    // Words touch the named ones and the first and last of the list.
+    let n = links.len();
+    for k in [0, 1, n - 2, n - 1] {
+        assert!(!removed[links[k]], "link {k}");
+    }
+    assert!(
+        links[2..n - 2].iter().all(|&l| removed[l]),
+        "commas between links are no sentence"
+    );
+}
