@@ -24,6 +24,8 @@
 //! Run: `cargo bench --bench import [-- real|big]` (`real` or `big` runs
 //! only that case); `IMPORT_BENCH_REPS` rounds (default 3).
 //! `NEWSHOUND_BIN` measures another build of the binary.
+//! `IMPORT_BENCH_DIR=DIR` writes the archive, the pages and the config
+//! there and leaves them, for profiling one side alone.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -278,13 +280,18 @@ fn main() -> Result<(), String> {
         println!("load average at start: {}", load.trim());
     }
     let pages = RealPage::load(&corpus()?, &SETS).map_err(|e| format!("corpus: {e}"))?;
-    let dir = tempfile::tempdir().map_err(|e| format!("tempdir: {e}"))?;
-    std::fs::write(dir.path().join("import.toml"), config_toml()).map_err(|e| e.to_string())?;
+    let temp = tempfile::tempdir().map_err(|e| format!("tempdir: {e}"))?;
+    let dir = match std::env::var_os("IMPORT_BENCH_DIR") {
+        Some(kept) => PathBuf::from(kept),
+        None => temp.path().to_path_buf(),
+    };
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::write(dir.join("import.toml"), config_toml()).map_err(|e| e.to_string())?;
     if filter.is_none_or(|f| f == "real") {
-        real(dir.path(), &pages, reps)?;
+        real(&dir, &pages, reps)?;
     }
     if filter.is_none_or(|f| f == "big") {
-        big(dir.path(), &pages)?;
+        big(&dir, &pages)?;
     }
     Ok(())
 }

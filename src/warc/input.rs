@@ -22,7 +22,9 @@ pub(super) const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 /// at the next few bytes whatever the reads gave ([`Counting::peek`]).
 pub(super) struct Counting<R> {
     inner: R,
-    buf: Box<[u8]>,
+    /// `INPUT_BUFFER` bytes, larger only while [`Stream::skip_member`]
+    /// looks ahead.
+    buf: Vec<u8>,
     /// The bytes read and not consumed: `buf[start..end]`.
     start: usize,
     end: usize,
@@ -37,7 +39,7 @@ impl<R: Read> Counting<R> {
     pub(super) fn new(inner: R, start: u64) -> Counting<R> {
         Counting {
             inner,
-            buf: vec![0; INPUT_BUFFER].into_boxed_slice(),
+            buf: vec![0; INPUT_BUFFER],
             start: 0,
             end: 0,
             pos: start,
@@ -64,6 +66,25 @@ impl<R: Read> Counting<R> {
             }
         }
         Ok(&self.buf[self.start..self.end.min(self.start + n)])
+    }
+
+    /// As [`Counting::peek`], growing the buffer to hold `n` bytes.
+    fn peek_far(&mut self, n: usize) -> io::Result<&[u8]> {
+        if self.buf.len() < n {
+            self.buf.resize(n, 0);
+        }
+        self.peek(n)
+    }
+
+    /// Back to the usual buffer after a look far ahead (its bytes kept).
+    fn shrink(&mut self) {
+        if self.buf.len() > INPUT_BUFFER && self.end - self.start <= INPUT_BUFFER {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+            self.buf.truncate(INPUT_BUFFER);
+            self.buf.shrink_to_fit();
+        }
     }
 }
 
@@ -108,6 +129,8 @@ pub(super) enum Stream<R: Read> {
         member: Option<Box<GzDecoder<Counting<R>>>>,
         /// Offset in the file where the current member starts.
         at: u64,
+        /// Uncompressed bytes the current member has given.
+        out: u64,
     },
 }
 
@@ -126,6 +149,7 @@ impl<R: Read> Stream<R> {
             Ok(Stream::Gzip {
                 member: Some(Box::new(GzDecoder::new(input))),
                 at: start,
+                out: 0,
             })
         } else {
             Ok(Stream::Plain(input))
@@ -143,7 +167,9 @@ impl<R: Read> Stream<R> {
             Stream::Gzip {
                 member: Some(m), ..
             } => m.get_ref().pos,
-            Stream::Gzip { member: None, at } => *at,
+            Stream::Gzip {
+                member: None, at, ..
+            } => *at,
         }
     }
 
@@ -158,9 +184,10 @@ impl<R: Read> Stream<R> {
     /// At the end of a gzip member: start the next one. `Ok(false)` at the
     /// end of the file (and always for a plain file, whose stream is one).
     pub(super) fn next_member(&mut self) -> Result<bool, WarcError> {
-        let Stream::Gzip { member, at } = self else {
+        let Stream::Gzip { member, at, out } = self else {
             return Ok(false);
         };
+        *out = 0;
         let Some(done) = member.take() else {
             return Ok(false);
         };
@@ -191,6 +218,118 @@ impl<R: Read> Stream<R> {
     }
 }
 
+/// How far [`Stream::skip_member`] looks for the next member before it
+/// leaves the member to be inflated (a record's compressed size, at most).
+const MAX_SKIP: usize = 8 * 1024 * 1024;
+
+impl<R: Read> Stream<R> {
+    /// Uncompressed bytes the current gzip member has given (0 for a plain
+    /// file).
+    pub(super) fn member_out(&self) -> u64 {
+        match self {
+            Stream::Gzip { out, .. } => *out,
+            Stream::Plain(_) => 0,
+        }
+    }
+
+    /// Skip the rest of the current gzip member without inflating it, when
+    /// its size shows that it ends where `size` says (the uncompressed size
+    /// of the whole member): `Ok(true)` when skipped and the next member
+    /// (if any) started, `Ok(false)` when nothing was consumed and the
+    /// member must be inflated to its end.
+    ///
+    /// Why: a record nobody wants (a request, another host's page) was
+    /// inflated whole only to find where the next member starts: most of a
+    /// CC-NEWS file when a few sites are imported. A gzip member ends with
+    /// its uncompressed size mod 2³² (ISIZE, RFC 1952), the next one starts
+    /// with the magic bytes and the deflate method: the first member header
+    /// after the read position is the next member if the four bytes before
+    /// it are the size expected (compressed bytes imitate both with a
+    /// chance of 2⁻⁵⁹). If the first header found has another size in front
+    /// of it — a member that holds more than one record, or magic bytes
+    /// that are compressed data — the member is inflated as before; so is
+    /// a member that ends the file without the size expected (truncated).
+    pub(super) fn skip_member(&mut self, size: std::ops::RangeInclusive<u64>) -> io::Result<bool> {
+        let Stream::Gzip {
+            member: Some(decoder),
+            ..
+        } = self
+        else {
+            return Ok(false);
+        };
+        let input = decoder.get_mut();
+        let found = next_member_header(input, &size);
+        input.shrink();
+        let Some(skip) = found? else {
+            return Ok(false);
+        };
+        let Stream::Gzip { member, at, out } = self else {
+            return Ok(false);
+        };
+        let Some(decoder) = member.take() else {
+            return Ok(false);
+        };
+        let mut input = (*decoder).into_inner();
+        input.consume(skip);
+        *at = input.pos;
+        *out = 0;
+        if !input.peek(GZIP_MAGIC.len())?.is_empty() {
+            *member = Some(Box::new(GzDecoder::new(input)));
+        }
+        Ok(true)
+    }
+}
+
+/// Where (in bytes from the read position of `input`, not consumed) the
+/// current member ends, if the first gzip member header ahead follows an
+/// ISIZE in `size`, or the input ends right after one.
+fn next_member_header<R: Read>(
+    input: &mut Counting<R>,
+    size: &std::ops::RangeInclusive<u64>,
+) -> io::Result<Option<usize>> {
+    let isize_fits = |tail: &[u8]| {
+        let isize = u32::from_le_bytes([tail[0], tail[1], tail[2], tail[3]]);
+        size.clone().any(|s| s as u32 == isize)
+    };
+    let is_header =
+        |h: &[u8]| h[0] == GZIP_MAGIC[0] && h[1] == GZIP_MAGIC[1] && h[2] == 8 && h[3] & 0xe0 == 0;
+    // A member header right here: the decoder may have read its member to
+    // the end already, and the one after would be taken for the next.
+    let here = input.peek(4)?;
+    if here.len() < 4 || is_header(here) {
+        return Ok(None);
+    }
+    // The trailer (CRC-32, ISIZE) is 8 bytes: no header starts before 4.
+    let mut from = 4;
+    let mut want = INPUT_BUFFER;
+    loop {
+        let window = input.peek_far(want)?;
+        let ended = window.len() < want;
+        let mut at = from;
+        while let Some(i) = memchr::memchr(GZIP_MAGIC[0], &window[at..]) {
+            let q = at + i;
+            if q + 4 > window.len() {
+                break;
+            }
+            // Magic, deflate, no reserved flag bits.
+            if is_header(&window[q..q + 4]) {
+                return Ok(isize_fits(&window[q - 4..q]).then_some(q));
+            }
+            at = q + 1;
+        }
+        if ended {
+            let n = window.len();
+            return Ok((n >= 8 && isize_fits(&window[n - 4..])).then_some(n));
+        }
+        if want >= MAX_SKIP {
+            return Ok(None);
+        }
+        // A header cut at the window's end is looked at again.
+        from = window.len().saturating_sub(3).max(4);
+        want *= 2;
+    }
+}
+
 /// Consume zero bytes and line ends to the end: `Ok(true)` when nothing
 /// else follows.
 fn skip_padding<R: Read>(input: &mut Counting<R>) -> io::Result<bool> {
@@ -217,8 +356,14 @@ impl<R: Read> Stream<R> {
         match self {
             Stream::Plain(input) => input.read(buf),
             Stream::Gzip {
-                member: Some(m), ..
-            } => m.read(buf),
+                member: Some(m),
+                out,
+                ..
+            } => {
+                let n = m.read(buf)?;
+                *out += n as u64;
+                Ok(n)
+            }
             Stream::Gzip { member: None, .. } => Ok(0),
         }
     }

@@ -201,4 +201,6 @@ impl RecordHead {
 }
 
 #[cfg(test)]
+mod skip_tests;
+#[cfg(test)]
 mod tests;

@@ -49,8 +49,13 @@ fn shown_start(bytes: &[u8]) -> String {
         .collect()
 }
 
-/// The buffer records are read through.
-const RECORD_BUFFER: usize = 64 * 1024;
+/// The buffer records are read through: small, as what it holds of a
+/// record that is skipped has been inflated for nothing (a block that is
+/// read goes past it).
+const RECORD_BUFFER: usize = 8 * 1024;
+/// A record's rest worth skipping by its gzip member's size rather than
+/// inflating.
+const MIN_SKIP: u64 = 4 * 1024;
 
 impl<R: Read> WarcReader<R> {
     /// A reader of the file `input`, positioned at byte `start` of it (the
@@ -260,11 +265,33 @@ impl<R: Read> WarcReader<R> {
         Ok(block)
     }
 
-    /// Read past what is left of the current block.
+    /// Read past what is left of the current block: in a gzip file with a
+    /// member per record, by skipping the rest of the member unread
+    /// ([`Stream::skip_member`]).
     fn skip_block(&mut self) -> Result<(), WarcError> {
-        let want = self.left;
+        let mut want = self.left;
         if want == 0 {
             return Ok(());
+        }
+        let buffered = self.src.buffer().len() as u64;
+        if want > buffered + MIN_SKIP && self.in_member == 1 {
+            // The member's size if it is this record alone: what it gave,
+            // less what is buffered, plus the block's rest and the record's
+            // closing line ends (CRLF CRLF, or fewer from lax writers).
+            let end = self.src.get_ref().member_out() - buffered + want;
+            self.src.consume(buffered as usize);
+            want -= buffered;
+            self.left = want;
+            if self
+                .src
+                .get_mut()
+                .skip_member(end..=end + 4)
+                .map_err(|e| self.io_error(e))?
+            {
+                self.left = 0;
+                self.in_member = 0;
+                return Ok(());
+            }
         }
         let got = io::copy(&mut (&mut self.src).take(want), &mut io::sink())
             .map_err(|e| self.io_error(e))?;

@@ -11,7 +11,7 @@ use super::http::{parse_response, payload, HttpError};
 use super::*;
 
 /// One record's bytes: version line, fields, Content-Length, block, CRLF CRLF.
-fn record(version: &str, kind: &str, uri: &str, block: &[u8]) -> Vec<u8> {
+pub(super) fn record(version: &str, kind: &str, uri: &str, block: &[u8]) -> Vec<u8> {
     let mut out = format!(
         "WARC/{version}\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {uri}\r\n\
          WARC-Date: 2026-11-20T08:30:00Z\r\nContent-Length: {}\r\n\r\n",
@@ -23,13 +23,13 @@ fn record(version: &str, kind: &str, uri: &str, block: &[u8]) -> Vec<u8> {
     out
 }
 
-fn gzip(bytes: &[u8]) -> Vec<u8> {
+pub(super) fn gzip(bytes: &[u8]) -> Vec<u8> {
     let mut gz = GzEncoder::new(Vec::new(), Compression::fast());
     gz.write_all(bytes).unwrap();
     gz.finish().unwrap()
 }
 
-fn response_block(body: &str) -> Vec<u8> {
+pub(super) fn response_block(body: &str) -> Vec<u8> {
     format!(
         "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\
          Content-Length: {}\r\n\r\n{body}",
@@ -57,13 +57,13 @@ fn records(version: &str) -> Vec<Vec<u8>> {
     ]
 }
 
-enum Layout {
+pub(super) enum Layout {
     Plain,
     GzipPerRecord,
     GzipWhole,
 }
 
-fn file(records: &[Vec<u8>], layout: Layout) -> Vec<u8> {
+pub(super) fn file(records: &[Vec<u8>], layout: Layout) -> Vec<u8> {
     match layout {
         Layout::Plain => records.concat(),
         Layout::GzipPerRecord => records.iter().flat_map(|r| gzip(r)).collect(),
@@ -72,10 +72,10 @@ fn file(records: &[Vec<u8>], layout: Layout) -> Vec<u8> {
 }
 
 /// A record read as (type, target URI, block), or an error's kind.
-type Read = Result<(String, String, Vec<u8>), &'static str>;
+pub(super) type Read = Result<(String, String, Vec<u8>), &'static str>;
 
 /// Every record of `bytes`, read to the end.
-fn read_all(bytes: &[u8]) -> Vec<Read> {
+pub(super) fn read_all(bytes: &[u8]) -> Vec<Read> {
     let mut reader = match WarcReader::new(bytes, 0) {
         Ok(r) => r,
         Err(e) => return vec![Err(e.kind())],
