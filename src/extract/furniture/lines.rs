@@ -16,7 +16,7 @@ use regex::Regex;
 use super::tune;
 use crate::extract::calendar;
 
-pub use super::tag_lines::is_tag_line;
+pub use super::tag_lines::{is_tag_line, is_teaser_line};
 
 /// Words that open a byline ("By", "Posted by", "Par", "Por", "Von", …).
 static BYLINE_LEAD: LazyLock<Regex> = LazyLock::new(|| {

@@ -228,6 +228,7 @@ pub fn drop_lines(
             || (prompts && lines::is_prompt(t))
             || (tag_lines && lines::is_tag_line(t))
             || (link_lists && lines::is_read_more_line(t) && linky(k))
+            || (link_lists && lines::is_teaser_line(t))
         {
             drop[k] = true;
         } else if link_lists && lines::is_link_list_heading(t) {

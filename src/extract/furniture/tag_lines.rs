@@ -1,5 +1,6 @@
 //! Lines that label the story rather than tell it: tag and category
-//! lines, section labels, the lone words of tool bars, ad slots' labels.
+//! lines, section labels, the lone words of tool bars, ad slots' labels,
+//! and the summaries of teasers that lead to other stories.
 
 use std::sync::LazyLock;
 
@@ -35,3 +36,23 @@ pub fn is_tag_line(line: &str) -> bool {
     let line = line.trim();
     line.chars().count() <= tune::PROMPT_MAX_CHARS && LABEL_LINE.is_match(line)
 }
+
+/// A teaser of another story: its summary, a sentence end, then the
+/// "more" word of the link or button that leads to it ("… überfordert.
+/// mehr", "… the vote. Continue reading →"). A story's own paragraph does
+/// not end in a lone "more"; an excerpt cut mid-word ("… your luxuriou
+/// ... more") is a listing's entry, which gold texts keep, so the sentence
+/// end must follow a word.
+static TEASER_END: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)[\p{L}\p{N})][.!?]["'”“»«]?\s+(?:mehr|more|read\s+more|weiterlesen|continue\s+reading|lire\s+la\s+suite|leer\s+más|czytaj\s+więcej|więcej)\s*[»›→>]?$"#)
+        .expect("static regex")
+});
+
+/// A teaser's summary line (at most [`TEASER_MAX_CHARS`]).
+pub fn is_teaser_line(line: &str) -> bool {
+    let line = line.trim();
+    line.chars().count() <= TEASER_MAX_CHARS && TEASER_END.is_match(line)
+}
+
+/// A teaser's summary holds a sentence or two.
+const TEASER_MAX_CHARS: usize = 400;

@@ -7,6 +7,7 @@ use super::lines::{
     is_tag_line,
 };
 mod captions;
+mod teasers;
 
 use crate::extract::ablation::{Ablations, Step};
 use crate::extract::{extract_html, Algorithm, ExtractOptions};

@@ -1,0 +1,44 @@
+//! Teasers of other stories inside the text: a summary that ends in the
+//! "more" word of its link.
+
+use super::{ablated, default_text, story, text_of};
+use crate::extract::ablation::Step;
+use crate::extract::furniture::lines::is_teaser_line;
+
+#[test]
+fn a_teaser_summary_ending_in_more_is_left_out() {
+    // A teaser card between two parts of the story: its headline is a
+    // link the pruning takes, its summary ends in the "mehr" of a button.
+    let inner = format!(
+        "{}<div class=card><p>Bereits als Landesministerin war sie umstritten - zuletzt hieß \
+         es oft, sie sei überfordert. <span class=link>mehr</span></p></div>{}",
+        story(3),
+        story(3)
+    );
+    let t = default_text(&inner);
+    assert!(!t.contains("überfordert"), "{t}");
+    assert!(t.contains("Paragraph 2 of the report"), "{t}");
+    // The rule is what leaves it out.
+    let kept = text_of(&inner, &ablated(Step::LinkLists));
+    assert!(kept.contains("überfordert"), "{kept}");
+}
+
+#[test]
+fn teaser_lines_and_the_lines_that_are_not() {
+    for line in [
+        "Der Komet trägt jetzt den Namen seines Entdeckers. mehr",
+        "The council voted on Monday. Continue reading →",
+        "Le conseil a voté lundi. Lire la suite",
+    ] {
+        assert!(is_teaser_line(line), "{line}");
+    }
+    for line in [
+        // A listing's excerpt cut mid-word: gold texts keep such entries.
+        "For a memorable golf experience, you must visit the Algonquin and enjoy your luxuriou ... more",
+        // "more" inside a sentence.
+        "The council wants more.",
+        "Sie wollen nicht mehr. Und nun mehr davon, sagte sie, und dann noch mehr",
+    ] {
+        assert!(!is_teaser_line(line), "{line}");
+    }
+}
