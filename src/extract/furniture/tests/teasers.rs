@@ -1,9 +1,10 @@
 //! Teasers of other stories inside the text: a summary that ends in the
-//! "more" word of its link.
+//! "more" word of its link; the "Further information" heading over a box of
+//! them.
 
 use super::{ablated, default_text, story, text_of};
 use crate::extract::ablation::Step;
-use crate::extract::furniture::lines::is_teaser_line;
+use crate::extract::furniture::lines::{is_link_list_heading, is_teaser_line};
 
 #[test]
 fn a_teaser_summary_ending_in_more_is_left_out() {
@@ -41,4 +42,31 @@ fn teaser_lines_and_the_lines_that_are_not() {
     ] {
         assert!(!is_teaser_line(line), "{line}");
     }
+}
+
+#[test]
+fn a_further_information_heading_over_links_is_left_out() {
+    let inner = format!(
+        "{}<h2>Weitere Informationen</h2><p><a href=/a>Ukraine-Geflüchtete in Hessen</a></p>\
+         <p><a href=/b>Wie die Städte die Unterkünfte planen</a></p>{}",
+        story(3),
+        story(3)
+    );
+    let t = default_text(&inner);
+    assert!(!t.contains("Weitere Informationen"), "{t}");
+    assert!(t.contains("Paragraph 2 of the report"), "{t}");
+    let kept = text_of(&inner, &ablated(Step::LinkLists));
+    assert!(kept.contains("Weitere Informationen"), "{kept}");
+    for line in [
+        "Weitere Informationen",
+        "More information",
+        "Further information:",
+        "Más información",
+    ] {
+        assert!(is_link_list_heading(line), "{line}");
+    }
+    // A sentence that starts with the words is no heading.
+    assert!(!is_link_list_heading(
+        "More information will be released on Monday."
+    ));
 }
