@@ -274,11 +274,18 @@ impl<R: Read> WarcReader<R> {
             return Ok(());
         }
         let buffered = self.src.buffer().len() as u64;
-        if want > buffered + MIN_SKIP && self.in_member == 1 {
-            // The member's size if it is this record alone: what it gave,
-            // less what is buffered, plus the block's rest and the record's
-            // closing line ends (CRLF CRLF, or fewer from lax writers).
-            let end = self.src.get_ref().member_out() - buffered + want;
+        // The member's size if it is this record alone: what it gave, less
+        // what is buffered, plus the block's rest and the record's closing
+        // line ends (CRLF CRLF, or fewer from lax writers).
+        let member_end = self
+            .src
+            .get_ref()
+            .member_out()
+            .checked_sub(buffered)
+            .map(|read| read + want);
+        if let Some(end) = member_end
+            .filter(|_| self.is_gzip() && self.in_member == 1 && want > buffered + MIN_SKIP)
+        {
             self.src.consume(buffered as usize);
             want -= buffered;
             self.left = want;

@@ -6,22 +6,26 @@ use super::{ablated, default_text, story, text_of};
 use crate::extract::ablation::Step;
 use crate::extract::furniture::lines::{is_link_list_heading, is_teaser_line};
 
+/// `middle` between two parts of a story: the link-list step leaves
+/// `needle` out and keeps the story; without the step, `needle` stays.
+fn assert_link_lists_leave_out(middle: &str, needle: &str) {
+    let inner = format!("{}{middle}{}", story(3), story(3));
+    let t = default_text(&inner);
+    assert!(!t.contains(needle), "{t}");
+    assert!(t.contains("Paragraph 2 of the report"), "{t}");
+    let kept = text_of(&inner, &ablated(Step::LinkLists));
+    assert!(kept.contains(needle), "{kept}");
+}
+
 #[test]
 fn a_teaser_summary_ending_in_more_is_left_out() {
     // A teaser card between two parts of the story: its headline is a
     // link the pruning takes, its summary ends in the "mehr" of a button.
-    let inner = format!(
-        "{}<div class=card><p>Bereits als Landesministerin war sie umstritten - zuletzt hieß \
-         es oft, sie sei überfordert. <span class=link>mehr</span></p></div>{}",
-        story(3),
-        story(3)
+    assert_link_lists_leave_out(
+        "<div class=card><p>Bereits als Landesministerin war sie umstritten - zuletzt hieß \
+         es oft, sie sei überfordert. <span class=link>mehr</span></p></div>",
+        "überfordert",
     );
-    let t = default_text(&inner);
-    assert!(!t.contains("überfordert"), "{t}");
-    assert!(t.contains("Paragraph 2 of the report"), "{t}");
-    // The rule is what leaves it out.
-    let kept = text_of(&inner, &ablated(Step::LinkLists));
-    assert!(kept.contains("überfordert"), "{kept}");
 }
 
 #[test]
@@ -46,17 +50,11 @@ fn teaser_lines_and_the_lines_that_are_not() {
 
 #[test]
 fn a_further_information_heading_over_links_is_left_out() {
-    let inner = format!(
-        "{}<h2>Weitere Informationen</h2><p><a href=/a>Ukraine-Geflüchtete in Hessen</a></p>\
-         <p><a href=/b>Wie die Städte die Unterkünfte planen</a></p>{}",
-        story(3),
-        story(3)
+    assert_link_lists_leave_out(
+        "<h2>Weitere Informationen</h2><p><a href=/a>Ukraine-Geflüchtete in Hessen</a></p>\
+         <p><a href=/b>Wie die Städte die Unterkünfte planen</a></p>",
+        "Weitere Informationen",
     );
-    let t = default_text(&inner);
-    assert!(!t.contains("Weitere Informationen"), "{t}");
-    assert!(t.contains("Paragraph 2 of the report"), "{t}");
-    let kept = text_of(&inner, &ablated(Step::LinkLists));
-    assert!(kept.contains("Weitere Informationen"), "{kept}");
     for line in [
         "Weitere Informationen",
         "More information",
