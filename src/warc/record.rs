@@ -282,7 +282,7 @@ impl<R: Read> WarcReader<R> {
             .get_ref()
             .member_out()
             .checked_sub(buffered)
-            .map(|read| read + want);
+            .and_then(|read| read.checked_add(want));
         if let Some(end) = member_end
             .filter(|_| self.is_gzip() && self.in_member == 1 && want > buffered + MIN_SKIP)
         {
@@ -292,7 +292,7 @@ impl<R: Read> WarcReader<R> {
             if self
                 .src
                 .get_mut()
-                .skip_member(end..=end + 4)
+                .skip_member(end..=end.saturating_add(4))
                 .map_err(|e| self.io_error(e))?
             {
                 self.left = 0;

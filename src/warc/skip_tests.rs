@@ -154,3 +154,19 @@ fn a_skipped_record_in_a_member_cut_short_is_still_reported() {
         ]
     );
 }
+
+#[test]
+fn a_length_near_the_largest_number_is_an_error_not_an_overflow() {
+    let huge = String::from_utf8(unwanted(100_000))
+        .unwrap()
+        .replace(
+            "Content-Length: 100000",
+            &format!("Content-Length: {}", u64::MAX - 1),
+        )
+        .into_bytes();
+    let mut bytes = gzip(&huge);
+    bytes.extend(gzip(&page(1)));
+    let got = uris(&read_responses(&bytes));
+    assert_eq!(got[0], "skipped http://other.test/x");
+    assert!(got[1].starts_with("error"), "{got:?}");
+}
