@@ -261,11 +261,8 @@ pub fn interior_link_lists(
 /// work in marketing.</a>"): it starts with its own words, not a link, and
 /// ends a sentence. Link lists and teasers are links alone, or a label
 /// and a headline ("Read more: <a>…</a>"), and a headline ends without a
-/// full stop.
+/// full stop. `i` is a `<p>` (its one caller's match arm).
 fn is_linked_sentence(dom: &Dom<'_>, i: usize) -> bool {
-    if dom.nodes[i].tag != Tag::P {
-        return false;
-    }
     let mut texts = dom.nodes[i + 1..dom.nodes[i].end as usize]
         .iter()
         .filter(|nd| nd.tag == Tag::Text && nd.chars > 0);
