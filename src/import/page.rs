@@ -24,7 +24,7 @@ use crate::crawl::path::{self, PageIn};
 use crate::crawl::pool::PageTools;
 use crate::crawl::shapes::by_shapes;
 use crate::extract::{Algorithm, Article, ExtractOptions};
-use crate::store::WriteOp;
+use crate::store::{KeptHtml, WriteOp};
 use crate::urls::TrailingSlash;
 
 /// What every page of an import shares.
@@ -86,7 +86,11 @@ pub struct Processed {
 
 /// Process one page (see the module doc).
 pub fn process(work: &PageWork, page: Archived, tools: &mut PageTools) -> Processed {
-    let Archived { fetched, site } = page;
+    let Archived {
+        fetched,
+        site,
+        member,
+    } = page;
     let site: &SiteSettings = &site;
     let url = &fetched.final_url;
     // What the site's patterns say of the URL, as the frontier would have
@@ -122,9 +126,18 @@ pub fn process(work: &PageWork, page: Archived, tools: &mut PageTools) -> Proces
         Verdict::NotArticle
     };
     let keep = work.keep_html && outcome.article.is_some();
-    let html = keep
-        .then(|| record::kept_page(tools, &fetched, &fetched.body))
-        .flatten();
+    let html = match (keep, member) {
+        (false, _) => None,
+        (true, Some(member)) => Some(KeptHtml::archived(
+            url.as_str(),
+            fetched.status,
+            fetched.kept_headers(),
+            fetched.fetched_at,
+            fetched.body.len() as u64,
+            member,
+        )),
+        (true, None) => record::kept_page(tools, &fetched, &fetched.body),
+    };
     let from = Source {
         site,
         kind,

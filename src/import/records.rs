@@ -33,6 +33,9 @@ use crate::warc::{RecordHead, RecordKind, Resume, WarcError, WarcReader};
 pub struct Archived {
     pub fetched: Fetched,
     pub site: Arc<SiteSettings>,
+    /// The record's gzip member as the file stores it, when it holds this
+    /// record alone: the page is kept as it ([`crate::store::KeptHtml::archived`]).
+    pub member: Option<Vec<u8>>,
 }
 
 /// What one record is to the import.
@@ -108,7 +111,10 @@ pub fn read_records(
                         kind: e.kind(),
                         message: format!("{url}: {e}"),
                     },
-                    Ok(block) => page_of(&head, url, site, block, cap),
+                    Ok(block) => {
+                        let member = reader.member_bytes();
+                        page_of(&head, url, site, block, member, cap)
+                    }
                 },
             },
         };
@@ -144,7 +150,14 @@ fn wanted(head: &RecordHead, sites: &Sites) -> Result<(Url, Arc<SiteSettings>), 
 }
 
 /// What the block of a wanted record is: a page, or why not.
-fn page_of(head: &RecordHead, url: Url, site: Arc<SiteSettings>, block: Vec<u8>, cap: u64) -> Item {
+fn page_of(
+    head: &RecordHead,
+    url: Url,
+    site: Arc<SiteSettings>,
+    block: Vec<u8>,
+    member: Option<Vec<u8>>,
+    cap: u64,
+) -> Item {
     let resume = head.resume;
     let bad = |kind: &'static str, message: String| Item::Bad {
         resume: Some(resume),
@@ -208,7 +221,11 @@ fn page_of(head: &RecordHead, url: Url, site: Arc<SiteSettings>, block: Vec<u8>,
     };
     Item::Page {
         resume,
-        page: Box::new(Archived { fetched, site }),
+        page: Box::new(Archived {
+            fetched,
+            site,
+            member,
+        }),
     }
 }
 

@@ -58,7 +58,9 @@ pub use rules::frontier::{url_host, DroppedUrls, UrlCaps};
 mod sqlite;
 pub use rules::reextract::{ReextractCounts, ReextractCursor, Reextracted};
 pub use sqlite::checkpoint::{CHECKPOINT_AT, WAL_LIMIT};
-pub use sqlite::kept::{KeptCompressor, KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL};
+pub use sqlite::kept::{
+    kept_body, KeptCompressor, KeptHeaders, KeptHtml, KeptSizes, StoredHtml, ZSTD_LEVEL,
+};
 pub use sqlite::lines;
 pub use sqlite::maintenance::Replayed;
 pub use sqlite::overview::{DayCount, LanguageCount};

@@ -10,8 +10,8 @@
 use super::rules::details::{list_of, opt_flag};
 use super::rules::to_u64;
 use super::{
-    method_of_name, DayCount, KeptHeaders, KeptSizes, LanguageCount, ReextractCursor, SearchHit,
-    ShapeCounts, SiteRuleStats, StoredArticle, StoredHtml,
+    kept_body, method_of_name, DayCount, KeptHeaders, KeptSizes, LanguageCount, ReextractCursor,
+    SearchHit, ShapeCounts, SiteRuleStats, StoredArticle, StoredHtml,
 };
 use crate::extract::Article;
 
@@ -101,8 +101,8 @@ pub(crate) fn stored_article<R: Columns + ?Sized>(r: &R) -> Result<StoredArticle
 
 /// A row of [`KEPT_COLUMNS`], its body decompressed.
 pub(crate) fn stored_html<R: Columns + ?Sized>(r: &R) -> Result<StoredHtml, R::Error> {
-    let capacity = usize::try_from(r.int(9)?).unwrap_or(0);
-    let body = zstd::bulk::decompress(&r.bytes(10)?, capacity).map_err(|e| r.undecodable(10, e))?;
+    let body_bytes = u64::try_from(r.int(9)?).unwrap_or(0);
+    let body = kept_body(&r.bytes(10)?, body_bytes).map_err(|e| r.undecodable(10, e))?;
     Ok(StoredHtml {
         article_id: r.int(0)?,
         site: r.text(1)?,

@@ -30,7 +30,16 @@ pub(super) struct Counting<R> {
     end: usize,
     /// Offset in the file of the next byte not consumed.
     pos: u64,
+    /// The stored bytes consumed since the current gzip member began, while
+    /// they are wanted ([`Stream::member_bytes`]); `None` once skipped past
+    /// or over [`MAX_MEMBER_COPY`].
+    member: Option<Vec<u8>>,
 }
+
+/// The largest gzip member whose stored bytes are kept while it is read:
+/// a news page's record is under 1 MB compressed; a larger one is kept as
+/// its body alone.
+pub(super) const MAX_MEMBER_COPY: usize = 4 * 1024 * 1024;
 
 /// The read buffer of the stored file (gzip reads it in small pieces).
 const INPUT_BUFFER: usize = 64 * 1024;
@@ -43,7 +52,15 @@ impl<R: Read> Counting<R> {
             start: 0,
             end: 0,
             pos: start,
+            member: None,
         }
+    }
+
+    /// Keep the stored bytes from here on (a member starts here).
+    fn copy_member(&mut self) {
+        let mut bytes = self.member.take().unwrap_or_default();
+        bytes.clear();
+        self.member = Some(bytes);
     }
 
     /// The next `n` bytes (fewer only at the end of the input), not
@@ -115,6 +132,13 @@ impl<R: Read> BufRead for Counting<R> {
 
     fn consume(&mut self, amt: usize) {
         let amt = amt.min(self.end - self.start);
+        if let Some(bytes) = &mut self.member {
+            if bytes.len() + amt <= MAX_MEMBER_COPY {
+                bytes.extend_from_slice(&self.buf[self.start..self.start + amt]);
+            } else {
+                self.member = None;
+            }
+        }
         self.start += amt;
         self.pos += amt as u64;
     }
@@ -146,6 +170,7 @@ impl<R: Read> Stream<R> {
             return Err(WarcError::Empty);
         }
         if head == GZIP_MAGIC {
+            input.copy_member();
             Ok(Stream::Gzip {
                 member: Some(Box::new(GzDecoder::new(input))),
                 at: start,
@@ -170,6 +195,20 @@ impl<R: Read> Stream<R> {
             Stream::Gzip {
                 member: None, at, ..
             } => *at,
+        }
+    }
+
+    /// The stored bytes of the current gzip member, from its header through
+    /// the bytes read so far (its trailer too, once it has given its last
+    /// byte); `None` for a plain file, a member skipped past, or one over
+    /// [`MAX_MEMBER_COPY`]. Taken: asked again, `None` until the next member.
+    pub(super) fn take_member_bytes(&mut self) -> Option<Vec<u8>> {
+        match self {
+            Stream::Gzip {
+                member: Some(decoder),
+                ..
+            } => decoder.get_mut().member.take(),
+            _ => None,
         }
     }
 
@@ -213,6 +252,7 @@ impl<R: Read> Stream<R> {
             });
         }
         *at = next;
+        input.copy_member();
         *member = Some(Box::new(GzDecoder::new(input)));
         Ok(true)
     }
@@ -270,10 +310,12 @@ impl<R: Read> Stream<R> {
             return Ok(false);
         };
         let mut input = (*decoder).into_inner();
+        input.member = None;
         input.consume(skip);
         *at = input.pos;
         *out = 0;
         if !input.peek(GZIP_MAGIC.len())?.is_empty() {
+            input.copy_member();
             *member = Some(Box::new(GzDecoder::new(input)));
         }
         Ok(true)

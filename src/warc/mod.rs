@@ -200,6 +200,30 @@ impl RecordHead {
     }
 }
 
+/// The payload of the one record a stored gzip member holds (as
+/// [`WarcReader::member_bytes`] gave it): a response's body with its
+/// transfer and content codings undone, as the import reads it; a
+/// resource's block, which is the document itself. `cap`: the payload's
+/// largest length.
+pub fn member_payload(member: &[u8], cap: u64) -> std::io::Result<Vec<u8>> {
+    let bad = |why: String| std::io::Error::new(std::io::ErrorKind::InvalidData, why);
+    let mut reader = WarcReader::new(member, 0).map_err(|e| bad(e.to_string()))?;
+    let head = reader
+        .next_head()
+        .map_err(|e| bad(e.to_string()))?
+        .ok_or_else(|| bad("a gzip member without a record".into()))?;
+    let block = reader
+        .block(cap.saturating_add(http::MAX_HTTP_HEAD as u64))
+        .map_err(|e| bad(e.to_string()))?;
+    if head.kind() == RecordKind::Resource {
+        return Ok(block);
+    }
+    let response = http::parse_response(&block).map_err(|e| bad(e.to_string()))?;
+    http::payload(&block, &response, cap).map_err(|e| bad(e.to_string()))
+}
+
+#[cfg(test)]
+mod member_tests;
 #[cfg(test)]
 mod skip_tests;
 #[cfg(test)]

@@ -36,6 +36,10 @@ pub struct WarcReader<R: Read> {
     in_member: u64,
     /// The file cannot be framed any further.
     broken: bool,
+    /// An error met while reading a member to its end for
+    /// [`WarcReader::member_bytes`]: the next head reports it, as it would
+    /// have met it.
+    deferred: Option<WarcError>,
 }
 
 /// What a stored file begins with, for its error.
@@ -81,6 +85,7 @@ impl<R: Read> WarcReader<R> {
             left: 0,
             in_member: 0,
             broken: false,
+            deferred: None,
         })
     }
 
@@ -128,7 +133,10 @@ impl<R: Read> WarcReader<R> {
         if self.broken {
             return Ok(None);
         }
-        let result = self.read_head();
+        let result = match self.deferred.take() {
+            Some(e) => Err(e),
+            None => self.read_head(),
+        };
         self.broken |= result.as_ref().is_err_and(WarcError::is_fatal);
         result
     }
@@ -263,6 +271,44 @@ impl<R: Read> WarcReader<R> {
             return Err(self.short_block());
         }
         Ok(block)
+    }
+
+    /// The stored bytes of the gzip member of the record whose block was
+    /// just read, when that member holds this record alone: the record as
+    /// the file keeps it, compressed (an import keeps it as the page, rather
+    /// than compressing the page again). `None` for a plain file, a member
+    /// of several records, a block not read whole, or a member over
+    /// [`super::input::MAX_MEMBER_COPY`].
+    ///
+    /// Reads the record's closing line ends and the member's trailer; an
+    /// error there (a broken checksum, a cut file) is the next head's.
+    pub fn member_bytes(&mut self) -> Option<Vec<u8>> {
+        if !self.is_gzip() || self.in_member != 1 || self.left != 0 || self.deferred.is_some() {
+            return None;
+        }
+        loop {
+            let (ends, len) = match self.src.fill_buf() {
+                Ok(buf) => (
+                    buf.iter()
+                        .take_while(|b| matches!(b, b'\r' | b'\n'))
+                        .count(),
+                    buf.len(),
+                ),
+                Err(e) => {
+                    self.deferred = Some(self.io_error(e));
+                    return None;
+                }
+            };
+            if len == 0 {
+                // The member gave its last byte: its trailer was read.
+                return self.src.get_mut().take_member_bytes();
+            }
+            self.src.consume(ends);
+            if ends < len {
+                // Another record follows in the same member.
+                return None;
+            }
+        }
     }
 
     /// Read past what is left of the current block: in a gzip file with a

@@ -444,9 +444,9 @@ fn bad_responses_are_named() {
 
 /// A reader that gives at most `step` bytes a read, as a slow network
 /// stream does.
-struct Trickle<'a> {
-    bytes: &'a [u8],
-    step: usize,
+pub(super) struct Trickle<'a> {
+    pub(super) bytes: &'a [u8],
+    pub(super) step: usize,
 }
 
 impl std::io::Read for Trickle<'_> {

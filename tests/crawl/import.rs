@@ -106,6 +106,32 @@ async fn a_crawls_warc_export_imported_into_a_new_database_gives_the_same_articl
     assert_eq!(canon(&before), canon(&after));
     let mut store = AnyStore::from(Store::open(&imported).unwrap());
     assert_eq!(store.kept_sizes().unwrap().pages, after.len() as u64);
+    // Each page is kept as its record's gzip member, not compressed again,
+    // and reads back as the crawl kept it.
+    let members: i64 = rusqlite::Connection::open(&imported)
+        .unwrap()
+        .query_row(
+            "SELECT count(*) FROM article_html WHERE substr(body_zstd, 1, 2) = X'1f8b'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(members as usize, after.len());
+    let mut crawled_store = AnyStore::from(Store::open(&crawled).unwrap());
+    let page = |store: &mut AnyStore, url: &str, all: &[StoredArticle]| {
+        let id = all.iter().find(|a| a.url == url).unwrap().id;
+        let html = store.kept_html(id).unwrap().expect("a kept page");
+        (html.url, html.status, html.headers, html.body)
+    };
+    for a in &before {
+        assert_eq!(
+            page(&mut store, &a.url, &after),
+            page(&mut crawled_store, &a.url, &before),
+            "{}",
+            a.url
+        );
+    }
+    drop(crawled_store);
     // Imported again: done before, nothing read twice.
     drop(store);
     let again = import_into(&cfg, &imported, files(&[&file])).await;

@@ -221,7 +221,7 @@ pub(crate) trait ArticleSql {
             h.date.as_ref().into(),
             h.fetched_at.into(),
             int(h.body_bytes),
-            h.body_zstd.as_slice().into(),
+            h.compressed.as_slice().into(),
         ];
         self.sql().execute(&sql, &params)?;
         Ok(())
