@@ -164,10 +164,13 @@ pub enum Step {
     /// Reader comments written after the story without an element of their
     /// own cut at their heading or anchor (when comments are not kept).
     CommentSections,
+    /// A `<blockquote>` whose sentence the story prints again in its own
+    /// paragraphs (a pull quote) left out, with its attribution.
+    PullQuotes,
 }
 
 impl Step {
-    pub const ALL: [Step; 25] = [
+    pub const ALL: [Step; 26] = [
         Step::Comments,
         Step::LeadingHeadline,
         Step::AncestorSiblings,
@@ -193,6 +196,7 @@ impl Step {
         Step::ScriptLinks,
         Step::FigureLists,
         Step::CommentSections,
+        Step::PullQuotes,
     ];
 
     pub fn name(self) -> &'static str {
@@ -222,6 +226,7 @@ impl Step {
             Step::ScriptLinks => "script-links",
             Step::CommentSections => "comment-sections",
             Step::FigureLists => "figure-lists",
+            Step::PullQuotes => "pull-quotes",
         }
     }
 

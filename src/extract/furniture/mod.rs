@@ -20,6 +20,7 @@ mod disclosures;
 pub mod lines;
 pub mod markup;
 mod prompt_words;
+mod pull_quotes;
 mod tag_lines;
 
 use super::ablation::Step;
@@ -30,9 +31,10 @@ use super::ExtractOptions;
 
 /// Every step of this module (`eval --ablate`; the bench switches them
 /// all off to measure what they cost).
-pub const STEPS: [Step; 9] = [
+pub const STEPS: [Step; 10] = [
     Step::Captions,
     Step::FigureLists,
+    Step::PullQuotes,
     Step::Credits,
     Step::Bylines,
     Step::Prompts,
@@ -42,9 +44,9 @@ pub const STEPS: [Step; 9] = [
     Step::AuthorBios,
 ];
 
-/// The steps of [`drop_lines`]: every step but `Captions` and
-/// `FigureLists` (the first two), which work on the markup.
-const FURNITURE_LINE_STEPS: &[Step] = STEPS.split_at(2).1;
+/// The steps of [`drop_lines`]: every step but `Captions`, `FigureLists`
+/// and `PullQuotes` (the first three), which work on the markup.
+const FURNITURE_LINE_STEPS: &[Step] = STEPS.split_at(3).1;
 
 /// Furniture a caller wants kept in the text (a gold set that counts it);
 /// all false for `extract` and the crawler.
@@ -123,6 +125,10 @@ pub fn skip_named<'a>(dom: &Dom<'a>, stats: &[Stats], skip: &mut [bool], opts: &
         return;
     }
     let figure_lists = wanted(opts, markup::Kind::Caption) && !opts.ablate.off(Step::FigureLists);
+    // A gold that keeps captions keeps the other display text set in the
+    // story's flow too (bbc's pull quotes with their credit on
+    // cleanportaleval, medium's on readability-dev).
+    let pull_quotes = !opts.keep.captions && !opts.ablate.off(Step::PullQuotes);
     let n = dom.len();
     let mut classes = markup::ClassCache::default();
     let mut i = 1;
@@ -143,6 +149,19 @@ pub fn skip_named<'a>(dom: &Dom<'a>, stats: &[Stats], skip: &mut [bool], opts: &
                     || markup::alone_on_its_line(dom, i)
             })
             || (figure_lists && markup::is_figure_list(dom, stats, i));
+        if let Some(top) = pull_quotes
+            .then(|| pull_quotes::pull_quote_box(dom, stats, i))
+            .flatten()
+        {
+            // The box may start before the quote (a quote icon); its
+            // earlier nodes were passed but are skipped now.
+            let end = dom.nodes[top].end as usize;
+            for s in &mut skip[top..end] {
+                *s = true;
+            }
+            i = end;
+            continue;
+        }
         if furniture {
             let end = nd.end as usize;
             for s in &mut skip[i..end] {

@@ -310,8 +310,9 @@ fn pull_quote_credit_is_not_a_photo_credit() {
 #[test]
 fn the_line_steps_are_every_step_but_the_markup_ones() {
     assert_eq!(super::STEPS[0], Step::Captions);
-    assert_eq!(super::FURNITURE_LINE_STEPS.len(), super::STEPS.len() - 2);
+    assert_eq!(super::FURNITURE_LINE_STEPS.len(), super::STEPS.len() - 3);
     assert!(!super::FURNITURE_LINE_STEPS.contains(&Step::FigureLists));
+    assert!(!super::FURNITURE_LINE_STEPS.contains(&Step::PullQuotes));
     assert!(!super::FURNITURE_LINE_STEPS.contains(&Step::Captions));
 }
 
@@ -433,4 +434,30 @@ fn a_camel_case_author_box_is_left_out() {
     // The same box named in one word of lower case is not read as one.
     let plain = default_text(&inner.replace("writerProfile", "writerprofile"));
     assert!(plain.contains("Jane Roe"), "{plain:?}");
+}
+
+#[test]
+fn blockquote_the_story_prints_again_is_a_pull_quote() {
+    let said = "The council must act now, before the winter comes.";
+    let inner = format!(
+        "{}<p>“{said}” the mayor said on Monday, and the members agreed the plan \
+         after midnight.</p><div class=box><blockquote><p>“{said}”</p></blockquote>\
+         <div>Jane Roe, mayor</div></div>{}",
+        story(2),
+        story(2)
+    );
+    let t = default_text(&inner);
+    assert!(t.contains("the mayor said on Monday"), "{t}");
+    assert!(!t.contains("Jane Roe, mayor"), "{t}");
+    assert_eq!(t.matches("before the winter comes").count(), 1, "{t}");
+    let kept = text_of(&inner, &ablated(Step::PullQuotes));
+    assert!(kept.contains("Jane Roe, mayor"), "{kept}");
+    // A quotation the story gives once is its text.
+    let inner = format!(
+        "{}<blockquote><p>We will not close the library, whatever the budget says.</p>\
+         </blockquote>{}",
+        story(2),
+        story(2)
+    );
+    assert!(default_text(&inner).contains("We will not close the library"));
 }
