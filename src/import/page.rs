@@ -128,7 +128,7 @@ pub fn process(work: &PageWork, page: Archived, tools: &mut PageTools) -> Proces
     let keep = work.keep_html && outcome.article.is_some();
     let html = match (keep, member) {
         (false, _) => None,
-        (true, Some(member)) => Some(KeptHtml::archived(
+        (true, Some(member)) => Some(KeptHtml::of_compressed(
             url.as_str(),
             fetched.status,
             fetched.kept_headers(),

@@ -34,7 +34,7 @@ pub struct Archived {
     pub fetched: Fetched,
     pub site: Arc<SiteSettings>,
     /// The record's gzip member as the file stores it, when it holds this
-    /// record alone: the page is kept as it ([`crate::store::KeptHtml::archived`]).
+    /// record alone: the page is kept as it ([`crate::store::KeptHtml::of_compressed`]).
     pub member: Option<Vec<u8>>,
 }
 

@@ -287,15 +287,10 @@ impl<R: Read> WarcReader<R> {
             return None;
         }
         loop {
-            let (ends, len) = match self.src.fill_buf() {
-                Ok(buf) => (
-                    buf.iter()
-                        .take_while(|b| matches!(b, b'\r' | b'\n'))
-                        .count(),
-                    buf.len(),
-                ),
+            let (ends, len) = match self.line_ends_ahead() {
+                Ok(counts) => counts,
                 Err(e) => {
-                    self.deferred = Some(self.io_error(e));
+                    self.deferred = Some(e);
                     return None;
                 }
             };
@@ -397,19 +392,25 @@ impl<R: Read> WarcReader<R> {
         Ok(())
     }
 
+    /// The line ends the read buffer starts with, and the bytes it holds
+    /// (0: the member or the file ended), filling it first.
+    fn line_ends_ahead(&mut self) -> Result<(usize, usize), WarcError> {
+        match self.src.fill_buf() {
+            Ok(buf) => Ok((
+                buf.iter()
+                    .take_while(|b| matches!(b, b'\r' | b'\n'))
+                    .count(),
+                buf.len(),
+            )),
+            Err(e) => Err(self.io_error(e)),
+        }
+    }
+
     /// Skip line ends up to the next record, crossing into the next gzip
     /// member at a member's end; `Ok(false)` at the end of the file.
     fn skip_line_ends(&mut self) -> Result<bool, WarcError> {
         loop {
-            let (ends, len) = match self.src.fill_buf() {
-                Ok(buf) => (
-                    buf.iter()
-                        .take_while(|b| matches!(b, b'\r' | b'\n'))
-                        .count(),
-                    buf.len(),
-                ),
-                Err(e) => return Err(self.io_error(e)),
-            };
+            let (ends, len) = self.line_ends_ahead()?;
             if len == 0 {
                 if self.next_member()? {
                     continue;

@@ -4,9 +4,10 @@
 //!
 //! In: a fetched body with its status, headers and fetch time
 //! ([`KeptCompressor::keep`] compresses it; the crawl does this on the
-//! blocking pool, not in the writer). Out: rows of `article_html`, read back decompressed as
-//! [`StoredHtml`] (in `store::portable`: one at a time, or streamed in
-//! article id order).
+//! blocking pool, not in the writer), or an archived record's gzip member
+//! ([`KeptHtml::of_compressed`], the import's way). Out: rows of `article_html`,
+//! read back decompressed ([`kept_body`]) as [`StoredHtml`] (in
+//! `store::portable`: one at a time, or streamed in article id order).
 
 /// zstd level for kept pages. Level 2 compresses real news pages 4.06×
 /// (page-signal-dev; zstd's default level 3: 4.15×) for 11–13 % less CPU
@@ -39,17 +40,19 @@ pub struct KeptHtml {
 }
 
 impl KeptHtml {
-    /// A page imported from a WARC record kept as the record's gzip member
-    /// (`member`, as [`crate::warc::WarcReader::member_bytes`] gives it),
-    /// `body_bytes` long once read back. The record is already compressed:
-    /// compressing its page again cost the import a tenth of its CPU.
-    pub fn archived(
+    /// A page whose body is already compressed (`compressed`, read back by
+    /// [`kept_body`]), `body_bytes` long once read back. The import keeps
+    /// an archived record's gzip member so (as
+    /// [`crate::warc::WarcReader::member_bytes`] gives it): the record is
+    /// already compressed, and compressing its page again cost the import a
+    /// tenth of its CPU.
+    pub fn of_compressed(
         url: &str,
         status: u16,
         headers: KeptHeaders,
         fetched_at: i64,
         body_bytes: u64,
-        member: Vec<u8>,
+        compressed: Vec<u8>,
     ) -> KeptHtml {
         KeptHtml {
             url: url.to_string(),
@@ -60,7 +63,7 @@ impl KeptHtml {
             date: headers.date,
             fetched_at,
             body_bytes,
-            compressed: member,
+            compressed,
         }
     }
 }
@@ -147,17 +150,14 @@ impl KeptCompressor {
             self.out = Vec::new();
         }
         written?;
-        Ok(KeptHtml {
-            url: url.to_string(),
+        Ok(KeptHtml::of_compressed(
+            url,
             status,
-            content_type: headers.content_type,
-            last_modified: headers.last_modified,
-            etag: headers.etag,
-            date: headers.date,
+            headers,
             fetched_at,
-            body_bytes: body.len() as u64,
+            body.len() as u64,
             compressed,
-        })
+        ))
     }
 }
 
