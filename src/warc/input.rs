@@ -31,7 +31,7 @@ pub(super) struct Counting<R> {
     /// Offset in the file of the next byte not consumed.
     pos: u64,
     /// The stored bytes consumed since the current gzip member began, while
-    /// they are wanted ([`Stream::member_bytes`]); `None` once skipped past
+    /// they are wanted ([`Stream::take_member_bytes`]); `None` once skipped past
     /// or over [`MAX_MEMBER_COPY`].
     member: Option<Vec<u8>>,
 }

@@ -277,11 +277,11 @@ impl<R: Read> WarcReader<R> {
     /// just read, when that member holds this record alone: the record as
     /// the file keeps it, compressed (an import keeps it as the page, rather
     /// than compressing the page again). `None` for a plain file, a member
-    /// of several records, a block not read whole, or a member over
-    /// [`super::input::MAX_MEMBER_COPY`].
+    /// of several records, a block not read whole, or a member over 4 MB
+    /// compressed (`input::MAX_MEMBER_COPY`).
     ///
     /// Reads the record's closing line ends and the member's trailer; an
-    /// error there (a broken checksum, a cut file) is the next head's.
+    /// error there (a cut file, broken compressed data) is the next head's.
     pub fn member_bytes(&mut self) -> Option<Vec<u8>> {
         if !self.is_gzip() || self.in_member != 1 || self.left != 0 || self.deferred.is_some() {
             return None;
