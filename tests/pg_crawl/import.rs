@@ -11,6 +11,7 @@ use crate::warc_files::{warc_gz, web_records};
 use crate::{finish, Setup};
 use newshound::simweb::SimWebSpec;
 use newshound::store::pg::PgStore;
+use newshound::store::AnyStore;
 
 /// A number after `label` on a line of an import's summary.
 fn number_after(summary: &str, label: &str) -> u64 {
@@ -99,7 +100,12 @@ fn import_processes_share_one_list_of_files_and_take_over_a_dead_ones() {
     let mut read = 0;
     for child in others {
         let out = finish(child);
-        assert!(out.status.success(), "a surviving import failed");
+        assert!(
+            out.status.success(),
+            "a surviving import failed: {}\n{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
         let summary = String::from_utf8_lossy(&out.stdout).into_owned();
         let own = number_after(&summary, "s: ");
         assert!(own >= 1, "each process reads files of the list: {summary}");
@@ -125,4 +131,29 @@ fn import_processes_share_one_list_of_files_and_take_over_a_dead_ones() {
     let (articles, _) = setup.stored();
     assert_eq!(articles.len(), pages, "every page stored");
     assert!(articles.values().all(|&n| n == 1), "a page stored twice");
+    // Each page is kept as its record's gzip member, and reads back from
+    // PostgreSQL as it was archived.
+    let members: i64 = client
+        .query_one(
+            "SELECT count(*) FROM article_html WHERE substring(body_zstd FROM 1 FOR 2) = '\\x1f8b'::bytea",
+            &[],
+        )
+        .expect("kept pages")
+        .get(0);
+    assert_eq!(members as usize, pages, "every page kept as its member");
+    let sample: Vec<(i64, String)> = client
+        .query("SELECT id, url FROM articles ORDER BY id LIMIT 20", &[])
+        .expect("articles")
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect();
+    let mut store = AnyStore::from(PgStore::open(&setup.db.url).expect("open"));
+    for (id, url) in sample {
+        let kept = store.kept_html(id).expect("read").expect("a kept page");
+        let archived = setup
+            .web()
+            .page_html(&url.parse().expect("url"))
+            .expect("a page");
+        assert_eq!(kept.body, archived.as_bytes(), "{url}");
+    }
 }
