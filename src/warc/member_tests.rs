@@ -187,3 +187,39 @@ fn a_member_too_large_to_copy_is_read_but_not_given() {
     assert_eq!(reader.member_bytes(), None);
     assert!(reader.next_head().unwrap().is_none());
 }
+
+/// What a reader yields to the end: each record's kind with its block (or
+/// the block's error), and each head error, as kinds.
+fn yields(bytes: &[u8], with_members: bool) -> Vec<Result<(String, Vec<u8>), &'static str>> {
+    let Ok(mut reader) = WarcReader::new(bytes, 0) else {
+        return vec![Err("open")];
+    };
+    let mut out = Vec::new();
+    loop {
+        match reader.next_head() {
+            Ok(None) => return out,
+            Err(e) => out.push(Err(e.kind())),
+            Ok(Some(head)) => {
+                let block = reader.block(1 << 24).map_err(|e| e.kind());
+                out.push(block.map(|b| (head.kind().as_str().to_string(), b)));
+                if with_members {
+                    reader.member_bytes();
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn asking_for_members_never_changes_what_a_cut_or_damaged_file_yields() {
+    let (_, file) = archive();
+    for cut in (1..file.len()).step_by(97) {
+        let bytes = &file[..cut];
+        assert_eq!(yields(bytes, true), yields(bytes, false), "cut at {cut}");
+    }
+    for at in (20..file.len()).step_by(211) {
+        let mut damaged = file.clone();
+        damaged[at] ^= 0x55;
+        assert_eq!(yields(&damaged, true), yields(&damaged, false), "byte {at}");
+    }
+}
