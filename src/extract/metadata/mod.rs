@@ -7,8 +7,9 @@
 //!
 //! One pass over the elements ([`Page::collect`]) gathers every source; then
 //! each field takes the first usable value in this order:
-//! - title: the story's JSON-LD headline; else og:title, twitter:title,
-//!   `meta name=headline` (and rnews:/DC variants), `<title>` — each
+//! - title: the story's JSON-LD headline (its og:title when that is the
+//!   headline with a kicker or an end clause cut off); else og:title,
+//!   twitter:title, `meta name=headline` (and rnews:/DC variants), `<title>` — each
 //!   without its site suffix — arbitrated by `<h1>` ([`title`]);
 //! - published: JSON-LD `datePublished`, `article:published_time` and other
 //!   date metas, `itemprop=datePublished`, `<time pubdate>`; then the weaker
@@ -185,8 +186,10 @@ pub fn metadata_and_signals(
     .into_iter()
     .flatten()
     .collect();
+    let og_title = page.meta("og:title");
     let title = title::choose_title(
         ld.headline.as_deref(),
+        og_title.as_deref(),
         &title_candidates,
         &page.h1s,
         &site_names,
