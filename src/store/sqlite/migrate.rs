@@ -70,6 +70,10 @@ pub(super) const MIGRATIONS: &[(i64, &str)] = &[
         include_str!("../../../migrations/0016_shape_stories.sql"),
     ),
     (17, include_str!("../../../migrations/0017_fetch_note.sql")),
+    (
+        18,
+        include_str!("../../../migrations/0018_cjk_delete_by_index.sql"),
+    ),
 ];
 
 /// The schema version this build writes.
