@@ -27,7 +27,9 @@ pub fn pull_quote_box(dom: &Dom<'_>, stats: &[Stats], b: usize) -> Option<usize>
     let quote = (b + 1..dom.nodes[b].end as usize)
         .filter(|&k| dom.nodes[k].tag == Tag::Text)
         .max_by_key(|&k| dom.nodes[k].chars)?;
-    let quote = words(dom.nodes[quote].text);
+    let mut words = String::new();
+    push_words(dom.nodes[quote].text, &mut words);
+    let quote = words;
     if quote.split(' ').count() < MIN_WORDS {
         return None;
     }
@@ -49,18 +51,48 @@ pub fn pull_quote_box(dom: &Dom<'_>, stats: &[Stats], b: usize) -> Option<usize>
         if (start..end).contains(&k) || dom.nodes[k].tag != Tag::Text || dom.nodes[k].chars == 0 {
             continue;
         }
-        rest.push_str(&words(dom.nodes[k].text));
-        rest.push(' ');
+        push_words(dom.nodes[k].text, &mut rest);
+        if !rest.ends_with(' ') {
+            rest.push(' ');
+        }
     }
     rest.contains(&format!(" {quote} ")).then_some(top)
 }
 
-/// The lower-cased words of `text`, one space between them (quotation
-/// marks and punctuation out: the pull quote drops the story's).
-fn words(text: &str) -> String {
-    text.split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect::<Vec<_>>()
-        .join(" ")
+/// Append the lower-cased words of `text` to `out`, one space between
+/// them (quotation marks and punctuation out: the pull quote drops the
+/// story's). One pass without a string per word: the story around every
+/// short `<blockquote>` goes through here.
+fn push_words(text: &str, out: &mut String) {
+    let mut gap = false;
+    for c in text.chars() {
+        if !c.is_alphanumeric() {
+            gap = true;
+            continue;
+        }
+        if gap && !out.is_empty() && !out.ends_with(' ') {
+            out.push(' ');
+        }
+        gap = false;
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.extend(c.to_lowercase());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_words;
+
+    #[test]
+    fn words_are_lower_cased_and_spaced_once_whatever_the_punctuation() {
+        let mut out = String::new();
+        push_words("“The Council — must ACT,” now!", &mut out);
+        assert_eq!(out, "the council must act now");
+        out.push(' ');
+        push_words("... Über-Größe 42", &mut out);
+        assert_eq!(out, "the council must act now über größe 42");
+    }
 }
