@@ -168,7 +168,7 @@ fn page_of(
     let fetched_at = head
         .date_ms()
         .unwrap_or_else(|| chrono::Utc::now().timestamp_millis());
-    let (status, headers, body) = if head.kind() == RecordKind::Resource {
+    let (status, headers, body) = if head.kind().block_is_document() {
         // The block is the document itself, typed by the record.
         let content_type = head.field("Content-Type").map(str::to_string);
         let headers = Headers {

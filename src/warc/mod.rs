@@ -126,6 +126,12 @@ pub enum RecordKind {
 }
 
 impl RecordKind {
+    /// The block is the document itself (a `resource` record), not an HTTP
+    /// message whose payload is (a `response`).
+    pub fn block_is_document(self) -> bool {
+        self == RecordKind::Resource
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             RecordKind::Warcinfo => "warcinfo",
@@ -215,7 +221,7 @@ pub fn member_payload(member: &[u8], cap: u64) -> std::io::Result<Vec<u8>> {
     let block = reader
         .block(cap.saturating_add(http::MAX_HTTP_HEAD as u64))
         .map_err(|e| bad(e.to_string()))?;
-    if head.kind() == RecordKind::Resource {
+    if head.kind().block_is_document() {
         return Ok(block);
     }
     let response = http::parse_response(&block).map_err(|e| bad(e.to_string()))?;

@@ -27,9 +27,11 @@ pub fn pull_quote_box(dom: &Dom<'_>, stats: &[Stats], b: usize) -> Option<usize>
     let quote = (b + 1..dom.nodes[b].end as usize)
         .filter(|&k| dom.nodes[k].tag == Tag::Text)
         .max_by_key(|&k| dom.nodes[k].chars)?;
-    let mut words = String::new();
-    push_words(dom.nodes[quote].text, &mut words);
-    let quote = words;
+    let quote = {
+        let mut words = String::new();
+        push_words(dom.nodes[quote].text, &mut words);
+        words
+    };
     if quote.split(' ').count() < MIN_WORDS {
         return None;
     }
