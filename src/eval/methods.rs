@@ -38,6 +38,10 @@ pub enum ScoredBy {
     /// the records' tokens, every page directly (`nb` and `tree` with their
     /// shipped model, which never saw these pages).
     Records,
+    /// A set of silver records without body gold (`meta/`): the F1 column
+    /// is the share of pages with some text; titles and dates are in the
+    /// record summary.
+    Silver,
 }
 
 /// One algorithm on one set.
@@ -72,12 +76,19 @@ pub fn evaluate_algorithm(
             ..ExtractOptions::default()
         };
         let convention = GoldConvention::of_set_dir(html);
+        let report = evaluate_set(html, gold, &opts, &convention, jobs)?;
+        let silver = report
+            .pages
+            .iter()
+            .all(|p| p.record.as_ref().is_some_and(|r| !r.body_gold));
         let by = if gold.is_file() {
             ScoredBy::Snippets
+        } else if silver {
+            ScoredBy::Silver
         } else {
             ScoredBy::Records
         };
-        (evaluate_set(html, gold, &opts, &convention, jobs)?, by)
+        (report, by)
     } else if algorithm.is_learned() && model.is_none() {
         let pages = label_dir(html, gold, jobs)?;
         match cross_validate(algorithm, &pages, DEFAULT_FOLDS, jobs) {
@@ -111,8 +122,8 @@ pub fn evaluate_algorithm(
 }
 
 /// The sets of a corpus directory: every `<dir>/<set>` with an `html/`
-/// subdirectory and gold texts (`gold/`) or snippets (`snippets.json`
-/// beside `html/`, the gold for that set), by name.
+/// subdirectory and gold texts or records (`gold/`), snippets
+/// (`snippets.json` beside `html/`) or silver records (`meta/`), by name.
 pub fn corpus_sets(dir: &Path) -> Result<Vec<(String, PathBuf, PathBuf)>, EvalError> {
     let io = |source| EvalError::Io {
         path: dir.to_path_buf(),
@@ -122,8 +133,9 @@ pub fn corpus_sets(dir: &Path) -> Result<Vec<(String, PathBuf, PathBuf)>, EvalEr
     for entry in std::fs::read_dir(dir).map_err(io)? {
         let path = entry.map_err(io)?.path();
         let html = path.join("html");
-        let gold = match path.join("gold") {
-            g if g.is_dir() => Some(g),
+        let gold = match (path.join("gold"), path.join("meta")) {
+            (g, _) if g.is_dir() => Some(g),
+            (_, m) if super::records::is_record_dir(&m) => Some(m),
             _ => snippets::beside(&html).filter(|_| html.is_dir()),
         };
         if let Some(gold) = gold.filter(|_| html.is_dir()) {
@@ -159,6 +171,9 @@ pub fn render_table(rows: &[MethodRow]) -> String {
             ScoredBy::Folds => "held-out folds by site",
             ScoredBy::Snippets => "snippets (summed; CE column: accuracy)",
             ScoredBy::Records => "gold records (body; metadata: eval --set)",
+            ScoredBy::Silver => {
+                "silver records (F1 column: pages with text; title, date: eval --set)"
+            }
         };
         let h = halves(&r.report.pages);
         let _ = writeln!(

@@ -19,6 +19,12 @@
 //!
 //! The page's real address (`url`) is given to the extractor, as a crawl
 //! gives it: it resolves relative links and holds dates.
+//!
+//! A silver set (zh-dev: `meta/<name>.json` with a `title` and a
+//! `publish_time` another extractor found, no body) is read the same way:
+//! a record without `body_text` scores the body only as "some text was
+//! extracted" (1 or 0), and its date may be written as the page wrote it
+//! ("2019年09月11日 18:05", "2007.08.20", "2019-9-7 21:30").
 
 use std::path::Path;
 use std::time::Instant;
@@ -29,7 +35,7 @@ use unicode_normalization::UnicodeNormalization;
 pub use summary::{summary, GroupScores, RecordSummary};
 
 use super::corpus::score_pages;
-use super::{score_tokens, EvalError, EvalReport, PageScore};
+use super::{score_tokens, EvalError, EvalReport, PageScore, Score};
 use crate::extract::{ExtractOptions, Extractor, Page};
 use crate::words::is_cjk;
 
@@ -38,13 +44,14 @@ mod summary;
 /// One page's gold record (fields the scoring reads; others are ignored).
 #[derive(Debug, Clone, Default, Deserialize)]
 pub struct GoldRecord {
+    /// `None` in a silver record: the body has no gold.
     #[serde(default)]
-    pub body_text: String,
+    pub body_text: Option<String>,
     #[serde(default)]
     pub title: Option<String>,
     #[serde(default)]
     pub authors: Vec<String>,
-    #[serde(default)]
+    #[serde(default, alias = "publish_time")]
     pub publishing_date: Option<String>,
     #[serde(default)]
     pub topics: Vec<String>,
@@ -66,6 +73,9 @@ pub struct RecordScores {
     pub same_day: Option<bool>,
     /// Set F1 of the tags against the gold `topics`.
     pub tags_f1: Option<f64>,
+    /// The gold has a body: the page's F1 is the body's, else it is 1 when
+    /// some text was extracted and 0 when none was.
+    pub body_gold: bool,
 }
 
 /// Whether `gold_dir` holds gold records (`.json`) rather than gold texts.
@@ -151,23 +161,52 @@ fn set_f1(found: &[String], gold: &[String]) -> f64 {
     2.0 * p * r / (p + r)
 }
 
-/// The calendar day of an RFC 3339 / ISO 8601 date (its own offset).
-fn day(date: &str) -> Option<&str> {
-    let d = date.trim().get(..10)?;
-    let b = d.as_bytes();
-    (b[4] == b'-' && b[7] == b'-' && d.bytes().filter(u8::is_ascii_digit).count() == 8).then_some(d)
+/// The calendar day a date starts with (its own offset), as `YYYY-MM-DD`:
+/// RFC 3339 / ISO 8601, or year, month and day as the first three runs of
+/// digits ("2019年9月5日", "2007.08.20"), as silver records write them.
+fn day(date: &str) -> Option<String> {
+    let mut runs = date
+        .trim()
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|r| !r.is_empty());
+    let (y, m, d) = (runs.next()?, runs.next()?, runs.next()?);
+    let (month, mday): (u32, u32) = (m.parse().ok()?, d.parse().ok()?);
+    let plausible = y.len() == 4
+        && m.len() <= 2
+        && d.len() <= 2
+        && (1..=12).contains(&month)
+        && (1..=31).contains(&mday);
+    plausible.then(|| format!("{y}-{month:02}-{mday:02}"))
 }
 
-/// The language groups the summary reports (the held-out half's are the same).
+/// The language groups the summary reports (the held-out half's are the
+/// same), by a record's ISO 639-1 code or the detected language's ISO
+/// 639-3 one.
 pub fn language_group(lang: Option<&str>) -> &'static str {
     match lang.unwrap_or("") {
-        "de" => "de",
-        "en" => "en",
-        "ja" | "zh" | "ko" => "cjk",
+        "de" | "deu" => "de",
+        "en" | "eng" => "en",
+        "ja" | "zh" | "ko" | "jpn" | "cmn" | "kor" => "cjk",
         "ar" | "ru" | "uk" | "bg" | "sr" | "el" | "he" | "fa" | "hi" | "th" | "ka" | "hy"
-        | "ur" | "bn" | "ta" => "other script",
+        | "ur" | "bn" | "ta" | "arb" | "rus" | "ukr" | "bul" | "srp" | "ell" | "heb" | "pes"
+        | "hin" | "tha" | "kat" | "hye" | "urd" | "ben" | "tam" => "other script",
         _ => "other latin",
     }
+}
+
+/// A page's site when its record names none: its canonical URL's host
+/// (without `www.`), else its file name's site part ([`super::site`]).
+fn site_of(canonical: Option<&str>, stem: &str) -> String {
+    canonical
+        .and_then(|u| url::Url::parse(u).ok())
+        .and_then(|u| {
+            u.host_str()
+                .map(|h| h.trim_start_matches("www.").to_string())
+        })
+        .unwrap_or_else(|| {
+            let site = super::site::stem_site(stem);
+            site.trim_end_matches(['_', '-']).to_string()
+        })
 }
 
 /// Score every page of `html_dir` against its record in `gold_dir`.
@@ -224,13 +263,25 @@ fn score_page(page: &Path, gold_dir: &Path, extractor: &Extractor) -> Result<Pag
         .article;
     let millis = t0.elapsed().as_secs_f64() * 1000.0;
     let a = record_tokens(&article.text);
-    let b = record_tokens(&gold.body_text);
+    let b = record_tokens(gold.body_text.as_deref().unwrap_or(""));
     let (ra, rb): (Vec<&str>, Vec<&str>) = (
         a.iter().map(String::as_str).collect(),
         b.iter().map(String::as_str).collect(),
     );
+    let score = if gold.body_text.is_some() {
+        score_tokens(&ra, &rb)
+    } else {
+        let some = if a.is_empty() { 0.0 } else { 1.0 };
+        Score {
+            precision: some,
+            recall: some,
+            f1: some,
+            cleaneval: some,
+        }
+    };
     let record = RecordScores {
-        group: language_group(gold.language.as_deref()),
+        // A silver record names no language: the detected one stands in.
+        group: language_group(gold.language.as_deref().or(article.language.as_deref())),
         title_exact: gold
             .title
             .as_deref()
@@ -243,15 +294,17 @@ fn score_page(page: &Path, gold_dir: &Path, extractor: &Extractor) -> Result<Pag
             .as_deref()
             .and_then(day)
             .map(|d| article.published_at.as_deref().and_then(day) == Some(d)),
+        body_gold: gold.body_text.is_some(),
     };
+    let site = gold
+        .publisher
+        .clone()
+        .or_else(|| url.as_ref().and_then(|u| u.host_str().map(str::to_string)))
+        .unwrap_or_else(|| site_of(article.canonical_url.as_deref(), &name));
     Ok(PageScore {
         name,
-        site: gold
-            .publisher
-            .clone()
-            .or_else(|| url.as_ref().and_then(|u| u.host_str().map(str::to_string)))
-            .unwrap_or_default(),
-        score: score_tokens(&ra, &rb),
+        site,
+        score,
         extracted_tokens: a.len(),
         gold_tokens: b.len(),
         millis,
@@ -295,10 +348,18 @@ mod tests {
 
     #[test]
     fn dates_compare_by_their_own_calendar_day() {
-        assert_eq!(day("2024-05-03T15:47:42.389000+00:00"), Some("2024-05-03"));
-        assert_eq!(day("2024-05-03"), Some("2024-05-03"));
-        assert_eq!(day("03.05.2024"), None);
-        assert_eq!(day("short"), None);
+        let d = |s: &str| day(s);
+        assert_eq!(
+            d("2024-05-03T15:47:42.389000+00:00").as_deref(),
+            Some("2024-05-03")
+        );
+        assert_eq!(d("2024-05-03").as_deref(), Some("2024-05-03"));
+        assert_eq!(d("2020年09月11日 18:05").as_deref(), Some("2020-09-11"));
+        assert_eq!(d("2019-9-7 21:30:50").as_deref(), Some("2019-09-07"));
+        assert_eq!(d("2007.08.20").as_deref(), Some("2007-08-20"));
+        assert_eq!(d("03.05.2024"), None);
+        assert_eq!(d("2024-13-03"), None);
+        assert_eq!(d("short"), None);
     }
 
     #[test]
@@ -359,5 +420,66 @@ mod tests {
             table.contains("authors") && table.contains("tags"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn a_silver_set_scores_titles_dates_and_pages_with_text() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let set = tmp.path().join("zh");
+        let (html, meta) = (set.join("html"), set.join("meta"));
+        for d in [&html, &meta] {
+            std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let story =
+            "港口在维修一个月后于周一重新开放，港务局表示。船只从清晨起就在防波堤外排队等候进港。"
+                .repeat(4);
+        let page = format!(
+            "<html><head><title>港口重新开放</title></head><body><h1>港口重新开放</h1>\
+             <p>发布时间：2019年09月05日 11:10</p><p>{story}</p><p>{story}</p></body></html>"
+        );
+        std::fs::write(html.join("port__1.html"), page).unwrap_or_else(|e| panic!("{e}"));
+        // A page of only menus: no text, which the silver set counts.
+        let menu = "<html><body><nav><a href=/a>首页</a> <a href=/b>新闻</a></nav></body></html>";
+        std::fs::write(html.join("port__2.html"), menu).unwrap_or_else(|e| panic!("{e}"));
+        let record = |title: &str, time: &str| {
+            serde_json::json!({ "title": title, "publish_time": time }).to_string()
+        };
+        for (name, title, time) in [
+            ("port__1", "港口重新开放", "2019年09月05日 11:10"),
+            ("port__2", "首页", "2019-9-6"),
+        ] {
+            std::fs::write(meta.join(format!("{name}.json")), record(title, time))
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        let sets = super::super::methods::corpus_sets(tmp.path()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(sets, [("zh".to_string(), html.clone(), meta.clone())]);
+        let row = super::super::methods::evaluate_algorithm(
+            "zh",
+            &html,
+            &meta,
+            crate::extract::Algorithm::Auto,
+            None,
+            1,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(row.scored_by, super::super::methods::ScoredBy::Silver);
+        let page = |n: &str| {
+            let p = row.report.pages.iter().find(|p| p.name == n);
+            p.unwrap_or_else(|| panic!("no page {n}"))
+        };
+        let (story_page, menu_page) = (page("port__1"), page("port__2"));
+        assert_eq!(story_page.score.f1, 1.0, "text was extracted");
+        assert_eq!(menu_page.score.f1, 0.0, "no text");
+        assert_eq!(story_page.site, "port");
+        let r = story_page
+            .record
+            .as_ref()
+            .unwrap_or_else(|| panic!("no record"));
+        assert!(!r.body_gold);
+        assert_eq!(r.group, "cjk");
+        assert_eq!((r.title_exact, r.same_day), (Some(true), Some(true)));
+        let s = summary(&row.report.pages).unwrap_or_default();
+        assert_eq!(s.groups[0].body_f1, None);
+        assert_eq!(s.groups[0].empty, 1, "{s:?}");
     }
 }

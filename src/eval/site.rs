@@ -29,7 +29,7 @@ pub(super) fn site_in(doc: &scraper::Html, stem: &str) -> String {
 }
 
 /// Site key of a file stem: without a trailing `_NN` or `-NN`.
-fn stem_site(stem: &str) -> &str {
+pub(super) fn stem_site(stem: &str) -> &str {
     let key = super::sequence::site_key(stem);
     match key.rsplit_once('-') {
         Some((k, n)) if !k.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {

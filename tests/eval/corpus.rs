@@ -44,9 +44,11 @@ fn corpus_mean_f1_stays_above_floors() {
             .as_table()
             .unwrap_or_else(|| panic!("eval_floors.toml: [{set}] must be a table"));
         let html = corpus.join(set).join("html");
-        // Gold texts, or the snippets of a set scored by snippets.
-        let gold = match corpus.join(set).join("gold") {
-            g if g.is_dir() => g,
+        // Gold texts or records, silver records (`meta/`), or the
+        // snippets of a set scored by snippets.
+        let gold = match (corpus.join(set).join("gold"), corpus.join(set).join("meta")) {
+            (g, _) if g.is_dir() => g,
+            (_, m) if m.is_dir() => m,
             _ => corpus.join(set).join("snippets.json"),
         };
         for (alg, floor) in algs {

@@ -23,8 +23,11 @@ pub struct RecordSummary {
 pub struct GroupScores {
     pub group: String,
     pub pages: usize,
-    pub body_f1: f64,
-    /// Pages with no body text extracted although the gold has one.
+    /// Mean body F1 over the pages whose gold has a body (`None` for a
+    /// silver set, which has none).
+    pub body_f1: Option<f64>,
+    /// Pages with no text extracted (where the gold has a body, or has
+    /// no body gold at all: every page of a silver set is an article).
     pub empty: usize,
     pub title_exact: Option<f64>,
     pub authors_f1: Option<f64>,
@@ -47,10 +50,18 @@ fn group_scores(group: &str, pages: &[&PageScore]) -> GroupScores {
     GroupScores {
         group: group.to_string(),
         pages: pages.len(),
-        body_f1: mean(pages.iter().map(|p| p.score.f1)).unwrap_or(0.0),
+        body_f1: mean(
+            pages
+                .iter()
+                .filter(|p| p.record.as_ref().is_some_and(|r| r.body_gold))
+                .map(|p| p.score.f1),
+        ),
         empty: pages
             .iter()
-            .filter(|p| p.extracted_tokens == 0 && p.gold_tokens > 0)
+            .filter(|p| {
+                let silver = p.record.as_ref().is_some_and(|r| !r.body_gold);
+                p.extracted_tokens == 0 && (p.gold_tokens > 0 || silver)
+            })
             .count(),
         title_exact: mean(recs().filter_map(|r| r.title_exact).map(flag)),
         authors_f1: mean(recs().filter_map(|r| r.authors_f1)),
@@ -104,10 +115,10 @@ impl RecordSummary {
         for g in &self.groups {
             let _ = writeln!(
                 out,
-                "{:<13} {:>5} {:>7.3} {:>5} {:>7} {:>7} {:>7} {:>7}",
+                "{:<13} {:>5} {:>7} {:>5} {:>7} {:>7} {:>7} {:>7}",
                 g.group,
                 g.pages,
-                g.body_f1,
+                opt(g.body_f1),
                 g.empty,
                 opt(g.title_exact),
                 opt(g.authors_f1),
