@@ -106,10 +106,11 @@ fn import_processes_share_one_list_of_files_and_take_over_a_dead_ones() {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
+        // How many files each survivor read is the scheduler's: under load
+        // one may start late and find every file claimed (the victim's
+        // still leased), so only their sum is checked below.
         let summary = String::from_utf8_lossy(&out.stdout).into_owned();
-        let own = number_after(&summary, "s: ");
-        assert!(own >= 1, "each process reads files of the list: {summary}");
-        read += own;
+        read += number_after(&summary, "s: ");
     }
     let done: Vec<(String, i64)> = client
         .query("SELECT state, records FROM import_files ORDER BY id", &[])
