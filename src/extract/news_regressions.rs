@@ -127,3 +127,28 @@ fn regression_hidden_keyword_spam_longer_than_the_story_was_appended_to_it() {
     let t = auto(&page(&hidden_story));
     assert!(t.contains("Hidden paragraph 39 says"), "{t}");
 }
+
+#[test]
+fn regression_a_short_story_in_a_row_beside_a_rail_of_links_was_pruned_with_the_row() {
+    // A one-paragraph news brief in a layout row whose other column is a
+    // list of links: the row is mostly link text, and link pruning took it
+    // whole, story and all; a notice under the page was left as the text.
+    let rail: String = (0..12)
+        .map(|k| {
+            format!("<li><a href=/s{k}>Another story of the day, number {k}, read it now</a></li>")
+        })
+        .collect();
+    let html = format!(
+        "<html><body><div class=header><a href=/>Home</a></div>\
+         <div class=\"layout row\"><div class=w600><div class=art_context><div class=art_box>\
+         <p>The transport ministry said on Thursday that fast rail will link every city \
+         of the region within five years, cutting journeys between <a href=/c>neighbours</a> \
+         to an hour and a half.</p></div></div></div>\
+         <div class=w300><ul>{rail}</ul></div></div>\
+         <div class=statement><p>Disclaimer: this article is the author's view only and \
+         does not represent the site; readers act at their own risk.</p></div></body></html>"
+    );
+    let t = auto(&html);
+    assert!(t.contains("fast rail will link every city"), "{t}");
+    assert!(!t.contains("Another story of the day"), "{t}");
+}

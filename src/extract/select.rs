@@ -6,8 +6,9 @@
 //!
 //! 1. Guarded removal of hidden elements, semantic boilerplate and negative
 //!    class/id elements ([`heuristics::removal_mask_with`]; heading-anchor
-//!    ids say nothing negative, and the text-share guard does not hold
-//!    beside a declared article); statistics recomputed.
+//!    ids say nothing negative, the text-share guard does not hold beside
+//!    a declared article, nor for a hidden element without prose's
+//!    punctuation); statistics recomputed.
 //! 2. CTD densities, positive class/id ×1.25, DensitySum → best node. A
 //!    gallery that holds it inside the declared article is left out and
 //!    the best node chosen again; the best node is lifted to its container
@@ -17,7 +18,9 @@
 //!    the CETD text. CETD regions before the best node that read like
 //!    article text (little link text, punctuated) join the sibling text.
 //! 4. Link-density pruning inside the chosen content, except link lists
-//!    written inside the story ([`candidate::interior_link_lists`]).
+//!    written inside the story ([`candidate::interior_link_lists`]) and the
+//!    blocks around the best node (a row that sets a short story beside a
+//!    rail of links is link-dense as a whole; the rail is pruned alone).
 //! 5. Text assembly, trimming link-heavy / punctuation-free paragraphs at the
 //!    edges; the headline (see [`headline`]) goes first.
 //! 6. The text ends at a heading that opens related stories ("Related
@@ -159,7 +162,16 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
     } else {
         candidate::interior_link_lists(dom, &stats, best, &keep, &removed)
     };
-    let mut skip = link_pruning::prune_link_dense(dom, &stats, &removed, &interior);
+    // The blocks around the story are not pruned whole: a layout row that
+    // holds a short story beside a rail of links is link-dense, and its
+    // rail is pruned on its own.
+    let mut exempt = interior;
+    let mut a = best;
+    while a != 0 {
+        a = dom.nodes[a].parent as usize;
+        exempt[a] = true;
+    }
+    let mut skip = link_pruning::prune_link_dense(dom, &stats, &removed, &exempt);
     if !opts.ablate.off(Step::TeaserLists) {
         skip_teaser_lists(dom, &stats, &keep, &mut skip);
     }
