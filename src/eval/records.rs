@@ -194,21 +194,6 @@ pub fn language_group(lang: Option<&str>) -> &'static str {
     }
 }
 
-/// A page's site when its record names none: its canonical URL's host
-/// (without `www.`), else its file name's site part ([`super::site`]).
-fn site_of(canonical: Option<&str>, stem: &str) -> String {
-    canonical
-        .and_then(|u| url::Url::parse(u).ok())
-        .and_then(|u| {
-            u.host_str()
-                .map(|h| h.trim_start_matches("www.").to_string())
-        })
-        .unwrap_or_else(|| {
-            let site = super::site::stem_site(stem);
-            site.trim_end_matches(['_', '-']).to_string()
-        })
-}
-
 /// Score every page of `html_dir` against its record in `gold_dir`.
 pub fn evaluate_records(
     html_dir: &Path,
@@ -300,7 +285,7 @@ fn score_page(page: &Path, gold_dir: &Path, extractor: &Extractor) -> Result<Pag
         .publisher
         .clone()
         .or_else(|| url.as_ref().and_then(|u| u.host_str().map(str::to_string)))
-        .unwrap_or_else(|| site_of(article.canonical_url.as_deref(), &name));
+        .unwrap_or_else(|| super::site::site_from(article.canonical_url.as_deref(), &name));
     Ok(PageScore {
         name,
         site,
@@ -348,18 +333,18 @@ mod tests {
 
     #[test]
     fn dates_compare_by_their_own_calendar_day() {
-        let d = |s: &str| day(s);
-        assert_eq!(
-            d("2024-05-03T15:47:42.389000+00:00").as_deref(),
-            Some("2024-05-03")
-        );
-        assert_eq!(d("2024-05-03").as_deref(), Some("2024-05-03"));
-        assert_eq!(d("2020年09月11日 18:05").as_deref(), Some("2020-09-11"));
-        assert_eq!(d("2019-9-7 21:30:50").as_deref(), Some("2019-09-07"));
-        assert_eq!(d("2007.08.20").as_deref(), Some("2007-08-20"));
-        assert_eq!(d("03.05.2024"), None);
-        assert_eq!(d("2024-13-03"), None);
-        assert_eq!(d("short"), None);
+        for (date, want) in [
+            ("2024-05-03T15:47:42.389000+00:00", Some("2024-05-03")),
+            ("2024-05-03", Some("2024-05-03")),
+            ("2020年09月11日 18:05", Some("2020-09-11")),
+            ("2019-9-7 21:30:50", Some("2019-09-07")),
+            ("2007.08.20", Some("2007-08-20")),
+            ("03.05.2024", None),
+            ("2024-13-03", None),
+            ("short", None),
+        ] {
+            assert_eq!(day(date).as_deref(), want, "{date}");
+        }
     }
 
     #[test]

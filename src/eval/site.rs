@@ -19,8 +19,14 @@ pub fn page_site(bytes: &[u8], stem: &str) -> String {
 /// [`page_site`] of a page already parsed.
 pub(super) fn site_in(doc: &scraper::Html, stem: &str) -> String {
     let canonical = metadata::extract_metadata_in(doc, None, None).canonical_url;
+    site_from(canonical.as_deref(), stem)
+}
+
+/// The site of a page whose canonical URL is `canonical`: its host without
+/// `www.`, else the file name's site part.
+pub(super) fn site_from(canonical: Option<&str>, stem: &str) -> String {
     canonical
-        .and_then(|u| url::Url::parse(&u).ok())
+        .and_then(|u| url::Url::parse(u).ok())
         .and_then(|u| {
             u.host_str()
                 .map(|h| h.trim_start_matches("www.").to_string())
@@ -28,14 +34,21 @@ pub(super) fn site_in(doc: &scraper::Html, stem: &str) -> String {
         .unwrap_or_else(|| stem_site(stem).to_string())
 }
 
-/// Site key of a file stem: without a trailing `_NN` or `-NN`.
-pub(super) fn stem_site(stem: &str) -> &str {
+/// Site key of a file stem: without a trailing `_NN` or `-NN`, nor the
+/// separator left before it (`qq__2` → `qq`).
+fn stem_site(stem: &str) -> &str {
     let key = super::sequence::site_key(stem);
-    match key.rsplit_once('-') {
+    let key = match key.rsplit_once('-') {
         Some((k, n)) if !k.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
             k
         }
         _ => key,
+    };
+    let trimmed = key.trim_end_matches(['_', '-']);
+    if trimmed.is_empty() {
+        key
+    } else {
+        trimmed
     }
 }
 
@@ -50,6 +63,7 @@ mod tests {
             "tv.msnbc.com_news"
         );
         assert_eq!(page_site(b"", "bbc-1"), "bbc");
+        assert_eq!(page_site(b"", "qq__2"), "qq");
         let page = br#"<html><head><link rel="canonical" href="https://www.example.org/a/b"></head></html>"#;
         assert_eq!(page_site(page, "x_1"), "example.org");
     }
