@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
-use newshound::eval::methods::{evaluate_algorithm, render_table};
+use newshound::eval::methods::{corpus_sets, evaluate_algorithm, render_table};
 use newshound::extract::Algorithm;
 
 fn corpus_dir() -> PathBuf {
@@ -37,25 +37,24 @@ fn corpus_mean_f1_stays_above_floors() {
         toml::from_str(&floors_text).unwrap_or_else(|e| panic!("{}: {e}", floors_path.display()));
     assert!(!floors.is_empty(), "eval_floors.toml lists no sets");
 
+    // Each set's pages and gold as `eval` finds them (gold texts or
+    // records, silver records, or snippets).
+    let sets = corpus_sets(&corpus).unwrap_or_else(|e| panic!("{}: {e}", corpus.display()));
     let mut failures = Vec::new();
     let mut rows = Vec::new();
     for (set, algs) in &floors {
         let algs = algs
             .as_table()
             .unwrap_or_else(|| panic!("eval_floors.toml: [{set}] must be a table"));
-        let html = corpus.join(set).join("html");
-        // Gold texts or records, silver records (`meta/`), or the
-        // snippets of a set scored by snippets.
-        let gold = match (corpus.join(set).join("gold"), corpus.join(set).join("meta")) {
-            (g, _) if g.is_dir() => g,
-            (_, m) if m.is_dir() => m,
-            _ => corpus.join(set).join("snippets.json"),
-        };
+        let (_, html, gold) = sets
+            .iter()
+            .find(|(name, _, _)| name == set)
+            .unwrap_or_else(|| panic!("eval_floors.toml: [{set}] is no set of the corpus"));
         for (alg, floor) in algs {
             let floor = floor
                 .as_float()
                 .unwrap_or_else(|| panic!("eval_floors.toml: {set}.{alg} must be a float"));
-            let row = evaluate_algorithm(set, &html, &gold, algorithm(alg), None, 2)
+            let row = evaluate_algorithm(set, html, gold, algorithm(alg), None, 2)
                 .unwrap_or_else(|e| panic!("eval {set} {alg}: {e}"));
             // Never empty: a page whose gold holds an article (>= 50 words)
             // gets text from `auto`.
