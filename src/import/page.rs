@@ -24,7 +24,7 @@ use crate::crawl::path::{self, PageIn};
 use crate::crawl::pool::PageTools;
 use crate::crawl::shapes::by_shapes;
 use crate::extract::{Algorithm, Article, ExtractOptions};
-use crate::store::{KeptHtml, WriteOp};
+use crate::store::WriteOp;
 use crate::urls::TrailingSlash;
 
 /// What every page of an import shares.
@@ -128,14 +128,7 @@ pub fn process(work: &PageWork, page: Archived, tools: &mut PageTools) -> Proces
     let keep = work.keep_html && outcome.article.is_some();
     let html = match (keep, member) {
         (false, _) => None,
-        (true, Some(member)) => Some(KeptHtml::of_compressed(
-            url.as_str(),
-            fetched.status,
-            fetched.kept_headers(),
-            fetched.fetched_at,
-            fetched.body.len() as u64,
-            member,
-        )),
+        (true, Some(member)) => Some(record::kept_member(&fetched, member)),
         (true, None) => record::kept_page(tools, &fetched, &fetched.body),
     };
     let from = Source {

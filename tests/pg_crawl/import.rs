@@ -25,6 +25,20 @@ fn number_after(summary: &str, label: &str) -> u64 {
         .unwrap_or_else(|| panic!("a number after {label:?} in {summary}"))
 }
 
+/// The rows of a query of two columns.
+fn pairs<A, B>(client: &mut postgres::Client, sql: &str) -> Vec<(A, B)>
+where
+    A: for<'a> postgres::types::FromSql<'a>,
+    B: for<'a> postgres::types::FromSql<'a>,
+{
+    client
+        .query(sql, &[])
+        .unwrap_or_else(|e| panic!("{sql}: {e}"))
+        .iter()
+        .map(|r| (r.get(0), r.get(1)))
+        .collect()
+}
+
 #[test]
 fn import_processes_share_one_list_of_files_and_take_over_a_dead_ones() {
     let spec = SimWebSpec {
@@ -112,12 +126,10 @@ fn import_processes_share_one_list_of_files_and_take_over_a_dead_ones() {
         let summary = String::from_utf8_lossy(&out.stdout).into_owned();
         read += number_after(&summary, "s: ");
     }
-    let done: Vec<(String, i64)> = client
-        .query("SELECT state, records FROM import_files ORDER BY id", &[])
-        .expect("files")
-        .iter()
-        .map(|r| (r.get(0), r.get(1)))
-        .collect();
+    let done: Vec<(String, i64)> = pairs(
+        &mut client,
+        "SELECT state, records FROM import_files ORDER BY id",
+    );
     println!("files: {done:?}; read to the end by the survivors: {read}");
     assert!(done.iter().all(|(state, _)| state == "done"), "{done:?}");
     let records_counted: i64 = done.iter().map(|(_, n)| n).sum();
@@ -142,12 +154,10 @@ fn import_processes_share_one_list_of_files_and_take_over_a_dead_ones() {
         .expect("kept pages")
         .get(0);
     assert_eq!(members as usize, pages, "every page kept as its member");
-    let sample: Vec<(i64, String)> = client
-        .query("SELECT id, url FROM articles ORDER BY id LIMIT 20", &[])
-        .expect("articles")
-        .iter()
-        .map(|r| (r.get(0), r.get(1)))
-        .collect();
+    let sample: Vec<(i64, String)> = pairs(
+        &mut client,
+        "SELECT id, url FROM articles ORDER BY id LIMIT 20",
+    );
     let mut store = AnyStore::from(PgStore::open(&setup.db.url).expect("open"));
     for (id, url) in sample {
         let kept = store.kept_html(id).expect("read").expect("a kept page");

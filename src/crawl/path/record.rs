@@ -114,6 +114,20 @@ pub fn kept_page(tools: &mut PageTools, fetched: &Fetched, body: &[u8]) -> Optio
     .ok()
 }
 
+/// The response kept with an article whose body is already compressed:
+/// an archived record's gzip member, which holds the page and is read back
+/// as it ([`KeptHtml::of_compressed`]).
+pub fn kept_member(fetched: &Fetched, member: Vec<u8>) -> KeptHtml {
+    KeptHtml::of_compressed(
+        fetched.final_url.as_str(),
+        fetched.status,
+        fetched.kept_headers(),
+        fetched.fetched_at,
+        fetched.body.len() as u64,
+        member,
+    )
+}
+
 /// What a judged page is for the rest of the run.
 #[derive(Debug, Default)]
 pub struct AfterJudgement {
