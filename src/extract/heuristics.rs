@@ -194,12 +194,6 @@ pub fn removal_mask(dom: &Dom<'_>, stats: &[Stats], flags: &Flags) -> Vec<bool> 
     removal_mask_with(dom, stats, flags, true)
 }
 
-/// Most characters per punctuation mark in a hidden element that the
-/// text-share guard still protects: prose has a mark every 15 (Chinese) to
-/// 100 (English) characters; a hidden block of search keywords, one in
-/// thousands.
-const HIDDEN_PROSE_CHARS_PER_MARK: u64 = 500;
-
 /// A declared article (`<article>`, `<main>`, `itemprop=articleBody`,
 /// `role=main`) with at least this much non-link text is the story: the
 /// text-share guard no longer protects noise elements beside it.
@@ -247,20 +241,13 @@ pub fn removal_mask_with(
             i = node.end as usize;
             continue;
         }
-        let hidden = node.flags & attr_flags::HIDDEN != 0;
-        let noise = hidden
+        let noise = node.flags & attr_flags::HIDDEN != 0
             || is_semantic_noise(dom, i)
             || (flags.hint[i].negative && !is_link_in_sentence(dom, stats, i));
         let own_text = stats[i].chars.saturating_sub(stats[i].link_chars);
-        // A hidden element that holds most of the page's words is a story a
-        // script reveals only if they form sentences: hidden keyword
-        // stuffing (search-engine spam) is as long, but has next to no
-        // punctuation.
-        let prose = u64::from(stats[i].punct) * HIDDEN_PROSE_CHARS_PER_MARK >= u64::from(own_text);
         let guarded = flags.holds_article[i]
             || (u64::from(own_text) * 2 >= u64::from(body_text)
-                && !declared_beside(i, node.end as usize)
-                && (!hidden || prose));
+                && !declared_beside(i, node.end as usize));
         if noise && !guarded {
             removed[i] = true;
             i = node.end as usize;

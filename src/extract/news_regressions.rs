@@ -102,33 +102,6 @@ fn regression_the_headline_under_its_kicker_was_kept_as_text() {
 }
 
 #[test]
-fn regression_hidden_keyword_spam_longer_than_the_story_was_appended_to_it() {
-    // Search-engine spam: thousands of keywords without a sentence in a
-    // `display:none` block that outweighs the story. It was kept whole,
-    // as a hidden story a script reveals would be.
-    let keywords: String = (0..600).map(|k| format!("keyword{k} download ")).collect();
-    let page = |hidden: &str| {
-        format!(
-            "<html><body><div class=main><h1>Council agrees the budget</h1>{}</div>\
-             <div class=side><a href=/a>More news</a></div>\
-             <div style=\"display:none\">{hidden}</div></body></html>",
-            story(5)
-        )
-    };
-    let t = auto(&page(&keywords));
-    assert!(t.contains("Paragraph 4 of the story"), "{t}");
-    assert!(!t.contains("keyword7 download"), "{t}");
-    // A hidden block of sentences as long is a story behind a script: kept.
-    let hidden_story: String = (0..40)
-        .map(|k| {
-            format!("<p>Hidden paragraph {k} says the vote was close, and the mayor spoke.</p>")
-        })
-        .collect();
-    let t = auto(&page(&hidden_story));
-    assert!(t.contains("Hidden paragraph 39 says"), "{t}");
-}
-
-#[test]
 fn regression_a_short_story_in_a_row_beside_a_rail_of_links_was_pruned_with_the_row() {
     // A one-paragraph news brief in a layout row whose other column is a
     // list of links: the row is mostly link text, and link pruning took it
