@@ -127,23 +127,6 @@ impl<'a> Page<'a> {
     }
 }
 
-/// The stripped page as a tree: [`scraper::Html::parse_document`], with
-/// the tree's node arena sized for the page up front: at most three nodes
-/// per two `<` (an element has a start and an end tag, and a text node can
-/// follow each of them: the whitespace between tags), plus the few elements
-/// the parser adds. Growing the arena by doubling copied it again and again
-/// (1 % of extraction time; at one node per `<`, most pages still grew
-/// once). The part left unused is never touched.
-fn parse(stripped: &str) -> scraper::Html {
-    use html5ever::tendril::TendrilSink;
-    let tags = memchr::memchr_iter(b'<', stripped.as_bytes()).count();
-    let nodes = tags + tags / 2 + 16;
-    let mut html = scraper::Html::new_document();
-    html.tree = ego_tree::Tree::with_capacity(scraper::Node::Document, nodes);
-    let sink = scraper::HtmlTreeSink::new(html);
-    html5ever::driver::parse_document(sink, Default::default()).one(stripped)
-}
-
 impl Extractor {
     pub fn new(options: ExtractOptions) -> Extractor {
         Extractor { options }
@@ -177,7 +160,7 @@ impl Extractor {
             Some(links) => strip::strip_collecting(html, links),
             None => strip::strip(html),
         };
-        let doc = parse(&stripped);
+        let doc = super::parser::parse(&stripped);
         let (mut selection, rule_outcome) = self.select(&doc, rule);
         let headline = selection.headline.take();
         if self.options.text_only {

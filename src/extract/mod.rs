@@ -46,6 +46,7 @@ pub(crate) mod markdown;
 pub(crate) mod metadata;
 pub(crate) mod model;
 pub(crate) mod nb;
+mod parser;
 pub(crate) mod punct;
 pub(crate) mod select;
 pub(crate) mod sniff;
