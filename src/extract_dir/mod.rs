@@ -313,7 +313,15 @@ fn new_temp_file(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
 /// a file's size may change, a pipe has none) and when binary (`extract
 /// /bin/ls` printed ELF bytes as French text).
 pub fn read_page(r: impl Read, limit: u64) -> Result<Vec<u8>, PageError> {
-    let mut bytes = Vec::new();
+    read_page_sized(r, limit, 0)
+}
+
+/// [`read_page`] into a buffer made for `size` bytes (a file's length):
+/// through `take`, `read_to_end` sees no size and grew the buffer by
+/// doubling, a copy each time (1.3 % of `extract DIR`).
+fn read_page_sized(r: impl Read, limit: u64, size: u64) -> Result<Vec<u8>, PageError> {
+    let capacity = usize::try_from(size.min(limit.saturating_add(1))).unwrap_or(0);
+    let mut bytes = Vec::with_capacity(capacity);
     r.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
         return Err(PageError::TooLarge { limit });
@@ -327,7 +335,8 @@ pub fn read_page(r: impl Read, limit: u64) -> Result<Vec<u8>, PageError> {
 /// [`read_page`] of a file.
 fn read_page_file(page: &Path, limit: u64) -> Result<Vec<u8>, String> {
     let file = std::fs::File::open(page).map_err(|e| e.to_string())?;
-    read_page(file, limit).map_err(|e| e.to_string())
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    read_page_sized(file, limit, size).map_err(|e| e.to_string())
 }
 
 fn one_page(
