@@ -309,3 +309,38 @@ fn generated_markup_gets_html5evers_tree() {
         "the fast reader took {taken} of {documents}"
     );
 }
+
+/// Character soup of the bytes markup is made of (`<`, `/`, `!`, `-`,
+/// quotes, `&`, `#`, `;`, letters, digits, spaces, a multi-byte letter):
+/// never a panic, and wherever the fast reader takes it, html5ever's tree.
+#[test]
+fn character_soup_gets_html5evers_tree() {
+    const CHARS: &[char] = &[
+        '<', '>', '/', '!', '?', '-', '=', '&', '#', ';', '\'', '"', 'a', 'b', 'p', 'x', 'X', 'l',
+        't', 'i', 'e', '0', '1', '8', ' ', '\n', '\r', '\t', 'é', '[', ']',
+    ];
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut taken = 0;
+    let rounds: usize = std::env::var("NH_GEN_ROUNDS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5_000);
+    for _ in 0..rounds {
+        let len = next(60);
+        let soup: String = (0..len).map(|_| CHARS[next(CHARS.len())]).collect();
+        if same(&soup) {
+            taken += 1;
+        }
+    }
+    println!("taken {taken} of {rounds}");
+    assert!(
+        taken * 5 >= rounds,
+        "the fast reader took {taken} of {rounds}"
+    );
+}
