@@ -46,6 +46,8 @@ fn both(html: &str) -> (String, Option<String>) {
     (dump(&by_html5ever(html)), fast(html).map(|t| dump(&t)))
 }
 
+/// Whether the fast reader took `html`; a panic when it did and its tree
+/// is not html5ever's.
 fn same(html: &str) -> bool {
     let (slow, fast) = both(html);
     if let Some(fast) = fast {
@@ -104,6 +106,16 @@ fn the_fast_reader_builds_html5evers_tree() {
             !same(html),
             "the fast reader should leave {html:?} to html5ever"
         );
+    }
+}
+
+#[test]
+fn parse_gives_html5evers_tree_whichever_tokenizer_reads_the_page() {
+    for html in [
+        "<p class=a>taken &amp; read</p>",
+        "<p>left\0to html5ever</p>",
+    ] {
+        assert_eq!(dump(&parse(html)), dump(&by_html5ever(html)), "{html:?}");
     }
 }
 
