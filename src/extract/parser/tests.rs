@@ -161,6 +161,28 @@ fn every_corpus_page_gets_html5evers_tree() {
     );
 }
 
+/// A number from the environment (a longer or other search by hand), or
+/// `default`.
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Draws below `n` from a xorshift generator seeded with `seed` (the
+/// crate has no random-number dependency, and a fixed seed keeps a
+/// failure reproducible).
+fn draws(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut state = seed.max(1);
+    move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    }
+}
+
 /// Markup made of pieces that tokenizers and tree builders treat
 /// specially, strung together at random: wherever the fast reader takes a
 /// document, its tree is html5ever's. The seed is fixed; for a longer
@@ -292,22 +314,9 @@ fn generated_markup_gets_html5evers_tree() {
         "<image>",
         "<isindex>",
     ];
-    let mut state: u64 = std::env::var("NH_GEN_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0x9e37_79b9_7f4a_7c15);
-    let mut next = |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n as u64) as usize
-    };
+    let mut next = draws(env_or("NH_GEN_SEED", 0x9e37_79b9_7f4a_7c15));
     let (mut taken, mut documents) = (0, 0);
-    let rounds: usize = std::env::var("NH_GEN_ROUNDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3_000);
-    for _ in 0..rounds {
+    for _ in 0..env_or("NH_GEN_ROUNDS", 3_000) {
         let len = 1 + next(40);
         let html: String = (0..len).map(|_| PIECES[next(PIECES.len())]).collect();
         documents += 1;
@@ -331,18 +340,9 @@ fn character_soup_gets_html5evers_tree() {
         '<', '>', '/', '!', '?', '-', '=', '&', '#', ';', '\'', '"', 'a', 'b', 'p', 'x', 'X', 'l',
         't', 'i', 'e', '0', '1', '8', ' ', '\n', '\r', '\t', 'é', '[', ']',
     ];
-    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n as u64) as usize
-    };
+    let mut next = draws(env_or("NH_GEN_SEED", 0x2545_f491_4f6c_dd1d));
     let mut taken = 0;
-    let rounds: usize = std::env::var("NH_GEN_ROUNDS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(5_000);
+    let rounds = env_or("NH_GEN_ROUNDS", 5_000);
     for _ in 0..rounds {
         let len = next(60);
         let soup: String = (0..len).map(|_| CHARS[next(CHARS.len())]).collect();
