@@ -120,31 +120,30 @@ impl<'a, S: TokenSink> Reader<'a, S> {
 
     /// A character reference in text that ends by `end` (raw text's end
     /// tag): the text before it, an error if the tokenizer reports one, and
-    /// its characters. Returns where text goes on: `text_start` when the
-    /// `&` is a literal inside the run.
-    fn text_char_ref(&self, text_start: usize, amp: usize, end: usize) -> usize {
+    /// its characters. Returns where the pending text now starts and where
+    /// the search for markup goes on.
+    fn text_char_ref(&self, text_start: usize, amp: usize, end: usize) -> (usize, usize) {
         let r = char_ref(&self.input[..end], amp, false);
-        match r.chars {
-            None if !r.error => return text_start,
-            None => {
-                self.text(text_start, amp);
-                self.error();
-                // The `&` and what follows it are text again.
-                return amp;
+        let Some((c1, c2)) = r.chars else {
+            if !r.error {
+                // A literal `&` inside the text run.
+                return (text_start, amp + 1);
             }
-            Some(_) => {}
-        }
+            self.text(text_start, amp);
+            self.error();
+            // The `&` and what follows it are text again.
+            return (amp, amp + 1);
+        };
         self.text(text_start, amp);
         if r.error {
             self.error();
         }
-        let (c1, c2) = r.chars.expect("checked above");
         let mut chars = StrTendril::from_char(c1);
         if let Some(c2) = c2 {
             chars.push_char(c2);
         }
         self.send(Token::CharacterTokens(chars));
-        r.end
+        (r.end, r.end)
     }
 
     /// The data state from `pos` to the next tag that changes the state, or
@@ -159,14 +158,7 @@ impl<'a, S: TokenSink> Reader<'a, S> {
             };
             let at = pos + i;
             if bytes[at] == b'&' {
-                let resume = self.text_char_ref(text_start, at, bytes.len());
-                if resume == text_start {
-                    // A literal `&` inside the text run.
-                    pos = at + 1;
-                } else {
-                    text_start = resume;
-                    pos = if resume == at { at + 1 } else { resume };
-                }
+                (text_start, pos) = self.text_char_ref(text_start, at, bytes.len());
                 continue;
             }
             match bytes.get(at + 1) {
@@ -412,13 +404,7 @@ impl<'a, S: TokenSink> Reader<'a, S> {
                 let mut from = pos;
                 while let Some(i) = memchr::memchr(b'&', &bytes[from..end_tag]) {
                     let amp = from + i;
-                    let resume = self.text_char_ref(start, amp, end_tag);
-                    if resume == start {
-                        from = amp + 1;
-                    } else {
-                        start = resume;
-                        from = if resume == amp { amp + 1 } else { resume };
-                    }
+                    (start, from) = self.text_char_ref(start, amp, end_tag);
                 }
                 self.text(start, end_tag);
             }
