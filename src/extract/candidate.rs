@@ -135,7 +135,9 @@ pub fn in_galleries(dom: &Dom<'_>) -> Vec<bool> {
 /// have no id and many no class: those skip the regex call.
 fn names_gallery(class: &str, id: &str) -> bool {
     let says = |v: &str| {
-        if v.is_ascii() {
+        if v.is_empty() {
+            false
+        } else if v.is_ascii() {
             GALLERY_ASCII.is_match(v)
         } else {
             GALLERY.is_match(v)

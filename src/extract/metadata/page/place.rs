@@ -5,9 +5,35 @@
 //! related stories, in a rail of other stories; which [`hint`] words its
 //! class or id holds.
 
+use std::sync::LazyLock;
+
+use aho_corasick::AhoCorasick;
+use scraper::node::Element;
 use scraper::ElementRef;
 
 use super::MAX_ANCESTORS;
+
+/// Class/id words of a comment thread or a related-stories block.
+static COMMENTS_OR_RELATED: LazyLock<AhoCorasick> =
+    LazyLock::new(|| any_case(&["comment", "related"]));
+
+/// `words` found in any ASCII case, in one pass over a name: these checks
+/// run up the ancestors of many elements.
+fn any_case(words: &[&str]) -> AhoCorasick {
+    AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .build(words)
+        .expect("static word list")
+}
+
+/// Whether the element's class or id holds one of `words` (no word holds a
+/// space, so none can run from the class into the id).
+fn names_any(v: &Element, words: &AhoCorasick) -> bool {
+    [v.attr("class"), v.id()]
+        .into_iter()
+        .flatten()
+        .any(|name| words.is_match(name))
+}
 
 /// Inside the page's header, nav or footer, or inside a comment thread or
 /// a related-stories block. An `<article>`'s own `<header>` (headline,
@@ -16,7 +42,6 @@ use super::MAX_ANCESTORS;
 pub(super) fn in_chrome_or_comments(el: ElementRef) -> bool {
     let mut chrome = false;
     let mut content = false;
-    let mut key = String::new();
     for a in el
         .ancestors()
         .take(MAX_ANCESTORS)
@@ -33,12 +58,7 @@ pub(super) fn in_chrome_or_comments(el: ElementRef) -> bool {
                     .any(|r| role.eq_ignore_ascii_case(r));
             }
         }
-        key.clear();
-        key.push_str(v.attr("class").unwrap_or(""));
-        key.push(' ');
-        key.push_str(v.id().unwrap_or(""));
-        key.make_ascii_lowercase();
-        if key.contains("comment") || key.contains("related") {
+        if names_any(v, &COMMENTS_OR_RELATED) {
             return true;
         }
     }
@@ -46,39 +66,32 @@ pub(super) fn in_chrome_or_comments(el: ElementRef) -> bool {
 }
 
 /// Class/id words of the blocks beside a story that link other stories.
-const RAIL_WORDS: &[&str] = &[
-    "related",
-    "more",
-    "recommend",
-    "popular",
-    "trending",
-    "most-read",
-    "mostread",
-    "read-next",
-    "sidebar",
-    "rail",
-    "widget",
-];
+static RAIL_WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    any_case(&[
+        "related",
+        "more",
+        "recommend",
+        "popular",
+        "trending",
+        "most-read",
+        "mostread",
+        "read-next",
+        "sidebar",
+        "rail",
+        "widget",
+    ])
+});
 
 /// Inside an `<aside>` or a block whose class or id names a rail of other
 /// stories ("more stories", "most read", "sidebar"): not the page's own
 /// teasers.
 pub(super) fn in_rail(el: ElementRef) -> bool {
-    let mut key = String::new();
     el.ancestors()
         .take(MAX_ANCESTORS)
         .filter_map(ElementRef::wrap)
         .any(|a| {
             let v = a.value();
-            if v.name() == "aside" {
-                return true;
-            }
-            key.clear();
-            key.push_str(v.attr("class").unwrap_or(""));
-            key.push(' ');
-            key.push_str(v.id().unwrap_or(""));
-            key.make_ascii_lowercase();
-            RAIL_WORDS.iter().any(|w| key.contains(w))
+            v.name() == "aside" || names_any(v, &RAIL_WORDS)
         })
 }
 
