@@ -485,4 +485,6 @@ pub(crate) fn extract_text(html: &str, algorithm: Algorithm) -> String {
 #[cfg(test)]
 mod news_regressions;
 #[cfg(test)]
+mod seeded;
+#[cfg(test)]
 mod tests;

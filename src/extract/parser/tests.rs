@@ -1,4 +1,5 @@
 use super::*;
+use crate::extract::seeded::{draws, env_or};
 
 /// The tree as text: every node, its namespace, attributes in order.
 fn dump(html: &scraper::Html) -> String {
@@ -159,28 +160,6 @@ fn every_corpus_page_gets_html5evers_tree() {
         "{} of {pages} pages left to html5ever: {left:?}",
         left.len()
     );
-}
-
-/// A number from the environment (a longer or other search by hand), or
-/// `default`.
-fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-/// Draws below `n` from a xorshift generator seeded with `seed` (the
-/// crate has no random-number dependency, and a fixed seed keeps a
-/// failure reproducible).
-fn draws(seed: u64) -> impl FnMut(usize) -> usize {
-    let mut state = seed.max(1);
-    move |n: usize| {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state % n as u64) as usize
-    }
 }
 
 /// How many of `rounds` documents the fast reader took (each one it took
