@@ -483,6 +483,8 @@ pub(crate) fn extract_text(html: &str, algorithm: Algorithm) -> String {
 }
 
 #[cfg(test)]
+mod mangled_pages;
+#[cfg(test)]
 mod news_regressions;
 #[cfg(test)]
 mod seeded;
