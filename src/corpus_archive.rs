@@ -120,6 +120,21 @@ pub(crate) fn repo_corpus() -> PathBuf {
         .unwrap_or_else(|e| panic!("the corpus of tests/corpus: {e}"))
 }
 
+/// Every page of every set of the repository's corpus ([`repo_corpus`]),
+/// in path order.
+#[cfg(test)]
+pub(crate) fn repo_corpus_pages() -> Vec<PathBuf> {
+    let root = repo_corpus();
+    let mut pages: Vec<PathBuf> = fs::read_dir(&root)
+        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
+        .flatten()
+        .filter_map(|set| fs::read_dir(set.path().join("html")).ok())
+        .flat_map(|files| files.flatten().map(|f| f.path()))
+        .collect();
+    pages.sort();
+    pages
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,6 @@
 //! --lib mangled`.
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
 
 use super::seeded::{draws, env_or};
 use super::{Algorithm, ExtractOptions, Extractor, Page};
@@ -74,20 +73,6 @@ const PIECES: &[&[u8]] = &[
     "עברית العربية".as_bytes(),
 ];
 
-/// Every page of every corpus set.
-fn corpus_pages() -> Vec<PathBuf> {
-    let root = crate::corpus_archive::repo_corpus();
-    let mut pages: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
-        .flatten()
-        .map(|set| set.path().join("html"))
-        .filter_map(|dir| std::fs::read_dir(dir).ok())
-        .flat_map(|files| files.flatten().map(|f| f.path()))
-        .collect();
-    pages.sort();
-    pages
-}
-
 /// `page` damaged once, in one of the ways a crawl meets.
 fn damage(page: &mut Vec<u8>, draw: &mut impl FnMut(usize) -> usize) {
     let at = draw(page.len() + 1);
@@ -123,7 +108,7 @@ fn damage(page: &mut Vec<u8>, draw: &mut impl FnMut(usize) -> usize) {
 
 #[test]
 fn mangled_corpus_pages_never_panic_any_algorithm() {
-    let pages = corpus_pages();
+    let pages = crate::corpus_archive::repo_corpus_pages();
     assert!(pages.len() >= 1_000, "the corpus has {} pages", pages.len());
     let rounds = env_or("NH_MANGLE_ROUNDS", 160usize);
     let mut draw = draws(env_or("NH_MANGLE_SEED", 29u64));
