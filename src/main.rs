@@ -377,9 +377,8 @@ pub enum Command {
         #[arg(long, value_name = "BOOL", num_args = 0..=1, default_missing_value = "true")]
         gold_has_bylines: Option<bool>,
         /// Switch heuristics of `auto` off to measure what each is worth
-        /// (comma-separated: comments, leading-headline, ancestor-siblings,
-        /// teaser-lists, captions, credits, bylines, prompts, link-lists,
-        /// title-line).
+        /// (comma-separated step names, e.g. comments, captions,
+        /// photo-captions; an unknown name is an error that lists them all).
         #[arg(long, value_name = "STEPS", value_parser = parse_ablations)]
         ablate: Option<Ablations>,
     },

@@ -167,10 +167,13 @@ pub enum Step {
     /// A `<blockquote>` whose sentence the story prints again in its own
     /// paragraphs (a pull quote) left out, with its attribution.
     PullQuotes,
+    /// A short block alone in a photo's box (whatever its class) is the
+    /// photo's caption.
+    PhotoCaptions,
 }
 
 impl Step {
-    pub const ALL: [Step; 26] = [
+    pub const ALL: [Step; 27] = [
         Step::Comments,
         Step::LeadingHeadline,
         Step::AncestorSiblings,
@@ -197,6 +200,7 @@ impl Step {
         Step::FigureLists,
         Step::CommentSections,
         Step::PullQuotes,
+        Step::PhotoCaptions,
     ];
 
     pub fn name(self) -> &'static str {
@@ -227,6 +231,7 @@ impl Step {
             Step::CommentSections => "comment-sections",
             Step::FigureLists => "figure-lists",
             Step::PullQuotes => "pull-quotes",
+            Step::PhotoCaptions => "photo-captions",
         }
     }
 

@@ -11,7 +11,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
-use super::super::dom::{Dom, Stats, Tag};
+use super::super::dom::{attr_flags, Dom, Stats, Tag};
 use super::tune;
 
 /// What a furniture element is.
@@ -323,6 +323,70 @@ pub fn kind_of<'a>(
         return Some(Kind::Byline);
     }
     None
+}
+
+/// Block `i` is the text of a photo's box: its parent (or grandparent)
+/// holds a photo that has no text of its own (the `<img>` itself, or a
+/// wrapper or link around it) beside the branch that holds `i`, no
+/// heading, and besides `i`'s text at most a credit's worth. A story's
+/// paragraph beside an inline photo shares its box with the rest of the
+/// story; a listicle's item has a heading; a paragraph beside a photo box
+/// that carries its own caption is not that caption.
+pub fn beside_a_photo(dom: &Dom<'_>, stats: &[Stats], i: usize) -> bool {
+    let nd = &dom.nodes[i];
+    let chars = stats[i].chars;
+    if !nd.tag.is_block()
+        || !can_be_furniture(nd.tag)
+        || chars == 0
+        || chars > tune::CAPTION_MAX_CHARS
+    {
+        return false;
+    }
+    let holds_photo = |k: usize| {
+        let end = dom.nodes[k].end as usize;
+        dom.nodes[k..end]
+            .iter()
+            .any(|d| d.flags & attr_flags::PHOTO != 0)
+    };
+    let mut branch = i;
+    let mut box_ = nd.parent as usize;
+    for _ in 0..2 {
+        if box_ == 0 || !can_be_furniture(dom.nodes[box_].tag) {
+            return false;
+        }
+        let bare_photo = dom.nodes[box_].flags & attr_flags::PHOTO != 0
+            || dom
+                .children(box_)
+                .any(|c| c != branch && stats[c].chars == 0 && holds_photo(c));
+        if bare_photo {
+            let other = stats[box_].chars.saturating_sub(chars);
+            return other <= tune::CREDIT_MAX_CHARS
+                && !holds_heading(dom, box_)
+                && !in_list_item(dom, box_);
+        }
+        if dom.children(box_).any(|c| c != branch && holds_photo(c)) {
+            return false;
+        }
+        branch = box_;
+        box_ = dom.nodes[box_].parent as usize;
+    }
+    false
+}
+
+/// Element `k` is a list item or inside one: a list of photos with their
+/// texts is a recipe's or a how-to's steps as often as a gallery (which
+/// the gallery step knows by its name), so its texts are left alone.
+fn in_list_item(dom: &Dom<'_>, mut k: usize) -> bool {
+    for _ in 0..3 {
+        if dom.nodes[k].tag == Tag::Li {
+            return true;
+        }
+        if k == 0 {
+            return false;
+        }
+        k = dom.nodes[k].parent as usize;
+    }
+    false
 }
 
 /// No text shares element `i`'s line: every sibling with text is a block

@@ -172,6 +172,37 @@ pub fn skip_named<'a>(dom: &Dom<'a>, stats: &[Stats], skip: &mut [bool], opts: &
         }
         i += 1;
     }
+    if wanted(opts, markup::Kind::Caption) && !opts.ablate.off(Step::PhotoCaptions) {
+        skip_photo_captions(dom, stats, skip);
+    }
+}
+
+/// Adds to `skip` the short blocks that sit in a photo's box with no other
+/// text ([`markup::beside_a_photo`]): captions whatever their class says.
+/// Not when they hold a third of the page's text or more: then the page
+/// is told in photos and their texts (a photo blog, a short post set
+/// beside pictures), and those texts are its story.
+fn skip_photo_captions(dom: &Dom<'_>, stats: &[Stats], skip: &mut [bool]) {
+    let mut captions = Vec::new();
+    let mut i = 1;
+    while i < dom.len() {
+        if !skip[i] && markup::beside_a_photo(dom, stats, i) {
+            captions.push(i);
+            i = dom.nodes[i].end as usize;
+        } else {
+            i += 1;
+        }
+    }
+    let caption_chars: u32 = captions.iter().map(|&c| stats[c].chars).sum();
+    if caption_chars * 3 >= stats[0].chars {
+        return;
+    }
+    for c in captions {
+        let end = dom.nodes[c].end as usize;
+        for s in &mut skip[c..end] {
+            *s = true;
+        }
+    }
 }
 
 /// An inline element that is (nearly) all of its nearest block's text: a

@@ -1,7 +1,8 @@
 //! A byte scan before the lol_html pass: drops comments, the elements whose
 //! end the tokenizer finds without parsing their content (scripts, styles,
-//! `<noscript>`, `<iframe>`, `<textarea>`), images and inputs, the attributes
-//! no later stage reads, and nesting deeper than a limit; whitespace runs with
+//! `<noscript>`, `<iframe>`, `<textarea>`), inputs, the attributes no later
+//! stage reads (an `<img>` keeps none: only where a photo stands is read),
+//! and nesting deeper than a limit; whitespace runs with
 //! a line break in them become one space (outside `<pre>`), and the common
 //! character references in text become their characters ([`char_refs`]).
 //! Form controls with plain content (`<select>` of options, `<button>` of
@@ -227,8 +228,14 @@ impl Scan<'_, '_> {
                     return end_tag_end(bytes, after, name);
                 }
                 b"plaintext" => return None,
-                b"img" | b"input" => {
+                b"input" => {
                     self.out.cut(lt, after);
+                    return Some(after);
+                }
+                // Where a photo stands is kept (a caption is the text
+                // beside one), not what it says about itself.
+                b"img" if gt < n => {
+                    self.out.replace(lt, after, |o| o.push_str("<img>"));
                     return Some(after);
                 }
                 b"select" | b"button" if self.foreign_depth == 0 && gt < n => {

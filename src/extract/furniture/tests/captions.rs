@@ -117,3 +117,59 @@ fn a_figure_with_a_heading_is_a_listicle_item_and_its_caption_is_text() {
     assert!(!plain.contains("What you need for costume 2"), "{plain}");
     assert!(plain.contains("What you need for costume 3"), "{plain}");
 }
+
+/// A photo's box with a short text and nothing else, whatever its class
+/// says (hashed class names, as CSS modules write them): the caption.
+#[test]
+fn a_short_block_alone_beside_a_photo_is_its_caption() {
+    let inner = format!(
+        "{}<div class=x1f70><a href=/p><img src=a.jpg></a><div class=x89c2>Workers \
+         repair the bridge on Monday. Photo: AP</div></div>{}",
+        story(2),
+        story(3)
+    );
+    let t = default_text(&inner);
+    assert!(!t.contains("Workers repair the bridge"), "{t}");
+    assert!(t.contains("Paragraph 2 of the report"), "{t}");
+    let kept = text_of(&inner, &ablated(Step::PhotoCaptions));
+    assert!(kept.contains("Workers repair the bridge"), "{kept}");
+}
+
+/// Texts that sit by a photo but are the story's: a paragraph beside a
+/// photo box that carries its own caption, a listicle item under its
+/// heading, a step of a list, and a page told in photos and their texts.
+#[test]
+fn texts_beside_photos_that_are_the_story_stay() {
+    let lead = "The council voted on Monday to close the old bridge for a year.";
+    let beside_captioned_box = format!(
+        "<div><p>{lead}</p><div><div><img src=a.jpg></div><div>The bridge in \
+         2019. Photo: AP</div></div></div>{}",
+        story(3)
+    );
+    let t = default_text(&beside_captioned_box);
+    assert!(t.contains(lead), "{t}");
+    assert!(!t.contains("The bridge in 2019"), "{t}");
+
+    let item = "Its wide terraces look over the river and the old town.";
+    let listicle = format!(
+        "{}<div><h3>1. The castle</h3><img src=a.jpg><p>{item}</p></div>{}",
+        story(2),
+        story(2)
+    );
+    assert!(default_text(&listicle).contains(item));
+
+    let step = "Stir the flour into the yeast and leave it for five minutes.";
+    let steps = format!(
+        "{}<ul><li><div>{step}</div><div><img src=a.jpg></div></li>\
+         <li><div>Knead the dough on a floured board.</div><div><img src=b.jpg></div></li></ul>{}",
+        story(2),
+        story(2)
+    );
+    assert!(default_text(&steps).contains(step));
+
+    let photo_post = (1..=4)
+        .map(|k| format!("<div><img src={k}.jpg><p>Day {k} of the trip took us further up the coast.</p></div>"))
+        .collect::<String>();
+    let t = default_text(&photo_post);
+    assert!(t.contains("Day 3 of the trip"), "{t}");
+}
