@@ -170,10 +170,14 @@ pub enum Step {
     /// A short block alone in a photo's box (whatever its class) is the
     /// photo's caption.
     PhotoCaptions,
+    /// The words of class and id values are read at all (off: every
+    /// element's class and id read as empty, as on the site of a publisher
+    /// whose names say nothing: CSS modules, utility classes).
+    ClassNames,
 }
 
 impl Step {
-    pub const ALL: [Step; 27] = [
+    pub const ALL: [Step; 28] = [
         Step::Comments,
         Step::LeadingHeadline,
         Step::AncestorSiblings,
@@ -201,6 +205,7 @@ impl Step {
         Step::CommentSections,
         Step::PullQuotes,
         Step::PhotoCaptions,
+        Step::ClassNames,
     ];
 
     pub fn name(self) -> &'static str {
@@ -232,6 +237,7 @@ impl Step {
             Step::FigureLists => "figure-lists",
             Step::PullQuotes => "pull-quotes",
             Step::PhotoCaptions => "photo-captions",
+            Step::ClassNames => "class-names",
         }
     }
 

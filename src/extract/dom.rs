@@ -16,6 +16,8 @@ use attrs::{is_link, read_attrs, script_link_closed};
 pub(crate) use count::count_text;
 
 use ego_tree::iter::Edge;
+
+use super::ablation::{Ablations, Step};
 use scraper::node::Element;
 use scraper::{Html, Node as SNode};
 
@@ -187,12 +189,16 @@ impl Stats {
 impl<'a> Dom<'a> {
     /// Flatten the body of `doc` (iteratively; any depth).
     pub fn build(doc: &'a Html) -> Dom<'a> {
-        Self::build_with(doc, true)
+        Self::build_with(doc, Ablations::default())
     }
 
-    /// [`Dom::build`]; with `script_links` false, a `javascript:` link
-    /// counts as a link like any other (`eval --ablate script-links`).
-    pub fn build_with(doc: &'a Html, script_links: bool) -> Dom<'a> {
+    /// [`Dom::build`] with steps switched off: `script-links` (a
+    /// `javascript:` link counts as a link like any other) and
+    /// `class-names` (every class and id reads as empty, as on a site whose
+    /// names say nothing; `eval --ablate class-names`).
+    pub fn build_with(doc: &'a Html, ablate: Ablations) -> Dom<'a> {
+        let script_links = !ablate.off(Step::ScriptLinks);
+        let class_names = !ablate.off(Step::ClassNames);
         let html = doc.root_element();
         let body = html
             .children()
@@ -219,7 +225,10 @@ impl<'a> Dom<'a> {
                             continue;
                         }
                         let idx = nodes.len() as u32;
-                        let (class, id, mut flags) = read_attrs(el);
+                        let (mut class, mut id, mut flags) = read_attrs(el);
+                        if !class_names {
+                            (class, id) = ("", "");
+                        }
                         if !script_links {
                             flags &= !attr_flags::SCRIPT_LINK;
                         }

@@ -422,7 +422,7 @@ fn select_document(doc: &scraper::Html, opts: &ExtractOptions) -> Selection {
             opts.model.as_deref(),
         ));
     }
-    let dom = dom::Dom::build_with(doc, !opts.ablate.off(ablation::Step::ScriptLinks));
+    let dom = dom::Dom::build_with(doc, opts.ablate);
     if dom.is_empty() {
         return Selection {
             method: Method::NotArticle(fallback::NotArticle::NoText),

@@ -566,3 +566,17 @@ fn algorithm_names_read_back_in_any_case() {
     assert_eq!(Algorithm::from_name("all"), None);
     assert_eq!(Algorithm::from_name(""), None);
 }
+
+/// `class-names` off reads every class and id as empty: a box the names
+/// mark as boilerplate is then judged by its text and structure alone.
+#[test]
+fn class_names_off_reads_no_class_or_id() {
+    let promo = "Sign in to read every story of the week in one place.";
+    let html = format!(
+        "<html><body><div class=story-body>{}<div class='newsletter-promo'><p>{promo}</p></div>{}</div></body></html>",
+        story(3),
+        story(3)
+    );
+    assert!(!auto_text(&html, "").contains(promo));
+    assert!(auto_text(&html, "class-names").contains(promo));
+}
