@@ -332,22 +332,20 @@ pub fn kind_of<'a>(
 /// paragraph beside an inline photo shares its box with the rest of the
 /// story; a listicle's item has a heading; a paragraph beside a photo box
 /// that carries its own caption is not that caption.
-pub fn beside_a_photo(dom: &Dom<'_>, stats: &[Stats], i: usize) -> bool {
+/// `photos` is [`photos_under`] of the arena.
+pub fn beside_a_photo(dom: &Dom<'_>, stats: &[Stats], photos: &[bool], i: usize) -> bool {
     let nd = &dom.nodes[i];
     let chars = stats[i].chars;
-    if !nd.tag.is_block()
+    let grandparent = dom.nodes[nd.parent as usize].parent as usize;
+    if !photos[grandparent]
+        || !nd.tag.is_block()
         || !can_be_furniture(nd.tag)
         || chars == 0
         || chars > tune::CAPTION_MAX_CHARS
     {
         return false;
     }
-    let holds_photo = |k: usize| {
-        let end = dom.nodes[k].end as usize;
-        dom.nodes[k..end]
-            .iter()
-            .any(|d| d.flags & attr_flags::PHOTO != 0)
-    };
+    let holds_photo = |k: usize| photos[k];
     let mut branch = i;
     let mut box_ = nd.parent as usize;
     for _ in 0..2 {
@@ -371,6 +369,21 @@ pub fn beside_a_photo(dom: &Dom<'_>, stats: &[Stats], i: usize) -> bool {
         box_ = dom.nodes[box_].parent as usize;
     }
     false
+}
+
+/// Per node, whether its subtree holds a photo ([`attr_flags::PHOTO`]).
+pub fn photos_under(dom: &Dom<'_>) -> Vec<bool> {
+    let mut under: Vec<bool> = dom
+        .nodes
+        .iter()
+        .map(|n| n.flags & attr_flags::PHOTO != 0)
+        .collect();
+    for i in (1..dom.len()).rev() {
+        if under[i] {
+            under[dom.nodes[i].parent as usize] = true;
+        }
+    }
+    under
 }
 
 /// Element `k` is a list item or inside one: a list of photos with their

@@ -183,10 +183,14 @@ pub fn skip_named<'a>(dom: &Dom<'a>, stats: &[Stats], skip: &mut [bool], opts: &
 /// is told in photos and their texts (a photo blog, a short post set
 /// beside pictures), and those texts are its story.
 fn skip_photo_captions(dom: &Dom<'_>, stats: &[Stats], skip: &mut [bool]) {
+    let photos = markup::photos_under(dom);
+    if !photos[0] {
+        return;
+    }
     let mut captions = Vec::new();
     let mut i = 1;
     while i < dom.len() {
-        if !skip[i] && markup::beside_a_photo(dom, stats, i) {
+        if !skip[i] && markup::beside_a_photo(dom, stats, &photos, i) {
             captions.push(i);
             i = dom.nodes[i].end as usize;
         } else {
