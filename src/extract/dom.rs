@@ -16,10 +16,10 @@ use attrs::{is_link, read_attrs, script_link_closed};
 pub(crate) use count::count_text;
 
 use ego_tree::iter::Edge;
-
-use super::ablation::{Ablations, Step};
 use scraper::node::Element;
 use scraper::{Html, Node as SNode};
+
+use super::ablation::{Ablations, Step};
 
 /// The element kinds the extractor treats differently; everything else is
 /// [`Tag::Other`] (inline, no special meaning).

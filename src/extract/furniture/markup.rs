@@ -331,8 +331,8 @@ pub fn kind_of<'a>(
 /// heading, and besides `i`'s text at most a credit's worth. A story's
 /// paragraph beside an inline photo shares its box with the rest of the
 /// story; a listicle's item has a heading; a paragraph beside a photo box
-/// that carries its own caption is not that caption.
-/// `photos` is [`photos_under`] of the arena.
+/// that carries its own caption is not that caption. `photos` is
+/// [`photos_under`] of the arena.
 pub fn beside_a_photo(dom: &Dom<'_>, stats: &[Stats], photos: &[bool], i: usize) -> bool {
     let nd = &dom.nodes[i];
     let chars = stats[i].chars;
@@ -345,7 +345,6 @@ pub fn beside_a_photo(dom: &Dom<'_>, stats: &[Stats], photos: &[bool], i: usize)
     {
         return false;
     }
-    let holds_photo = |k: usize| photos[k];
     let mut branch = i;
     let mut box_ = nd.parent as usize;
     for _ in 0..2 {
@@ -355,14 +354,14 @@ pub fn beside_a_photo(dom: &Dom<'_>, stats: &[Stats], photos: &[bool], i: usize)
         let bare_photo = dom.nodes[box_].flags & attr_flags::PHOTO != 0
             || dom
                 .children(box_)
-                .any(|c| c != branch && stats[c].chars == 0 && holds_photo(c));
+                .any(|c| c != branch && stats[c].chars == 0 && photos[c]);
         if bare_photo {
             let other = stats[box_].chars.saturating_sub(chars);
             return other <= tune::CREDIT_MAX_CHARS
                 && !holds_heading(dom, box_)
                 && !in_list_item(dom, box_);
         }
-        if dom.children(box_).any(|c| c != branch && holds_photo(c)) {
+        if dom.children(box_).any(|c| c != branch && photos[c]) {
             return false;
         }
         branch = box_;
