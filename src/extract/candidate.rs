@@ -12,6 +12,8 @@
 use std::sync::LazyLock;
 
 use aho_corasick::AhoCorasick;
+
+use crate::extract::word_finder;
 use regex::Regex;
 
 use super::dom::{link_density, non_link, Dom, Stats, Tag};
@@ -107,12 +109,8 @@ pub fn recipe_around(dom: &Dom<'_>, stats: &[Stats], best: usize) -> Option<usiz
 const GALLERY_WORDS: [&str; 3] = ["gallery", "slideshow", "carousel"];
 /// [`GALLERY_WORDS`] in any ASCII case, for an ASCII name (most are): one
 /// pass, several times the regex's speed on the page's many names.
-static GALLERY_ASCII: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .build(GALLERY_WORDS)
-        .expect("static word list")
-});
+static GALLERY_ASCII: LazyLock<AhoCorasick> =
+    LazyLock::new(|| word_finder::any_case(GALLERY_WORDS));
 /// [`GALLERY_WORDS`] with Unicode case folding (`ſ` is an `s`), for the
 /// other names.
 static GALLERY: LazyLock<Regex> = LazyLock::new(|| {

@@ -54,6 +54,7 @@ pub(crate) mod strip;
 pub(crate) mod tail;
 pub(crate) mod text;
 pub(crate) mod tree;
+mod word_finder;
 
 use std::sync::Arc;
 

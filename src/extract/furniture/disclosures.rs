@@ -10,6 +10,8 @@
 use std::sync::LazyLock;
 
 use aho_corasick::AhoCorasick;
+
+use crate::extract::word_finder;
 use regex::Regex;
 
 /// A disclosure holds at most this many characters (a few sentences of
@@ -20,12 +22,8 @@ pub(super) const DISCLOSURE_MAX_CHARS: usize = 400;
 /// hold none, and the regex need not run on them.
 const DISCLOSURE_WORDS: &[&str] = &["affiliate", "commission", "compensation", "werbung"];
 
-static DISCLOSURE_WORD_FINDER: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .build(DISCLOSURE_WORDS)
-        .expect("static word list")
-});
+static DISCLOSURE_WORD_FINDER: LazyLock<AhoCorasick> =
+    LazyLock::new(|| word_finder::any_case(DISCLOSURE_WORDS));
 
 /// The disclosure's own wording: the site (or the author) may earn a
 /// commission or compensation; the post contains affiliate links or

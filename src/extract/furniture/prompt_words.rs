@@ -7,6 +7,8 @@ use std::sync::LazyLock;
 
 use aho_corasick::AhoCorasick;
 
+use crate::extract::word_finder;
+
 /// Words, lower case, one of which each alternative of [`PROMPT`](super::lines::PROMPT) and
 /// [`COOKIE_NOTICE`](super::lines::COOKIE_NOTICE) spells out (a test checks it): a line without any of
 /// them matches neither. Most lines hold none, and the regexes are slow on
@@ -46,10 +48,7 @@ pub(super) fn may_be_prompt(line: &str) -> bool {
 /// ASCII ones, found in one pass over a line (a search per word was 1.7 %
 /// of extraction time).
 static PROMPT_WORD_FINDER: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .build(PROMPT_WORDS.iter().copied().chain(["\u{17F}", "\u{212A}"]))
-        .expect("static word list")
+    word_finder::any_case(PROMPT_WORDS.iter().copied().chain(["\u{17F}", "\u{212A}"]))
 });
 
 #[cfg(test)]

@@ -11,20 +11,13 @@ use aho_corasick::AhoCorasick;
 use scraper::node::Element;
 use scraper::ElementRef;
 
+use crate::extract::word_finder::any_case;
+
 use super::MAX_ANCESTORS;
 
 /// Class/id words of a comment thread or a related-stories block.
 static COMMENTS_OR_RELATED: LazyLock<AhoCorasick> =
-    LazyLock::new(|| any_case(&["comment", "related"]));
-
-/// `words` found in any ASCII case, in one pass over a name: these checks
-/// run up the ancestors of many elements.
-fn any_case(words: &[&str]) -> AhoCorasick {
-    AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .build(words)
-        .expect("static word list")
-}
+    LazyLock::new(|| any_case(["comment", "related"]));
 
 /// Whether the element's class or id holds one of `words` (no word holds a
 /// space, so none can run from the class into the id).
@@ -67,7 +60,7 @@ pub(super) fn in_chrome_or_comments(el: ElementRef) -> bool {
 
 /// Class/id words of the blocks beside a story that link other stories.
 static RAIL_WORDS: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    any_case(&[
+    any_case([
         "related",
         "more",
         "recommend",
