@@ -6,15 +6,13 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::Arc;
 
 use anyhow::{Context, Result};
 
 use newshound::eval::folds::{cross_validate, label_dir, train as train_model};
 use newshound::eval::methods::{evaluate_algorithm, render_table};
 use newshound::eval::records;
-use newshound::extract::Algorithm;
-use newshound::extract::BlockModel;
+use newshound::extract::{Algorithm, ExtractOptions};
 
 use super::out::Out;
 use super::status;
@@ -24,7 +22,7 @@ pub fn eval_table(
     out: &mut Out,
     sets: &[(String, PathBuf, PathBuf)],
     algorithms: &[Algorithm],
-    model: Option<Arc<BlockModel>>,
+    base: &ExtractOptions,
     json: bool,
     jobs: usize,
 ) -> Result<ExitCode> {
@@ -33,8 +31,12 @@ pub fn eval_table(
         for &alg in algorithms {
             status(format_args!("eval: {set}: {}", alg.name()));
             // A model only applies to the algorithm it was trained for.
-            let m = model.clone().filter(|m| m.algorithm() == alg);
-            let row = evaluate_algorithm(set, html, gold, alg, m, jobs)?;
+            let opts = ExtractOptions {
+                algorithm: alg,
+                model: base.model.clone().filter(|m| m.algorithm() == alg),
+                ..base.clone()
+            };
+            let row = evaluate_algorithm(set, html, gold, &opts, jobs)?;
             rows.push(row);
         }
     }

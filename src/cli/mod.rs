@@ -325,7 +325,7 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
                 } else {
                     vec![opts.algorithm]
                 };
-                methods::eval_table(out, sets, &algorithms, opts.model.clone(), json, jobs)
+                methods::eval_table(out, sets, &algorithms, &opts, json, jobs)
             } else if let [(_, html, gold)] = sets.as_slice() {
                 let set = corpus::EvalSet {
                     html,
@@ -337,7 +337,11 @@ fn run_command(globals: &Globals, command: Command, out: &mut Out) -> Result<Exi
                     corpus::eval_sequence(globals, out, &set, &opts, json)
                 } else if opts.algorithm.is_learned() && model.is_none() {
                     // Never score the shipped model: it may have seen these pages.
-                    methods::eval_table(out, sets, &[opts.algorithm], None, json, jobs)
+                    let unshipped = ExtractOptions {
+                        model: None,
+                        ..opts.clone()
+                    };
+                    methods::eval_table(out, sets, &[opts.algorithm], &unshipped, json, jobs)
                 } else {
                     corpus::eval(out, &set, &opts, worst, json, jobs)
                 }

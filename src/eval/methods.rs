@@ -11,7 +11,6 @@
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -19,7 +18,6 @@ use super::folds::{cross_validate, label_dir, DEFAULT_FOLDS};
 use super::halves::halves;
 use super::snippets;
 use super::{evaluate_dir, evaluate_set, EvalError, EvalReport, GoldConvention, Score};
-use crate::extract::model::BlockModel;
 use crate::extract::{Algorithm, ExtractOptions};
 
 /// How a row's pages were scored.
@@ -58,25 +56,21 @@ pub struct MethodRow {
     pub report: EvalReport,
 }
 
-/// Score `algorithm` on one set: directly, or by folds for `nb`/`tree`
-/// without a model. `gold` is a directory of gold texts, or a snippet file
-/// (`snippets.json`), which scores the set by snippets.
+/// Score `opts.algorithm` on one set: directly, with every other option of
+/// `opts` (ablations, zone), or by folds for `nb`/`tree` without a model.
+/// `gold` is a directory of gold texts, or a snippet file (`snippets.json`),
+/// which scores the set by snippets.
 pub fn evaluate_algorithm(
     set: &str,
     html: &Path,
     gold: &Path,
-    algorithm: Algorithm,
-    model: Option<Arc<BlockModel>>,
+    opts: &ExtractOptions,
     jobs: usize,
 ) -> Result<MethodRow, EvalError> {
+    let algorithm = opts.algorithm;
     let (report, scored_by) = if gold.is_file() || super::records::is_record_dir(gold) {
-        let opts = ExtractOptions {
-            algorithm,
-            model,
-            ..ExtractOptions::default()
-        };
         let convention = GoldConvention::of_set_dir(html);
-        let report = evaluate_set(html, gold, &opts, &convention, jobs)?;
+        let report = evaluate_set(html, gold, opts, &convention, jobs)?;
         let silver = report
             .pages
             .iter()
@@ -89,7 +83,7 @@ pub fn evaluate_algorithm(
             ScoredBy::Records
         };
         (report, by)
-    } else if algorithm.is_learned() && model.is_none() {
+    } else if algorithm.is_learned() && opts.model.is_none() {
         let pages = label_dir(html, gold, jobs)?;
         match cross_validate(algorithm, &pages, DEFAULT_FOLDS, jobs) {
             Some(r) => (r.text, ScoredBy::Folds),
@@ -100,13 +94,8 @@ pub fn evaluate_algorithm(
             }
         }
     } else {
-        let opts = ExtractOptions {
-            algorithm,
-            model,
-            ..ExtractOptions::default()
-        };
         (
-            evaluate_dir(html, gold, &opts, &GoldConvention::of_set_dir(html), jobs)?,
+            evaluate_dir(html, gold, opts, &GoldConvention::of_set_dir(html), jobs)?,
             ScoredBy::Direct,
         )
     };
@@ -240,7 +229,11 @@ mod tests {
         let (html, gold) = small_set(tmp.path());
         let mut rows = Vec::new();
         for alg in Algorithm::ALL {
-            let row = evaluate_algorithm("small", &html, &gold, alg, None, 1)
+            let opts = ExtractOptions {
+                algorithm: alg,
+                ..ExtractOptions::default()
+            };
+            let row = evaluate_algorithm("small", &html, &gold, &opts, 1)
                 .unwrap_or_else(|e| panic!("{alg:?}: {e}"));
             assert_eq!(row.pages, 9);
             let want = if alg.is_learned() {

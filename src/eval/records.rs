@@ -442,8 +442,7 @@ mod tests {
             "zh",
             &html,
             &meta,
-            crate::extract::Algorithm::Auto,
-            None,
+            &crate::extract::ExtractOptions::default(),
             1,
         )
         .unwrap_or_else(|e| panic!("{e}"));

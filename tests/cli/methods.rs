@@ -204,3 +204,61 @@ fn eval_scores_a_snippet_set_found_beside_html_or_named() {
     );
     assert_clean_failure(&out, "a.html: not a snippet file");
 }
+
+/// The whole-corpus table runs each set with the command's options: a step
+/// switched off by `--ablate` is off there too, as with `--set`.
+#[test]
+fn eval_table_of_the_corpus_honours_ablate() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("s/html");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("a.html"),
+        "<html><body><div class=story>\
+         <p>The council met on Monday, and agreed the budget after a long debate in the hall.</p>\
+         <p>Members said the plan would be reviewed next spring, and that the town would pay.</p>\
+         <div class=\"related-stories\"><p>Elsewhere, the river flooded three farms on Sunday \
+         night, and the roads were closed.</p></div>\
+         <p>The mayor thanked the members for their work over the long year.</p>\
+         </div></body></html>",
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path().join("s/snippets.json"),
+        r#"{"a.html": {"with": ["agreed the budget", "reviewed next spring",
+            "thanked the members"], "without": ["the river flooded three farms"]}}"#,
+    )
+    .unwrap();
+    let row = |args: &[&str]| {
+        let out = newshound(args, tmp.path());
+        assert!(out.status.success(), "{}", stderr(&out));
+        let table = stdout(&out);
+        let line = table
+            .lines()
+            .find(|l| l.starts_with("s "))
+            .map(str::to_string);
+        line.unwrap_or_else(|| panic!("no row of set s: {table}"))
+    };
+    let whole = row(&["eval", "--corpus", "."]);
+    assert!(whole.contains("1.000  1.000  1.000"), "{whole}");
+    // Without class names the related box is no longer known: it is kept.
+    let ablated = row(&["eval", "--corpus", ".", "--ablate", "class-names"]);
+    assert!(ablated.contains("0.750  1.000  0.857"), "{ablated}");
+    let one = newshound(
+        &[
+            "eval",
+            "--corpus",
+            ".",
+            "--set",
+            "s",
+            "--ablate",
+            "class-names",
+        ],
+        tmp.path(),
+    );
+    assert!(
+        stdout(&one).contains("P 0.750  R 1.000  F 0.857"),
+        "{}",
+        stdout(&one)
+    );
+}

@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use newshound::eval::methods::{corpus_sets, evaluate_algorithm, render_table};
-use newshound::extract::Algorithm;
+use newshound::extract::{Algorithm, ExtractOptions};
 
 fn corpus_dir() -> PathBuf {
     crate::corpus()
@@ -54,7 +54,11 @@ fn corpus_mean_f1_stays_above_floors() {
             let floor = floor
                 .as_float()
                 .unwrap_or_else(|| panic!("eval_floors.toml: {set}.{alg} must be a float"));
-            let row = evaluate_algorithm(set, html, gold, algorithm(alg), None, 2)
+            let opts = ExtractOptions {
+                algorithm: algorithm(alg),
+                ..ExtractOptions::default()
+            };
+            let row = evaluate_algorithm(set, html, gold, &opts, 2)
                 .unwrap_or_else(|e| panic!("eval {set} {alg}: {e}"));
             // Never empty: a page whose gold holds an article (>= 50 words)
             // gets text from `auto`.
