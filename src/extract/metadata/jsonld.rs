@@ -39,15 +39,16 @@ pub(super) struct JsonLd {
     /// A node is typed as a story (`NewsArticle`, `BlogPosting`, …; not a
     /// `Blog`, which is a blog's front page).
     pub story_typed: bool,
-    /// A node is typed as a page that is not a story (a list, search
-    /// results, a profile, an about or contact page).
+    /// A node that describes the page (not one nested in another) is typed
+    /// as a page that is not a story: a collection, search results, a
+    /// profile, an about or contact page, or a list of stories.
     pub other_page_typed: bool,
 }
 
-/// `@type`s of pages that are not stories.
+/// `@type`s of pages that are not stories (an `ItemList` is one only when
+/// it lists stories: [`declares_other_page`]).
 const OTHER_PAGE_TYPES: &[&str] = &[
     "CollectionPage",
-    "ItemList",
     "SearchResultsPage",
     "ProfilePage",
     "AboutPage",
@@ -103,9 +104,7 @@ pub(super) fn read<S: AsRef<str>>(blocks: &[S]) -> JsonLd {
     let story_typed = articles
         .iter()
         .any(|n| has_type(n, |t| t.ends_with("Article") || t.ends_with("Posting")));
-    let other_page_typed = nodes
-        .iter()
-        .any(|n| has_type(n, |t| OTHER_PAGE_TYPES.contains(&t)));
+    let other_page_typed = top_nodes(&values).into_iter().any(declares_other_page);
     JsonLd {
         story_typed,
         other_page_typed,
@@ -248,6 +247,58 @@ fn collect_nodes(values: &[Value]) -> Vec<&Node> {
         }
     }
     out
+}
+
+/// The nodes that describe the page itself: a block's root objects and the
+/// members of its `@graph`. Nested nodes describe other things: the
+/// section a breadcrumb's items link to (typed `CollectionPage`), the site
+/// the page is part of, the publisher.
+fn top_nodes(values: &[Value]) -> Vec<&Node> {
+    let mut out = Vec::new();
+    let mut queue: VecDeque<&Value> = values.iter().collect();
+    while let Some(v) = queue.pop_front() {
+        if out.len() >= MAX_NODES {
+            break;
+        }
+        match v {
+            Value::Array(items) => queue.extend(items),
+            Value::Object(map) => {
+                if let Some(graph) = map.get("@graph") {
+                    queue.push_back(graph);
+                }
+                out.push(map);
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// A page node of a kind that is not a story: a collection, search results,
+/// a profile…, or a list of stories (a section front typing its teasers).
+/// A list of links or of site navigation (`SiteNavigationElement`), which
+/// article pages declare for their menus and related rails, is not one.
+fn declares_other_page(node: &Node) -> bool {
+    if has_type(node, |t| OTHER_PAGE_TYPES.contains(&t)) {
+        return true;
+    }
+    if !has_type(node, |t| t == "ItemList") {
+        return false;
+    }
+    let story = |v: &Value| {
+        v.as_object().is_some_and(|item| {
+            is_article(item)
+                || item
+                    .get("item")
+                    .and_then(Value::as_object)
+                    .is_some_and(is_article)
+        })
+    };
+    match node.get("itemListElement") {
+        Some(Value::Array(items)) => items.iter().any(story),
+        Some(item) => story(item),
+        None => false,
+    }
 }
 
 /// Whether the node's `@type` (string or list) satisfies `pred`, ignoring a

@@ -15,9 +15,11 @@ pub struct PageSignals {
     /// A JSON-LD node is typed as a story: `NewsArticle`, `Article`,
     /// `BlogPosting`, `ReportageNewsArticle`, `AnalysisNewsArticle`…
     pub ld_article: bool,
-    /// A JSON-LD node is typed as a page of another kind: `CollectionPage`,
-    /// `ItemList`, `SearchResultsPage`, `ProfilePage`, `AboutPage`,
-    /// `ContactPage`, `CheckoutPage`.
+    /// A JSON-LD node that describes the page is typed as a page of another
+    /// kind: `CollectionPage`, `SearchResultsPage`, `ProfilePage`,
+    /// `AboutPage`, `ContactPage`, `CheckoutPage`, or an `ItemList` of
+    /// stories. Nested nodes (a breadcrumb's `CollectionPage`) and lists of
+    /// links or menus (`SiteNavigationElement`) do not count.
     pub ld_not_article: bool,
     /// A publication time is declared (`article:published_time` or another
     /// date meta, JSON-LD `datePublished`, `itemprop=datePublished`, `<time

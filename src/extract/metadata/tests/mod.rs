@@ -465,3 +465,39 @@ fn signals_count_declarations_teasers_links_and_forms() {
     let (_, s) = metadata_and_signals(&doc, None, None);
     assert!(s.article_headline && s.published_declared);
 }
+
+/// What an article page of today declares beside its story: breadcrumbs
+/// whose items are the sections (`CollectionPage`), the site's menu as an
+/// `ItemList` of `SiteNavigationElement`, a carousel of links. None of it
+/// says the page is a list; a list of stories at the top does.
+#[test]
+fn only_a_page_node_that_lists_stories_or_is_a_collection_declares_another_kind() {
+    let declared = |blocks: &[&str]| {
+        let scripts: String = blocks
+            .iter()
+            .map(|b| format!("<script type='application/ld+json'>{b}</script>"))
+            .collect();
+        let doc = scraper::Html::parse_document(&format!(
+            "<html><head>{scripts}</head><body><p>Text.</p></body></html>"
+        ));
+        metadata_and_signals(&doc, None, None).1.ld_not_article
+    };
+    let story = r#"{"@type":"NewsArticle","headline":"A","datePublished":"2026-01-02",
+        "isPartOf":{"@type":"CollectionPage","name":"Politics"}}"#;
+    let crumbs = r#"{"@type":"BreadcrumbList","itemListElement":[{"@type":"ListItem",
+        "position":1,"item":{"@type":"CollectionPage","@id":"https://example.org/politics/"}}]}"#;
+    let menu = r#"{"@type":"ItemList","itemListElement":[{"@type":"SiteNavigationElement",
+        "name":"Sport","url":"https://example.org/sport/"}]}"#;
+    let carousel = r#"{"@type":"ItemList","itemListElement":[{"@type":"ListItem",
+        "position":1,"url":"https://example.org/b"}]}"#;
+    assert!(!declared(&[story, crumbs, menu, carousel]));
+    let front = r#"{"@type":"ItemList","itemListElement":[{"@type":"ListItem",
+        "position":1,"item":{"@type":"NewsArticle","headline":"B"}}]}"#;
+    assert!(declared(&[front]));
+    let yoast = r#"{"@context":"https://schema.org","@graph":[{"@type":"CollectionPage",
+        "@id":"https://example.org/politics/"},{"@type":"WebSite","name":"Example"}]}"#;
+    assert!(declared(&[yoast]));
+    assert!(declared(&[
+        r#"[{"@type":"ProfilePage","name":"Jane Roe"}]"#
+    ]));
+}
