@@ -72,8 +72,9 @@
 //! 1. extract, boilerplate
 //! 2. config, extract_dir
 //! 3. store
-//! 4. crawl, eval, export, reextract
-//! 5. simweb, serve, import
+//! 4. crawl, export, reextract
+//! 5. eval (it judges pages as the crawl does)
+//! 6. simweb, serve, import
 //!
 //! Above the library: the binary (`main.rs`, `cli/`).
 //!

@@ -18,7 +18,10 @@
 //!   publisher's own), over pages whose gold has topics.
 //!
 //! The page's real address (`url`) is given to the extractor, as a crawl
-//! gives it: it resolves relative links and holds dates.
+//! gives it: it resolves relative links and holds dates. Each page is also
+//! judged as a crawl judges a page on its own ([`extract_and_judge`]): the
+//! share judged an article is the share of these stories a crawl of a bare
+//! site keeps.
 //!
 //! A silver set (zh-dev: `meta/<name>.json` with a `title` and a
 //! `publish_time` another extractor found, no body) is read the same way:
@@ -36,7 +39,8 @@ pub use summary::{summary, GroupScores, RecordSummary};
 
 use super::corpus::score_pages;
 use super::{score_tokens, EvalError, EvalReport, PageScore, Score};
-use crate::extract::{ExtractOptions, Extractor, Page};
+use crate::crawl::judge::extract_and_judge;
+use crate::extract::{ExtractOptions, Extractor};
 use crate::words::is_cjk;
 
 mod summary;
@@ -76,6 +80,11 @@ pub struct RecordScores {
     /// The gold has a body: the page's F1 is the body's, else it is 1 when
     /// some text was extracted and 0 when none was.
     pub body_gold: bool,
+    /// The crawl's judgement of the page on its own (not listed in a feed
+    /// or sitemap, no learned URL shapes, as `extract --json` gives it)
+    /// says article. Every page of a record set is an article: one that is
+    /// not judged so is a story a crawl of a bare site would not keep.
+    pub judged_article: bool,
 }
 
 /// Whether `gold_dir` holds gold records (`.json`) rather than gold texts.
@@ -243,9 +252,7 @@ fn score_page(page: &Path, gold_dir: &Path, extractor: &Extractor) -> Result<Pag
     })?;
     let url = gold.url.as_deref().and_then(|u| url::Url::parse(u).ok());
     let t0 = Instant::now();
-    let article = extractor
-        .extract(Page::from_bytes(&bytes, None).url(url.as_ref()))
-        .article;
+    let (article, judgement) = extract_and_judge(extractor, &bytes, None, url.as_ref());
     let millis = t0.elapsed().as_secs_f64() * 1000.0;
     let a = record_tokens(&article.text);
     let b = record_tokens(gold.body_text.as_deref().unwrap_or(""));
@@ -280,6 +287,7 @@ fn score_page(page: &Path, gold_dir: &Path, extractor: &Extractor) -> Result<Pag
             .and_then(day)
             .map(|d| article.published_at.as_deref().and_then(day) == Some(d)),
         body_gold: gold.body_text.is_some(),
+        judged_article: judgement.is_article(),
     };
     let site = gold
         .publisher
@@ -363,11 +371,13 @@ mod tests {
             <meta property="article:tag" content="Harbours">
             <meta property="article:tag" content="Shipping">
             <meta property="article:published_time" content="2024-05-03T09:00:00+02:00">
-            </head><body><h1>Harbour reopens</h1><p>{story}</p><p>{story}</p></body></html>"#
+            <meta property="og:type" content="article">
+            </head><body><h1>Harbour reopens</h1><p>{story}</p><p>{story}</p><p>{story}</p>
+            </body></html>"#
         );
         std::fs::write(html.join("p1.html"), page).unwrap_or_else(|e| panic!("{e}"));
         let record = serde_json::json!({
-            "body_text": format!("{story}\n{story}"),
+            "body_text": format!("{story}\n{story}\n{story}"),
             "title": "Harbour Reopens",
             "authors": ["Jane Roe", "John Doe"],
             "topics": ["harbours", "Ports"],
@@ -396,13 +406,16 @@ mod tests {
         assert_eq!(r.same_day, Some(true));
         // One of two tags is a gold topic, one of two topics found.
         assert!((r.tags_f1.unwrap_or(0.0) - 0.5).abs() < 1e-12, "{r:?}");
+        // Declared an article, dated, with a body: a crawl keeps it.
+        assert!(r.judged_article, "{r:?}");
         let s = summary(&report.pages).unwrap_or_default();
         let names: Vec<&str> = s.groups.iter().map(|g| g.group.as_str()).collect();
         assert_eq!(names, ["all", "en", "studied half", "held-out half"]);
         assert_eq!(s.groups[0].tags_f1, Some(0.5));
+        assert_eq!(s.groups[0].judged_article, Some(1.0));
         let table = s.render();
         assert!(
-            table.contains("authors") && table.contains("tags"),
+            table.contains("authors") && table.contains("tags") && table.contains("article"),
             "{table}"
         );
     }

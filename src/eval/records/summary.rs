@@ -33,6 +33,8 @@ pub struct GroupScores {
     pub authors_f1: Option<f64>,
     pub same_day: Option<f64>,
     pub tags_f1: Option<f64>,
+    /// Share of the pages the crawl judges an article on their own.
+    pub judged_article: Option<f64>,
 }
 
 fn mean(v: impl Iterator<Item = f64>) -> Option<f64> {
@@ -67,6 +69,7 @@ fn group_scores(group: &str, pages: &[&PageScore]) -> GroupScores {
         authors_f1: mean(recs().filter_map(|r| r.authors_f1)),
         same_day: mean(recs().filter_map(|r| r.same_day).map(flag)),
         tags_f1: mean(recs().filter_map(|r| r.tags_f1)),
+        judged_article: mean(recs().map(|r| flag(r.judged_article))),
     }
 }
 
@@ -104,18 +107,18 @@ pub fn summary(pages: &[PageScore]) -> Option<RecordSummary> {
 
 impl RecordSummary {
     /// One line per group: pages, body F1, empty pages, title, authors,
-    /// day, tags.
+    /// day, tags, share judged an article.
     pub fn render(&self) -> String {
         use std::fmt::Write as _;
         let opt = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |v| format!("{v:.3}"));
         let mut out = format!(
-            "{:<13} {:>5} {:>7} {:>5} {:>7} {:>7} {:>7} {:>7}\n",
-            "group", "pages", "body F1", "empty", "title", "authors", "day", "tags"
+            "{:<13} {:>5} {:>7} {:>5} {:>7} {:>7} {:>7} {:>7} {:>7}\n",
+            "group", "pages", "body F1", "empty", "title", "authors", "day", "tags", "article"
         );
         for g in &self.groups {
             let _ = writeln!(
                 out,
-                "{:<13} {:>5} {:>7} {:>5} {:>7} {:>7} {:>7} {:>7}",
+                "{:<13} {:>5} {:>7} {:>5} {:>7} {:>7} {:>7} {:>7} {:>7}",
                 g.group,
                 g.pages,
                 opt(g.body_f1),
@@ -123,7 +126,8 @@ impl RecordSummary {
                 opt(g.title_exact),
                 opt(g.authors_f1),
                 opt(g.same_day),
-                opt(g.tags_f1)
+                opt(g.tags_f1),
+                opt(g.judged_article)
             );
         }
         out
