@@ -46,6 +46,18 @@ pub struct HalfScore {
     pub f1: f64,
 }
 
+impl HalfScore {
+    /// The F1 to three places, or "-" for a half without pages (a set of
+    /// one site, your own pages).
+    pub fn shown(&self) -> String {
+        if self.pages == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.3}", self.f1)
+        }
+    }
+}
+
 /// Both halves of a report.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
 pub struct Halves {
@@ -130,5 +142,12 @@ mod tests {
         assert_eq!(h.held.sites, held.len());
         assert!((h.study.f1 - 1.0).abs() < 1e-12);
         assert!((h.held.f1 - 0.5).abs() < 1e-12);
+        assert_eq!(h.held.shown(), "0.500");
+        // A set of one half's sites only: the other half has no score.
+        let h = halves(&pages[..study.len()]);
+        assert_eq!(
+            (h.study.shown(), h.held.shown()),
+            ("1.000".into(), "-".into())
+        );
     }
 }

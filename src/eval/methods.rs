@@ -167,7 +167,7 @@ pub fn render_table(rows: &[MethodRow]) -> String {
         let h = halves(&r.report.pages);
         let _ = writeln!(
             out,
-            "{:<w$}  {:<5} {:>5}  {:>6.3} {:>6.3} {:>6.3} {:>6.3}  {:>8.0}  {:>6.3} {:>6.3}  {by}",
+            "{:<w$}  {:<5} {:>5}  {:>6.3} {:>6.3} {:>6.3} {:>6.3}  {:>8.0}  {:>6} {:>6}  {by}",
             r.set,
             r.algorithm.name(),
             r.pages,
@@ -176,8 +176,8 @@ pub fn render_table(rows: &[MethodRow]) -> String {
             m.f1,
             m.cleaneval,
             r.pages_per_sec,
-            h.study.f1,
-            h.held.f1
+            h.study.shown(),
+            h.held.shown()
         );
     }
     out.push_str(

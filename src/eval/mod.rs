@@ -282,8 +282,13 @@ impl EvalReport {
         let h = halves::halves(&self.pages);
         let _ = writeln!(
             out,
-            "by site: studied half {:.3} ({} pages, {} sites), held-out half {:.3} ({} pages, {} sites)",
-            h.study.f1, h.study.pages, h.study.sites, h.held.f1, h.held.pages, h.held.sites
+            "by site: studied half {} ({} pages, {} sites), held-out half {} ({} pages, {} sites)",
+            h.study.shown(),
+            h.study.pages,
+            h.study.sites,
+            h.held.shown(),
+            h.held.pages,
+            h.held.sites
         );
     }
 

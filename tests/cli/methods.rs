@@ -241,6 +241,8 @@ fn eval_table_of_the_corpus_honours_ablate() {
     };
     let whole = row(&["eval", "--corpus", "."]);
     assert!(whole.contains("1.000  1.000  1.000"), "{whole}");
+    // One site: the held-out half has no pages, so no score.
+    assert!(whole.contains("1.000      -  snippets"), "{whole}");
     // Without class names the related box is no longer known: it is kept.
     let ablated = row(&["eval", "--corpus", ".", "--ablate", "class-names"]);
     assert!(ablated.contains("0.750  1.000  0.857"), "{ablated}");
