@@ -25,8 +25,10 @@
 //!    when it has a search box, a list of links when link text dominates,
 //!    else thin text).
 //! 4. A page of teasers (linked headings outnumbering half its paragraphs,
-//!    unless a long body has a declared publication time) is a listing; so is a page of mostly link text without a long body
-//!    (portals wrap long stories in navigation of more text than the story).
+//!    unless a long body has a declared publication time, or is dated,
+//!    under a headline, and holds none of the teasers) is a listing; so is
+//!    a page of mostly link text without a long body (portals wrap long
+//!    stories in navigation of more text than the story).
 //! 5. A page that declares another kind (JSON-LD `CollectionPage`,
 //!    `ProfilePage`…) is not an article; nor is a page whose URL has a
 //!    learned index shape, that declares nothing and has no long body: a
@@ -50,7 +52,7 @@ mod alone;
 pub use alone::extract_and_judge;
 
 use super::shapes::Judged;
-use crate::extract::metadata::PageSignals;
+use crate::extract::metadata::{PageSignals, TeaserText};
 use crate::extract::strip::links::FormFields;
 use crate::extract::Article;
 
@@ -253,6 +255,10 @@ pub struct Evidence {
     /// Teaser headings: `h2`–`h4` that are links, outside the page's chrome
     /// and related-stories blocks.
     pub linked_headings: u32,
+    /// Of those, the ones whose heading or summary is in the extracted
+    /// body: a section front's teasers are its text, a story's rail of
+    /// teasers is beside it.
+    pub teasers_in_body: u32,
     /// Form fields asking for text (name, e-mail, message).
     pub text_fields: u32,
     pub password_fields: u32,
@@ -299,6 +305,7 @@ impl Evidence {
             dated: article.published_at.is_some() || signals.published_declared,
             link_density: signals.link_density(),
             linked_headings: signals.linked_headings,
+            teasers_in_body: teasers_in(&signals.teasers, &article.text),
             text_fields: fields.text,
             password_fields: fields.password,
             search_fields: fields.search,
@@ -323,13 +330,43 @@ impl Evidence {
 
     /// Teasers outnumber the body. A long body under a declared
     /// publication time is a story with rails of headlines around it
-    /// (section fronts declare no publication time of their own).
+    /// (section fronts declare no publication time of their own); so is a
+    /// long, dated body under a headline that holds none of the teasers,
+    /// neither a heading nor a summary (a section front's text is its
+    /// teasers' summaries).
     fn teasers(&self) -> bool {
+        let beside_rails =
+            self.long_body() && self.headline && self.dated && self.teasers_in_body == 0;
         self.linked_headings >= MIN_TEASERS
             && self.linked_headings as usize * 2 > self.body_paragraphs
             && !(self.published_declared && self.long_body())
+            && !beside_rails
     }
 }
+
+/// How many `teasers` are in `text`, by their heading or their summary,
+/// compared by letters and digits alone (case and spacing aside). A heading
+/// too short to be told from the story's words counts as in it.
+fn teasers_in(teasers: &[TeaserText], text: &str) -> u32 {
+    let key = |s: &str| -> String {
+        s.chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect()
+    };
+    let body = key(text);
+    let holds = |s: &str| {
+        let k = key(s);
+        k.chars().count() < MIN_TEASER_KEY_CHARS
+            || memchr::memmem::find(body.as_bytes(), k.as_bytes()).is_some()
+    };
+    let in_body = |t: &&TeaserText| holds(&t.heading) || t.summary.as_deref().is_some_and(holds);
+    teasers.iter().filter(in_body).count() as u32
+}
+
+/// Letters and digits a teaser's heading needs before its absence from the
+/// body says anything.
+const MIN_TEASER_KEY_CHARS: usize = 12;
 
 /// The verdict on one page (see the module doc for the rules).
 pub fn judge(e: &Evidence) -> Judgement {

@@ -219,12 +219,32 @@ fn feed_listing_and_article_shape_stand_in_for_a_date() {
 
 #[test]
 fn teasers_outnumbering_the_paragraphs_make_a_listing() {
+    // A section front: its text is its teasers' summaries.
     let front = Evidence {
         linked_headings: 12,
+        teasers_in_body: 12,
         body_paragraphs: 12,
         ..story()
     };
     assert_eq!(verdict(&front), (N, "teaser_list"));
+    // One teaser in the text is enough to call it a front …
+    let one_in = Evidence {
+        teasers_in_body: 1,
+        ..front.clone()
+    };
+    assert_eq!(verdict(&one_in), (N, "teaser_list"));
+    // … and with none of them in it, a long dated story under a headline
+    // has a rail of teasers beside it.
+    let beside = Evidence {
+        teasers_in_body: 0,
+        ..front.clone()
+    };
+    assert_eq!(verdict(&beside), (A, "body_headline_date"));
+    let undated = Evidence {
+        dated: false,
+        ..beside
+    };
+    assert_eq!(verdict(&undated), (N, "teaser_list"));
     // A long story with a rail of four "more" headings is still a story.
     let rail = Evidence {
         linked_headings: 4,
@@ -408,6 +428,31 @@ fn a_section_front_of_dated_teasers_is_a_teaser_list() {
     );
     let j = judge_page(&html, "https://gazette.test/local/");
     assert_eq!((j.verdict, j.reason.as_str()), (N, "teaser_list"));
+}
+
+/// A story that declares nothing, dated on the page, with more teasers of
+/// other stories after it than it has paragraphs: none of them is in its
+/// text, so they are a rail beside it. The bug: judged a teaser list, and
+/// lost by a crawl even when a feed listed it.
+#[test]
+fn regression_a_story_with_a_long_rail_of_teasers_after_it_was_a_teaser_list() {
+    let rail: String = (0..8)
+        .map(|i| {
+            format!(
+                "<article class=\"box\"><figure><a href=\"/s/{i}\"><img src=\"/{i}.jpg\"></a></figure>\
+                 <ul><li>Jane Roe</li></ul><h3><a href=\"/s/{i}\">Another headline of the week, number {i}</a></h3></article>\n"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><head><title>Night buses reach the north | Gazette</title></head><body>{}\
+         <div class=\"story\"><h1>Night buses reach the north</h1><div class=\"info\"><span>12.03.2026</span></div>{}</div>\
+         <section class=\"boxes\"><h2>Weitere Artikel</h2>{rail}</section></body></html>",
+        nav(),
+        body()
+    );
+    let j = judge_page(&html, "https://gazette.test/night-buses-reach-the-north/");
+    assert_eq!((j.verdict, j.reason.as_str()), (A, "body_headline_date"));
 }
 
 #[test]

@@ -42,7 +42,7 @@ mod title;
 #[cfg(test)]
 use dates::parse_date;
 pub use language::detect_language;
-pub use signals::PageSignals;
+pub use signals::{PageSignals, TeaserText};
 
 use chrono_tz::Tz;
 use dates::Stamp;

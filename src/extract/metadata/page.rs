@@ -14,6 +14,7 @@ use super::signals::PageSignals;
 use place::{hint, hint_words, in_chrome_or_comments, in_rail};
 
 mod place;
+mod teasers;
 
 /// Byline-ish texts longer than this are paragraphs, not bylines.
 const HINT_TEXT_LIMIT: usize = 300;
@@ -76,6 +77,8 @@ pub(super) struct Page {
     pub(super) signals: PageSignals,
     /// `h2`–`h4` headings looked at so far.
     headings_seen: usize,
+    /// Text nodes after the last teaser heading still read for its summary.
+    summary_texts_left: usize,
     /// Reused buffer for lower-cased class/id values.
     scratch: String,
     /// Expensive looks (texts, ancestor walks) taken so far; bounds the work
@@ -106,6 +109,10 @@ impl Page {
             .is_none_or(|p| !matches!(p.value().name(), "script" | "style" | "title"));
         if in_text {
             self.signals.text_bytes += text.trim().len();
+            if self.summary_texts_left > 0 {
+                self.summary_texts_left -= 1;
+                self.read_summary(node, text);
+            }
         }
         if text.len() > LABEL_TEXT_LIMIT || self.labelled_published.len() >= MAX_HINTS {
             return;
@@ -256,8 +263,13 @@ impl Page {
 
     /// The counts of [`PageSignals`] that say how the page is built.
     fn visit_structure(&mut self, el: ElementRef) {
+        let name = el.value().name();
+        if matches!(name, "h1" | "h2" | "h3" | "h4" | "h5" | "h6") {
+            // A teaser's summary comes before the next heading.
+            self.summary_texts_left = 0;
+        }
         let s = &mut self.signals;
-        match el.value().name() {
+        match name {
             "article" => s.article_elements += 1,
             "form" => s.forms += 1,
             "a" => s.link_bytes += text_bytes(el),
@@ -280,6 +292,7 @@ impl Page {
                         .any(|d| d.value().name() == "a");
                 if linked && !in_chrome_or_comments(el) && !in_rail(el) {
                     self.signals.linked_headings += 1;
+                    self.keep_teaser(el);
                 }
             }
             _ => {}

@@ -33,12 +33,29 @@ pub struct PageSignals {
     /// header, navigation, footer, related-stories and comment blocks: the
     /// teasers of a section front.
     pub linked_headings: u32,
+    /// Those teasers' texts (at most [`MAX_TEASER_TEXTS`]): whether the
+    /// extracted body holds them tells a section front, whose teasers are
+    /// its text, from a story with a rail of teasers beside it.
+    pub teasers: Vec<TeaserText>,
     /// Bytes of visible text (scripts and the title aside).
     pub text_bytes: usize,
     /// Of which inside links.
     pub link_bytes: usize,
     /// `<form>` elements.
     pub forms: u32,
+}
+
+/// How many teasers' texts are kept.
+pub const MAX_TEASER_TEXTS: usize = 64;
+
+/// A teaser's linked heading and the summary under it, as the page writes
+/// them (whitespace collapsed).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct TeaserText {
+    pub heading: String,
+    /// The first longer text after the heading, before the next heading,
+    /// that is not a link.
+    pub summary: Option<String>,
 }
 
 impl PageSignals {
