@@ -88,7 +88,10 @@ impl JudgedLink {
             format!("{:.0} % link text", 100.0 * e.link_density),
         ];
         if e.linked_headings > 0 {
-            found.push(format!("{} linked headings", e.linked_headings));
+            found.push(format!(
+                "{} linked headings ({} in the text)",
+                e.linked_headings, e.teasers_in_body
+            ));
         }
         if e.password_fields + e.text_fields + e.search_fields > 0 {
             found.push("a form".to_string());
