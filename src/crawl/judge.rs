@@ -20,7 +20,7 @@
 //!    body and a date is an article, whatever rails of teasers or header
 //!    search boxes surround it.
 //! 2. A page whose body is short next to a form (sign-in, contact) is a
-//!    form page.
+//!    form page; a form for a reader comment is a story's, not one.
 //! 3. A page with too little body text is not an article (a search page
 //!    when it has a search box, a list of links when link text dominates,
 //!    else thin text).
@@ -263,6 +263,8 @@ pub struct Evidence {
     pub text_fields: u32,
     pub password_fields: u32,
     pub search_fields: u32,
+    /// Text areas for a reader comment: the form is the story's own.
+    pub comment_fields: u32,
 
     // Where the URL came from and what it looks like.
     /// Listed in one of the site's feeds or sitemaps.
@@ -309,6 +311,7 @@ impl Evidence {
             text_fields: fields.text,
             password_fields: fields.password,
             search_fields: fields.search,
+            comment_fields: fields.comment,
             listed,
             shape_hint,
         }
@@ -323,9 +326,11 @@ impl Evidence {
     }
 
     /// The page asks the reader to sign in or write. A search box alone is
-    /// not counted: most sites put one in the header of every page.
+    /// not counted: most sites put one in the header of every page; nor is
+    /// a form for a reader comment, which only a story has (a blog post's
+    /// short text above its comment form, perhaps beside a sign-in box).
     fn has_form(&self) -> bool {
-        self.password_fields > 0 || self.text_fields >= 2
+        (self.password_fields > 0 || self.text_fields >= 2) && self.comment_fields == 0
     }
 
     /// Teasers outnumber the body. A long body under a declared

@@ -45,6 +45,10 @@ pub struct FormFields {
     pub password: u32,
     /// `type=search`, or a text input named `q`, `s`, `query` or `search`.
     pub search: u32,
+    /// Text areas named for a reader comment (`name` or `id` holding
+    /// "comment", "kommentar", "comentario", "komentarz"): a story's
+    /// comment form, not a sign-in or contact page's.
+    pub comment: u32,
 }
 
 impl FormFields {
@@ -61,6 +65,19 @@ impl FormFields {
             "text" | "" if named_search => self.search += 1,
             "text" | "" | "email" | "tel" | "number" | "url" => self.text += 1,
             _ => {}
+        }
+    }
+
+    fn textarea<'v>(&mut self, attr: &impl Fn(&str) -> Option<&'v str>) {
+        self.text += 1;
+        let for_comments = |v: &str| {
+            let v = v.to_ascii_lowercase();
+            ["comment", "kommentar", "comentario", "komentarz"]
+                .iter()
+                .any(|w| v.contains(w))
+        };
+        if attr("name").is_some_and(for_comments) || attr("id").is_some_and(for_comments) {
+            self.comment += 1;
         }
     }
 
@@ -115,7 +132,7 @@ impl LinkAttrs {
             b"link" => self.link(&attr),
             b"meta" => self.meta(&attr),
             b"input" => self.form_fields.input(&attr),
-            b"textarea" => self.form_fields.text += 1,
+            b"textarea" => self.form_fields.textarea(&attr),
             _ => {}
         }
     }
