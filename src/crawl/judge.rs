@@ -353,6 +353,9 @@ impl Evidence {
 /// compared by letters and digits alone (case and spacing aside). A heading
 /// too short to be told from the story's words counts as in it.
 fn teasers_in(teasers: &[TeaserText], text: &str) -> u32 {
+    if teasers.is_empty() {
+        return 0;
+    }
     let key = |s: &str| -> String {
         s.chars()
             .filter(|c| c.is_alphanumeric())

@@ -68,6 +68,7 @@ impl FormFields {
         }
     }
 
+    /// A text area: text, and a comment box when it is named for one.
     fn textarea<'v>(&mut self, attr: &impl Fn(&str) -> Option<&'v str>) {
         self.text += 1;
         let for_comments = |v: &str| {
