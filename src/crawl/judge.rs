@@ -52,7 +52,7 @@ mod alone;
 pub use alone::extract_and_judge;
 
 use super::shapes::Judged;
-use crate::extract::metadata::{PageSignals, TeaserText};
+use crate::extract::metadata::{squash, PageSignals, TeaserText};
 use crate::extract::strip::links::FormFields;
 use crate::extract::Article;
 
@@ -356,15 +356,9 @@ fn teasers_in(teasers: &[TeaserText], text: &str) -> u32 {
     if teasers.is_empty() {
         return 0;
     }
-    let key = |s: &str| -> String {
-        s.chars()
-            .filter(|c| c.is_alphanumeric())
-            .flat_map(char::to_lowercase)
-            .collect()
-    };
-    let body = key(text);
+    let body = squash(text);
     let holds = |s: &str| {
-        let k = key(s);
+        let k = squash(s);
         k.chars().count() < MIN_TEASER_KEY_CHARS
             || memchr::memmem::find(body.as_bytes(), k.as_bytes()).is_some()
     };

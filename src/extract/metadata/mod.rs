@@ -43,6 +43,7 @@ mod title;
 use dates::parse_date;
 pub use language::detect_language;
 pub use signals::{PageSignals, TeaserText};
+pub(crate) use title::squash;
 
 use chrono_tz::Tz;
 use dates::Stamp;

@@ -248,8 +248,8 @@ fn collapse(s: &str) -> String {
 }
 
 /// Lower-case letters and digits only, for comparing names ("The Guardian"
-/// vs "theguardian").
-fn squash(s: &str) -> String {
+/// vs "theguardian") and texts whatever their spacing and punctuation.
+pub(crate) fn squash(s: &str) -> String {
     s.chars()
         .filter(|c| c.is_alphanumeric())
         .flat_map(char::to_lowercase)
