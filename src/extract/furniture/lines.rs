@@ -360,7 +360,32 @@ pub fn is_prompt(line: &str) -> bool {
         return true;
     }
     super::prompt_words::may_be_prompt(line)
-        && (PROMPT.is_match(line) || COOKIE_NOTICE.is_match(line))
+        && (PROMPT.is_match(line) || COOKIE_NOTICE.is_match(line) || is_newsletter_invite(line))
+}
+
+/// A newsletter and a verb of signing up for it, in one line …
+static NEWSLETTER_SIGN_UP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)newsletter.*(?:sign(?:ing)?[\s-]*up|subscri|abonn|receive|erhalten|bestell|anmeld|inscri|suscr)|(?:sign(?:ing)?[\s-]*up|subscri|abonn|receive|erhalten|bestell|anmeld|inscri|suscr).*newsletter")
+        .expect("static regex")
+});
+
+/// … that speaks to the reader: "you", "our", "free", "here", "now", an
+/// exclamation mark, or a German infinitive at the end ("Newsletter
+/// abonnieren"), as a sign-up box does and a story about a newsletter
+/// ("The newsletter, which has 40,000 subscribers, …") does not.
+static ADDRESSES_THE_READER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i:\b(?:you|your|our|unser\w*|dich|dein\w*|vous|votre|notre|nuestr[oa]s?|free|kostenlos\w*|gratis|gratuit\w*|here|hier|aquí|ici|jetzt|now|today|heute)\b)|\bSie\b|!|(?i:(?:abonnieren|bestellen|erhalten|anmelden)\s*[.:]?$)")
+        .expect("static regex")
+});
+
+/// An invitation to a newsletter wherever its words stand in the line
+/// ("Ground Game: Sign up for AP's weekly politics newsletter …", "Receive
+/// our free E-Newsletter", "Coaching-Newsletter erhalten"); [`PROMPT`] only
+/// reads a line's first words.
+fn is_newsletter_invite(line: &str) -> bool {
+    line.chars().count() <= tune::NEWSLETTER_INVITE_MAX_CHARS
+        && NEWSLETTER_SIGN_UP.is_match(line)
+        && ADDRESSES_THE_READER.is_match(line)
 }
 
 /// The paywall's words on Japanese pages: members-only ("会員限定"), member

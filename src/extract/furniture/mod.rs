@@ -88,6 +88,9 @@ mod tune {
     pub const SHORT_LINE_CHARS: u32 = 200;
     /// A prompt line holds at most this many characters …
     pub const PROMPT_MAX_CHARS: usize = 200;
+    /// … a newsletter invitation anywhere in its line this many (a
+    /// sentence of a story about a newsletter runs longer) …
+    pub const NEWSLETTER_INVITE_MAX_CHARS: usize = 120;
     /// … and a Japanese paywall line this many (a sentence of the story
     /// runs longer; the longest paywall line seen held 51).
     pub const MEMBER_PROMPT_MAX_CHARS: usize = 64;

@@ -218,6 +218,21 @@ fn prompt_and_link_list_lines() {
     assert!(!is_prompt(
         "Subscribers to the service complained about the price."
     ));
+    for invite in [
+        "Ground Game: Sign up for AP’s weekly politics newsletter to get it in your inbox every Monday.",
+        "Keep up to date with the news. Receive our free E-Newsletter",
+        "Never miss the latest news by signing up to our newsletter today!",
+        "Nichts Neues verpassen! - Newsletter abonnieren",
+        "Coaching-Newsletter erhalten",
+    ] {
+        assert!(is_prompt(invite), "{invite}");
+    }
+    for story in [
+        "The newsletter, which has 40,000 subscribers, said it would close in May.",
+        "Readers can sign up for the newsletter on its website.",
+    ] {
+        assert!(!is_prompt(story), "{story}");
+    }
     assert!(is_link_list_heading("Read next"));
     assert!(is_link_list_heading("More from Politics"));
     assert!(is_link_list_heading("Related coverage"));
