@@ -28,6 +28,7 @@
 
 mod author;
 mod authors;
+mod dateline;
 mod dates;
 mod details;
 mod jsonld;
@@ -209,7 +210,8 @@ pub fn metadata_and_signals(
     });
     let modified = find_modified(&page, &ld);
     let published = find_published(&page, &ld, url_date, modified).or_else(|| {
-        date_near_headline(doc).filter(|p| modified.is_none_or(|m| p.date() <= m.date()))
+        dateline::date_near_headline(doc, title.as_deref())
+            .filter(|p| modified.is_none_or(|m| p.date() <= m.date()))
     });
 
     let meta = Metadata {
@@ -252,52 +254,6 @@ fn find_published(
         (Some(w), Some(u)) if w.date() != u.date() => Some(u),
         (w, u) => w.or(u),
     }
-}
-
-/// How many text nodes after the first `<h1>` are read for a bare date.
-const NEAR_HEADLINE_TEXTS: usize = 12;
-/// A text node longer than this is prose, not a dateline.
-const DATELINE_MAX_CHARS: usize = 40;
-
-/// A date written alone near the headline (`<h1>…</h1><p>2019-09-24
-/// 09:10</p>`, `<span>发布时间：2019年09月24日 09:10</span>`), for pages that
-/// mark it in no other way: a short text node among the first few after the
-/// first `<h1>` that holds a full date.
-fn date_near_headline(doc: &scraper::Html) -> Option<Stamp> {
-    let mut seen_h1 = false;
-    let mut texts = 0;
-    for node in doc.root_element().descendants() {
-        if !seen_h1 {
-            seen_h1 = node.value().as_element().is_some_and(|e| e.name() == "h1");
-            continue;
-        }
-        let Some(text) = node.value().as_text() else {
-            continue;
-        };
-        let t = text.trim();
-        if t.is_empty()
-            || node
-                .ancestors()
-                .any(|a| a.value().as_element().is_some_and(|e| e.name() == "h1"))
-        {
-            continue;
-        }
-        texts += 1;
-        if texts > NEAR_HEADLINE_TEXTS {
-            return None;
-        }
-        // "Last updated: 3 March 2025" under a policy page's title dates a
-        // change, not a publication.
-        if t.chars().count() <= DATELINE_MAX_CHARS
-            && t.bytes().any(|b| b.is_ascii_digit())
-            && !page::is_modified_label(t)
-        {
-            if let Some(stamp) = dates::parse_stamp(t) {
-                return Some(stamp);
-            }
-        }
-    }
-    None
 }
 
 /// WeChat articles give their time only in an inline script
@@ -365,34 +321,8 @@ fn host_names(url: &Url) -> Vec<String> {
 }
 
 #[cfg(test)]
-mod dateline_tests {
+mod wechat_tests {
     use super::*;
-
-    fn published(html: &str) -> Option<String> {
-        extract_metadata(&scraper::Html::parse_document(html), None).published_at
-    }
-
-    #[test]
-    fn bare_date_under_the_headline_is_the_publication_time() {
-        let page = "<body><h1 class=news_title>共享充电宝涨价告别1元时代</h1>\
-                    <div class=news_about><p>石佳/中国青年报</p><p> 2019-09-24 09:10<span> </span></p></div>\
-                    <div><p>正文很长。</p></div></body>";
-        assert_eq!(published(page).as_deref(), Some("2019-09-24T09:10:00Z"));
-        let labelled = "<body><h1>标题</h1><span>发布时间：2019年10月08日 11:10</span></body>";
-        assert_eq!(published(labelled).as_deref(), Some("2019-10-08T11:10:00Z"));
-    }
-
-    #[test]
-    fn dates_far_below_the_headline_or_in_prose_are_not_taken() {
-        let mut page = String::from("<body><h1>Title</h1>");
-        for i in 0..NEAR_HEADLINE_TEXTS {
-            page.push_str(&format!("<p>Paragraph {i}.</p>"));
-        }
-        page.push_str("<p>2019-09-24 09:10</p></body>");
-        assert_eq!(published(&page), None);
-        let prose = "<body><h1>Title</h1><p>On 2019-09-24 the council met and argued about the budget.</p></body>";
-        assert_eq!(published(prose), None);
-    }
 
     #[test]
     fn wechat_inline_script_time() {
