@@ -2,9 +2,9 @@
 //! feeds and sitemaps (those configured, those the start pages announce
 //! and those robots.txt lists) are fetched through the crawl's own path —
 //! the address guard, robots.txt, the site's rate — and every link found
-//! is labelled as the crawl would treat it ([`label::label`]). With
+//! is labelled as the crawl would treat it (`label::label`). With
 //! `--fetch N`, up to N of the links are fetched too and judged by the
-//! crawl's page path ([`judged`]), so a user sees what the crawl would
+//! crawl's page path (`judged`), so a user sees what the crawl would
 //! store and why. Nothing is stored.
 //!
 //! In: the configuration, the site, its learned URL shapes (from the

@@ -5,7 +5,7 @@
 //! start URL (after redirects), the feeds its page announces with
 //! `<link rel="alternate">`, the sitemaps of its robots.txt and, when
 //! there are neither, the usual paths that answered as a feed or a sitemap
-//! ([`discover::PROBE_PATHS`]).
+//! (`discover::PROBE_PATHS`).
 //!
 //! Polite as the crawl: robots.txt first (its rules obeyed unless
 //! `respect_robots = false`, its Crawl-delay applied up to

@@ -8,9 +8,9 @@
 //!
 //! Limits enforced here: connect/read/total timeouts, at most `max_redirects`
 //! hops (followed by hand so every hop is checked: loop detection and the
-//! private-address guard of [`super::addr`]), the body size cap while the body
+//! private-address guard of `super::addr`), the body size cap while the body
 //! streams in (so a 30 MB page or a gzip bomb stops at the cap, counted after
-//! decompression; robots.txt is cut at [`robots::rules::MAX_BYTES`] instead),
+//! decompression; robots.txt is cut at `robots::rules::MAX_BYTES` instead),
 //! and the content-type filter (HTML for pages, XML/JSON for
 //! feeds and sitemaps) checked on the headers before any body is read.
 //! robots.txt has no filter: any 2xx body is read as robots.txt, whatever
@@ -47,7 +47,7 @@ pub enum Expect {
     Html,
     /// RSS/Atom/JSON feeds, sitemaps.
     Feed,
-    /// robots.txt: read up to [`robots::rules::MAX_BYTES`], the rest ignored.
+    /// robots.txt: read up to `robots::rules::MAX_BYTES`, the rest ignored.
     Text,
 }
 
@@ -383,7 +383,7 @@ pub fn content_type_ok(content_type: &str, expect: Expect) -> bool {
 
 /// Whether a body that should be text is an image, archive, PDF or other
 /// binary (servers label them `text/html` often enough); UTF-16 text, with
-/// or without a byte order mark, is text. See [`crate::extract::sniff`].
+/// or without a byte order mark, is text. See `crate::extract::sniff`.
 pub fn looks_binary(body: &[u8]) -> bool {
     matches!(
         crate::extract::sniff::sniff(body),

@@ -134,8 +134,9 @@ pub fn by_shapes(site: &SiteSettings) -> bool {
 /// a page fetched as an article (a feed or sitemap entry, an
 /// article-shaped link) that gave an article, and a start page (a
 /// listing); nothing decided its other pages. Feeds and sitemaps are not
-/// pages. Once pages are judged, [`Judged::of_judgement`] says instead for
-/// a site without patterns.
+/// pages. Once pages are judged,
+/// [`Judgement::shape_evidence`](crate::crawl::judge::Judgement::shape_evidence)
+/// says instead for a site without patterns.
 pub fn judged_by_kind(site: &SiteSettings, kind: UrlKind, article: bool) -> Option<Judged> {
     match kind {
         UrlKind::Feed | UrlKind::Sitemap => None,

@@ -243,8 +243,8 @@ impl CrawlSummary {
 
 impl CrawlSummary {
     /// Hints: for sites whose patterns matched nothing (see
-    /// [`SiteReport::hint`]), and for sites known by their address that
-    /// stored (nearly) nothing (see [`SiteReport::stored_nothing`]).
+    /// `SiteReport::hint`), and for sites known by their address that
+    /// stored (nearly) nothing (see `SiteReport::stored_nothing`).
     pub fn hints(&self) -> Vec<String> {
         (self.sites.iter())
             .filter_map(|(name, r)| {

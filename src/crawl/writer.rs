@@ -20,7 +20,7 @@
 //! database and `reset_in_flight` on the next start queues them again.
 //!
 //! New URLs that the frontier certainly has (remembered by fingerprint once
-//! committed, see [`SeenUrls`]) are dropped before the batch goes to the
+//! committed, see `SeenUrls`) are dropped before the batch goes to the
 //! store: most links of a page lead to pages already known. The set is
 //! shared ([`Writer::committed`]) so page processing leaves most of them out
 //! before they are built and sent at all.
@@ -50,7 +50,7 @@ pub const FLUSH_ITEMS: usize = 256;
 /// (and flush the search index) after every page.
 pub const URLS_PER_ITEM: usize = 64;
 /// URLs the writer remembers as already in the frontier, per generation
-/// (see [`SeenUrls`]; 2 × 128 Ki fingerprints ≈ 9 MB at most).
+/// (see `SeenUrls`; 2 × 128 Ki fingerprints ≈ 9 MB at most).
 pub const SEEN_URLS: usize = 128 * 1024;
 /// Longest time a write waits for its commit.
 pub const FLUSH_EVERY: Duration = Duration::from_millis(200);
@@ -138,7 +138,7 @@ impl Writer {
     }
 
     /// The URLs this writer has committed to the frontier (bounded, see
-    /// [`SeenUrls`]): a page may leave them out of what it sends.
+    /// `SeenUrls`): a page may leave them out of what it sends.
     pub fn committed(&self) -> CommittedUrls {
         self.committed.clone()
     }

@@ -41,7 +41,7 @@ pub enum ConventionSource {
     /// Neither a known set nor flags: the article body only.
     #[default]
     Default,
-    /// A set of the corpus (`tests/corpus`) whose convention is listed in [`KNOWN`].
+    /// A set of the corpus (`tests/corpus`) whose convention is listed in `KNOWN`.
     Known,
     /// `--gold-has-title` / `--gold-has-comments` / `--gold-has-captions` /
     /// `--gold-has-bylines`.

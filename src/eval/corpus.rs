@@ -24,7 +24,7 @@ pub(super) fn page_list(dir: &Path) -> Result<Vec<PathBuf>, EvalError> {
     })
 }
 
-/// Extract every `html_dir/<name>.html` (as bytes, text only: [`selected`])
+/// Extract every `html_dir/<name>.html` (as bytes, text only: `selected`)
 /// and score it against `gold_dir/<name>.txt` by
 /// the set's `convention`, on `jobs` threads.
 pub fn evaluate_dir(

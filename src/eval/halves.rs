@@ -2,7 +2,7 @@
 //! only scored, so a rule written while reading the first half is kept only
 //! if it also helps the second: the sites it was not written for.
 //!
-//! In: a page's site (its publisher, or [`super::site`]'s: the host of its
+//! In: a page's site (its publisher, or `super::site`'s: the host of its
 //! canonical URL, or its file name's site part). Out: its [`Half`], and per
 //! report the mean F1 (or the snippet F of the summed counts) of each half.
 //!

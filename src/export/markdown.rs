@@ -1,10 +1,10 @@
 //! Stored articles → one Markdown stream, rendered by the extraction's
-//! Markdown renderer ([`crate::extract::markdown`]).
+//! Markdown renderer (`crate::extract::markdown`).
 //!
 //! In: an [`AnyStore`] (the SQLite or the PostgreSQL store), a
 //! [`Selection`] and the [`Rendering`] settings (the
 //! `[extract]` options and each site's line settings). Out: per article a
-//! YAML front matter block of its metadata ([`front_matter`]), `# title`,
+//! YAML front matter block of its metadata (`front_matter`), `# title`,
 //! its URL on the next line, then its body; one article at a time
 //! (constant memory), and an [`ExportSummary`] whose `from_stored_text`
 //! counts the articles written from their stored text.
@@ -21,7 +21,7 @@
 //!    Markdown (only `auto` renders it) or no text, the stored text is
 //!    written instead, one paragraph per line. 4. Nothing a page says is
 //!    markup: the title and the stored text are escaped as the renderer
-//!    escapes page text ([`escape`]), and the URL is a link only when it is
+//!    escapes page text (`escape`), and the URL is a link only when it is
 //!    http(s).
 
 use std::collections::HashSet;

@@ -153,7 +153,7 @@ pub fn write(
     write_with(store, sel, format, &Rendering::default(), out)
 }
 
-/// [`write`] with the Markdown [`Rendering`] settings.
+/// [`write`](fn@write) with the Markdown [`Rendering`] settings.
 pub fn write_with(
     store: &mut AnyStore,
     sel: &Selection,

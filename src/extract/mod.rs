@@ -12,17 +12,17 @@
 //! text (one paragraph per line, blocks separated by a blank line) plus
 //! metadata. Never fails: a page with no article yields empty text, and
 //! [`Method::NotArticle`] says why; a page with one (≥ 50 words of
-//! paragraph text) never does with `auto` ([`fallback`]). The text never
+//! paragraph text) never does with `auto` (`fallback`). The text never
 //! holds the headline (it is the title) nor, unless asked, reader comments
-//! ([`comments`]); [`markdown`] renders the same selection.
+//! (`comments`); `markdown` renders the same selection.
 //!
-//! Steps: 1. charset → UTF-8 ([`charset`]); 2. strip non-content with a byte
-//! prepass and lol_html ([`strip`]); 3. parse into a DOM (scraper/html5ever) and flatten the body
-//! into an arena with per-node statistics ([`dom`]); 4. scoring and selection
-//! ([`density`] for the CETD family, [`select`] for `auto`; the other methods
-//! of the research: [`htd`], [`ceds`], [`punct`], and the learned block
-//! classifiers [`nb`] and [`tree`] over [`blocks`], with [`model`] files);
-//! 5. text assembly ([`text`]); 6. metadata ([`metadata`]) from the same
+//! Steps: 1. charset → UTF-8 (`charset`); 2. strip non-content with a byte
+//! prepass and lol_html (`strip`); 3. parse into a DOM (scraper/html5ever) and flatten the body
+//! into an arena with per-node statistics (`dom`); 4. scoring and selection
+//! (`density` for the CETD family, `select` for `auto`; the other methods
+//! of the research: `htd`, `ceds`, `punct`, and the learned block
+//! classifiers `nb` and `tree` over `blocks`, with `model` files);
+//! 5. text assembly (`text`); 6. metadata (`metadata`) from the same
 //! parsed DOM.
 
 pub(crate) mod ablation;

@@ -149,7 +149,7 @@ impl BlockModel {
 
     /// The article text of a page by the site's rule when it matches, else
     /// by this model — learning the rule to use from then on (`tree`'s site
-    /// rules, [`super::tree::rule`]).
+    /// rules, `super::tree::rule`).
     pub fn extract_by_rule(&self, dom: &Dom<'_>, rule: Option<&SiteRule>) -> (String, RuleOutcome) {
         if let Some(text) = rule.and_then(|r| r.apply(dom)) {
             return (text, RuleOutcome::ByRule);

@@ -7,7 +7,7 @@
 //! path or a URL ([`Source`]) — the names under which the store records how
 //! far each is read. A paths list naming private addresses is refused as
 //! the crawl refuses them: each URL is checked by the address guard when
-//! it is fetched ([`super::open`]), here only its scheme.
+//! it is fetched (`super::open`), here only its scheme.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};

@@ -9,14 +9,14 @@
 //! [`AnyStore`](crate::store::AnyStore) as the CLI's read commands.
 //!
 //! Routes: `GET /` (the page), `/app.js`, `/app.css` (its assets, served by
-//! the binary: no build step, no CDN), and the JSON API of [`api`]:
+//! the binary: no build step, no CDN), and the JSON API of `api`:
 //! `/api/search`, `/api/articles/{id}`, `/api/articles/{id}/html`,
 //! `/api/stats`, `/api/export`. Every error is JSON
 //! (`{"error": "...", "status": 400}`) with the matching status code.
 //!
 //! Limits ([`limits`]) are constants, documented in docs/http-api.md and
 //! docs/security.md; the query time budget is a setting (`[serve]
-//! query_budget_secs`, [`ServeOptions::query_budget`]). Every response goes through [`guard`]: a `Host`
+//! query_budget_secs`, [`ServeOptions::query_budget`]). Every response goes through `guard`: a `Host`
 //! allow-list against DNS rebinding, and `X-Content-Type-Options: nosniff`.
 
 mod api;
@@ -165,7 +165,7 @@ pub struct AppState {
 }
 
 /// The router: page, assets, API, JSON fallback; every response through
-/// the [`guard`] (`Host` allow-list, `nosniff`).
+/// the `guard` (`Host` allow-list, `nosniff`).
 pub fn router(state: Arc<AppState>, hosts: Hosts) -> Router {
     Router::new()
         .route("/", get(page))

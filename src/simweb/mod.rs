@@ -11,7 +11,7 @@
 //! Sites (cycled when more than four are asked for): `dailyplanet` (English,
 //! nested divs), `globe` (French, HTML5 semantic tags), `huaxia-news`
 //! (Chinese portal, sitemap index + Google News sitemap), `wire` (English,
-//! today's markup: see [`modern`]). With `faults`, two
+//! today's markup: see `modern`). With `faults`, two
 //! more: `faults` (every fault mode of [`faults::FAULTS`] plus
 //! `duplicate-content` and `tracking-params`, linked from each of its pages)
 //! and `faults-robots` (robots.txt answers 500).
@@ -98,10 +98,10 @@ pub struct SimSite {
     /// config's index patterns match it, so only robots.txt keeps a crawler out.
     pub disallowed_prefix: String,
     /// Exact boilerplate lines, each rendered as its own block on every
-    /// article page; none occurs in any true body. In this order: [0]
-    /// copyright, [1] newsletter pitch, [2..5] the three share texts, [5]
-    /// "related stories" heading, [6] "most read" heading, [7] comments
-    /// heading, [8] comment policy; on `wire` also [9] the cookie banner.
+    /// article page; none occurs in any true body. In this order: `[0]`
+    /// copyright, `[1]` newsletter pitch, `[2..5]` the three share texts, `[5]`
+    /// "related stories" heading, `[6]` "most read" heading, `[7]` comments
+    /// heading, `[8]` comment policy; on `wire` also `[9]` the cookie banner.
     pub template_lines: Vec<String>,
     /// `en`, `fr` or `zh`.
     pub language: String,
@@ -409,7 +409,7 @@ impl SimWeb {
         server::page_html(server, url.path(), url.query())
     }
 
-    /// A complete `crawler.toml` that crawls this web (see [`crawler_toml`]).
+    /// A complete `crawler.toml` that crawls this web (see `crawler_toml`).
     pub fn config_toml(&self) -> String {
         crawler_toml::render(self)
     }

@@ -59,13 +59,15 @@ pub enum StoreError {
     UnknownSite(String),
     #[error("search: {0}")]
     Query(#[from] QueryError),
-    /// Raised by the caller's sink in [`AnyStore::export`] (e.g. a closed pipe).
+    /// Raised by the caller's sink in
+    /// [`AnyStore::export`](super::AnyStore::export) (e.g. a closed pipe).
     #[error("write failed: {0}")]
     Io(#[from] std::io::Error),
     #[error("database error: {0}")]
     Sqlite(#[source] rusqlite::Error),
     /// A query ran past the time budget the store was given
-    /// ([`AnyStore::set_query_budget`]) and was stopped.
+    /// ([`AnyStore::set_query_budget`](super::AnyStore::set_query_budget))
+    /// and was stopped.
     #[error("the query ran past its time budget and was stopped")]
     OverBudget,
     /// The PostgreSQL server cannot be reached or refuses the connection.

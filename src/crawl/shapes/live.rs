@@ -181,10 +181,11 @@ fn take_learned(
     now
 }
 
-/// The URLs a crawl asked the store to promote ([`WriteOp::Promote`]
-/// (crate::store::WriteOp::Promote)), so each is asked once per kind: the
-/// links of a site's navigation and rails come back on every page.
-/// Bounded: forgotten wholesale past [`PROMOTED_AT_MOST`] (asking again is
+/// The URLs a crawl asked the store to promote
+/// ([`WriteOp::Promote`](crate::store::WriteOp::Promote)), so each is asked
+/// once per kind: the links of a site's navigation and rails come back on
+/// every page.
+/// Bounded: forgotten wholesale past `PROMOTED_AT_MOST` (asking again is
 /// only a wasted update).
 #[derive(Default)]
 pub struct Promoted {

@@ -185,7 +185,7 @@ pub(crate) fn record_progress(
 }
 
 impl AnyStore {
-    /// See [`register`].
+    /// See `register`.
     pub fn register_import_files(
         &mut self,
         sources: &[String],
@@ -199,7 +199,7 @@ impl AnyStore {
         file(self.sql(), id)
     }
 
-    /// See [`claim`].
+    /// See `claim`.
     pub fn claim_import_file(
         &mut self,
         id: i64,
@@ -210,7 +210,7 @@ impl AnyStore {
         claim(self.sql(), id, by, now_ms, lease_until)
     }
 
-    /// See [`renew`].
+    /// See `renew`.
     pub fn renew_import_lease(
         &mut self,
         id: i64,
@@ -220,7 +220,7 @@ impl AnyStore {
         renew(self.sql(), id, by, lease_until)
     }
 
-    /// See [`release_all`].
+    /// See `release_all`.
     pub fn release_import_leases(&mut self) -> Result<u64, StoreError> {
         release_all(self.sql())
     }
