@@ -26,6 +26,9 @@ const DATELINE_MAX_CHARS: usize = 40;
 /// one-word title is also a menu entry.
 const TITLE_ANCHOR_MIN_CHARS: usize = 12;
 
+/// At most this many places where the title's text stands are tried.
+const TITLE_ANCHORS_TRIED: usize = 3;
+
 /// The date near the first `<h1>`, else near the first text that reads as
 /// `title`: a short text node that holds a full date, among the first
 /// [`NEAR_HEADLINE_TEXTS`] after the headline or the one right before it.
@@ -62,8 +65,12 @@ pub(super) fn date_near_headline(doc: &Html, title: Option<&str>) -> Option<Stam
     if key.chars().count() < TITLE_ANCHOR_MIN_CHARS {
         return None;
     }
-    let headline = texts.iter().position(|t| squash(t) == key)?;
-    dateline_in(&texts[headline + 1..]).or_else(|| dateline(texts[headline.checked_sub(1)?]))
+    // The title's text may also stand in a breadcrumb or a teaser before
+    // the headline: each place it stands is tried, in order.
+    (0..texts.len())
+        .filter(|&i| squash(texts[i]) == key)
+        .take(TITLE_ANCHORS_TRIED)
+        .find_map(|i| dateline_in(&texts[i + 1..]).or_else(|| dateline(texts[i.checked_sub(1)?])))
 }
 
 /// The first dateline among the first [`NEAR_HEADLINE_TEXTS`] of `texts`.
@@ -116,7 +123,8 @@ mod tests {
     }
 
     /// An old page: the `<h1>` is the site's name, the headline a `<b>`
-    /// that reads as the title, its date line under it or over it.
+    /// that reads as the title (as does a link above it), its date line
+    /// under it or over it.
     #[test]
     fn a_page_without_a_headline_h1_is_dated_under_or_over_the_text_that_reads_as_its_title() {
         let nav: String = (0..NEAR_HEADLINE_TEXTS)
@@ -125,7 +133,8 @@ mod tests {
         let story = "<p>The council met on Monday and argued about the budget until late.</p>";
         let under = format!(
             "<html><head><title>EMC Sees Virtualization in SMBs' Storage Future</title></head>\
-             <body><h1>Storage Forum</h1>{nav}<font><b>EMC Sees Virtualization in SMBs' \
+             <body><h1>Storage Forum</h1><a href=/emc>EMC Sees Virtualization in SMBs' \
+             Storage Future</a>{nav}<font><b>EMC Sees Virtualization in SMBs' \
              Storage Future</b></font><br> January 8, 2008<br>By Jane Doe{story}</body></html>"
         );
         assert_eq!(published(&under).as_deref(), Some("2008-01-08T00:00:00Z"));
