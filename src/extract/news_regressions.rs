@@ -125,3 +125,50 @@ fn regression_a_short_story_in_a_row_beside_a_rail_of_links_was_pruned_with_the_
     assert!(t.contains("fast rail will link every city"), "{t}");
     assert!(!t.contains("Another story of the day"), "{t}");
 }
+
+/// A consent manager's settings panel after the story, in a modal dialog
+/// whose names say nothing (or that the reader does not know): its long
+/// notices outweighed the story's text, and the whole panel came out
+/// after the story.
+#[test]
+fn regression_a_modal_consent_panel_outweighed_the_story() {
+    let notices: String = (0..3)
+        .map(|i| {
+            format!(
+                "<div><h4>Cookie category {i}</h4><p>These cookies may be set through our \
+                 site by our advertising partners. They may be used by those companies to \
+                 build a profile of your interests and show you relevant adverts on other \
+                 sites. They do not store directly personal information, but are based on \
+                 uniquely identifying your browser and internet device.</p></div>"
+            )
+        })
+        .collect();
+    let menu: String = (0..60)
+        .map(|i| format!("<li><a href=/section/{i}>Section number {i}</a></li>"))
+        .collect();
+    // The story's paragraphs one wrapper each, ad slots between them: its
+    // text is less dense than the panel's.
+    let paragraphs: String = (0..12)
+        .map(|i| {
+            format!(
+                "<div><p>Paragraph {i} of the story tells what happened.</p></div>\
+                 <div><div><span>Advertisement</span></div><div></div></div>"
+            )
+        })
+        .collect();
+    let legal = "<span>All quotes delayed a minimum of 15 minutes.</span> ".repeat(14);
+    let page = |modal: &str| {
+        format!(
+            "<html><head><title>Nepal disputes the bird strike</title></head><body>\
+             <div><ul>{menu}</ul></div><div><div><h1>Nepal disputes the bird strike</h1>\
+             {paragraphs}</div></div><div><div aria-modal=\"{modal}\"><div><h2>Privacy \
+             preference centre</h2>{notices}</div></div></div><div>{legal}</div></body></html>"
+        )
+    };
+    let t = auto(&page("true"));
+    assert!(t.contains("Paragraph 11 of the story"), "{t:?}");
+    assert!(!t.contains("Cookie category"), "{t:?}");
+    // The same panel, not marked modal, is text like any other: the bug.
+    let unmarked = auto(&page("false"));
+    assert!(unmarked.contains("Cookie category"), "{unmarked:?}");
+}
