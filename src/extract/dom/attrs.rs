@@ -12,8 +12,7 @@ pub mod attr_flags {
     pub const HIDDEN: u8 = 1;
     /// `itemprop` containing `articleBody`.
     pub const ARTICLE_BODY: u8 = 2;
-    /// An ARIA landmark role that is not the article (navigation, banner, …),
-    /// or a modal dialog (`aria-modal="true"`).
+    /// An ARIA landmark role that is not the article (navigation, banner, …).
     pub const ROLE_NOISE: u8 = 4;
     /// `role="main"`.
     pub const ROLE_MAIN: u8 = 8;
@@ -46,11 +45,6 @@ pub(super) fn read_attrs(el: &Element) -> (&str, &str, u8) {
             "hidden" => flags |= attr_flags::HIDDEN,
             "aria-hidden" if value.trim().eq_ignore_ascii_case("true") => {
                 flags |= attr_flags::HIDDEN
-            }
-            // A modal dialog (a consent banner's settings, a sign-up
-            // pop-up) whatever its role says: never the page's story.
-            "aria-modal" if value.trim().eq_ignore_ascii_case("true") => {
-                flags |= attr_flags::ROLE_NOISE
             }
             "style" if style_hides(value) => flags |= attr_flags::HIDDEN,
             // The strip prepass keeps a link's target only when it is one.
