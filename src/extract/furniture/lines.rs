@@ -406,11 +406,10 @@ fn is_member_prompt(line: &str) -> bool {
 
 /// Headings that open a list of links to other stories inside or after the
 /// text ("Read next", "More from Politics", "Related coverage", "Read
-/// more:", "Recommended"), in the languages of the press we read: the same
-/// few words head such a list on most sites of a language.
+/// more:", "Recommended").
 static LINK_LIST_HEADING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)^(?:read\s+(?:next|more|also)|more\s+from\b.{0,40}|related(?:\s+(?:coverage|stories|articles|content|links|posts|news|reading))?|recommended(?:\s+(?:for\s+you|stories|reading))?|also\s+read|see\s+more|more\s+on\s+this\s+story|further\s+reading|trending(?:\s+now)?|popular\s+now|top\s+stories|editor'?s\s+picks|lire\s+aussi|à\s+lire\s+aussi|sur\s+le\s+même\s+sujet|leer\s+más|lea\s+también|lee\s+también|noticias\s+relacionadas|te\s+puede\s+interesar|mehr\s+zum\s+thema|mehr\s+zu(?:m|r)?\s+\S.{0,30}|zum\s+weiterlesen|weiterlesen|lesen\s+sie\s+auch\b.{0,30}|schon\s+gelesen\??|auch\s+interessant|weitere\s+(?:artikel|beiträge|themen|nachrichten|informationen)|mehr\s+informationen|(?:more|further)\s+information|más\s+información|plus\s+d.informations|więcej\s+informacji|ähnliche\s+(?:artikel|beiträge)|das\s+könnte\s+(?:sie|dich)\s+auch\s+interessieren|czytaj\s+(?:także|też)|zobacz\s+(?:także|też|również)|polecamy|leia\s+também|leia\s+mais|leggi\s+anche|potrebbe\s+interessarti|lees\s+ook|läs\s+också|les\s+også|læs\s+også|lue\s+myös|taip\s+pat\s+skaitykite|čtěte\s+také|přečtěte\s+si\s+také|citește\s+și|pročitajte\s+još|ilgili\s+haberler|читайте\s+также|читайте\s+також|також\s+читайте|διαβάστε\s+επίσης|اقرأ\s+أيضا|関連記事|相关阅读|相关新闻|延伸阅读|관련\s*기사)\s*[:»›>]?$",
+        r"(?i)^(?:read\s+(?:next|more|also)|more\s+from\b.{0,40}|related(?:\s+(?:coverage|stories|articles|content|links|posts|news|reading))?|recommended(?:\s+(?:for\s+you|stories|reading))?|also\s+read|see\s+more|more\s+on\s+this\s+story|further\s+reading|trending(?:\s+now)?|popular\s+now|top\s+stories|editor'?s\s+picks|lire\s+aussi|à\s+lire\s+aussi|sur\s+le\s+même\s+sujet|leer\s+más|lea\s+también|lee\s+también|noticias\s+relacionadas|te\s+puede\s+interesar|mehr\s+zum\s+thema|mehr\s+zu(?:m|r)?\s+\S.{0,30}|zum\s+weiterlesen|weiterlesen|lesen\s+sie\s+auch\b.{0,30}|schon\s+gelesen\??|auch\s+interessant|weitere\s+(?:artikel|beiträge|themen|nachrichten|informationen)|mehr\s+informationen|(?:more|further)\s+information|más\s+información|plus\s+d.informations|więcej\s+informacji|ähnliche\s+(?:artikel|beiträge)|das\s+könnte\s+(?:sie|dich)\s+auch\s+interessieren|czytaj\s+(?:także|też)|zobacz\s+(?:także|też|również)|polecamy|leia\s+também)\s*[:»›>]?$",
     )
     .expect("static regex")
 });

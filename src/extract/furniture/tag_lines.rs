@@ -17,9 +17,8 @@ const TAG_LINE: &str = r"(?i)^(?:tags?|tagged(?:\s+with)?|categories|category|fi
 const TOOL_WORD: &str = r"(?i)^(?:share(?:\s+this(?:\s+(?:article|story))?)?|save|print|email|e-mail|tweet|pin\s+it|(?:\d+\s+)?comments?|view\s+comments|reply|found\s+this\s+helpful|permalink|permalien|teilen|drucken|merken|(?:\d+\s+)?kommentare?|partager|imprimer|compartir|imprimir|udostępnij|drukuj|(?:download\s+(?:as\s+)?|save\s+as\s+)pdf|(?:\S+\s+){0,2}als\s+pdf\s+(?:herunterladen|downloaden|speichern)|pdf\s+herunterladen|(?:artikel|seite|beitrag)\s+drucken|télécharger\s+(?:le\s+|en\s+)?pdf|descargar\s+(?:en\s+)?pdf)$";
 
 /// The label an ad slot prints over the ad ("Advertisement", "Anzeige",
-/// "[PR]", "Реклама:"): left alone on its line when the ad itself is
-/// stripped.
-const AD_LABEL: &str = r"(?i)^[\[(]?(?:advertisements?|advertising|ad|pr|anzeige|werbung|publicité|publicidad|pubblicità|publicidade|reklama|reklam|reklame|реклама|annonse|annons|mainos|advertentie|reclame|διαφήμιση|إعلان|פרסומת|quảng\s+cáo|โฆษณา|विज्ञापन|広告|广告|광고)[\])]?\s*:?$";
+/// "[PR]"): left alone on its line when the ad itself is stripped.
+const AD_LABEL: &str = r"(?i)^[\[(]?(?:advertisement|advertising|ad|pr|anzeige|werbung|publicité|publicidad|pubblicità|publicidade|reklama|annonse|annons|mainos|advertentie|reclame|広告|广告|광고)[\])]?$";
 
 /// The section label some sites put over the story ("From the section US
 /// & Canada").
