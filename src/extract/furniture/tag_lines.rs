@@ -18,7 +18,7 @@ const TOOL_WORD: &str = r"(?i)^(?:share(?:\s+this(?:\s+(?:article|story))?)?|sav
 
 /// The label an ad slot prints over the ad ("Advertisement", "Anzeige",
 /// "[PR]"): left alone on its line when the ad itself is stripped.
-const AD_LABEL: &str = r"(?i)^[\[(]?(?:advertisement|advertising|ad|pr|anzeige|werbung|publicité|publicidad|pubblicità|publicidade|reklama|annonse|annons|mainos|advertentie|reclame|広告|广告|광고)[\])]?$";
+const AD_LABEL: &str = r"(?i)^[\[(]?(?:advertisements?|advertising|ad|pr|anzeige|werbung|publicité|publicidad|pubblicità|publicidade|reklama|annonse|annons|mainos|advertentie|reclame|広告|广告|광고)[\])]?$";
 
 /// The section label some sites put over the story ("From the section US
 /// & Canada").

@@ -285,6 +285,7 @@ fn tag_lines_and_tool_words() {
         "Advertisement",
         "Anzeige",
         "[PR]",
+        "Advertisements",
     ] {
         assert!(is_tag_line(line), "{line}");
     }
