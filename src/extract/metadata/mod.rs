@@ -15,7 +15,9 @@
 //!   date metas, `itemprop=datePublished`, `<time pubdate>`; then the weaker
 //!   `<time datetime>`, "Published: …" texts and date-classed elements
 //!   (overruled by a URL date on another day), then the date in the URL or
-//!   the canonical URL (/2019/09/05/, 20190905) ([`dates`]);
+//!   the canonical URL (/2019/09/05/, 20190905) ([`dates`]); last, a date
+//!   line near the headline: under the `<h1>`, else around the text that
+//!   reads as the title ([`dateline`]);
 //! - modified: JSON-LD `dateModified`, `article:modified_time` and kin,
 //!   `itemprop=dateModified`, "Updated: …" texts;
 //! - authors: JSON-LD author names, `meta name=author`, `article:author` (not a
