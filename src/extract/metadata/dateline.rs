@@ -7,9 +7,11 @@
 //!
 //! The headline is the first `<h1>`; where that gives no date (an old
 //! page's `<h1>` holds the site's logo, or the page has none and prints its
-//! headline in a `<b>` or a `<font>`), it is the first text that reads as
-//! the title. A date line sits right under the headline on most news
-//! pages, and on some right above it ("Jan 17, 2008" over the headline).
+//! headline in a `<b>` or a `<font>`), it is a text of the body that reads
+//! as the title (the first few such places are tried: a breadcrumb or a
+//! teaser may print the title before the headline does). A date line sits
+//! right under the headline on most news pages, and on some right above it
+//! ("Jan 17, 2008" over the headline).
 
 use ego_tree::iter::Edge;
 use scraper::{ElementRef, Html, Node};
@@ -25,13 +27,13 @@ const DATELINE_MAX_CHARS: usize = 40;
 /// A title shorter than this (letters and digits) is too weak an anchor: a
 /// one-word title is also a menu entry.
 const TITLE_ANCHOR_MIN_CHARS: usize = 12;
-
 /// At most this many places where the title's text stands are tried.
 const TITLE_ANCHORS_TRIED: usize = 3;
 
-/// The date near the first `<h1>`, else near the first text that reads as
-/// `title`: a short text node that holds a full date, among the first
-/// [`NEAR_HEADLINE_TEXTS`] after the headline or the one right before it.
+/// The date near the first `<h1>`, else near one of the first
+/// [`TITLE_ANCHORS_TRIED`] texts that read as `title`: a short text node
+/// that holds a full date, among the first [`NEAR_HEADLINE_TEXTS`] after the
+/// headline, or (for a text read as the title) the one right before it.
 pub(super) fn date_near_headline(doc: &Html, title: Option<&str>) -> Option<Stamp> {
     // The page's non-empty texts in order, and where the first <h1> ends
     // among them: one walk, the <h1> told by its closing edge.
