@@ -64,13 +64,18 @@ pub(super) fn date_near_headline(doc: &Html, title: Option<&str>) -> Option<Stam
         return Some(stamp);
     }
     let key = squash(title?);
-    if key.chars().count() < TITLE_ANCHOR_MIN_CHARS {
+    let key_chars = key.chars().count();
+    if key_chars < TITLE_ANCHOR_MIN_CHARS {
         return None;
     }
+    // Only a text of about the title's size can read as it: most texts are
+    // short labels or long paragraphs, and squashing each cost more than
+    // the rest of this search.
+    let title_sized = |t: &str| t.len() >= key_chars && t.len() <= 4 * key.len() + 64;
     // The title's text may also stand in a breadcrumb or a teaser before
     // the headline: each place it stands is tried, in order.
     (0..texts.len())
-        .filter(|&i| squash(texts[i]) == key)
+        .filter(|&i| title_sized(texts[i]) && squash(texts[i]) == key)
         .take(TITLE_ANCHORS_TRIED)
         .find_map(|i| dateline_in(&texts[i + 1..]).or_else(|| dateline(texts[i.checked_sub(1)?])))
 }
