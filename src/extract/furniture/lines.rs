@@ -363,10 +363,17 @@ pub fn is_prompt(line: &str) -> bool {
         && (PROMPT.is_match(line) || COOKIE_NOTICE.is_match(line) || is_newsletter_invite(line))
 }
 
-/// A newsletter and a verb of signing up for it, in one line …
+/// Verbs of signing up for a newsletter, as regex alternatives.
+const SIGN_UP_VERBS: &str =
+    r"sign(?:ing)?[\s-]*up|subscri|abonn|receive|erhalten|bestell|anmeld|inscri|suscr";
+
+/// A newsletter and a verb of signing up for it, in one line, in either
+/// order …
 static NEWSLETTER_SIGN_UP: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)newsletter.*(?:sign(?:ing)?[\s-]*up|subscri|abonn|receive|erhalten|bestell|anmeld|inscri|suscr)|(?:sign(?:ing)?[\s-]*up|subscri|abonn|receive|erhalten|bestell|anmeld|inscri|suscr).*newsletter")
-        .expect("static regex")
+    Regex::new(&format!(
+        "(?i)newsletter.*(?:{SIGN_UP_VERBS})|(?:{SIGN_UP_VERBS}).*newsletter"
+    ))
+    .expect("static regex")
 });
 
 /// … that speaks to the reader: "you", "our", "free", "here", "now", an
