@@ -7,15 +7,19 @@
 //! like a name (a URL, a slug, a handle, an e-mail address, a paragraph of
 //! biography, share links, a job title alone).
 
+use crate::extract::calendar;
 use regex::Regex;
 use std::sync::LazyLock;
 
 /// Byline lead-ins to drop: "By" and its equivalents in the languages of
 /// the news (German "Von", French "Par", Spanish and Portuguese "Por",
-/// Dutch "Door", Scandinavian "Av"/"Af", Italian "di"), the labels "Author:",
-/// "Text:", and the Chinese ones.
+/// Dutch "Door", Scandinavian "Av"/"Af", Italian "di"), each also after a
+/// participle or noun that says what the person did ("Posted by",
+/// "Eingestellt von", "Publié par", "Artikel von"), the labels "Author:",
+/// "Text:", and the Chinese ones. A lead-in with nothing after it names
+/// nobody: its name is in the next element, or missing.
 static PREFIX: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:(?:written|posted|published|reported|text|story|words)\s+)?by\s*:?\s+|^(?:von|par|por|door|av|af)\s*:?\s+|^(?-i:di)\s+|^(?:authors?|author\(s\)|autor(?:in|en)?|auteur|reporter|writer|text|texto)\s*[:：]\s*|^(?:作者|记者|文|撰文|来源作者|责任编辑)\s*[:：/／]?\s*")
+    Regex::new(r"(?i)^(?:(?:written|posted|published|reported|text|story|words)\s+)?by\s*:?(?:\s+|$)|^(?:(?:eingestellt|veröffentlicht|geschrieben|verfasst|artikel|beitrag|publié|écrit|rédigé|article|publicado|escrito|redactado|artículo|geplaatst|geschreven)\s+)?(?:von|par|por|door|av|af)\s*:?(?:\s+|$)|^(?-i:di)\s+|^(?:authors?|author\(s\)|autor(?:in|en)?|auteur|reporter|writer|text|texto)\s*[:：]\s*|^(?:作者|记者|文|撰文|来源作者|责任编辑)\s*[:：/／]?\s*")
         .expect("valid regex")
 });
 /// "By" inside a byline that starts with something else (a date).
@@ -173,7 +177,9 @@ pub(super) fn is_job_title(part: &str) -> bool {
         .is_some_and(|w| ROLE_NOUNS.iter().any(|r| w.eq_ignore_ascii_case(r)))
 }
 
-/// CMS defaults and byline fragments that name nobody.
+/// CMS defaults and byline fragments that name nobody: lead-in and label
+/// words left alone ("Stand" is German's "as of" before a date), and the
+/// date's own month and weekday names.
 fn is_placeholder(name: &str) -> bool {
     const WORDS: &[&str] = &[
         "von",
@@ -191,7 +197,9 @@ fn is_placeholder(name: &str) -> bool {
         "none",
         "posted",
         "published",
+        "publisher",
         "updated",
+        "stand",
         "staff",
         "editor",
         "reporter",
@@ -199,47 +207,10 @@ fn is_placeholder(name: &str) -> bool {
         "email",
         "print",
     ];
-    const DAYS: &[&str] = &[
-        "monday",
-        "tuesday",
-        "wednesday",
-        "thursday",
-        "friday",
-        "saturday",
-        "sunday",
-    ];
-    const MONTHS: &[&str] = &[
-        "jan",
-        "feb",
-        "mar",
-        "apr",
-        "may",
-        "jun",
-        "jul",
-        "aug",
-        "sep",
-        "sept",
-        "oct",
-        "nov",
-        "dec",
-        "january",
-        "february",
-        "march",
-        "april",
-        "june",
-        "july",
-        "august",
-        "september",
-        "october",
-        "november",
-        "december",
-    ];
     let n = name.trim_end_matches('.');
-    WORDS
-        .iter()
-        .chain(MONTHS)
-        .chain(DAYS)
-        .any(|p| n.eq_ignore_ascii_case(p))
+    WORDS.iter().any(|p| n.eq_ignore_ascii_case(p))
+        || calendar::month_of(n).is_some()
+        || calendar::is_weekday(n)
 }
 
 /// Whether a cleaned byline from a weak source (a class name, a link) is
@@ -378,5 +349,29 @@ mod tests {
         }
         assert!(is_domain("ndr.de") && is_domain("Lrt.lt"));
         assert!(!is_domain("J. Roe") && !is_domain("Jane Roe"));
+    }
+
+    #[test]
+    fn participle_lead_ins_labels_and_weekdays_name_nobody() {
+        assert_eq!(c("Eingestellt von Jane Roe").as_deref(), Some("Jane Roe"));
+        assert_eq!(c("Publié par Jeanne Roe").as_deref(), Some("Jeanne Roe"));
+        assert_eq!(c("Escrito por Juana Roe").as_deref(), Some("Juana Roe"));
+        // A particle inside a name is not a lead-in.
+        assert_eq!(
+            c("Christoph von Ritter").as_deref(),
+            Some("Christoph von Ritter")
+        );
+        for s in [
+            "Eingestellt von",
+            "Artikel von",
+            "Posted by",
+            "Stand:",
+            "publisher",
+            "Donnerstag",
+            "Mercredi",
+            "Sept.",
+        ] {
+            assert_eq!(c(s), None, "{s:?}");
+        }
     }
 }

@@ -225,6 +225,11 @@ mod tests {
         // A name written over two elements is one name.
         assert_eq!(split_names("Jane\nRoe", true), ["Jane Roe"]);
         assert_eq!(split_names("By\nJane Roe", true), ["Jane Roe"]);
+        // A participle lead-in in its own element ("Posted by").
+        assert_eq!(
+            split_names("Eingestellt von\nder Michel", true),
+            ["der Michel"]
+        );
     }
 
     #[test]

@@ -110,7 +110,15 @@ pub(super) fn hint_words(key: &[u8]) -> u8 {
             b'r' if starts(b"reporter") => hint::BYLINE,
             b'n' if starts(b"name") => hint::NAME,
             b'b' if starts(b"byline") => hint::BYLINE,
-            b'a' if starts(b"author") => hint::BYLINE,
+            // Not "authorized", "authorise", "authority": a sign-in
+            // prompt or an institution, not a byline.
+            b'a' if starts(b"author")
+                && !starts(b"authoriz")
+                && !starts(b"authoris")
+                && !starts(b"authorit") =>
+            {
+                hint::BYLINE
+            }
             b'w' if starts(b"writer") => hint::BYLINE,
             b'd' if starts(b"date") => hint::DATE,
             b't' if starts(b"time") => hint::DATE,
@@ -138,5 +146,10 @@ mod tests {
         assert_eq!(hint_words(b"comment-time"), hint::SKIP | hint::DATE);
         assert_eq!(hint_words(b"story body "), 0);
         assert_eq!(hint_words(b"dat"), 0);
+        // Words that start like "author" but name a sign-in or a body.
+        assert_eq!(hint_words(b"authorized "), 0);
+        assert_eq!(hint_words(b"x authorization"), 0);
+        assert_eq!(hint_words(b"navbox authority-control"), 0);
+        assert_eq!(hint_words(b"authorbox "), hint::BYLINE);
     }
 }
