@@ -350,8 +350,10 @@ impl Evidence {
 }
 
 /// How many `teasers` are in `text`, by their heading or their summary,
-/// compared by letters and digits alone (case and spacing aside). A heading
-/// too short to be told from the story's words counts as in it.
+/// compared by letters and digits alone (case and spacing aside). A text
+/// too short to be told from the story's words says nothing either way: a
+/// linked heading of a word or two ("Home", "Sport", "首页") is a menu's
+/// label, which a story's page prints around it as a section front does.
 fn teasers_in(teasers: &[TeaserText], text: &str) -> u32 {
     if teasers.is_empty() {
         return 0;
@@ -359,8 +361,8 @@ fn teasers_in(teasers: &[TeaserText], text: &str) -> u32 {
     let body = squash(text);
     let holds = |s: &str| {
         let k = squash(s);
-        k.chars().count() < MIN_TEASER_KEY_CHARS
-            || memchr::memmem::find(body.as_bytes(), k.as_bytes()).is_some()
+        k.chars().count() >= MIN_TEASER_KEY_CHARS
+            && memchr::memmem::find(body.as_bytes(), k.as_bytes()).is_some()
     };
     let in_body = |t: &&TeaserText| holds(&t.heading) || t.summary.as_deref().is_some_and(holds);
     teasers.iter().filter(in_body).count() as u32

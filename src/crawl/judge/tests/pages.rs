@@ -167,6 +167,35 @@ fn regression_a_story_with_a_long_rail_of_teasers_after_it_was_a_teaser_list() {
     assert_eq!((j.verdict, j.reason.as_str()), (A, "body_headline_date"));
 }
 
+/// A story under a site menu built of linked headings ("Home", "About
+/// us", …), outside any `<nav>`, as small sites' templates write them: the
+/// labels are too short to be found in (or missed from) the story's text.
+/// The bug: each counted as a teaser in the body, so the menu outnumbered
+/// the story's paragraphs and it was judged a teaser list.
+#[test]
+fn regression_a_story_under_a_menu_of_linked_headings_was_a_teaser_list() {
+    let menu: String = [
+        "Home",
+        "About us",
+        "Departments",
+        "Services",
+        "Research",
+        "Contact",
+        "News",
+    ]
+    .iter()
+    .map(|label| format!("<li><h3><a href=\"/{label}\">{label}</a></h3></li>"))
+    .collect();
+    let html = format!(
+        "<html><head><title>Night buses reach the north | Gazette</title></head><body>\
+         <div><ul>{menu}</ul></div>\
+         <div class=\"story\"><h1>Night buses reach the north</h1><p>12.03.2026</p>{}</div></body></html>",
+        body()
+    );
+    let j = judge_page(&html, "https://gazette.test/night-buses-reach-the-north/");
+    assert_eq!((j.verdict, j.reason.as_str()), (A, "body_headline_date"));
+}
+
 #[test]
 fn a_story_with_json_ld_is_declared_even_with_a_rail_of_more_stories() {
     let rail: String = (0..6)
