@@ -150,12 +150,34 @@ impl Flags {
             }
         }
         // A comment element is a thread unless it holds the page's main
-        // container (a whole page wrapped in `<div class="comments-area">`).
+        // container (a whole page wrapped in `<div class="comments-area">`)
+        // or a third of the page's text outside the comment elements it
+        // holds, a brief's worth: the wrapper of a story filed under a
+        // comment word (`tag-comments`, `category-kommentare`), often
+        // around its thread too. A thread holds its comments, each named,
+        // and little else.
         let mut in_comments = vec![false; n];
         if drop_comments {
+            // Non-link text under each node outside the comment elements
+            // below it, and the page's.
+            let mut free_text = vec![0u32; n];
+            let mut page_text = 0u64;
+            for i in (1..n).rev() {
+                let nd = &dom.nodes[i];
+                if nd.tag == Tag::Text && !nd.in_link {
+                    free_text[i] = nd.chars;
+                    page_text += u64::from(nd.chars);
+                }
+                if !hint[i].comment {
+                    free_text[nd.parent as usize] += free_text[i];
+                }
+            }
             for i in 1..n {
-                in_comments[i] = in_comments[dom.nodes[i].parent as usize]
-                    || (hint[i].comment && !holds_main[i]);
+                let story = holds_main[i]
+                    || (free_text[i] >= FILED_STORY_MIN_TEXT
+                        && u64::from(free_text[i]) * 3 >= page_text);
+                in_comments[i] =
+                    in_comments[dom.nodes[i].parent as usize] || (hint[i].comment && !story);
             }
         }
         let nav_articles = !ablate.off(Step::NavArticles);
@@ -193,6 +215,13 @@ impl Flags {
 pub fn removal_mask(dom: &Dom<'_>, stats: &[Stats], flags: &Flags) -> Vec<bool> {
     removal_mask_with(dom, stats, flags, true)
 }
+
+/// A comment-named element with at least this much non-link text outside
+/// the comment elements it holds (and a third of the page's) is a story's
+/// wrapper, not a thread ([`Flags::compute_with`]): a brief of two or three
+/// sentences, where a list of short unnamed comments beside a one-line
+/// story stays a thread.
+const FILED_STORY_MIN_TEXT: u32 = 200;
 
 /// A declared article (`<article>`, `<main>`, `itemprop=articleBody`,
 /// `role=main`) with at least this much non-link text is the story: the

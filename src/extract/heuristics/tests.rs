@@ -72,6 +72,50 @@ fn wordpress_comment_articles_are_not_the_story() {
     assert!(!kept[comments], "comments kept on request");
 }
 
+/// A story's wrapper filed under a comment word (a CMS's `tag-comments`
+/// or `category-kommentare` alone, without the rest of a post class list)
+/// around its real thread: the wrapper holds a third of the page's text
+/// outside the comments it holds, a few paragraphs, and stays; the thread
+/// holds only its named comments and goes.
+#[test]
+fn regression_a_story_wrapper_named_like_comments_was_removed_as_a_thread() {
+    let para = "<p>The council met on Monday and agreed the budget, after a long debate.</p>";
+    let comment = "<div class=comment><p>I disagree with this, it is far too much money.</p></div>";
+    let thread = format!("<div id=comments>{}</div>", comment.repeat(3));
+    let removed = |wrapper: &str, drop: bool| {
+        let html = format!(
+            "<body><div class=\"{wrapper}\">{}{thread}</div></body>",
+            para.repeat(10)
+        );
+        let doc = scraper::Html::parse_document(&html);
+        let dom = Dom::build(&doc);
+        let stats = dom.stats(&vec![false; dom.len()]);
+        let at = |name: &str| {
+            (0..dom.len())
+                .find(|&i| dom.nodes[i].class == name || dom.nodes[i].id == name)
+                .unwrap_or(0)
+        };
+        let mask = removal_mask(&dom, &stats, &Flags::compute(&dom, drop));
+        (mask[at(wrapper)], mask[at("comments")])
+    };
+    assert_eq!(removed("tag-comments", true), (false, true));
+    assert_eq!(removed("category-kommentare", true), (false, true));
+    assert!(!removed("tag-comments", false).0, "comments kept");
+    // A thread whose comments are not named, with little of the page's
+    // text, is still a thread.
+    let html = format!(
+        "<body><h1>Budget agreed</h1>{}<div class=comments><p>Too much money.</p></div></body>",
+        para.repeat(4)
+    );
+    let doc = scraper::Html::parse_document(&html);
+    let dom = Dom::build(&doc);
+    let flags = Flags::compute(&dom, true);
+    let thread = (0..dom.len())
+        .find(|&i| dom.nodes[i].class == "comments")
+        .unwrap_or(0);
+    assert!(flags.in_comments[thread]);
+}
+
 #[test]
 fn heading_anchor_ids_are_not_share_widgets() {
     let doc = scraper::Html::parse_document(
