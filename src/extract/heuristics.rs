@@ -8,7 +8,7 @@
 mod words;
 
 use super::ablation::{Ablations, Step};
-use super::dom::{attr_flags, Dom, Stats, Tag};
+use super::dom::{attr_flags, Dom, Node, Stats, Tag};
 #[cfg(test)]
 use words::words_of;
 use words::{ClassWords, Words};
@@ -158,26 +158,13 @@ impl Flags {
         // and little else.
         let mut in_comments = vec![false; n];
         if drop_comments {
-            // Non-link text under each node outside the comment elements
-            // below it, and the page's.
-            let mut free_text = vec![0u32; n];
-            let mut page_text = 0u64;
-            for i in (1..n).rev() {
-                let nd = &dom.nodes[i];
-                if nd.tag == Tag::Text && !nd.in_link {
-                    free_text[i] = nd.chars;
-                    page_text += u64::from(nd.chars);
-                }
-                if !hint[i].comment {
-                    free_text[nd.parent as usize] += free_text[i];
-                }
-            }
+            // Read only at the outermost comment elements, which are few.
+            let mut page_text = None;
             for i in 1..n {
-                let story = holds_main[i]
-                    || (free_text[i] >= FILED_STORY_MIN_TEXT
-                        && u64::from(free_text[i]) * 3 >= page_text);
-                in_comments[i] =
-                    in_comments[dom.nodes[i].parent as usize] || (hint[i].comment && !story);
+                in_comments[i] = in_comments[dom.nodes[i].parent as usize]
+                    || (hint[i].comment
+                        && !holds_main[i]
+                        && !files_a_story(dom, &hint, i, &mut page_text));
             }
         }
         let nav_articles = !ablate.off(Step::NavArticles);
@@ -205,6 +192,36 @@ impl Flags {
             declared,
         }
     }
+}
+
+/// Whether the comment element `i` is the wrapper of a story filed under
+/// a comment word ([`Flags::compute_with`]): its non-link text outside the
+/// comment elements inside it is at least [`FILED_STORY_MIN_TEXT`] and a
+/// third of the page's (`page_text`, counted at the first call).
+fn files_a_story(dom: &Dom<'_>, hint: &[Hint], i: usize, page_text: &mut Option<u64>) -> bool {
+    let non_link = |nd: &Node<'_>| {
+        if nd.tag == Tag::Text && !nd.in_link {
+            u64::from(nd.chars)
+        } else {
+            0
+        }
+    };
+    let mut free = 0u64;
+    let end = dom.nodes[i].end as usize;
+    let mut k = i + 1;
+    while k < end {
+        if hint[k].comment {
+            k = dom.nodes[k].end as usize;
+            continue;
+        }
+        free += non_link(&dom.nodes[k]);
+        k += 1;
+    }
+    if free < u64::from(FILED_STORY_MIN_TEXT) {
+        return false;
+    }
+    let page = *page_text.get_or_insert_with(|| dom.nodes.iter().map(non_link).sum());
+    free * 3 >= page
 }
 
 /// The guarded removal mask: hidden elements, semantic boilerplate and
