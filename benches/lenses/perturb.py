@@ -20,6 +20,9 @@ step can be scored on a kind of markup no corpus page has:
   related box between them (a CMS that writes the story as blocks);
 - `links FRACTION`: about FRACTION of the words of each plain paragraph of
   the story turned into links, spread evenly (keyword auto-linking);
+- `scroll`: after the story's wrapper, the next page's story wrapper as an
+  `<article>` that opens with that page's title in an `<h1>` (an
+  infinite-scroll page that appends the next story);
 - `plain-tags`: `<article>`, `<main>`, `<aside>`, `<nav>`, `<header>`,
   `<footer>`, `<section>`, `<figure>`, `<figcaption>` written as `<div>`,
   and `role`, `itemprop`, `itemscope`, `itemtype` and `aria-*` dropped (a
@@ -153,6 +156,21 @@ def link_words(doc, fraction):
     return changed
 
 
+def append_next_story(doc, next_path):
+    w = story_wrapper(doc)
+    nxt = parse(open(next_path, "rb").read())
+    w2 = story_wrapper(nxt) if nxt is not None else None
+    if w is None or w2 is None or w.getparent() is None:
+        return False
+    w2.tag = "article"
+    title = nxt.find(".//title")
+    h1 = lxml.html.Element("h1")
+    h1.text = (title.text_content() if title is not None else "").split(" | ")[0].split(" - ")[0]
+    w2.insert(0, h1)
+    w.addnext(w2)
+    return True
+
+
 def plain_tags(doc):
     changed = False
     for el in doc.iter():
@@ -181,20 +199,23 @@ def parse(raw):
 
 
 def copy_set(src, dst, rewrite):
-    """Copy the set's pages to dst/html, rewritten when `rewrite` is given,
-    and link its gold. Returns how many pages the rewrite changed."""
+    """Copy the set's pages to dst/html, rewritten when `rewrite` is given
+    (called with the page and the path of the next page in name order), and
+    link its gold. Returns how many pages the rewrite changed."""
     os.makedirs(os.path.join(dst, "html"))
     for extra in ("gold", "snippets.json", "manifest.jsonl"):
         if os.path.exists(os.path.join(src, extra)):
             os.symlink(os.path.abspath(os.path.join(src, extra)), os.path.join(dst, extra))
     changed = 0
-    for name in sorted(os.listdir(os.path.join(src, "html"))):
+    names = sorted(os.listdir(os.path.join(src, "html")))
+    for k, name in enumerate(names):
+        next_path = os.path.join(src, "html", names[(k + 1) % len(names)])
         raw = open(os.path.join(src, "html", name), "rb").read()
         doc = parse(raw)
         if doc is None:
             open(os.path.join(dst, "html", name), "wb").write(raw)
             continue
-        if rewrite is not None and rewrite(doc):
+        if rewrite is not None and rewrite(doc, next_path):
             changed += 1
         out = lxml.html.tostring(doc, encoding="utf-8", doctype="<!DOCTYPE html>")
         open(os.path.join(dst, "html", name), "wb").write(out)
@@ -218,7 +239,7 @@ def scores(binary, corpus, name):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("set", help="set name in target/corpus, or a set directory")
-    ap.add_argument("lens", choices=["class", "widget", "split", "links", "plain-tags"])
+    ap.add_argument("lens", choices=["class", "widget", "split", "links", "scroll", "plain-tags"])
     ap.add_argument("arg", nargs="?", help="class: the token; widget: the kind; links: the fraction")
     ap.add_argument("--bin", default="target/release/newshound")
     ap.add_argument("--worst", type=int, default=10)
@@ -229,11 +250,12 @@ def main():
     if a.lens == "widget" and a.arg not in WIDGETS:
         ap.error(f"widget: one of {', '.join(WIDGETS)}")
     rewrite = {
-        "class": lambda d: add_class(d, a.arg),
-        "widget": lambda d: insert_widget(d, a.arg),
-        "split": split_story,
-        "links": lambda d: link_words(d, float(a.arg)),
-        "plain-tags": plain_tags,
+        "class": lambda d, _: add_class(d, a.arg),
+        "widget": lambda d, _: insert_widget(d, a.arg),
+        "split": lambda d, _: split_story(d),
+        "links": lambda d, _: link_words(d, float(a.arg)),
+        "scroll": append_next_story,
+        "plain-tags": lambda d, _: plain_tags(d),
     }[a.lens]
     src = a.set if os.path.isdir(a.set) else os.path.join("target", "corpus", a.set)
     name = os.path.basename(os.path.normpath(src))
