@@ -20,9 +20,11 @@ step can be scored on a kind of markup no corpus page has:
   related box between them (a CMS that writes the story as blocks);
 - `links FRACTION`: about FRACTION of the words of each plain paragraph of
   the story turned into links, spread evenly (keyword auto-linking);
-- `scroll`: after the story's wrapper, the next page's story wrapper as an
-  `<article>` that opens with that page's title in an `<h1>` (an
-  infinite-scroll page that appends the next story);
+- `scroll`: the element that holds the page's headline (`<h1>`) and its
+  story wrapper, cloned after itself with the next page's headline and
+  story in place of the page's own (an infinite-scroll page, which renders
+  the next story with the same template); pages whose headline and story
+  meet only at `<body>` are left as they are;
 - `plain-tags`: `<article>`, `<main>`, `<aside>`, `<nav>`, `<header>`,
   `<footer>`, `<section>`, `<figure>`, `<figcaption>` written as `<div>`,
   and `role`, `itemprop`, `itemscope`, `itemtype` and `aria-*` dropped (a
@@ -48,6 +50,7 @@ See docs/algorithms.md ("Lenses on unseen markup").
 """
 
 import argparse
+import copy
 import hashlib
 import html
 import json
@@ -156,18 +159,74 @@ def link_words(doc, fraction):
     return changed
 
 
+def headline_of(doc):
+    """The page's headline element: the first `<h1>` sharing half of its
+    words with the `<title>`, else the first `<h1>` with text, or None."""
+    title = doc.find(".//title")
+    title_words = set(words(title.text_content() if title is not None else ""))
+    h1s = [h for h in doc.iter("h1") if h.text_content().strip()]
+    for h in h1s:
+        w = words(h.text_content())
+        if w and sum(x in title_words for x in w) * 2 >= len(w):
+            return h
+    return h1s[0] if h1s else None
+
+
+def words(s):
+    return [w for w in "".join(c.lower() if c.isalnum() else " " for c in s).split()]
+
+
+def path_to(ancestor, el):
+    """Child indices from `ancestor` down to `el`."""
+    path = []
+    while el is not ancestor:
+        parent = el.getparent()
+        path.append(parent.index(el))
+        el = parent
+    return path[::-1]
+
+
+def follow(el, path):
+    for i in path:
+        el = el[i]
+    return el
+
+
 def append_next_story(doc, next_path):
-    w = story_wrapper(doc)
+    """The unit that holds the page's headline and story, cloned after
+    itself with the next page's headline and story in it, as an
+    infinite-scroll page renders the next story with its own template."""
+    w, head = story_wrapper(doc), headline_of(doc)
     nxt = parse(open(next_path, "rb").read())
     w2 = story_wrapper(nxt) if nxt is not None else None
-    if w is None or w2 is None or w.getparent() is None:
+    if w is None or head is None or w2 is None:
         return False
-    w2.tag = "article"
-    title = nxt.find(".//title")
-    h1 = lxml.html.Element("h1")
-    h1.text = (title.text_content() if title is not None else "").split(" | ")[0].split(" - ")[0]
-    w2.insert(0, h1)
-    w.addnext(w2)
+    inside = set(head.iterancestors())
+    unit = w if w in inside else next(a for a in w.iterancestors() if a in inside)
+    if unit.tag in ("body", "html") or unit.getparent() is None:
+        return False
+    head_path, story_path = path_to(unit, head), path_to(unit, w)
+    clone = copy.deepcopy(unit)
+    head2, story2 = follow(clone, head_path), follow(clone, story_path)
+    next_head = headline_of(nxt)
+    head2_text = next_head.text_content() if next_head is not None else ""
+    if not head2_text.strip():
+        title = nxt.find(".//title")
+        head2_text = (title.text_content() if title is not None else "").split(" | ")[0]
+    # The next story's paragraphs in place of the page's, the template kept.
+    ps = [q for q in story2.iter("p") if not any(a is head2 for a in q.iterancestors())]
+    if not ps:
+        return False
+    at, pos = ps[0].getparent(), ps[0].getparent().index(ps[0])
+    for q in ps:
+        q.drop_tree()
+    for k, q in enumerate(w2.iter("p")):
+        at.insert(pos + k, copy.deepcopy(q))
+    for k in list(head2):
+        head2.remove(k)
+    head2.text = head2_text.strip()
+    clone.tail = None
+    unit.addnext(clone)
     return True
 
 
@@ -230,8 +289,10 @@ def half(site):
     return "S" if hashlib.md5(key.encode()).digest()[0] & 1 == 0 else "H"
 
 
-def scores(binary, corpus, name):
+def scores(binary, corpus, name, ablate=None):
     cmd = [binary, "eval", "--corpus", corpus, "--set", name, "--json", "--jobs", "2"]
+    if ablate:
+        cmd += ["--ablate", ablate]
     report = json.loads(subprocess.run(cmd, capture_output=True, text=True, check=True).stdout)
     return {p["name"]: (p["f1"], half(p["site"])) for p in report["pages"]}
 
@@ -243,6 +304,7 @@ def main():
     ap.add_argument("arg", nargs="?", help="class: the token; widget: the kind; links: the fraction")
     ap.add_argument("--bin", default="target/release/newshound")
     ap.add_argument("--worst", type=int, default=10)
+    ap.add_argument("--ablate", help="steps switched off in both scorings (`eval --ablate`)")
     a = ap.parse_args()
     needs = {"class": "a class token", "widget": "|".join(WIDGETS), "links": "a fraction, e.g. 0.3"}
     if a.lens in needs and a.arg is None:
@@ -264,8 +326,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         copy_set(src, os.path.join(tmp, "as-is", name), None)
         changed = copy_set(src, os.path.join(tmp, "lens", name), rewrite)
-        before = scores(a.bin, os.path.join(tmp, "as-is"), name)
-        after = scores(a.bin, os.path.join(tmp, "lens"), name)
+        before = scores(a.bin, os.path.join(tmp, "as-is"), name, a.ablate)
+        after = scores(a.bin, os.path.join(tmp, "lens"), name, a.ablate)
     print(f"{name}: {a.lens} {a.arg or ''} changed {changed} of {len(before)} pages")
     for h in "SH":
         keys = [k for k in before if before[k][1] == h]
