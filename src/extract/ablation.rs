@@ -174,10 +174,13 @@ pub enum Step {
     /// element's class and id read as empty, as on the site of a publisher
     /// whose names say nothing: CSS modules, utility classes).
     ClassNames,
+    /// The stories an infinite-scroll page appends after its own, in the
+    /// template of its own, removed.
+    NextStories,
 }
 
 impl Step {
-    pub const ALL: [Step; 28] = [
+    pub const ALL: [Step; 29] = [
         Step::Comments,
         Step::LeadingHeadline,
         Step::AncestorSiblings,
@@ -206,6 +209,7 @@ impl Step {
         Step::PullQuotes,
         Step::PhotoCaptions,
         Step::ClassNames,
+        Step::NextStories,
     ];
 
     pub fn name(self) -> &'static str {
@@ -238,6 +242,7 @@ impl Step {
             Step::PullQuotes => "pull-quotes",
             Step::PhotoCaptions => "photo-captions",
             Step::ClassNames => "class-names",
+            Step::NextStories => "next-stories",
         }
     }
 

@@ -38,9 +38,22 @@ fn title_overlap(heading: &str, title: &HashSet<String>) -> f64 {
 /// Whether a heading repeats the page title (≥ half of its words are
 /// title words).
 pub fn matches_title(heading: &str, title: &str) -> bool {
-    let title_words: HashSet<String> = words(title).into_iter().collect();
-    let n = heading.split_whitespace().count();
-    (1..=40).contains(&n) && title_overlap(heading, &title_words) >= 0.5
+    TitleWords::of(title).named(heading)
+}
+
+/// The title's words, read once to test many headings against them.
+pub struct TitleWords(HashSet<String>);
+
+impl TitleWords {
+    pub fn of(title: &str) -> TitleWords {
+        TitleWords(words(title).into_iter().collect())
+    }
+
+    /// Whether the heading repeats the title, as [`matches_title`] says.
+    pub fn named(&self, heading: &str) -> bool {
+        let n = heading.split_whitespace().count();
+        (1..=40).contains(&n) && title_overlap(heading, &self.0) >= 0.5
+    }
 }
 
 /// How far before the content a heading without title overlap may be
@@ -51,7 +64,7 @@ const NEAR: usize = 120;
 /// are not skipped, the closest one that matches the title (≥ half of its
 /// words), else the closest `<h1>` within [`NEAR`] nodes.
 pub fn find(dom: &Dom<'_>, title: Option<&str>, start: usize, skip: &[bool]) -> Option<usize> {
-    let title_words: HashSet<String> = title.map(words).unwrap_or_default().into_iter().collect();
+    let title = title.map(TitleWords::of);
     let mut best_match = None;
     let mut nearest_h1 = None;
     let mut i = 0;
@@ -65,7 +78,7 @@ pub fn find(dom: &Dom<'_>, title: Option<&str>, start: usize, skip: &[bool]) -> 
             let text = subtree_text(dom, i, skip);
             let nwords = text.split_whitespace().count();
             if (1..=40).contains(&nwords) {
-                if !title_words.is_empty() && title_overlap(&text, &title_words) >= 0.5 {
+                if title.as_ref().is_some_and(|t| t.named(&text)) {
                     best_match = Some(i);
                 }
                 if n.tag == Tag::H1 {

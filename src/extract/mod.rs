@@ -46,6 +46,7 @@ pub(crate) mod markdown;
 pub(crate) mod metadata;
 pub(crate) mod model;
 pub(crate) mod nb;
+mod next_story;
 mod parser;
 pub(crate) mod punct;
 pub(crate) mod select;

@@ -125,3 +125,34 @@ fn regression_a_short_story_in_a_row_beside_a_rail_of_links_was_pruned_with_the_
     assert!(t.contains("fast rail will link every city"), "{t}");
     assert!(!t.contains("Another story of the day"), "{t}");
 }
+
+#[test]
+fn regression_an_infinite_scroll_page_kept_the_next_story() {
+    let unit = |headline: &str, topic: &str| {
+        let paragraphs: String = (0..6)
+            .map(|i| {
+                format!(
+                    "<p>Paragraph {i} about {topic} tells what happened, where, and why it \
+                     matters.</p>"
+                )
+            })
+            .collect();
+        format!(
+            "<div class=scrollblock><article class=entry><header><h1 class=headline>{headline}\
+             </h1></header><div class=entry-content>{paragraphs}</div></article></div>"
+        )
+    };
+    let html = format!(
+        "<html><head><title>Council approves the harbour plan | The Daily</title></head><body>\
+         <main>{}{}</main></body></html>",
+        unit("Council approves the harbour plan", "the harbour"),
+        // The next story is the longer: density alone would take it.
+        unit(
+            "Teachers strike over pay",
+            "the strike over pay in the schools of the region"
+        )
+    );
+    let t = auto(&html);
+    assert!(t.contains("Paragraph 5 about the harbour"), "{t:?}");
+    assert!(!t.contains("strike"), "{t:?}");
+}

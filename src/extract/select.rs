@@ -4,10 +4,12 @@
 //! exactly as the papers give it; `auto` (the default) adds the heuristics
 //! that moved the eval numbers. Its steps, referred to by number in the code:
 //!
-//! 1. Guarded removal of hidden elements, semantic boilerplate and negative
-//!    class/id elements ([`heuristics::removal_mask_with`]; heading-anchor
-//!    ids say nothing negative, and the text-share guard does not hold
-//!    beside a declared article); statistics recomputed.
+//! 1. The stories an infinite-scroll page appends after the one its title
+//!    names go first ([`next_story`]). Guarded removal of hidden elements,
+//!    semantic boilerplate and negative class/id elements
+//!    ([`heuristics::removal_mask_with`]; heading-anchor ids say nothing
+//!    negative, and the text-share guard does not hold beside a declared
+//!    article); statistics recomputed.
 //! 2. CTD densities, positive class/id ×1.25, DensitySum → best node. A
 //!    gallery that holds it inside the declared article is left out and
 //!    the best node chosen again; the best node is lifted to its container
@@ -73,6 +75,7 @@ use super::furniture;
 use super::headline;
 use super::heuristics::{removal_mask_with, skip_teaser_lists, Flags};
 use super::link_pruning;
+use super::next_story;
 use super::tail;
 use super::text::{assemble_kept, Para, TextSink};
 use super::{ExtractOptions, Method, Selection};
@@ -115,10 +118,28 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
     let n = dom.len();
     let off = |step| opts.ablate.off(step);
     // 1.
-    let stats0 = dom.stats(&vec![false; n]);
+    let mut stats0 = dom.stats(&vec![false; n]);
+    // The stories an infinite-scroll page appends go first: the guards
+    // below weigh an element's text against the page's own.
+    let appended = if off(Step::NextStories) {
+        Vec::new()
+    } else {
+        next_story::appended_stories(dom, &stats0, title)
+    };
+    let remove_appended = |mask: &mut [bool]| {
+        for &s in &appended {
+            mask[s..dom.nodes[s].end as usize].fill(true);
+        }
+    };
+    if !appended.is_empty() {
+        let mut mask = vec![false; n];
+        remove_appended(&mut mask);
+        stats0 = dom.stats(&mask);
+    }
     let drop_comments = !opts.comments && !off(Step::Comments);
     let flags = Flags::compute_with(dom, drop_comments, opts.ablate);
     let mut removed = removal_mask_with(dom, &stats0, &flags, !off(Step::DeclaredBeside));
+    remove_appended(&mut removed);
     // 2.
     let (mut stats, mut dens, mut ds, mut best) = densest(dom, &flags, &removed);
     if !off(Step::GalleryInBody) {
