@@ -25,6 +25,10 @@ step can be scored on a kind of markup no corpus page has:
   story in place of the page's own (an infinite-scroll page, which renders
   the next story with the same template); pages whose headline and story
   meet only at `<body>` are left as they are;
+- `consent`: a cookie consent manager's preference center at the end of
+  `<body>`, declared a modal (`aria-modal="true"`, `role="region"`), with
+  no class names (about 1,500 characters of purposes and "Always active"
+  labels, as the consent managers write it);
 - `plain-tags`: `<article>`, `<main>`, `<aside>`, `<nav>`, `<header>`,
   `<footer>`, `<section>`, `<figure>`, `<figcaption>` written as `<div>`,
   and `role`, `itemprop`, `itemscope`, `itemtype` and `aria-*` dropped (a
@@ -75,6 +79,32 @@ WIDGETS = {
     "readalso": '<p><strong>Read also:</strong> <a href="/a/7">Council to vote on the new '
     "harbour plan next week</a></p>",
 }
+CONSENT_PURPOSES = [
+    ("Strictly necessary cookies", "These cookies are necessary for the website to function and "
+     "cannot be switched off in our systems. They are usually only set in response to actions "
+     "made by you which amount to a request for services, such as setting your privacy "
+     "preferences, logging in or filling in forms."),
+    ("Performance cookies", "These cookies allow us to count visits and traffic sources so we "
+     "can measure and improve the performance of our site. They help us to know which pages are "
+     "the most and least popular and see how visitors move around the site."),
+    ("Functional cookies", "These cookies enable the website to provide enhanced functionality "
+     "and personalisation. They may be set by us or by third party providers whose services we "
+     "have added to our pages. If you do not allow these cookies then some of these services "
+     "may not function properly."),
+    ("Targeting cookies", "These cookies may be set through our site by our advertising "
+     "partners. They may be used by those companies to build a profile of your interests and "
+     "show you relevant adverts on other sites. They do not store directly personal "
+     "information, but are based on uniquely identifying your browser and internet device."),
+]
+CONSENT = (
+    '<div aria-modal="true" role="region" aria-label="Preference center"><h2>Privacy '
+    "preference center</h2><p>When you visit any website, it may store or retrieve information "
+    "on your browser, mostly in the form of cookies. This information might be about you, your "
+    "preferences or your device and is mostly used to make the site work as you expect it "
+    "to.</p>"
+    + "".join(f"<h3>{h}</h3><p>{t}</p><span>Always active</span>" for h, t in CONSENT_PURPOSES)
+    + "<button>Confirm my choices</button></div>"
+)
 PLAIN_TAGS = {"article", "main", "aside", "nav", "header", "footer", "section", "figure", "figcaption"}
 DECLARING_ATTRS = ("role", "itemprop", "itemscope", "itemtype")
 
@@ -230,6 +260,30 @@ def append_next_story(doc, next_path):
     return True
 
 
+def append_hidden_copy(doc):
+    w = story_wrapper(doc)
+    body = doc.find(".//body")
+    if w is None or body is None:
+        return False
+    copy_ = lxml.html.fragment_fromstring(
+        '<div itemscope itemtype="https://schema.org/NewsArticle" style="display:none">'
+        '<div itemprop="articleBody"></div></div>'
+    )
+    inner = copy_[0]
+    for p in w.iter("p"):
+        inner.append(copy.deepcopy(p))
+    body.append(copy_)
+    return True
+
+
+def append_consent(doc):
+    body = doc.find(".//body")
+    if body is None:
+        return False
+    body.append(lxml.html.fragment_fromstring(CONSENT))
+    return True
+
+
 def plain_tags(doc):
     changed = False
     for el in doc.iter():
@@ -300,7 +354,7 @@ def scores(binary, corpus, name, ablate=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("set", help="set name in target/corpus, or a set directory")
-    ap.add_argument("lens", choices=["class", "widget", "split", "links", "scroll", "plain-tags"])
+    ap.add_argument("lens", choices=["class", "widget", "split", "links", "scroll", "consent", "hidden-copy", "plain-tags"])
     ap.add_argument("arg", nargs="?", help="class: the token; widget: the kind; links: the fraction")
     ap.add_argument("--bin", default="target/release/newshound")
     ap.add_argument("--worst", type=int, default=10)
@@ -317,6 +371,8 @@ def main():
         "split": lambda d, _: split_story(d),
         "links": lambda d, _: link_words(d, float(a.arg)),
         "scroll": append_next_story,
+        "consent": lambda d, _: append_consent(d),
+        "hidden-copy": lambda d, _: append_hidden_copy(d),
         "plain-tags": lambda d, _: plain_tags(d),
     }[a.lens]
     src = a.set if os.path.isdir(a.set) else os.path.join("target", "corpus", a.set)
