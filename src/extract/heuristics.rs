@@ -76,7 +76,7 @@ fn combine(a: Words, b: Words) -> Hint {
 pub fn is_semantic_noise(dom: &Dom<'_>, i: usize) -> bool {
     let n = &dom.nodes[i];
     matches!(n.tag, Tag::Nav | Tag::Aside | Tag::Footer | Tag::Form)
-        || n.flags & attr_flags::ROLE_NOISE != 0
+        || n.flags & (attr_flags::ROLE_NOISE | attr_flags::MODAL) != 0
 }
 
 /// The article container the page declares (`<article>`, `<main>`,
@@ -109,6 +109,8 @@ pub struct Flags {
     /// another landmark that is not the article (a mega-menu of story
     /// teasers), unless `nav-articles` is off.
     pub declared: Vec<bool>,
+    /// The modals (`aria-modal`, `role=dialog`), in document order.
+    pub modals: Vec<usize>,
 }
 
 impl Flags {
@@ -170,12 +172,16 @@ impl Flags {
         let nav_articles = !ablate.off(Step::NavArticles);
         let mut in_landmark = vec![false; n];
         let mut declared = vec![false; n];
+        let mut modals = Vec::new();
         for i in 1..n {
             let nd = &dom.nodes[i];
             let parent = nd.parent as usize;
+            if nd.flags & attr_flags::MODAL != 0 {
+                modals.push(i);
+            }
             in_landmark[i] = in_landmark[parent]
                 || matches!(nd.tag, Tag::Nav | Tag::Aside)
-                || nd.flags & attr_flags::ROLE_NOISE != 0;
+                || nd.flags & (attr_flags::ROLE_NOISE | attr_flags::MODAL) != 0;
             let teaser = nav_articles && nd.tag == Tag::Article && in_landmark[parent];
             declared[i] = !in_comments[i] && !teaser && is_declared_article(dom, i);
         }
@@ -190,6 +196,7 @@ impl Flags {
             holds_article,
             in_comments,
             declared,
+            modals,
         }
     }
 }
@@ -249,7 +256,12 @@ pub const DECLARED_MIN_TEXT: u32 = 500;
 /// only for nodes that have no declared article of ≥ [`DECLARED_MIN_TEXT`]
 /// characters beside them (neither inside nor around them): a live-blog
 /// `<aside>` that outweighs the `<article>` next to it is still an aside
-/// (`eval --ablate declared-beside`).
+/// (`eval --ablate declared-beside`). The body's text is counted without
+/// the modals' (`aria-modal`, `role=dialog`), which open over the page: a
+/// consent manager's preference center outweighs many stories. A modal
+/// goes unless it holds the declared article or the page holds less than
+/// [`MODAL_MIN_PAGE_TEXT`] characters besides. So do the hidden copies of
+/// the story ([`hidden_copies`]), which declare the article a second time.
 pub fn removal_mask_with(
     dom: &Dom<'_>,
     stats: &[Stats],
@@ -258,16 +270,29 @@ pub fn removal_mask_with(
 ) -> Vec<bool> {
     let n = dom.len();
     let mut removed = vec![false; n];
-    let body_text = stats
-        .first()
-        .map_or(0, |s| s.chars.saturating_sub(s.link_chars));
+    let non_link = |i: usize| stats[i].chars.saturating_sub(stats[i].link_chars);
+    let copies = hidden_copies(dom, flags);
+    // The page's own text: without the modals that open over it, nor the
+    // hidden copies of its story.
+    let mut apart: Vec<usize> = flags.modals.iter().chain(&copies).copied().collect();
+    apart.sort_unstable();
+    let mut body_text = if stats.is_empty() { 0 } else { non_link(0) };
+    let mut outer_end = 0;
+    for m in apart {
+        if m >= outer_end {
+            body_text = body_text.saturating_sub(non_link(m));
+            outer_end = dom.nodes[m].end as usize;
+        }
+    }
+    let in_copy = |i: usize| {
+        copies
+            .iter()
+            .any(|&c| (c..dom.nodes[c].end as usize).contains(&i))
+    };
     // Declared articles with enough text, as (start, end) ranges.
     let declared: Vec<(usize, usize)> = if declared_wins {
         (1..n)
-            .filter(|&i| {
-                flags.declared[i]
-                    && stats[i].chars.saturating_sub(stats[i].link_chars) >= DECLARED_MIN_TEXT
-            })
+            .filter(|&i| flags.declared[i] && non_link(i) >= DECLARED_MIN_TEXT && !in_copy(i))
             .map(|i| (i, dom.nodes[i].end as usize))
             .collect()
     } else {
@@ -290,11 +315,18 @@ pub fn removal_mask_with(
         let noise = node.flags & attr_flags::HIDDEN != 0
             || is_semantic_noise(dom, i)
             || (flags.hint[i].negative && !is_link_in_sentence(dom, stats, i));
-        let own_text = stats[i].chars.saturating_sub(stats[i].link_chars);
+        let own_text = non_link(i);
         let guarded = flags.holds_article[i]
-            || (u64::from(own_text) * 2 >= u64::from(body_text)
-                && !declared_beside(i, node.end as usize));
-        if noise && !guarded {
+            || if node.flags & attr_flags::MODAL != 0 {
+                // A modal's text is not the page's: it stays only when
+                // the page holds next to nothing else.
+                body_text < MODAL_MIN_PAGE_TEXT
+            } else {
+                u64::from(own_text) * 2 >= u64::from(body_text)
+                    && !declared_beside(i, node.end as usize)
+            };
+        let copy = copies.contains(&i);
+        if noise && (!guarded || copy) {
             removed[i] = true;
             i = node.end as usize;
             continue;
@@ -304,6 +336,52 @@ pub fn removal_mask_with(
     dom.close_removed(&mut removed);
     removed
 }
+
+/// Hidden elements that hold a declared article whose text the page shows
+/// outside them: copies of the story for search engines (schema.org
+/// microdata). They go, and declare nothing.
+fn hidden_copies(dom: &Dom<'_>, flags: &Flags) -> Vec<usize> {
+    // Down the paths to the declared articles only: the rest of the page
+    // holds none.
+    let mut copies = Vec::new();
+    let mut stack = vec![0];
+    while let Some(a) = stack.pop() {
+        for c in dom.children(a).filter(|&c| flags.holds_article[c]) {
+            if dom.nodes[c].flags & attr_flags::HIDDEN != 0 && shown_elsewhere(dom, c) {
+                copies.push(c);
+            } else {
+                stack.push(c);
+            }
+        }
+    }
+    copies.sort_unstable();
+    copies
+}
+
+/// A text node this long is a paragraph's, not a label's that pages repeat.
+const COPY_MIN_TEXT: u32 = 80;
+
+/// The longest text of element `i` (a paragraph's) stands outside it too:
+/// the element is a copy of text the page shows.
+fn shown_elsewhere(dom: &Dom<'_>, i: usize) -> bool {
+    let end = dom.nodes[i].end as usize;
+    let text = |k: usize| (dom.nodes[k].tag == Tag::Text).then_some(&dom.nodes[k]);
+    let Some(longest) = (i..end).filter_map(text).max_by_key(|t| t.chars) else {
+        return false;
+    };
+    if longest.chars < COPY_MIN_TEXT {
+        return false;
+    }
+    let wanted = longest.text.trim();
+    (0..i)
+        .chain(end..dom.len())
+        .filter_map(text)
+        .any(|t| t.chars == longest.chars && t.text.trim() == wanted)
+}
+
+/// Non-link characters the page must hold outside a modal for the modal
+/// to go: a page that is the modal alone (an interstitial) keeps it.
+const MODAL_MIN_PAGE_TEXT: u32 = 200;
 
 /// Non-link characters around a link in its parent for the parent to be
 /// running text (a sentence or more), not a list of links with labels.

@@ -60,7 +60,7 @@ pub fn visual_importance(dom: &Dom<'_>) -> Vec<f64> {
         let pos = tune::EDGE_WEIGHT + (1.0 - tune::EDGE_WEIGHT) * (PI * p).sin();
         // 2. Placement, inherited (a link inside a nav is in the bar).
         let bar = matches!(node.tag, Tag::Nav | Tag::Aside | Tag::Header | Tag::Footer)
-            || node.flags & attr_flags::ROLE_NOISE != 0;
+            || node.flags & (attr_flags::ROLE_NOISE | attr_flags::MODAL) != 0;
         let own_place = if node.flags & attr_flags::HIDDEN != 0 {
             0.0
         } else if bar {

@@ -156,3 +156,56 @@ fn regression_an_infinite_scroll_page_kept_the_next_story() {
     assert!(t.contains("Paragraph 5 about the harbour"), "{t:?}");
     assert!(!t.contains("strike"), "{t:?}");
 }
+
+#[test]
+fn regression_a_consent_managers_preference_center_was_kept_as_the_text() {
+    let purposes: String = [
+        "Strictly necessary",
+        "Performance",
+        "Functional",
+        "Targeting",
+    ]
+    .iter()
+    .map(|kind| {
+        format!(
+            "<h3>{kind} cookies</h3><p>These cookies may be set by us or by third party \
+                 providers whose services we have added to our pages, to measure and improve \
+                 the performance of our site and to show you relevant adverts.</p>\
+                 <span>Always active</span>"
+        )
+    })
+    .collect();
+    // No class names: the modal is known by its declaration alone, as on a
+    // site whose consent manager names nothing a word list knows.
+    let html = format!(
+        "<html><head><title>Council approves the harbour plan</title></head><body><div>\
+         <h1>Council approves the harbour plan</h1>{}</div><div aria-modal=\"true\" \
+         role=\"region\" aria-label=\"Preference center\"><h2>Privacy preference center</h2>\
+         {}</div></body></html>",
+        story(3),
+        purposes.repeat(2)
+    );
+    let t = auto(&html);
+    assert!(t.contains("Paragraph 2 of the story"), "{t:?}");
+    assert!(
+        !t.contains("cookies") && !t.contains("Always active"),
+        "{t:?}"
+    );
+}
+
+#[test]
+fn regression_a_hidden_microdata_copy_of_the_story_printed_it_twice() {
+    let paragraphs = story(8);
+    // The copy beside the story's block, where a block of the story's
+    // text would be merged with it.
+    let html = format!(
+        "<html><head><title>Council approves the harbour plan</title></head><body>\
+         <div class=\"page\"><h1>Council approves the harbour plan</h1><div class=\"text\">\
+         {paragraphs}</div><div itemscope itemtype=\"https://schema.org/NewsArticle\" \
+         style=\"display:none\"><div itemprop=\"articleBody\">{paragraphs}</div></div></div>\
+         </body></html>"
+    );
+    let t = auto(&html);
+    assert_eq!(t.matches("Paragraph 7 of the story").count(), 1, "{t:?}");
+    assert!(t.contains("Paragraph 0 of the story"), "{t:?}");
+}

@@ -82,7 +82,9 @@ fn noise_mask(dom: &Dom<'_>, stats: &[Stats]) -> Vec<bool> {
         let semantic = matches!(
             node.tag,
             Tag::Nav | Tag::Aside | Tag::Footer | Tag::Header | Tag::Form
-        ) || node.flags & (attr_flags::ROLE_NOISE | attr_flags::HIDDEN) != 0;
+        ) || node.flags
+            & (attr_flags::ROLE_NOISE | attr_flags::MODAL | attr_flags::HIDDEN)
+            != 0;
         let link_block = node.tag.is_block()
             && s.link_tags >= tune::LINK_BLOCK_MIN_LINKS
             && f64::from(s.link_chars) >= tune::LINK_BLOCK_RATIO * f64::from(s.chars.max(1));

@@ -23,6 +23,11 @@ pub mod attr_flags {
     /// the arena (they hold no text, and as tags they would change every
     /// density): this flag is where they were.
     pub const PHOTO: u8 = 32;
+    /// A modal: `aria-modal="true"`, `role="dialog"` or
+    /// `role="alertdialog"`. It opens over the page (a consent manager's
+    /// preference center, a newsletter or sign-in box): its text is not
+    /// the page's, however long.
+    pub const MODAL: u8 = 64;
 }
 
 /// `haystack` holds `needle` (lowercase ASCII), ignoring ASCII case.
@@ -47,6 +52,7 @@ pub(super) fn read_attrs(el: &Element) -> (&str, &str, u8) {
                 flags |= attr_flags::HIDDEN
             }
             "style" if style_hides(value) => flags |= attr_flags::HIDDEN,
+            "aria-modal" if value.trim().eq_ignore_ascii_case("true") => flags |= attr_flags::MODAL,
             // The strip prepass keeps a link's target only when it is one.
             "href" if el.name() == "a" && is_script_url(value) => flags |= attr_flags::SCRIPT_LINK,
             // Pages write `articlebody` too; the name means the same.
@@ -65,14 +71,17 @@ pub(super) fn read_attrs(el: &Element) -> (&str, &str, u8) {
                     "search",
                     "menu",
                     "menubar",
-                    "dialog",
-                    "alertdialog",
                     "tooltip",
                 ]
                 .iter()
                 .any(|r| role.eq_ignore_ascii_case(r))
                 {
                     flags |= attr_flags::ROLE_NOISE;
+                } else if ["dialog", "alertdialog"]
+                    .iter()
+                    .any(|r| role.eq_ignore_ascii_case(r))
+                {
+                    flags |= attr_flags::MODAL;
                 }
             }
             _ => {}

@@ -157,6 +157,83 @@ fn aside_outweighing_the_declared_article_is_still_removed() {
 }
 
 #[test]
+fn a_modal_longer_than_the_story_is_not_the_page() {
+    let para = "<p>The minister said on Thursday that the first plane had landed with the rescued passengers.</p>";
+    let purpose = "<h3>Performance cookies</h3><p>These cookies allow us to count visits and \
+                   traffic sources so we can measure and improve the performance of our site.</p>";
+    let modals = [
+        "<div aria-modal=true role=region aria-label='Preference center'>",
+        "<div role=dialog>",
+        "<div role=alertdialog>",
+    ];
+    for open in modals {
+        let story = format!("<div>{}</div>", para.repeat(3));
+        let modal = format!("{open}{}</div>", purpose.repeat(12));
+        // Under a `<form>` (ASP.NET) the story is guarded by its share of
+        // the page's text, which the modal's must not dilute.
+        let html = format!("<body><form>{story}</form>{modal}</body>");
+        let doc = scraper::Html::parse_document(&html);
+        let dom = Dom::build(&doc);
+        let stats = dom.stats(&vec![false; dom.len()]);
+        let flags = Flags::compute(&dom, true);
+        let removed = removal_mask(&dom, &stats, &flags);
+        let first = |tag: Tag| {
+            (0..dom.len())
+                .find(|&i| dom.nodes[i].tag == tag)
+                .unwrap_or(0)
+        };
+        let modal = dom.children(first(Tag::Body)).last().unwrap_or(0);
+        assert_ne!(dom.nodes[modal].flags & attr_flags::MODAL, 0, "{open}");
+        assert!(removed[modal], "{open}: the modal goes");
+        assert!(!removed[first(Tag::Form)], "{open}: the story stays");
+        assert!(!removed[first(Tag::P)], "{open}");
+    }
+    // A page that is the modal alone (an interstitial) keeps it.
+    let html = format!("<body><div role=dialog>{}</div></body>", purpose.repeat(4));
+    let doc = scraper::Html::parse_document(&html);
+    let dom = Dom::build(&doc);
+    let stats = dom.stats(&vec![false; dom.len()]);
+    let flags = Flags::compute(&dom, true);
+    let removed = removal_mask(&dom, &stats, &flags);
+    assert!(!removed.iter().any(|&r| r), "the interstitial stays");
+}
+
+#[test]
+fn a_hidden_copy_of_the_story_goes_and_a_hidden_only_copy_stays() {
+    let paras =
+        "<p>The minister said on Thursday that the first plane had landed with the rescued \
+                 passengers, and that a second would follow in the morning.</p><p>Families waited \
+                 at the airport through the night for news of the second flight.</p>";
+    let copy = format!(
+        "<div itemscope itemtype=https://schema.org/NewsArticle style='display:none'>\
+         <div itemprop=articleBody>{paras}</div></div>"
+    );
+    let nav = "<nav><a href=/a>Home</a> <a href=/b>World</a></nav>";
+    let pages = [
+        // The copy for search engines beside the story the page shows.
+        (
+            format!("<body>{nav}<div class=story>{paras}</div>{copy}</body>"),
+            true,
+        ),
+        // A story the page reveals with a script is its only copy.
+        (format!("<body>{nav}{copy}</body>"), false),
+    ];
+    for (html, goes) in pages {
+        let doc = scraper::Html::parse_document(&html);
+        let dom = Dom::build(&doc);
+        let stats = dom.stats(&vec![false; dom.len()]);
+        let flags = Flags::compute(&dom, true);
+        let removed = removal_mask(&dom, &stats, &flags);
+        let hidden = (0..dom.len())
+            .find(|&i| dom.nodes[i].flags & attr_flags::HIDDEN != 0)
+            .unwrap_or(0);
+        assert_eq!(removed[hidden], goes, "{html}");
+        let shown = (0..dom.len()).find(|&i| dom.nodes[i].class == "story");
+        assert!(shown.is_none_or(|i| !removed[i]), "{html}");
+    }
+}
+
+#[test]
 fn hidden_and_roles_from_attrs() {
     let doc = scraper::Html::parse_document(
         "<body><div style='DISPLAY: none'>a</div><div aria-hidden=true>b</div>\

@@ -131,9 +131,9 @@ pub(super) fn keeps_attribute(bytes: &[u8], attr: &RawAttr, is_link: bool) -> bo
         *d = s.to_ascii_lowercase();
     }
     match &*name {
-        b"class" | b"id" | b"hidden" | b"aria-hidden" | b"itemprop" | b"role" | b"content"
-        | b"name" | b"property" | b"rel" | b"type" | b"datetime" | b"pubdate" | b"http-equiv"
-        | b"charset" => true,
+        b"class" | b"id" | b"hidden" | b"aria-hidden" | b"aria-modal" | b"itemprop" | b"role"
+        | b"content" | b"name" | b"property" | b"rel" | b"type" | b"datetime" | b"pubdate"
+        | b"http-equiv" | b"charset" => true,
         // A link's target is not read, except to tell a script button
         // (`javascript:`) from a link (the DOM's `SCRIPT_LINK`).
         b"href" => !is_link || attr.value.clone().is_some_and(|v| is_script_url(&bytes[v])),
