@@ -358,25 +358,36 @@ fn hidden_copies(dom: &Dom<'_>, flags: &Flags) -> Vec<usize> {
     copies
 }
 
-/// A text node this long is a paragraph's, not a label's that pages repeat.
-const COPY_MIN_TEXT: u32 = 80;
+/// A text node this long is a sentence's, not a label's that pages repeat
+/// ("Advertisement", "Share").
+const COPY_MIN_TEXT: u32 = 20;
 
-/// The longest text of element `i` (a paragraph's) stands outside it too:
-/// the element is a copy of text the page shows.
+/// Most of the text of element `i` (its text nodes of a sentence or more)
+/// stands outside it too, word for word: the element is a copy of text the
+/// page shows.
 fn shown_elsewhere(dom: &Dom<'_>, i: usize) -> bool {
     let end = dom.nodes[i].end as usize;
-    let text = |k: usize| (dom.nodes[k].tag == Tag::Text).then_some(&dom.nodes[k]);
-    let Some(longest) = (i..end).filter_map(text).max_by_key(|t| t.chars) else {
-        return false;
+    let sentences = |range: std::ops::Range<usize>| {
+        range.filter_map(|k| {
+            let nd = &dom.nodes[k];
+            (nd.tag == Tag::Text && nd.chars >= COPY_MIN_TEXT).then(|| (nd.text.trim(), nd.chars))
+        })
     };
-    if longest.chars < COPY_MIN_TEXT {
+    let inside: Vec<(&str, u32)> = sentences(i..end).collect();
+    let total: u32 = inside.iter().map(|&(_, c)| c).sum();
+    if total == 0 {
         return false;
     }
-    let wanted = longest.text.trim();
-    (0..i)
-        .chain(end..dom.len())
-        .filter_map(text)
-        .any(|t| t.chars == longest.chars && t.text.trim() == wanted)
+    let outside: std::collections::HashSet<&str> = sentences(0..i)
+        .chain(sentences(end..dom.len()))
+        .map(|(t, _)| t)
+        .collect();
+    let shown: u32 = inside
+        .iter()
+        .filter(|(t, _)| outside.contains(t))
+        .map(|&(_, c)| c)
+        .sum();
+    shown * 2 >= total
 }
 
 /// Non-link characters the page must hold outside a modal for the modal

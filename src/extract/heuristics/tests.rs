@@ -209,7 +209,17 @@ fn a_hidden_copy_of_the_story_goes_and_a_hidden_only_copy_stays() {
          <div itemprop=articleBody>{paras}</div></div>"
     );
     let nav = "<nav><a href=/a>Home</a> <a href=/b>World</a></nav>";
+    // A tabloid's one-sentence paragraphs.
+    let short = "<p>The minister said the first plane had landed.</p><p>Families waited at the \
+                 airport through the night.</p>";
+    let short_copy = format!(
+        "<div itemscope style='display:none'><div itemprop=articleBody>{short}</div></div>"
+    );
     let pages = [
+        (
+            format!("<body>{nav}<div class=story>{short}</div>{short_copy}</body>"),
+            true,
+        ),
         // The copy for search engines beside the story the page shows.
         (
             format!("<body>{nav}<div class=story>{paras}</div>{copy}</body>"),
