@@ -8,8 +8,9 @@
 //!    names go first ([`next_story`]). Guarded removal of hidden elements,
 //!    semantic boilerplate and negative class/id elements
 //!    ([`heuristics::removal_mask_with`]; heading-anchor ids say nothing
-//!    negative, and the text-share guard does not hold beside a declared
-//!    article); statistics recomputed.
+//!    negative, the text-share guard does not hold beside a declared
+//!    article, and modals and hidden copies of the story go whatever their
+//!    share); statistics recomputed.
 //! 2. CTD densities, positive class/id ×1.25, DensitySum → best node. A
 //!    gallery that holds it inside the declared article is left out and
 //!    the best node chosen again; the best node is lifted to its container
