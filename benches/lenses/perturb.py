@@ -29,6 +29,11 @@ step can be scored on a kind of markup no corpus page has:
   `<body>`, declared a modal (`aria-modal="true"`, `role="region"`), with
   no class names (about 1,500 characters of purposes and "Always active"
   labels, as the consent managers write it);
+- `hidden-copy`: the story's paragraphs copied into a hidden schema.org
+  `NewsArticle` with an `itemprop=articleBody` at the end of `<body>` (the
+  copy some pages keep for search engines);
+- `collapsed`: the second half of the story's paragraphs in a
+  `display:none` box after a "Read more" button (a story folded away);
 - `plain-tags`: `<article>`, `<main>`, `<aside>`, `<nav>`, `<header>`,
   `<footer>`, `<section>`, `<figure>`, `<figcaption>` written as `<div>`,
   and `role`, `itemprop`, `itemscope`, `itemtype` and `aria-*` dropped (a
@@ -163,6 +168,25 @@ def split_story(doc):
     w.append(first)
     w.append(lxml.html.fragment_fromstring(RELATED))
     w.append(second)
+    return True
+
+
+def collapse_story(doc):
+    """The second half of the story's paragraphs in a `display:none` box
+    after a "Read more" button, as a page that folds its story does."""
+    w = story_wrapper(doc)
+    if w is None:
+        return False
+    kids = list(w)
+    longp = [i for i, k in enumerate(kids) if k.tag == "p" and len(k.text_content()) > 80]
+    if len(longp) < 4:
+        return False
+    cut = longp[len(longp) // 2]
+    folded = lxml.html.fragment_fromstring('<div style="display:none"></div>')
+    for k in kids[cut:]:
+        folded.append(k)
+    w.append(lxml.html.fragment_fromstring("<button>Read more</button>"))
+    w.append(folded)
     return True
 
 
@@ -354,7 +378,7 @@ def scores(binary, corpus, name, ablate=None):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("set", help="set name in target/corpus, or a set directory")
-    ap.add_argument("lens", choices=["class", "widget", "split", "links", "scroll", "consent", "hidden-copy", "plain-tags"])
+    ap.add_argument("lens", choices=["class", "widget", "split", "links", "scroll", "consent", "hidden-copy", "collapsed", "plain-tags"])
     ap.add_argument("arg", nargs="?", help="class: the token; widget: the kind; links: the fraction")
     ap.add_argument("--bin", default="target/release/newshound")
     ap.add_argument("--worst", type=int, default=10)
@@ -373,6 +397,7 @@ def main():
         "scroll": append_next_story,
         "consent": lambda d, _: append_consent(d),
         "hidden-copy": lambda d, _: append_hidden_copy(d),
+        "collapsed": lambda d, _: collapse_story(d),
         "plain-tags": lambda d, _: plain_tags(d),
     }[a.lens]
     src = a.set if os.path.isdir(a.set) else os.path.join("target", "corpus", a.set)
