@@ -227,7 +227,8 @@ def headline_of(doc):
 
 
 def words(s):
-    return [w for w in "".join(c.lower() if c.isalnum() else " " for c in s).split()]
+    """Lower-case alphanumeric words."""
+    return "".join(c.lower() if c.isalnum() else " " for c in s).split()
 
 
 def path_to(ancestor, el):
