@@ -151,42 +151,45 @@ def insert_widget(doc, kind):
     return True
 
 
-def split_story(doc):
+def story_halves(doc):
+    """The story wrapper's children before and after its middle long
+    paragraph, detached from it, or None (fewer than four long paragraphs
+    directly in the wrapper)."""
     w = story_wrapper(doc)
     if w is None:
-        return False
+        return None
     kids = list(w)
     longp = [i for i, k in enumerate(kids) if k.tag == "p" and len(k.text_content()) > 80]
     if len(longp) < 4:
-        return False
+        return None
     cut = longp[len(longp) // 2]
+    for k in kids:
+        w.remove(k)
+    return w, kids[:cut], kids[cut:]
+
+
+def split_story(doc):
+    halves = story_halves(doc)
+    if halves is None:
+        return False
+    w, before, after = halves
     first, second = lxml.html.Element("div"), lxml.html.Element("div")
-    for k in kids[:cut]:
-        first.append(k)
-    for k in kids[cut:]:
-        second.append(k)
-    w.append(first)
-    w.append(lxml.html.fragment_fromstring(RELATED))
-    w.append(second)
+    first.extend(before)
+    second.extend(after)
+    w.extend([first, lxml.html.fragment_fromstring(RELATED), second])
     return True
 
 
 def collapse_story(doc):
     """The second half of the story's paragraphs in a `display:none` box
     after a "Read more" button, as a page that folds its story does."""
-    w = story_wrapper(doc)
-    if w is None:
+    halves = story_halves(doc)
+    if halves is None:
         return False
-    kids = list(w)
-    longp = [i for i, k in enumerate(kids) if k.tag == "p" and len(k.text_content()) > 80]
-    if len(longp) < 4:
-        return False
-    cut = longp[len(longp) // 2]
+    w, before, after = halves
     folded = lxml.html.fragment_fromstring('<div style="display:none"></div>')
-    for k in kids[cut:]:
-        folded.append(k)
-    w.append(lxml.html.fragment_fromstring("<button>Read more</button>"))
-    w.append(folded)
+    folded.extend(after)
+    w.extend(before + [lxml.html.fragment_fromstring("<button>Read more</button>"), folded])
     return True
 
 

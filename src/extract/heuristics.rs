@@ -8,7 +8,7 @@
 mod words;
 
 use super::ablation::{Ablations, Step};
-use super::dom::{attr_flags, Dom, Node, Stats, Tag};
+use super::dom::{self, attr_flags, Dom, Node, Stats, Tag};
 #[cfg(test)]
 use words::words_of;
 use words::{ClassWords, Words};
@@ -270,7 +270,7 @@ pub fn removal_mask_with(
 ) -> Vec<bool> {
     let n = dom.len();
     let mut removed = vec![false; n];
-    let non_link = |i: usize| stats[i].chars.saturating_sub(stats[i].link_chars);
+    let non_link = |i: usize| dom::non_link(&stats[i]);
     let copies = hidden_copies(dom, flags);
     // The page's own text: without the modals that open over it, nor the
     // hidden copies of its story.

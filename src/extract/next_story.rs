@@ -23,7 +23,7 @@
 //! blog, not its first post. A teaser under a heading of its own holds too
 //! little text to be a story.
 
-use super::dom::{Dom, Stats, Tag};
+use super::dom::{non_link, Dom, Stats, Tag};
 use super::headline::TitleWords;
 use super::text::subtree_text;
 
@@ -114,10 +114,6 @@ fn path_below<'a>(dom: &Dom<'a>, top: usize, mut node: usize) -> Vec<(Option<&'a
         node = dom.nodes[node].parent as usize;
     }
     path
-}
-
-fn non_link(s: &Stats) -> u32 {
-    s.chars - s.link_chars
 }
 
 #[cfg(test)]
