@@ -65,6 +65,14 @@ static DOTTED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:^|[^\d.])(\d{1,2})\.(\d{1,2})\.(\d{4})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?(?:[^\d]|$)")
         .expect("valid regex")
 });
+/// 05.09.19: the dotted form with a two-digit year, as datelines print it
+/// on many European sites ("Do 25.04.24 | 14:07 Uhr"). Nothing may touch
+/// it on either side but a space or a letter: "1.2.24." and "10.1.2.24"
+/// are versions and addresses.
+static DOTTED_SHORT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|[^\d.])(\d{1,2})\.(\d{1,2})\.(\d{2})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?(?:[^\d.]|$)")
+        .expect("valid regex")
+});
 /// 28/04/2019 or 04/28/2019 (also with dashes), with an optional time
 /// (a.m./p.m. and a zone too, as US pages write them after a slashed date): the
 /// order of day and month is read from the numbers, and a date that reads
@@ -145,6 +153,7 @@ pub(super) fn parse_stamp(s: &str) -> Option<Stamp> {
         })
         .or_else(|| DAY_FIRST.captures(s).and_then(|c| from_named(&c, 1, 2, 3)))
         .or_else(|| DOTTED.captures(s).and_then(|c| from_numeric(&c, [3, 2, 1])))
+        .or_else(|| DOTTED_SHORT.captures(s).and_then(|c| from_short_year(&c)))
         .or_else(|| SLASHED.captures(s).and_then(|c| from_slashed(&c)))?;
     plausible(&stamp).then_some(stamp)
 }
@@ -186,6 +195,20 @@ fn from_iso(c: &Captures) -> Option<Stamp> {
 /// in groups 4–6.
 fn from_numeric(c: &Captures, ymd_at: [usize; 3]) -> Option<Stamp> {
     let date = ymd(num(c, ymd_at[0])?, num(c, ymd_at[1])?, num(c, ymd_at[2])?)?;
+    let time = clock(c, 4, 5, 6, None)?;
+    Some(Stamp::Naive(date.and_time(time)))
+}
+
+/// [`DOTTED_SHORT`]: a year 00–69 is of this century, 70–99 of the last
+/// (as POSIX reads two-digit years).
+fn from_short_year(c: &Captures) -> Option<Stamp> {
+    let short = num(c, 3)?;
+    let year = if short < 70 {
+        2000 + short
+    } else {
+        1900 + short
+    };
+    let date = ymd(year, num(c, 2)?, num(c, 1)?)?;
     let time = clock(c, 4, 5, 6, None)?;
     Some(Stamp::Naive(date.and_time(time)))
 }
@@ -397,6 +420,28 @@ mod tests {
             p("05.09.2019, 11:10").as_deref(),
             Some("2019-09-05T11:10:00Z")
         );
+    }
+
+    #[test]
+    fn dotted_dates_with_a_two_digit_year_are_read_but_not_versions_or_addresses() {
+        assert_eq!(
+            p("Do 25.04.24 | 14:07 Uhr").as_deref(),
+            Some("2024-04-25T00:00:00Z")
+        );
+        assert_eq!(
+            p("25.04.24, 14:07").as_deref(),
+            Some("2024-04-25T14:07:00Z")
+        );
+        assert_eq!(p("3.1.98").as_deref(), Some("1998-01-03T00:00:00Z"));
+        for text in [
+            "v1.2.24.",
+            "10.1.2.24",
+            "192.168.1.10",
+            "31.02.24",
+            "1.13.24",
+        ] {
+            assert_eq!(p(text), None, "{text}");
+        }
     }
 
     #[test]

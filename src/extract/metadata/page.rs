@@ -6,13 +6,14 @@
 //! "Published:"-style label. Nothing is interpreted here; the field logic in
 //! the parent module decides what each source is worth.
 
-use regex::Regex;
 use scraper::ElementRef;
-use std::sync::LazyLock;
 
 use super::signals::PageSignals;
+pub(super) use labels::is_modified_label;
+use labels::DateLabel;
 use place::{hint, hint_words, in_chrome_or_comments, in_rail};
 
+mod labels;
 mod place;
 mod teasers;
 
@@ -34,23 +35,6 @@ const LABEL_TEXT_LIMIT: usize = 160;
 /// How many `h2`–`h4` headings are looked at for teaser links (each look
 /// walks the heading's ancestors); a section front has a few dozen.
 const MAX_HEADINGS_SEEN: usize = 200;
-
-/// "Published: …", "Posted on …", "发布时间：…" at the start of a text node.
-static PUBLISHED_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*(?:(?:(?:first\s+)?(?:published|posted|created)(?:\s+(?:date|time|on|at))?|date)\b|发布时间|发表时间|发布日期|时间|日期)\s*[:：]?")
-        .expect("valid regex")
-});
-/// Whether a text starts with an update label ("Updated: …", "Last
-/// modified …"): the date after it is not the publication date.
-pub(super) fn is_modified_label(text: &str) -> bool {
-    MODIFIED_LABEL.is_match(text)
-}
-
-/// "Updated: …", "Last modified …".
-static MODIFIED_LABEL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^\s*(?:last\s+)?(?:(?:updated|modified)(?:\s+(?:date|time|on|at))?\b|更新时间)\s*[:：]?")
-        .expect("valid regex")
-});
 
 /// Every metadata source on the page, gathered in one pass.
 #[derive(Default)]
@@ -117,31 +101,7 @@ impl Page {
         if text.len() > LABEL_TEXT_LIMIT || self.labelled_published.len() >= MAX_HINTS {
             return;
         }
-        // Most text nodes do not start with a label word; skip the regexes.
-        let lead = text.trim_start();
-        let word_end = lead
-            .find(|c: char| !c.is_alphabetic() || !c.is_ascii())
-            .unwrap_or(lead.len());
-        let word = &lead[..word_end];
-        const LABEL_WORDS: &[&str] = &[
-            "published",
-            "posted",
-            "created",
-            "date",
-            "first",
-            "updated",
-            "modified",
-            "last",
-        ];
-        let cjk_label = word.is_empty() && lead.starts_with(['发', '时', '日', '更']);
-        if !cjk_label && !LABEL_WORDS.iter().any(|w| w.eq_ignore_ascii_case(word)) {
-            return;
-        }
-        let (published, label_end) = if let Some(m) = PUBLISHED_LABEL.find(text) {
-            (true, m.end())
-        } else if let Some(m) = MODIFIED_LABEL.find(text) {
-            (false, m.end())
-        } else {
+        let Some((label, label_end)) = labels::date_label(text) else {
             return;
         };
         if !self.spend() {
@@ -165,7 +125,7 @@ impl Page {
                 .find(|t| t.len() > text.trim().len() + 4)
         };
         if let Some(v) = value {
-            if published {
+            if label == DateLabel::Published {
                 self.labelled_published.push(v);
             } else {
                 self.labelled_modified.push(v);
