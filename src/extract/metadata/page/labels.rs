@@ -101,20 +101,61 @@ pub(in crate::extract::metadata) fn is_modified_label(text: &str) -> bool {
     starts_with_lead(text) && MODIFIED.is_match(text)
 }
 
-/// Whether the text's first word is one of [`LEAD_WORDS`] (in any case), or
-/// it starts with one of [`CJK_LEADS`].
+/// The first letters of [`LEAD_WORDS`], one bit each (a = bit 0).
+const LEAD_INITIALS: u32 = {
+    let mut bits = 0;
+    let mut k = 0;
+    while k < LEAD_WORDS.len() {
+        bits |= 1 << (LEAD_WORDS[k].as_bytes()[0] - b'a');
+        k += 1;
+    }
+    bits
+};
+
+/// The longest of [`LEAD_WORDS`], in bytes ("veröffentlicht").
+const LEAD_WORD_MAX_BYTES: usize = 15;
+
+/// Whether the text's first word is one of [`LEAD_WORDS`] (in any ASCII
+/// case), or it starts with one of [`CJK_LEADS`]. Every text node of the
+/// page is asked: the word is read no further than the longest lead word,
+/// lower-cased on the stack.
 fn starts_with_lead(text: &str) -> bool {
     let lead = text.trim_start();
-    if lead.starts_with(CJK_LEADS) {
+    let Some(&first) = lead.as_bytes().first() else {
+        return false;
+    };
+    // Most texts start with a letter no lead word starts with.
+    if first.is_ascii_alphabetic() {
+        if LEAD_INITIALS & (1 << (first.to_ascii_lowercase() - b'a')) == 0 {
+            return false;
+        }
+    } else if first.is_ascii() {
+        return false;
+    } else if lead.starts_with(CJK_LEADS) {
         return true;
     }
-    let word_end = lead
-        .find(|c: char| !c.is_alphabetic())
-        .unwrap_or(lead.len());
-    let word = &lead[..word_end];
-    LEAD_WORDS
-        .iter()
-        .any(|w| word.chars().flat_map(char::to_lowercase).eq(w.chars()))
+    // Most words end at an ASCII byte; one with a letter beyond ASCII
+    // ("veröffentlicht") is read by its characters.
+    let ascii_end = lead
+        .bytes()
+        .take(LEAD_WORD_MAX_BYTES + 1)
+        .position(|b| !b.is_ascii_alphabetic())
+        .unwrap_or(lead.len().min(LEAD_WORD_MAX_BYTES + 1));
+    let len = if lead.as_bytes().get(ascii_end).is_some_and(|&b| b >= 0x80) {
+        lead.char_indices()
+            .find(|&(_, c)| !c.is_alphabetic())
+            .map_or(lead.len(), |(at, _)| at)
+    } else {
+        ascii_end
+    };
+    if !(3..=LEAD_WORD_MAX_BYTES).contains(&len) {
+        return false;
+    }
+    let mut word = [0u8; LEAD_WORD_MAX_BYTES];
+    let word = &mut word[..len];
+    word.copy_from_slice(&lead.as_bytes()[..len]);
+    word.make_ascii_lowercase();
+    LEAD_WORDS.iter().any(|w| w.as_bytes() == word)
 }
 
 #[cfg(test)]
@@ -159,6 +200,14 @@ mod tests {
     }
 
     #[test]
+    fn every_lead_word_fits_the_bound_the_reader_uses() {
+        for w in LEAD_WORDS {
+            assert!((3..=LEAD_WORD_MAX_BYTES).contains(&w.len()), "{w}");
+            assert_eq!(w.to_lowercase(), *w, "{w}");
+        }
+    }
+
+    #[test]
     fn a_word_that_only_begins_like_a_label_is_none() {
         for text in [
             "Databases of 2024",
@@ -167,6 +216,7 @@ mod tests {
             "Publications 2024",
             "Misinformation spread on 5 March",
             "Datumsgrenze",
+            "Veröffentlichungen",
         ] {
             assert_eq!(label(text), None, "{text}");
         }
