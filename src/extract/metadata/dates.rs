@@ -66,9 +66,9 @@ static DOTTED: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid regex")
 });
 /// 05.09.19: the dotted form with a two-digit year, as datelines print it
-/// on many European sites ("Do 25.04.24 | 14:07 Uhr"). Nothing may touch
-/// it on either side but a space or a letter: "1.2.24." and "10.1.2.24"
-/// are versions and addresses.
+/// on many European sites ("Do 25.04.24 | 14:07 Uhr"). No digit or dot
+/// may touch it on either side: "1.2.24." and "10.1.2.24" are versions
+/// and addresses.
 static DOTTED_SHORT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?:^|[^\d.])(\d{1,2})\.(\d{1,2})\.(\d{2})(?:,?\s+(\d{1,2}):(\d{2})(?::(\d{2}))?)?(?:[^\d.]|$)")
         .expect("valid regex")
