@@ -144,6 +144,33 @@ fn names_gallery(class: &str, id: &str) -> bool {
     says(class) || says(id)
 }
 
+/// The galleries inside the best node (the outermost of each nest): their
+/// captions, one per slide, read like sentences but are not the story.
+/// Returned only when the best node keeps at least [`DECLARED_MIN_TEXT`]
+/// characters of non-link text outside them; the caller leaves them out
+/// and chooses again. A gallery with a story too short for that around it
+/// is the page (a photo story).
+pub fn galleries_inside(dom: &Dom<'_>, stats: &[Stats], best: usize) -> Vec<usize> {
+    let mut found = Vec::new();
+    let mut in_galleries = 0u32;
+    let end = dom.nodes[best].end as usize;
+    let mut i = best + 1;
+    while i < end {
+        let nd = &dom.nodes[i];
+        if nd.tag != Tag::Text && names_gallery(nd.class, nd.id) {
+            found.push(i);
+            in_galleries += non_link(&stats[i]);
+            i = nd.end as usize;
+        } else {
+            i += 1;
+        }
+    }
+    if non_link(&stats[best]).saturating_sub(in_galleries) < DECLARED_MIN_TEXT {
+        found.clear();
+    }
+    found
+}
+
 /// A gallery embedded in the declared article that holds the best node:
 /// its captions outweigh the story around it. Returns the gallery element
 /// (the outermost one below the declared article) when the declared article

@@ -9,6 +9,7 @@
 
 mod attrs;
 mod count;
+mod prose_links;
 
 pub use attrs::attr_flags;
 use attrs::{is_link, read_attrs, script_link_closed};

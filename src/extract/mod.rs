@@ -424,7 +424,7 @@ fn select_document(doc: &scraper::Html, opts: &ExtractOptions) -> Selection {
             opts.model.as_deref(),
         ));
     }
-    let dom = dom::Dom::build_with(doc, opts.ablate);
+    let dom = auto_dom(doc, opts.ablate);
     if dom.is_empty() {
         return Selection {
             method: Method::NotArticle(fallback::NotArticle::NoText),
@@ -435,13 +435,28 @@ fn select_document(doc: &scraper::Html, opts: &ExtractOptions) -> Selection {
     fallback::never_empty(&dom, doc, density)
 }
 
+/// The arena `auto` selects on: the links written into a paragraph's
+/// prose read as its text, unless `prose-links` is off. The papers'
+/// algorithms read every link as link text, as the papers do.
+fn auto_dom(doc: &scraper::Html, ablate: Ablations) -> dom::Dom<'_> {
+    let mut dom = dom::Dom::build_with(doc, ablate);
+    if !ablate.off(Step::ProseLinks) {
+        dom.read_prose_links_as_text();
+    }
+    dom
+}
+
 /// Steps 3–5 with an explicit model for `nb`/`tree` (ignored by the others).
 fn text_of_document_with(
     doc: &scraper::Html,
     algorithm: Algorithm,
     model: Option<&BlockModel>,
 ) -> String {
-    let dom = dom::Dom::build(doc);
+    let dom = if algorithm == Algorithm::Auto {
+        auto_dom(doc, Ablations::default())
+    } else {
+        dom::Dom::build(doc)
+    };
     if dom.is_empty() {
         return String::new();
     }

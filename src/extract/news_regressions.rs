@@ -209,3 +209,72 @@ fn regression_a_hidden_microdata_copy_of_the_story_printed_it_twice() {
     assert_eq!(t.matches("Paragraph 7 of the story").count(), 1, "{t:?}");
     assert!(t.contains("Paragraph 0 of the story"), "{t:?}");
 }
+
+/// `auto` text of `html` with `ablate` steps switched off.
+fn auto_without(html: &str, ablate: &str) -> String {
+    let opts = ExtractOptions {
+        ablate: ablation::Ablations::parse(ablate).unwrap_or_default(),
+        ..ExtractOptions::default()
+    };
+    let doc = scraper::Html::parse_document(&strip::strip(html));
+    select_document(&doc, &opts).text
+}
+
+#[test]
+fn regression_a_story_that_links_many_of_its_words_lost_to_a_list_of_headlines() {
+    // A CMS that links keywords: about a third of each paragraph's words.
+    let linked: String = (0..8)
+        .map(|i| {
+            format!(
+                "<p>Paragraph {i} says that the <a href=/t/{i}a>harbour authority</a> will \
+                 repair the <a href=/t/{i}b>old market hall</a> before the spring, as the \
+                 <a href=/t/{i}c>city council</a> agreed after a long debate on Monday \
+                 night, and that the <a href=/t/{i}d>ferry company</a> will pay for half.</p>"
+            )
+        })
+        .collect();
+    // The paper's most read: each headline a link over its summary.
+    let teasers: String = (1..=10)
+        .map(|k| {
+            format!(
+                "<li><span>{k}</span><a href=/s/{k}>Headline {k}: the ferry to the islands \
+                 runs again</a><p>Summary {k}: the crossing takes forty minutes, and the first \
+                 boat leaves at six in the morning.</p></li>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><body><div><div>{linked}</div><div><ul>{teasers}</ul></div></div></body></html>"
+    );
+    let t = auto(&html);
+    assert!(t.contains("Paragraph 7 says"), "{t:?}");
+    assert!(!t.contains("Summary 4"), "{t:?}");
+    let ablated = auto_without(&html, "prose-links");
+    assert!(
+        !ablated.contains("Paragraph 7 says") || ablated.contains("Summary 4"),
+        "the bug: {ablated:?}"
+    );
+}
+
+#[test]
+fn regression_a_gallery_inside_the_story_was_read_as_the_story() {
+    let captions: String = (1..=8)
+        .map(|k| {
+            format!(
+                "<li><h2>{k}/8 Record year</h2><p>Caption {k}: the company said its revenue \
+                 rose again last year, driven by sales abroad and a weaker pound.</p></li>"
+            )
+        })
+        .collect();
+    let html = format!(
+        "<html><body><div class=text-wrapper>{}<div class=gallery><ul>{captions}</ul></div>{}\
+         </div><div><a href=/a>Home</a></div></body></html>",
+        story(8),
+        story(4)
+    );
+    let t = auto(&html);
+    assert!(t.contains("Paragraph 3 of the story"), "{t:?}");
+    assert!(!t.contains("Caption 7"), "{t:?}");
+    let ablated = auto_without(&html, "gallery-in-body");
+    assert!(ablated.contains("Caption 7"), "the bug: {ablated:?}");
+}

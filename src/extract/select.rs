@@ -2,7 +2,10 @@
 //!
 //! In: a [`Dom`]. Out: the article text. `td`/`ctd` run the CETD family
 //! exactly as the papers give it; `auto` (the default) adds the heuristics
-//! that moved the eval numbers. Its steps, referred to by number in the code:
+//! that moved the eval numbers. It runs on an arena whose paragraphs of
+//! prose read their links as text
+//! ([`Dom::read_prose_links_as_text`](super::dom::Dom::read_prose_links_as_text)).
+//! Its steps, referred to by number in the code:
 //!
 //! 1. The stories an infinite-scroll page appends after the one its title
 //!    names go first ([`next_story`]). Guarded removal of hidden elements,
@@ -12,9 +15,10 @@
 //!    article, and modals and hidden copies of the story go whatever their
 //!    share); statistics recomputed.
 //! 2. CTD densities, positive class/id ×1.25, DensitySum → best node. A
-//!    gallery that holds it inside the declared article is left out and
-//!    the best node chosen again; the best node is lifted to its container
-//!    and to the outermost of its nested sections ([`candidate`]).
+//!    gallery that holds it inside the declared article, and the galleries
+//!    inside it, are left out and the best node chosen again; the best
+//!    node is lifted to its container and to the outermost of its nested
+//!    sections ([`candidate`]).
 //! 3. Two candidates: CETD marking from the threshold, and the best node plus
 //!    its qualifying siblings; the sibling text wins unless it is < 40 % of
 //!    the CETD text. CETD regions before the best node that read like
@@ -146,6 +150,13 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
     if !off(Step::GalleryInBody) {
         if let Some(g) = candidate::gallery_in_declared_body(dom, &stats, best) {
             removed[g..dom.nodes[g].end as usize].fill(true);
+            (stats, dens, ds, best) = densest(dom, &flags, &removed);
+        }
+        let inside = candidate::galleries_inside(dom, &stats, best);
+        if !inside.is_empty() {
+            for g in inside {
+                removed[g..dom.nodes[g].end as usize].fill(true);
+            }
             (stats, dens, ds, best) = densest(dom, &flags, &removed);
         }
     }
