@@ -2,6 +2,7 @@
 //! markup that today's news pages share across publishers, each named
 //! after the failure it pins.
 
+use super::tests::auto_text;
 use super::*;
 
 fn auto(html: &str) -> String {
@@ -210,16 +211,6 @@ fn regression_a_hidden_microdata_copy_of_the_story_printed_it_twice() {
     assert!(t.contains("Paragraph 0 of the story"), "{t:?}");
 }
 
-/// `auto` text of `html` with `ablate` steps switched off.
-fn auto_without(html: &str, ablate: &str) -> String {
-    let opts = ExtractOptions {
-        ablate: ablation::Ablations::parse(ablate).unwrap_or_default(),
-        ..ExtractOptions::default()
-    };
-    let doc = scraper::Html::parse_document(&strip::strip(html));
-    select_document(&doc, &opts).text
-}
-
 #[test]
 fn regression_a_story_that_links_many_of_its_words_lost_to_a_list_of_headlines() {
     // A CMS that links keywords: about a third of each paragraph's words.
@@ -249,7 +240,7 @@ fn regression_a_story_that_links_many_of_its_words_lost_to_a_list_of_headlines()
     let t = auto(&html);
     assert!(t.contains("Paragraph 7 says"), "{t:?}");
     assert!(!t.contains("Summary 4"), "{t:?}");
-    let ablated = auto_without(&html, "prose-links");
+    let ablated = auto_text(&html, "prose-links");
     assert!(
         !ablated.contains("Paragraph 7 says") || ablated.contains("Summary 4"),
         "the bug: {ablated:?}"
@@ -275,6 +266,6 @@ fn regression_a_gallery_inside_the_story_was_read_as_the_story() {
     let t = auto(&html);
     assert!(t.contains("Paragraph 3 of the story"), "{t:?}");
     assert!(!t.contains("Caption 7"), "{t:?}");
-    let ablated = auto_without(&html, "gallery-in-body");
+    let ablated = auto_text(&html, "gallery-in-body");
     assert!(ablated.contains("Caption 7"), "the bug: {ablated:?}");
 }

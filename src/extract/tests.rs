@@ -228,7 +228,7 @@ fn headlines_teaser_list_ends_the_text() {
 }
 
 /// `auto` text of `html` with `ablate` steps switched off.
-fn auto_text(html: &str, ablate: &str) -> String {
+pub(super) fn auto_text(html: &str, ablate: &str) -> String {
     let opts = ExtractOptions {
         ablate: ablation::Ablations::parse(ablate).unwrap_or_default(),
         ..ExtractOptions::default()
