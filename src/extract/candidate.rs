@@ -120,13 +120,23 @@ static GALLERY: LazyLock<Regex> = LazyLock::new(|| {
 /// Per node, whether it is inside a gallery (an element whose class or id
 /// says gallery, slideshow or carousel): photo captions, one per slide,
 /// which read like sentences but are not the story.
-pub fn in_galleries(dom: &Dom<'_>) -> Vec<bool> {
+/// `named` is [`gallery_names`].
+pub fn in_galleries(dom: &Dom<'_>, named: &[bool]) -> Vec<bool> {
     let mut g = vec![false; dom.len()];
     for i in 1..dom.len() {
-        let nd = &dom.nodes[i];
-        g[i] = g[nd.parent as usize] || (nd.tag != Tag::Text && names_gallery(nd.class, nd.id));
+        g[i] = g[dom.nodes[i].parent as usize] || named[i];
     }
     g
+}
+
+/// Per node, whether its own class or id says gallery, slideshow or
+/// carousel (read once per page: [`in_galleries`] and
+/// [`galleries_inside`] both need it).
+pub fn gallery_names(dom: &Dom<'_>) -> Vec<bool> {
+    dom.nodes
+        .iter()
+        .map(|nd| nd.tag != Tag::Text && names_gallery(nd.class, nd.id))
+        .collect()
 }
 
 /// A class or id that says gallery, slideshow or carousel. Most elements
@@ -144,23 +154,22 @@ fn names_gallery(class: &str, id: &str) -> bool {
     says(class) || says(id)
 }
 
-/// The galleries inside the best node (the outermost of each nest): their
-/// captions, one per slide, read like sentences but are not the story.
-/// Returned only when the best node keeps at least [`DECLARED_MIN_TEXT`]
-/// characters of non-link text outside them; the caller leaves them out
-/// and chooses again. A gallery with a story too short for that around it
-/// is the page (a photo story).
-pub fn galleries_inside(dom: &Dom<'_>, stats: &[Stats], best: usize) -> Vec<usize> {
+/// The galleries inside the best node (the outermost of each nest; `named`
+/// is [`gallery_names`]): their captions, one per slide, read like
+/// sentences but are not the story. Returned only when the best node keeps
+/// at least [`DECLARED_MIN_TEXT`] characters of non-link text outside them;
+/// the caller leaves them out and chooses again. A gallery with a story too
+/// short for that around it is the page (a photo story).
+pub fn galleries_inside(dom: &Dom<'_>, stats: &[Stats], best: usize, named: &[bool]) -> Vec<usize> {
     let mut found = Vec::new();
     let mut in_galleries = 0u32;
     let end = dom.nodes[best].end as usize;
     let mut i = best + 1;
     while i < end {
-        let nd = &dom.nodes[i];
-        if nd.tag != Tag::Text && names_gallery(nd.class, nd.id) {
+        if named[i] {
             found.push(i);
             in_galleries += non_link(&stats[i]);
-            i = nd.end as usize;
+            i = dom.nodes[i].end as usize;
         } else {
             i += 1;
         }

@@ -147,12 +147,13 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
     remove_appended(&mut removed);
     // 2.
     let (mut stats, mut dens, mut ds, mut best) = densest(dom, &flags, &removed);
+    let gallery_names = candidate::gallery_names(dom);
     if !off(Step::GalleryInBody) {
         if let Some(g) = candidate::gallery_in_declared_body(dom, &stats, best) {
             removed[g..dom.nodes[g].end as usize].fill(true);
             (stats, dens, ds, best) = densest(dom, &flags, &removed);
         }
-        let inside = candidate::galleries_inside(dom, &stats, best);
+        let inside = candidate::galleries_inside(dom, &stats, best, &gallery_names);
         if !inside.is_empty() {
             for g in inside {
                 removed[g..dom.nodes[g].end as usize].fill(true);
@@ -175,7 +176,7 @@ pub fn auto_select(dom: &Dom<'_>, title: Option<&str>, opts: &ExtractOptions) ->
         best = candidate::recipe_around(dom, &stats, best).unwrap_or(best);
     }
     // 3.
-    let gallery = candidate::in_galleries(dom);
+    let gallery = candidate::in_galleries(dom, &gallery_names);
     let t = threshold(dom, &dens, best);
     let keep_cetd = mark_content(dom, &dens, &ds, t, &removed);
     let keep_sib = best_with_siblings(dom, &stats, best, &removed, opts);
